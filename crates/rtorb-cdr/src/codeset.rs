@@ -1,0 +1,313 @@
+//! Code sets: the OSF registry ids, conversion of `char` and `wchar` data,
+//! and the code set negotiation of CORBA 3.x §13.10.
+//!
+//! A server advertises its native and conversion code sets in the
+//! `TAG_CODE_SETS` component of its IOR ([`CodeSetComponentInfo`]); the
+//! client picks transmission code sets with [`negotiate`] and tells the
+//! server in the `CodeSets` service context ([`CodeSetContext`]) of its
+//! first request.
+
+use crate::decoder::Decoder;
+use crate::encoder::Encoder;
+use crate::error::{CdrError, Result};
+use crate::traits::{CdrDecode, CdrEncode};
+
+/// An OSF character and code set registry id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CodeSetId(pub u32);
+
+impl CodeSetId {
+    /// ISO 8859-1:1987, Latin alphabet no. 1 (the default for `char`).
+    pub const ISO_8859_1: CodeSetId = CodeSetId(0x0001_0001);
+    /// ISO/IEC 10646-1:1993 UCS-2, level 1.
+    pub const UCS_2: CodeSetId = CodeSetId(0x0001_0100);
+    /// ISO/IEC 10646-1:1993 UTF-16 (the default for `wchar`).
+    pub const UTF_16: CodeSetId = CodeSetId(0x0001_0109);
+    /// X/Open UTF-8.
+    pub const UTF_8: CodeSetId = CodeSetId(0x0501_0001);
+    /// ISO 646:1991 IRV (US-ASCII), 7-bit.
+    pub const ISO_646: CodeSetId = CodeSetId(0x0001_0020);
+
+    /// A short name for the code sets rtorb knows, as `catior` prints them.
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            CodeSetId::ISO_8859_1 => "ISO-8859-1",
+            CodeSetId::UCS_2 => "UCS-2",
+            CodeSetId::UTF_16 => "UTF-16",
+            CodeSetId::UTF_8 => "UTF-8",
+            CodeSetId::ISO_646 => "ISO-646",
+            _ => return None,
+        })
+    }
+
+    /// Whether rtorb converts `char` data to and from this code set.
+    pub fn is_char_supported(self) -> bool {
+        matches!(self, CodeSetId::ISO_8859_1 | CodeSetId::UTF_8)
+    }
+
+    /// Whether rtorb converts `wchar` data to and from this code set.
+    pub fn is_wchar_supported(self) -> bool {
+        matches!(self, CodeSetId::UTF_16 | CodeSetId::UCS_2)
+    }
+}
+
+impl std::fmt::Display for CodeSetId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name() {
+            Some(n) => write!(f, "{n} ({:#010x})", self.0),
+            None => write!(f, "{:#010x}", self.0),
+        }
+    }
+}
+
+/// The code sets in force on a connection for `char` and `wchar` data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TransmissionCodeSets {
+    /// Transmission code set for `char` and `string`.
+    pub char_data: CodeSetId,
+    /// Transmission code set for `wchar` and `wstring`.
+    pub wchar_data: CodeSetId,
+}
+
+impl TransmissionCodeSets {
+    /// What applies before (or without) negotiation: ISO 8859-1 for `char`
+    /// as GIOP specifies, UTF-16 for `wchar` as ORBs commonly assume.
+    pub const DEFAULT: TransmissionCodeSets = TransmissionCodeSets {
+        char_data: CodeSetId::ISO_8859_1,
+        wchar_data: CodeSetId::UTF_16,
+    };
+}
+
+impl Default for TransmissionCodeSets {
+    fn default() -> Self {
+        TransmissionCodeSets::DEFAULT
+    }
+}
+
+/// Encodes one `char` as the single octet the code set gives it.
+pub fn encode_char(cs: CodeSetId, c: char) -> Result<u8> {
+    let v = c as u32;
+    let ok = match cs {
+        CodeSetId::ISO_8859_1 => v <= 0xff,
+        CodeSetId::UTF_8 | CodeSetId::ISO_646 => v <= 0x7f,
+        other => return Err(CdrError::UnsupportedCodeSet(other.0)),
+    };
+    if ok {
+        Ok(v as u8)
+    } else {
+        Err(CdrError::BadCharacter { codeset: cs.0 })
+    }
+}
+
+/// Decodes one `char` octet in the code set.
+pub fn decode_char(cs: CodeSetId, b: u8) -> Result<char> {
+    match cs {
+        CodeSetId::ISO_8859_1 => Ok(b as char),
+        CodeSetId::UTF_8 | CodeSetId::ISO_646 if b <= 0x7f => Ok(b as char),
+        CodeSetId::UTF_8 | CodeSetId::ISO_646 => Err(CdrError::BadCharacter { codeset: cs.0 }),
+        other => Err(CdrError::UnsupportedCodeSet(other.0)),
+    }
+}
+
+/// One half of a `TAG_CODE_SETS` component: a native code set and the
+/// code sets it can convert to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CodeSetComponent {
+    /// The native code set.
+    pub native_code_set: CodeSetId,
+    /// Conversion code sets, in order of preference.
+    pub conversion_code_sets: Vec<CodeSetId>,
+}
+
+/// The body of the `TAG_CODE_SETS` IOR component (`CONV_FRAME::
+/// CodeSetComponentInfo`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CodeSetComponentInfo {
+    /// Code sets for `char` data.
+    pub for_char_data: CodeSetComponent,
+    /// Code sets for `wchar` data.
+    pub for_wchar_data: CodeSetComponent,
+}
+
+impl CodeSetComponentInfo {
+    /// What rtorb advertises: UTF-8 native for `char` converting to
+    /// ISO 8859-1, UTF-16 native for `wchar` converting to UCS-2.
+    pub fn rtorb_default() -> CodeSetComponentInfo {
+        CodeSetComponentInfo {
+            for_char_data: CodeSetComponent {
+                native_code_set: CodeSetId::UTF_8,
+                conversion_code_sets: vec![CodeSetId::ISO_8859_1],
+            },
+            for_wchar_data: CodeSetComponent {
+                native_code_set: CodeSetId::UTF_16,
+                conversion_code_sets: vec![CodeSetId::UCS_2],
+            },
+        }
+    }
+}
+
+/// The body of the `CodeSets` service context (`CONV_FRAME::
+/// CodeSetContext`): the transmission code sets a client chose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CodeSetContext {
+    /// Transmission code set for `char` data.
+    pub char_data: CodeSetId,
+    /// Transmission code set for `wchar` data.
+    pub wchar_data: CodeSetId,
+}
+
+impl From<CodeSetContext> for TransmissionCodeSets {
+    fn from(c: CodeSetContext) -> Self {
+        TransmissionCodeSets {
+            char_data: c.char_data,
+            wchar_data: c.wchar_data,
+        }
+    }
+}
+
+impl From<TransmissionCodeSets> for CodeSetContext {
+    fn from(t: TransmissionCodeSets) -> Self {
+        CodeSetContext {
+            char_data: t.char_data,
+            wchar_data: t.wchar_data,
+        }
+    }
+}
+
+impl CdrEncode for CodeSetId {
+    fn encode(&self, enc: &mut Encoder) -> Result<()> {
+        enc.write_u32(self.0);
+        Ok(())
+    }
+}
+
+impl CdrDecode for CodeSetId {
+    fn decode(dec: &mut Decoder) -> Result<Self> {
+        Ok(CodeSetId(dec.read_u32()?))
+    }
+}
+
+impl CdrEncode for CodeSetComponent {
+    fn encode(&self, enc: &mut Encoder) -> Result<()> {
+        enc.write_u32(self.native_code_set.0);
+        enc.write_len(self.conversion_code_sets.len())?;
+        for cs in &self.conversion_code_sets {
+            enc.write_u32(cs.0);
+        }
+        Ok(())
+    }
+}
+
+impl CdrDecode for CodeSetComponent {
+    fn decode(dec: &mut Decoder) -> Result<Self> {
+        let native_code_set = CodeSetId(dec.read_u32()?);
+        let ids: Vec<u32> = dec.read_prim_seq()?;
+        Ok(CodeSetComponent {
+            native_code_set,
+            conversion_code_sets: ids.into_iter().map(CodeSetId).collect(),
+        })
+    }
+}
+
+impl CdrEncode for CodeSetComponentInfo {
+    fn encode(&self, enc: &mut Encoder) -> Result<()> {
+        self.for_char_data.encode(enc)?;
+        self.for_wchar_data.encode(enc)
+    }
+}
+
+impl CdrDecode for CodeSetComponentInfo {
+    fn decode(dec: &mut Decoder) -> Result<Self> {
+        Ok(CodeSetComponentInfo {
+            for_char_data: CodeSetComponent::decode(dec)?,
+            for_wchar_data: CodeSetComponent::decode(dec)?,
+        })
+    }
+}
+
+impl CdrEncode for CodeSetContext {
+    fn encode(&self, enc: &mut Encoder) -> Result<()> {
+        enc.write_u32(self.char_data.0);
+        enc.write_u32(self.wchar_data.0);
+        Ok(())
+    }
+}
+
+impl CdrDecode for CodeSetContext {
+    fn decode(dec: &mut Decoder) -> Result<Self> {
+        Ok(CodeSetContext {
+            char_data: CodeSetId(dec.read_u32()?),
+            wchar_data: CodeSetId(dec.read_u32()?),
+        })
+    }
+}
+
+/// Why code set negotiation found no transmission code set
+/// (`CODESET_INCOMPATIBLE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no common code set: client native {client:#010x}, server native {server:#010x}")]
+pub struct CodeSetIncompatible {
+    /// The client's native code set.
+    pub client: u32,
+    /// The server's native code set.
+    pub server: u32,
+}
+
+/// Chooses one transmission code set as CORBA 3.x §13.10.2.6 prescribes:
+/// the client's native code set if the server's native set equals it or the
+/// server converts to it; else the server's native set if the client
+/// converts to it; else the first of the client's conversion sets the
+/// server also converts to; else `fallback` (UTF-8 for `char`, UTF-16 for
+/// `wchar`) when both sides support it.
+pub fn negotiate_one(
+    client: &CodeSetComponent,
+    server: &CodeSetComponent,
+    fallback: CodeSetId,
+    supported: impl Fn(CodeSetId) -> bool,
+) -> std::result::Result<CodeSetId, CodeSetIncompatible> {
+    let c = client.native_code_set;
+    let s = server.native_code_set;
+    if c == s || server.conversion_code_sets.contains(&c) {
+        return Ok(c);
+    }
+    if client.conversion_code_sets.contains(&s) {
+        return Ok(s);
+    }
+    if let Some(common) = client
+        .conversion_code_sets
+        .iter()
+        .find(|cs| server.conversion_code_sets.contains(cs))
+    {
+        return Ok(*common);
+    }
+    let server_has_fallback = s == fallback || server.conversion_code_sets.contains(&fallback);
+    if supported(fallback) && server_has_fallback {
+        return Ok(fallback);
+    }
+    Err(CodeSetIncompatible {
+        client: c.0,
+        server: s.0,
+    })
+}
+
+/// Negotiates both transmission code sets between a client's code set
+/// information and the `TAG_CODE_SETS` component of a server's IOR.
+pub fn negotiate(
+    client: &CodeSetComponentInfo,
+    server: &CodeSetComponentInfo,
+) -> std::result::Result<TransmissionCodeSets, CodeSetIncompatible> {
+    Ok(TransmissionCodeSets {
+        char_data: negotiate_one(
+            &client.for_char_data,
+            &server.for_char_data,
+            CodeSetId::UTF_8,
+            CodeSetId::is_char_supported,
+        )?,
+        wchar_data: negotiate_one(
+            &client.for_wchar_data,
+            &server.for_wchar_data,
+            CodeSetId::UTF_16,
+            CodeSetId::is_wchar_supported,
+        )?,
+    })
+}
