@@ -16,3 +16,6 @@ pub mod lite;
 pub mod message;
 pub mod service_context;
 pub mod target;
+
+pub use corbaloc::{Corbaloc, Corbaname, ObjectUrl, UrlError, parse_object_url};
+pub use ior::{IorError, ObjectReference};
