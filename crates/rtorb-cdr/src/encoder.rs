@@ -285,7 +285,13 @@ impl Encoder {
                 Ok(())
             }
             _ => {
-                self.buf.put_u8((units.len() * 2) as u8);
+                // A character that reads as a byte-order mark is sent after
+                // an explicit one, so the receiver keeps it as data.
+                let bom = units[0] == 0xfeff || units[0] == 0xfffe;
+                self.buf.put_u8(((units.len() + bom as usize) * 2) as u8);
+                if bom {
+                    self.buf.put_u16(0xfeff);
+                }
                 for u in units {
                     self.buf.put_u16(*u);
                 }
@@ -336,7 +342,13 @@ impl Encoder {
                 Ok(())
             }
             _ => {
-                self.write_len(units * 2)?;
+                // A string that starts with what reads as a byte-order mark
+                // is sent after an explicit one, so the receiver keeps it.
+                let bom = matches!(s.encode_utf16().next(), Some(0xfeff | 0xfffe));
+                self.write_len((units + bom as usize) * 2)?;
+                if bom {
+                    self.buf.put_u16(0xfeff);
+                }
                 for u in s.encode_utf16() {
                     self.buf.put_u16(u);
                 }

@@ -30,28 +30,33 @@ impl LongDouble {
         bytes
     }
 
-    /// The nearest `f64` (binary128 narrowed; for display).
+    /// The value as an `f64`, the fraction truncated to 52 bits (exact for
+    /// every value that came from an `f64`).
     pub fn to_f64(&self) -> f64 {
-        let b = &self.0;
-        let sign = b[0] >> 7;
-        let exp = (((b[0] & 0x7f) as u32) << 8) | b[1] as u32;
-        let mut mant: u64 = 0;
-        for byte in &b[2..9] {
-            mant = (mant << 8) | *byte as u64;
-        }
-        // 56 bits of the 112-bit fraction; f64 keeps 52 of them.
-        let frac = mant >> 4;
-        let sign_f = if sign == 1 { -1.0 } else { 1.0 };
-        match exp {
-            0 if frac == 0 => sign_f * 0.0,
-            0x7fff if frac == 0 => sign_f * f64::INFINITY,
-            0x7fff => f64::NAN,
+        let word = u128::from_be_bytes(self.0);
+        let sign = ((word >> 127) as u64) << 63;
+        let exp = ((word >> 112) & 0x7fff) as i32;
+        // The top 52 bits of the 112-bit fraction.
+        let frac = ((word >> 60) as u64) & ((1u64 << 52) - 1);
+        let bits = match exp {
+            0x7fff if frac == 0 => 0x7ffu64 << 52,
+            0x7fff => (0x7ffu64 << 52) | frac | 1,
+            0 => 0,
             _ => {
-                let e = exp as i32 - 16383;
-                let lead = if exp == 0 { 0.0 } else { 1.0 };
-                sign_f * (lead + frac as f64 / (1u64 << 52) as f64) * 2f64.powi(e)
+                let e = exp - 16383;
+                if e > 1023 {
+                    0x7ffu64 << 52
+                } else if e >= -1022 {
+                    (((e + 1023) as u64) << 52) | frac
+                } else if e >= -1074 {
+                    // Subnormal f64: shift the implicit bit into the fraction.
+                    ((1u64 << 52) | frac) >> (-1022 - e)
+                } else {
+                    0
+                }
             }
-        }
+        };
+        f64::from_bits(sign | bits)
     }
 
     /// The binary128 value nearest to an `f64` (exact: every `f64` is one).
@@ -71,7 +76,7 @@ impl LongDouble {
             let f = (frac << shift) & ((1u64 << 52) - 1);
             ((1 - 1023 - shift as i32 + 16383) as u32, (f as u128) << 60)
         } else {
-            (exp - 1023 + 16383, (frac as u128) << 60)
+            (exp + 16383 - 1023, (frac as u128) << 60)
         };
         let word: u128 = ((sign as u128) << 127) | ((e128 as u128) << 112) | f128;
         out.copy_from_slice(&word.to_be_bytes());

@@ -1,1 +1,3 @@
+//! The `rtorb` command-line tool.
+
 fn main() {}
