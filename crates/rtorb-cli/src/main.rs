@@ -1,3 +1,99 @@
 //! The `rtorb` command-line tool.
+//!
+//! ```text
+//! rtorb ior decode [--json] <IOR | corbaloc | corbaname | file>
+//! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
+//! rtorb demo
+//! ```
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod demo;
+mod ior;
+
+/// rtorb: a real-time CORBA ORB endsystem.
+#[derive(Debug, Parser)]
+#[command(name = "rtorb", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Decode and make object references.
+    #[command(subcommand)]
+    Ior(IorCommand),
+    /// Round-trip real GIOP messages and object references and print them.
+    Demo,
+}
+
+#[derive(Debug, Subcommand)]
+enum IorCommand {
+    /// Print every field of an object reference.
+    Decode {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// An `IOR:` string, a `corbaloc:` or `corbaname:` URL, or a file
+        /// (also `file://PATH`) holding one of them.
+        reference: String,
+    },
+    /// Print the stringified IOR for a `corbaloc:` address.
+    Encode {
+        /// Repository id to put in the reference.
+        #[arg(long, default_value = "")]
+        type_id: String,
+        /// Byte order of the encoded reference.
+        #[arg(long, value_enum, default_value_t = Order::Native)]
+        byte_order: Order,
+        /// The `corbaloc:` URL.
+        url: String,
+    },
+}
+
+/// A byte order chosen on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Order {
+    /// The machine's own.
+    Native,
+    /// Big-endian.
+    Big,
+    /// Little-endian.
+    Little,
+}
+
+impl From<Order> for rtorb_cdr::ByteOrder {
+    fn from(o: Order) -> Self {
+        match o {
+            Order::Native => rtorb_cdr::ByteOrder::NATIVE,
+            Order::Big => rtorb_cdr::ByteOrder::Big,
+            Order::Little => rtorb_cdr::ByteOrder::Little,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ior(IorCommand::Decode { json, reference }) => ior::decode(&reference, json),
+        Command::Ior(IorCommand::Encode {
+            type_id,
+            byte_order,
+            url,
+        }) => ior::encode(&url, &type_id, byte_order.into()),
+        Command::Demo => demo::run(),
+    };
+    match result {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("rtorb: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
