@@ -366,6 +366,7 @@ impl GiopError {
                 | GiopError::MessageTooLarge { .. }
                 | GiopError::Truncated { .. }
                 | GiopError::SizeMismatch { .. }
+                | GiopError::NotFragmentable(_)
                 | GiopError::UnexpectedFragment(_)
                 | GiopError::FragmentInterleaved(_)
                 | GiopError::FragmentMismatch
