@@ -215,7 +215,12 @@ impl std::fmt::Display for SystemException {
             SystemExceptionId::Standard(k) => write!(f, "CORBA::{k}")?,
             SystemExceptionId::Other(s) => f.write_str(s)?,
         }
-        write!(f, " (minor {:#010x}, {})", self.minor, self.completed.name())
+        write!(
+            f,
+            " (minor {:#010x}, {})",
+            self.minor,
+            self.completed.name()
+        )
     }
 }
 
@@ -225,7 +230,11 @@ impl std::error::Error for SystemException {}
 /// `COMPLETED_NO`.
 impl From<CdrError> for SystemException {
     fn from(e: CdrError) -> Self {
-        SystemException::new(SystemExceptionKind::Marshal, e.minor(), CompletionStatus::No)
+        SystemException::new(
+            SystemExceptionKind::Marshal,
+            e.minor(),
+            CompletionStatus::No,
+        )
     }
 }
 

@@ -82,7 +82,10 @@ pub fn is_fragmentable(msg_type: MsgType, version: Version) -> bool {
 /// Errors: GIOP 1.0 ([`GiopError::CannotFragment`]), a message type that
 /// cannot be fragmented, a maximum below [`MIN_FRAGMENT_SIZE`], or a
 /// malformed message.
-pub fn fragment_message(message: &Bytes, max_fragment_size: usize) -> Result<Vec<Bytes>, GiopError> {
+pub fn fragment_message(
+    message: &Bytes,
+    max_fragment_size: usize,
+) -> Result<Vec<Bytes>, GiopError> {
     let h = whole_header(message)?;
     if message.len() <= max_fragment_size && !h.more_fragments {
         return Ok(vec![message.clone()]);
@@ -384,8 +387,8 @@ impl Reassembler {
         if self.held.saturating_add(new_len) > self.limits.max_total_bytes {
             return Err(GiopError::ReassemblyLimit(self.limits.max_total_bytes));
         }
-        let size = u32::try_from(new_len - HEADER_LEN)
-            .map_err(|_| GiopError::SizeOverflow(new_len))?;
+        let size =
+            u32::try_from(new_len - HEADER_LEN).map_err(|_| GiopError::SizeOverflow(new_len))?;
         p.buf.extend_from_slice(payload);
         if h.more_fragments {
             self.held += p.buf.len();

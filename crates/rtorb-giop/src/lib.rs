@@ -70,7 +70,7 @@ pub mod service_context;
 pub mod target;
 
 pub use exception::{CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind};
-pub use fragment::{ReassemblyLimits, Reassembler, fragment_message};
+pub use fragment::{Reassembler, ReassemblyLimits, fragment_message};
 pub use framing::{FrameDecoder, FrameProtocol};
 pub use header::{GiopError, MessageHeader, MsgType};
 pub use lite::{decode_lite, encode_lite};

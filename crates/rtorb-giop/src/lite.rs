@@ -228,12 +228,11 @@ pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, Giop
         }
         MsgType::Reply => {
             let request_id = d.read_u32()?;
-            let reply_status = ReplyStatus::from_u32(h.info as u32, v).ok_or(
-                GiopError::InvalidReplyStatus {
+            let reply_status =
+                ReplyStatus::from_u32(h.info as u32, v).ok_or(GiopError::InvalidReplyStatus {
                     status: h.info as u32,
                     version: v,
-                },
-            )?;
+                })?;
             let service_context = read_sc(&mut d)?;
             Content::Reply(Reply {
                 header: ReplyHeader {
@@ -307,7 +306,13 @@ fn request_writer(
 ) -> Result<MessageWriter, GiopError> {
     let key = object_key(&h.target)?;
     let sc = !h.service_context.is_empty();
-    let mut e = start(encoding, MsgType::Request, more_fragments, sc, h.response_flags);
+    let mut e = start(
+        encoding,
+        MsgType::Request,
+        more_fragments,
+        sc,
+        h.response_flags,
+    );
     e.write_u32(h.request_id);
     e.write_octet_seq(key)?;
     e.write_string(&h.operation)?;
@@ -365,7 +370,13 @@ pub fn encode_lite(m: &Message) -> Result<Bytes, GiopError> {
         }
         Content::LocateReply(l) => {
             let code = l.status.code() as u8;
-            let mut e = start(encoding, MsgType::LocateReply, m.more_fragments, false, code);
+            let mut e = start(
+                encoding,
+                MsgType::LocateReply,
+                m.more_fragments,
+                false,
+                code,
+            );
             e.write_u32(l.request_id);
             l.status.encode_body(&mut e)?;
             MessageWriter::from_parts(e, LITE_HEADER_LEN, 4, 1)

@@ -701,13 +701,12 @@ impl MessageWriter {
         let mut buf = BytesMut::with_capacity(256);
         buf.extend_from_slice(&header.encode());
         let enc = Encoder::with_buffer(buf, encoding);
-        let body_align = if has_12_layout(version)
-            && matches!(msg_type, MsgType::Request | MsgType::Reply)
-        {
-            8
-        } else {
-            1
-        };
+        let body_align =
+            if has_12_layout(version) && matches!(msg_type, MsgType::Request | MsgType::Reply) {
+                8
+            } else {
+                1
+            };
         Ok(MessageWriter::from_parts(enc, HEADER_LEN, 8, body_align))
     }
 
@@ -902,10 +901,7 @@ pub fn encode_message(m: &Message) -> Result<Bytes, GiopError> {
                         l.target.encode(e)?;
                     } else {
                         let TargetAddress::Key(key) = &l.target else {
-                            return Err(not_representable(
-                                "a target other than an object key",
-                                v,
-                            ));
+                            return Err(not_representable("a target other than an object key", v));
                         };
                         e.write_octet_seq(key)?;
                     }

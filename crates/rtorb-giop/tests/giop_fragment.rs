@@ -3,10 +3,12 @@
 use bytes::Bytes;
 use proptest::prelude::*;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
-use rtorb_giop::fragment::{MIN_FRAGMENT_SIZE, ReassemblyLimits, Reassembler, fragment_message};
-use rtorb_giop::header::{HEADER_LEN, MessageHeader, MsgType};
-use rtorb_giop::message::{CancelRequest, Content, Message, MessageWriter, RequestHeader, decode_message, encode_message};
 use rtorb_giop::GiopError;
+use rtorb_giop::fragment::{MIN_FRAGMENT_SIZE, Reassembler, ReassemblyLimits, fragment_message};
+use rtorb_giop::header::{HEADER_LEN, MessageHeader, MsgType};
+use rtorb_giop::message::{
+    CancelRequest, Content, Message, MessageWriter, RequestHeader, decode_message, encode_message,
+};
 
 fn request(version: Version, order: ByteOrder, id: u32, body_len: usize) -> Bytes {
     let enc = Encoding::native().with_order(order).with_version(version);
@@ -55,7 +57,9 @@ fn split_pieces_follow_the_rules() {
                         assert_eq!((p.len() - frag_header) % 8, 0);
                     }
                     let m = decode_message(p.clone()).unwrap();
-                    let Content::Fragment(f) = m.content else { panic!() };
+                    let Content::Fragment(f) = m.content else {
+                        panic!()
+                    };
                     assert_eq!(f.request_id, (version == Version::V1_2).then_some(42));
                 }
             }
@@ -81,7 +85,12 @@ fn small_messages_are_not_split_and_pass_through() {
 fn giop_1_0_cannot_fragment() {
     let msg = request(Version::V1_0, ByteOrder::Big, 1, 100);
     assert_eq!(fragment_message(&msg, 64), Err(GiopError::CannotFragment));
-    let close = encode_message(&Message::new(Version::V1_2, ByteOrder::Big, Content::CloseConnection)).unwrap();
+    let close = encode_message(&Message::new(
+        Version::V1_2,
+        ByteOrder::Big,
+        Content::CloseConnection,
+    ))
+    .unwrap();
     assert!(fragment_message(&close, 64).is_ok());
     let msg = request(Version::V1_2, ByteOrder::Big, 1, 100);
     assert_eq!(
@@ -130,7 +139,10 @@ fn giop_1_1_cannot_interleave() {
     let pb = fragment_message(&b, 64).unwrap();
     let mut r = Reassembler::default();
     assert_eq!(r.push(pa[0].clone()).unwrap(), None);
-    assert!(matches!(r.push(pb[0].clone()), Err(GiopError::FragmentInterleaved(_))));
+    assert!(matches!(
+        r.push(pb[0].clone()),
+        Err(GiopError::FragmentInterleaved(_))
+    ));
 }
 
 #[test]
@@ -143,10 +155,16 @@ fn unknown_fragments_are_errors() {
     assert!(e.is_protocol_error());
     let b = request(Version::V1_1, ByteOrder::Big, 7, 100);
     let pb = fragment_message(&b, 64).unwrap();
-    assert_eq!(r.push(pb[1].clone()), Err(GiopError::UnexpectedFragment(None)));
+    assert_eq!(
+        r.push(pb[1].clone()),
+        Err(GiopError::UnexpectedFragment(None))
+    );
     // A duplicate start of the same request id.
     r.push(pa[0].clone()).unwrap();
-    assert_eq!(r.push(pa[0].clone()), Err(GiopError::FragmentInterleaved(Some(7))));
+    assert_eq!(
+        r.push(pa[0].clone()),
+        Err(GiopError::FragmentInterleaved(Some(7)))
+    );
 }
 
 #[test]
@@ -197,7 +215,10 @@ fn limits_are_enforced() {
         r.push(p[0].clone()).unwrap();
     }
     let p = fragment_message(&request(Version::V1_2, ByteOrder::Big, 9, 100), 64).unwrap();
-    assert_eq!(r.push(p[0].clone()), Err(GiopError::TooManyPartialMessages(2)));
+    assert_eq!(
+        r.push(p[0].clone()),
+        Err(GiopError::TooManyPartialMessages(2))
+    );
 
     // Too many fragments.
     let mut r = Reassembler::new(limits);

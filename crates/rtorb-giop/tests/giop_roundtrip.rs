@@ -5,7 +5,9 @@
 use bytes::Bytes;
 use proptest::prelude::*;
 use rtorb_cdr::{ByteOrder, Ior, TaggedProfile, Version};
-use rtorb_giop::exception::{CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind};
+use rtorb_giop::exception::{
+    CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind,
+};
 use rtorb_giop::message::{
     CancelRequest, Content, Fragment, LocateReply, LocateRequest, LocateStatus, Message, Reply,
     ReplyHeader, ReplyStatus, Request, RequestHeader, decode_message, encode_message,
@@ -95,22 +97,36 @@ fn request(v: Version) -> BoxedStrategy<Content> {
     } else {
         prop_oneof![Just(0u8), Just(3u8)].boxed()
     };
-    let principal = if v12 { Just(Bytes::new()).boxed() } else { bytes(8).boxed() };
-    (any::<u32>(), flags, target(v12), name(), contexts(), principal, bytes(40))
-        .prop_map(|(request_id, response_flags, target, operation, service_context, p, body)| {
-            Content::Request(Request {
-                header: RequestHeader {
-                    request_id,
-                    response_flags,
-                    target,
-                    operation,
-                    service_context,
-                    requesting_principal: p,
-                },
-                body,
-                body_offset: 0,
-            })
-        })
+    let principal = if v12 {
+        Just(Bytes::new()).boxed()
+    } else {
+        bytes(8).boxed()
+    };
+    (
+        any::<u32>(),
+        flags,
+        target(v12),
+        name(),
+        contexts(),
+        principal,
+        bytes(40),
+    )
+        .prop_map(
+            |(request_id, response_flags, target, operation, service_context, p, body)| {
+                Content::Request(Request {
+                    header: RequestHeader {
+                        request_id,
+                        response_flags,
+                        target,
+                        operation,
+                        service_context,
+                        requesting_principal: p,
+                    },
+                    body,
+                    body_offset: 0,
+                })
+            },
+        )
         .boxed()
 }
 
@@ -126,7 +142,12 @@ fn reply(v: Version) -> BoxedStrategy<Content> {
     .into_iter()
     .filter(|s| s.allowed_in(v))
     .collect();
-    (any::<u32>(), proptest::sample::select(statuses), contexts(), bytes(40))
+    (
+        any::<u32>(),
+        proptest::sample::select(statuses),
+        contexts(),
+        bytes(40),
+    )
         .prop_map(|(request_id, reply_status, service_context, body)| {
             Content::Reply(Reply {
                 header: ReplyHeader {
@@ -173,7 +194,9 @@ fn content(v: Version) -> BoxedStrategy<Content> {
             })
             .boxed(),
         (any::<u32>(), locate_status(v12))
-            .prop_map(|(request_id, status)| Content::LocateReply(LocateReply { request_id, status }))
+            .prop_map(|(request_id, status)| {
+                Content::LocateReply(LocateReply { request_id, status })
+            })
             .boxed(),
         Just(Content::CloseConnection).boxed(),
         Just(Content::MessageError).boxed(),

@@ -56,11 +56,18 @@ fn request_1_0_big_endian() {
     let bytes = hex("47494f50 01 00 00 00 00000030
         00000000 00000001 01 000000 00000005 4375626974 000000
         0000000a 637562655f6c6f6e6700 0000 00000000 00000003");
-    let m = check(&bytes, &cube_long_request(Version::V1_0, ByteOrder::Big, &[0, 0, 0, 3]));
-    let Content::Request(r) = &m.content else { panic!() };
+    let m = check(
+        &bytes,
+        &cube_long_request(Version::V1_0, ByteOrder::Big, &[0, 0, 0, 3]),
+    );
+    let Content::Request(r) = &m.content else {
+        panic!()
+    };
     assert_eq!(r.body_offset, 56);
     // The body is read relative to the message start.
-    let mut d = m.body_decoder(&Bytes::from(bytes.clone()), Default::default()).unwrap();
+    let mut d = m
+        .body_decoder(&Bytes::from(bytes.clone()), Default::default())
+        .unwrap();
     assert_eq!(d.read_i32().unwrap(), 3);
 }
 
@@ -69,7 +76,10 @@ fn request_1_1_little_endian() {
     let bytes = hex("47494f50 01 01 01 00 30000000
         00000000 01000000 01 000000 05000000 4375626974 000000
         0a000000 637562655f6c6f6e6700 0000 00000000 03000000");
-    check(&bytes, &cube_long_request(Version::V1_1, ByteOrder::Little, &[3, 0, 0, 0]));
+    check(
+        &bytes,
+        &cube_long_request(Version::V1_1, ByteOrder::Little, &[3, 0, 0, 0]),
+    );
 }
 
 #[test]
@@ -77,11 +87,17 @@ fn request_1_2_both_orders() {
     let be = hex("47494f50 01 02 00 00 00000030
         00000001 03 000000 0000 0000 00000005 4375626974 000000
         0000000a 637562655f6c6f6e6700 0000 00000000 00000003");
-    check(&be, &cube_long_request(Version::V1_2, ByteOrder::Big, &[0, 0, 0, 3]));
+    check(
+        &be,
+        &cube_long_request(Version::V1_2, ByteOrder::Big, &[0, 0, 0, 3]),
+    );
     let le = hex("47494f50 01 02 01 00 30000000
         01000000 03 000000 0000 0000 05000000 4375626974 000000
         0a000000 637562655f6c6f6e6700 0000 00000000 03000000");
-    check(&le, &cube_long_request(Version::V1_2, ByteOrder::Little, &[3, 0, 0, 0]));
+    check(
+        &le,
+        &cube_long_request(Version::V1_2, ByteOrder::Little, &[3, 0, 0, 0]),
+    );
 }
 
 #[test]
@@ -103,7 +119,9 @@ fn request_1_2_body_is_aligned_on_8() {
         }),
     );
     let d = check(&be, &m);
-    let Content::Request(r) = d.content else { panic!() };
+    let Content::Request(r) = d.content else {
+        panic!()
+    };
     assert_eq!(r.body_offset, 48);
 }
 
@@ -138,7 +156,9 @@ fn request_1_2_empty_body_has_no_padding() {
         00000002 03 000000 0000 0000 00000004 43756269
         00000004 6f6e6500 00000000 00000000");
     let d = decode_message(Bytes::from(padded)).unwrap();
-    let Content::Request(r) = d.content else { panic!() };
+    let Content::Request(r) = d.content else {
+        panic!()
+    };
     assert!(r.body.is_empty());
 }
 
@@ -188,9 +208,18 @@ fn reply_1_2_with_priority_context() {
         }),
     );
     let d = check(&be, &m);
-    let Content::Reply(r) = d.content else { panic!() };
+    let Content::Reply(r) = d.content else {
+        panic!()
+    };
     assert_eq!(r.body_offset, 40);
-    assert_eq!(r.header.service_context.rt_corba_priority().unwrap().unwrap(), 100);
+    assert_eq!(
+        r.header
+            .service_context
+            .rt_corba_priority()
+            .unwrap()
+            .unwrap(),
+        100
+    );
 }
 
 #[test]
@@ -225,14 +254,23 @@ fn reply_1_2_system_exception() {
         00000005 00000002 00000000
         0000001e 49444c3a6f6d672e6f72672f434f5242412f4d41525348414c3a312e3000 0000
         4f4d0004 00000001");
-    let ex = SystemException::new(SystemExceptionKind::Marshal, 0x4f4d_0004, CompletionStatus::No);
+    let ex = SystemException::new(
+        SystemExceptionKind::Marshal,
+        0x4f4d_0004,
+        CompletionStatus::No,
+    );
     let m = decode_message(Bytes::from(be.clone())).unwrap();
-    let Content::Reply(r) = &m.content else { panic!() };
+    let Content::Reply(r) = &m.content else {
+        panic!()
+    };
     assert_eq!(r.header.reply_status, ReplyStatus::SystemException);
     assert_eq!(r.system_exception(ByteOrder::Big).unwrap(), ex);
     // Writing the same reply with the writer gives the same octets.
-    let enc = Encoding::native().with_order(ByteOrder::Big).with_version(Version::V1_2);
-    let mut w = MessageWriter::reply(enc, &ReplyHeader::new(5, ReplyStatus::SystemException)).unwrap();
+    let enc = Encoding::native()
+        .with_order(ByteOrder::Big)
+        .with_version(Version::V1_2);
+    let mut w =
+        MessageWriter::reply(enc, &ReplyHeader::new(5, ReplyStatus::SystemException)).unwrap();
     rtorb_cdr::CdrEncode::encode(&ex, w.body()).unwrap();
     assert_eq!(&w.finish().unwrap()[..], &be[..]);
 }
@@ -355,9 +393,15 @@ fn cancel_close_error() {
     );
     check(&le, &m);
     let be = hex("47494f50 01 02 00 05 00000000");
-    check(&be, &Message::new(Version::V1_2, ByteOrder::Big, Content::CloseConnection));
+    check(
+        &be,
+        &Message::new(Version::V1_2, ByteOrder::Big, Content::CloseConnection),
+    );
     let le = hex("47494f50 01 00 01 06 00000000");
-    check(&le, &Message::new(Version::V1_0, ByteOrder::Little, Content::MessageError));
+    check(
+        &le,
+        &Message::new(Version::V1_0, ByteOrder::Little, Content::MessageError),
+    );
 }
 
 #[test]
@@ -409,16 +453,26 @@ fn typed_service_contexts() {
     });
     let sc = ServiceContext::from_typed(&bidir, ByteOrder::Big).unwrap();
     assert_eq!(sc.id, 5);
-    assert_eq!(&sc.data[..], &hex("00000000 00000001 00000002 6800 0af9")[..]);
+    assert_eq!(
+        &sc.data[..],
+        &hex("00000000 00000001 00000002 6800 0af9")[..]
+    );
     assert_eq!(sc.typed().unwrap(), bidir);
 
-    let prio = ServiceContext::from_typed(&TypedServiceContext::RtCorbaPriority(-2), ByteOrder::Little)
-        .unwrap();
+    let prio =
+        ServiceContext::from_typed(&TypedServiceContext::RtCorbaPriority(-2), ByteOrder::Little)
+            .unwrap();
     assert_eq!(&prio.data[..], &hex("01 00 feff")[..]);
-    assert_eq!(prio.typed().unwrap(), TypedServiceContext::RtCorbaPriority(-2));
+    assert_eq!(
+        prio.typed().unwrap(),
+        TypedServiceContext::RtCorbaPriority(-2)
+    );
 
     let unknown = ServiceContext::new(0x4f4d_0001, Bytes::from_static(&[9, 8, 7]));
-    assert_eq!(unknown.typed().unwrap(), TypedServiceContext::Unknown(unknown.clone()));
+    assert_eq!(
+        unknown.typed().unwrap(),
+        TypedServiceContext::Unknown(unknown.clone())
+    );
 
     // A list encodes as a count and (id, octet sequence) pairs.
     let list = ServiceContextList(vec![prio.clone(), unknown.clone()]);
@@ -433,22 +487,39 @@ fn typed_service_contexts() {
     let back: ServiceContextList = rtorb_cdr::CdrDecode::decode(&mut d).unwrap();
     assert_eq!(back, list);
     // A malformed typed context is an error, not a panic.
-    assert!(ServiceContext::new(1, Bytes::from_static(&[0, 0])).typed().is_err());
-    assert!(ServiceContext::new(10, Bytes::from_static(&[7, 0, 0, 1])).typed().is_err());
+    assert!(
+        ServiceContext::new(1, Bytes::from_static(&[0, 0]))
+            .typed()
+            .is_err()
+    );
+    assert!(
+        ServiceContext::new(10, Bytes::from_static(&[7, 0, 0, 1]))
+            .typed()
+            .is_err()
+    );
 }
 
 #[test]
 fn system_exception_names_and_ids() {
     assert_eq!(SystemExceptionKind::ALL.len(), 40);
     for k in SystemExceptionKind::ALL {
-        assert_eq!(SystemExceptionKind::from_repository_id(k.repository_id()), Some(*k));
-        assert_eq!(k.repository_id(), format!("IDL:omg.org/CORBA/{}:1.0", k.name()));
+        assert_eq!(
+            SystemExceptionKind::from_repository_id(k.repository_id()),
+            Some(*k)
+        );
+        assert_eq!(
+            k.repository_id(),
+            format!("IDL:omg.org/CORBA/{}:1.0", k.name())
+        );
     }
     assert_eq!(
         SystemExceptionKind::ObjectNotExist.repository_id(),
         "IDL:omg.org/CORBA/OBJECT_NOT_EXIST:1.0"
     );
-    assert_eq!(SystemExceptionKind::from_repository_id("IDL:omg.org/CORBA/NOPE:1.0"), None);
+    assert_eq!(
+        SystemExceptionKind::from_repository_id("IDL:omg.org/CORBA/NOPE:1.0"),
+        None
+    );
     let e = SystemException::from(rtorb_cdr::CdrError::InvalidBoolean(7));
     assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal));
     assert_eq!(e.minor, rtorb_cdr::CdrError::InvalidBoolean(7).minor());
@@ -477,7 +548,9 @@ fn principal_is_kept() {
         0000000a 637562655f6c6f6e6700 0000 00000003 616263 00");
     // The principal "abc" then one body octet.
     let m = decode_message(Bytes::from(be.clone())).unwrap();
-    let Content::Request(r) = &m.content else { panic!() };
+    let Content::Request(r) = &m.content else {
+        panic!()
+    };
     assert_eq!(&r.header.requesting_principal[..], b"abc");
     assert_eq!(&r.body[..], &[0]);
     assert_eq!(&encode_message(&m).unwrap()[..], &be[..]);
