@@ -203,9 +203,8 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// Reads the body of a `SYSTEM_EXCEPTION` reply. The body of every
-    /// version starts on a multiple of 4 from the message start, which is
-    /// all a system exception's alignment needs.
+    /// Reads the body of a `SYSTEM_EXCEPTION` reply, aligned as it was in
+    /// the message (by [`Reply::body_offset`]).
     pub fn system_exception(&self, order: ByteOrder) -> Result<SystemException, GiopError> {
         Ok(SystemException::decode(&mut self.plain_decoder(order))?)
     }
@@ -225,8 +224,19 @@ impl Reply {
         )?)
     }
 
+    /// A decoder over the body alone, aligned as it was in the message
+    /// (the body's offset modulo 8 is restored by a few leading octets,
+    /// copied only when it is not already a multiple of 8).
     fn plain_decoder(&self, order: ByteOrder) -> Decoder {
-        Decoder::new(self.body.clone(), Encoding::native().with_order(order))
+        let enc = Encoding::native().with_order(order);
+        let lead = self.body_offset % 8;
+        if lead == 0 {
+            return Decoder::new(self.body.clone(), enc);
+        }
+        let mut buf = BytesMut::with_capacity(lead + self.body.len());
+        buf.resize(lead, 0);
+        buf.extend_from_slice(&self.body);
+        Decoder::with_position(buf.freeze(), 0, lead, enc)
     }
 }
 

@@ -224,3 +224,30 @@ fn cubit_messages_are_smaller_in_giop_lite() {
     w.body().write_u8(3);
     assert_eq!(w.finish().unwrap().len(), 13);
 }
+
+#[test]
+fn system_exception_reply_after_service_contexts() {
+    // The service context leaves the body at an offset that is not a
+    // multiple of 4; the exception is aligned relative to the message.
+    let enc = Encoding::native().with_order(ByteOrder::Little);
+    let mut sc = ServiceContextList::new();
+    sc.push(rtorb_giop::ServiceContext::new(
+        99,
+        Bytes::from_static(&[1]),
+    ));
+    let h = ReplyHeader {
+        request_id: 3,
+        reply_status: ReplyStatus::SystemException,
+        service_context: sc,
+    };
+    let ex = SystemException::new(SystemExceptionKind::BadParam, 7, CompletionStatus::Maybe);
+    let mut w = lite_reply(enc, &h).unwrap();
+    rtorb_cdr::CdrEncode::encode(&ex, w.body()).unwrap();
+    let bytes = w.finish().unwrap();
+    let m = decode_lite(bytes).unwrap();
+    let Content::Reply(r) = &m.content else {
+        panic!()
+    };
+    assert_eq!(r.body_offset, 25);
+    assert_eq!(r.system_exception(ByteOrder::Little).unwrap(), ex);
+}

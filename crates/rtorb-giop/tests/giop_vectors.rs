@@ -555,3 +555,33 @@ fn principal_is_kept() {
     assert_eq!(&r.body[..], &[0]);
     assert_eq!(&encode_message(&m).unwrap()[..], &be[..]);
 }
+
+#[test]
+fn writer_gathers_large_octet_sequences_without_copying() {
+    let payload = Bytes::from(vec![5u8; 4000]);
+    let enc = Encoding::native()
+        .with_order(ByteOrder::Little)
+        .with_version(Version::V1_2);
+    let h = RequestHeader::new(8, Bytes::from_static(b"Cubit"), "cube_octet_sequence");
+    let write = |zero_copy: bool| {
+        let mut w = MessageWriter::request(enc, &h).unwrap();
+        if zero_copy {
+            w.body().set_zero_copy_threshold(1024);
+        }
+        w.body().write_octet_seq_bytes(&payload).unwrap();
+        w.body().write_u8(1);
+        w.finish_chunks().unwrap()
+    };
+    let gathered = write(true);
+    assert!(gathered.len() >= 3);
+    // The payload chunk is the caller's buffer itself.
+    assert!(gathered.iter().any(|c| c.as_ptr() == payload.as_ptr()));
+    let contiguous = write(false);
+    assert_eq!(contiguous.len(), 1);
+    assert_eq!(gathered.concat(), contiguous[0].to_vec());
+    let m = decode_message(contiguous[0].clone()).unwrap();
+    let Content::Request(r) = m.content else {
+        panic!()
+    };
+    assert_eq!(r.body.len(), 4 + 4000 + 1);
+}
