@@ -32,7 +32,8 @@ fn version() -> impl Strategy<Value = Version> {
     prop_oneof![
         Just(Version::V1_0),
         Just(Version::V1_1),
-        Just(Version::V1_2)
+        Just(Version::V1_2),
+        Just(Version::new(1, 3))
     ]
 }
 
