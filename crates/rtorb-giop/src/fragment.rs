@@ -1,1 +1,409 @@
-//! fragment.
+//! Fragmentation of outgoing GIOP messages and reassembly of incoming
+//! ones.
+//!
+//! A message larger than a transport wants to send in one piece is sent as
+//! a first message with the more-fragments flag set, followed by
+//! `Fragment` messages; the last has the flag clear. GIOP 1.0 cannot
+//! fragment. GIOP 1.1 fragments carry no request id, so one connection
+//! carries at most one fragmented message at a time. GIOP 1.2 fragments
+//! start with the request id of the message they continue, so fragmented
+//! messages may interleave.
+//!
+//! [`fragment_message`] keeps every piece but the last a multiple of 8
+//! octets (the first message whole, a `Fragment` by its body after the
+//! fragment header), so CDR alignment is the same in the pieces as in the
+//! whole message. [`Reassembler`] undoes it, within limits a hostile peer
+//! cannot exceed.
+
+use bytes::{Bytes, BytesMut};
+use rtorb_cdr::{ByteOrder, CdrDecode, Decoder, Encoding, Version};
+
+use crate::header::{
+    FLAG_MORE_FRAGMENTS, GiopError, HEADER_LEN, MessageHeader, MsgType, has_12_layout,
+};
+use crate::service_context::ServiceContextList;
+
+/// The smallest maximum fragment size [`fragment_message`] accepts.
+pub const MIN_FRAGMENT_SIZE: usize = 32;
+
+/// Octets of a GIOP 1.2 fragment header: the message header and the
+/// request id.
+const FRAGMENT_HEADER_LEN_12: usize = HEADER_LEN + 4;
+
+fn read_u32_at(bytes: &[u8], at: usize, order: ByteOrder) -> Option<u32> {
+    let b: [u8; 4] = bytes.get(at..at + 4)?.try_into().ok()?;
+    Some(match order {
+        ByteOrder::Big => u32::from_be_bytes(b),
+        ByteOrder::Little => u32::from_le_bytes(b),
+    })
+}
+
+fn write_u32_at(bytes: &mut [u8], at: usize, order: ByteOrder, v: u32) {
+    let b = match order {
+        ByteOrder::Big => v.to_be_bytes(),
+        ByteOrder::Little => v.to_le_bytes(),
+    };
+    if let Some(slot) = bytes.get_mut(at..at + 4) {
+        slot.copy_from_slice(&b);
+    }
+}
+
+fn whole_header(message: &[u8]) -> Result<MessageHeader, GiopError> {
+    let h = MessageHeader::parse(message, u32::MAX)?;
+    let declared = h.size as usize;
+    let actual = message.len() - HEADER_LEN;
+    if actual < declared {
+        return Err(GiopError::Truncated {
+            needed: HEADER_LEN + declared,
+            available: message.len(),
+        });
+    }
+    if actual > declared {
+        return Err(GiopError::SizeMismatch { declared, actual });
+    }
+    Ok(h)
+}
+
+/// Whether a message of this type may be fragmented in `version`:
+/// requests and replies from 1.1, locate requests and replies from 1.2.
+pub fn is_fragmentable(msg_type: MsgType, version: Version) -> bool {
+    match msg_type {
+        MsgType::Request | MsgType::Reply => version >= Version::V1_1,
+        MsgType::LocateRequest | MsgType::LocateReply => has_12_layout(version),
+        _ => false,
+    }
+}
+
+/// Splits a whole encoded message into pieces of at most
+/// `max_fragment_size` octets: the first message with the more-fragments
+/// flag set, then `Fragment` messages. A message that fits is returned
+/// unchanged as the only piece.
+///
+/// Errors: GIOP 1.0 ([`GiopError::CannotFragment`]), a message type that
+/// cannot be fragmented, a maximum below [`MIN_FRAGMENT_SIZE`], or a
+/// malformed message.
+pub fn fragment_message(
+    message: &Bytes,
+    max_fragment_size: usize,
+) -> Result<Vec<Bytes>, GiopError> {
+    let h = whole_header(message)?;
+    if message.len() <= max_fragment_size && !h.more_fragments {
+        return Ok(vec![message.clone()]);
+    }
+    if h.version == Version::V1_0 {
+        return Err(GiopError::CannotFragment);
+    }
+    if h.more_fragments || !is_fragmentable(h.msg_type, h.version) {
+        return Err(GiopError::NotFragmentable(h.msg_type));
+    }
+    if max_fragment_size < MIN_FRAGMENT_SIZE {
+        return Err(GiopError::FragmentSizeTooSmall(max_fragment_size));
+    }
+    let v12 = has_12_layout(h.version);
+    let request_id = if v12 {
+        read_u32_at(message, HEADER_LEN, h.order).ok_or(GiopError::Truncated {
+            needed: FRAGMENT_HEADER_LEN_12,
+            available: message.len(),
+        })?
+    } else {
+        0
+    };
+    let first_len = max_fragment_size & !7;
+    let frag_header = if v12 {
+        FRAGMENT_HEADER_LEN_12
+    } else {
+        HEADER_LEN
+    };
+    let chunk = (max_fragment_size - frag_header) & !7;
+
+    let mut out = Vec::with_capacity(2 + (message.len() - first_len) / chunk);
+    let first_header = MessageHeader {
+        more_fragments: true,
+        size: (first_len - HEADER_LEN) as u32,
+        ..h
+    };
+    let mut first = BytesMut::with_capacity(first_len);
+    first.extend_from_slice(&first_header.encode());
+    first.extend_from_slice(&message[HEADER_LEN..first_len]);
+    out.push(first.freeze());
+
+    let mut at = first_len;
+    while at < message.len() {
+        let end = (at + chunk).min(message.len());
+        let more = end < message.len();
+        let header = MessageHeader {
+            version: h.version,
+            order: h.order,
+            more_fragments: more,
+            msg_type: MsgType::Fragment,
+            size: (frag_header - HEADER_LEN + end - at) as u32,
+        };
+        let mut piece = BytesMut::with_capacity(frag_header + end - at);
+        piece.extend_from_slice(&header.encode());
+        if v12 {
+            let id = match h.order {
+                ByteOrder::Big => request_id.to_be_bytes(),
+                ByteOrder::Little => request_id.to_le_bytes(),
+            };
+            piece.extend_from_slice(&id);
+        }
+        piece.extend_from_slice(&message[at..end]);
+        out.push(piece.freeze());
+        at = end;
+    }
+    Ok(out)
+}
+
+/// Bounds on what a [`Reassembler`] holds, so that a peer cannot make it
+/// hold unbounded memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReassemblyLimits {
+    /// Octets held over all incomplete messages.
+    pub max_total_bytes: usize,
+    /// Incomplete messages at once.
+    pub max_partial_messages: usize,
+    /// Pieces (the first message and its fragments) of one message.
+    pub max_fragments_per_message: usize,
+}
+
+impl Default for ReassemblyLimits {
+    /// 64 MiB, 64 messages, 65536 pieces.
+    fn default() -> Self {
+        ReassemblyLimits {
+            max_total_bytes: 64 * 1024 * 1024,
+            max_partial_messages: 64,
+            max_fragments_per_message: 65536,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Partial {
+    version: Version,
+    order: ByteOrder,
+    request_id: Option<u32>,
+    buf: BytesMut,
+    pieces: usize,
+}
+
+/// Reassembles fragmented messages of one connection.
+///
+/// Feed it every whole GIOP message the connection receives
+/// ([`Reassembler::push`]); it returns each message that is complete,
+/// either as received (not fragmented) or reassembled (the more-fragments
+/// flag cleared and the size fixed), ready for
+/// [`crate::message::decode_message`]. GIOP 1.2 messages are keyed by
+/// request id and may interleave; a GIOP 1.1 fragmented message must end
+/// before the next begins.
+///
+/// Any error means the peer broke the protocol: the connection should
+/// answer with a `MessageError` and close. The partial message concerned
+/// is dropped.
+#[derive(Debug, Default)]
+pub struct Reassembler {
+    limits: ReassemblyLimits,
+    partials: Vec<Partial>,
+    v11: Option<Partial>,
+    held: usize,
+}
+
+/// The request id of a GIOP 1.0/1.1 message, which follows the service
+/// contexts in requests and replies.
+fn request_id_11(message: &Bytes, h: &MessageHeader) -> Option<u32> {
+    let enc = Encoding::native()
+        .with_order(h.order)
+        .with_version(h.version);
+    let mut d = Decoder::with_position(message.clone(), 0, HEADER_LEN, enc);
+    if matches!(h.msg_type, MsgType::Request | MsgType::Reply) {
+        ServiceContextList::decode(&mut d).ok()?;
+    }
+    d.read_u32().ok()
+}
+
+impl Reassembler {
+    /// A reassembler with the given limits.
+    pub fn new(limits: ReassemblyLimits) -> Reassembler {
+        Reassembler {
+            limits,
+            ..Reassembler::default()
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> ReassemblyLimits {
+        self.limits
+    }
+
+    /// Incomplete messages held.
+    pub fn pending(&self) -> usize {
+        self.partials.len() + usize::from(self.v11.is_some())
+    }
+
+    /// Octets held for incomplete messages.
+    pub fn held_bytes(&self) -> usize {
+        self.held
+    }
+
+    /// Drops every incomplete message.
+    pub fn clear(&mut self) {
+        self.partials.clear();
+        self.v11 = None;
+        self.held = 0;
+    }
+
+    /// Drops the incomplete message with request id `request_id`, if there
+    /// is one; returns whether there was.
+    pub fn cancel(&mut self, request_id: u32) -> bool {
+        if let Some(i) = self
+            .partials
+            .iter()
+            .position(|p| p.request_id == Some(request_id))
+        {
+            let p = self.partials.swap_remove(i);
+            self.held -= p.buf.len();
+            return true;
+        }
+        if self
+            .v11
+            .as_ref()
+            .is_some_and(|p| p.request_id == Some(request_id))
+        {
+            if let Some(p) = self.v11.take() {
+                self.held -= p.buf.len();
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Takes one whole GIOP message. Returns it (or the message it
+    /// completes) when a complete message is available, `None` when it
+    /// began or continued a fragmented message.
+    ///
+    /// A `CancelRequest` is passed on, and drops the incomplete message
+    /// with its request id.
+    pub fn push(&mut self, message: Bytes) -> Result<Option<Bytes>, GiopError> {
+        let h = whole_header(&message)?;
+        if h.msg_type == MsgType::Fragment {
+            return self.continue_partial(&h, &message);
+        }
+        if h.more_fragments {
+            self.start_partial(&h, message)?;
+            return Ok(None);
+        }
+        if h.msg_type == MsgType::CancelRequest {
+            if let Some(id) = read_u32_at(&message, HEADER_LEN, h.order) {
+                self.cancel(id);
+            }
+        }
+        Ok(Some(message))
+    }
+
+    fn start_partial(&mut self, h: &MessageHeader, message: Bytes) -> Result<(), GiopError> {
+        if !is_fragmentable(h.msg_type, h.version) {
+            return Err(GiopError::NotFragmentable(h.msg_type));
+        }
+        let v12 = has_12_layout(h.version);
+        let request_id = if v12 {
+            Some(
+                read_u32_at(&message, HEADER_LEN, h.order).ok_or(GiopError::Truncated {
+                    needed: FRAGMENT_HEADER_LEN_12,
+                    available: message.len(),
+                })?,
+            )
+        } else {
+            request_id_11(&message, h)
+        };
+        if v12 {
+            if self.partials.iter().any(|p| p.request_id == request_id) {
+                return Err(GiopError::FragmentInterleaved(request_id));
+            }
+        } else if self.v11.is_some() {
+            return Err(GiopError::FragmentInterleaved(request_id));
+        }
+        if self.pending() >= self.limits.max_partial_messages {
+            return Err(GiopError::TooManyPartialMessages(
+                self.limits.max_partial_messages,
+            ));
+        }
+        if self.held.saturating_add(message.len()) > self.limits.max_total_bytes {
+            return Err(GiopError::ReassemblyLimit(self.limits.max_total_bytes));
+        }
+        if self.limits.max_fragments_per_message == 0 {
+            return Err(GiopError::TooManyFragments(0));
+        }
+        self.held += message.len();
+        let p = Partial {
+            version: h.version,
+            order: h.order,
+            request_id,
+            buf: BytesMut::from(&message[..]),
+            pieces: 1,
+        };
+        if v12 {
+            self.partials.push(p);
+        } else {
+            self.v11 = Some(p);
+        }
+        Ok(())
+    }
+
+    fn continue_partial(
+        &mut self,
+        h: &MessageHeader,
+        message: &Bytes,
+    ) -> Result<Option<Bytes>, GiopError> {
+        let v12 = has_12_layout(h.version);
+        let (mut p, payload_at) = if v12 {
+            let id = read_u32_at(message, HEADER_LEN, h.order).ok_or(GiopError::Truncated {
+                needed: FRAGMENT_HEADER_LEN_12,
+                available: message.len(),
+            })?;
+            let i = self
+                .partials
+                .iter()
+                .position(|p| p.request_id == Some(id))
+                .ok_or(GiopError::UnexpectedFragment(Some(id)))?;
+            (self.partials.swap_remove(i), FRAGMENT_HEADER_LEN_12)
+        } else {
+            (
+                self.v11.take().ok_or(GiopError::UnexpectedFragment(None))?,
+                HEADER_LEN,
+            )
+        };
+        // The partial is out of the table; on error it stays dropped.
+        self.held -= p.buf.len();
+        if p.version != h.version || p.order != h.order {
+            return Err(GiopError::FragmentMismatch);
+        }
+        p.pieces += 1;
+        if p.pieces > self.limits.max_fragments_per_message {
+            return Err(GiopError::TooManyFragments(
+                self.limits.max_fragments_per_message,
+            ));
+        }
+        let payload = &message[payload_at.min(message.len())..];
+        let new_len = p.buf.len() + payload.len();
+        if self.held.saturating_add(new_len) > self.limits.max_total_bytes {
+            return Err(GiopError::ReassemblyLimit(self.limits.max_total_bytes));
+        }
+        let size =
+            u32::try_from(new_len - HEADER_LEN).map_err(|_| GiopError::SizeOverflow(new_len))?;
+        p.buf.extend_from_slice(payload);
+        if h.more_fragments {
+            self.held += p.buf.len();
+            if v12 {
+                self.partials.push(p);
+            } else {
+                self.v11 = Some(p);
+            }
+            return Ok(None);
+        }
+        let mut buf = p.buf;
+        if let Some(flags) = buf.get_mut(6) {
+            *flags &= !FLAG_MORE_FRAGMENTS;
+        }
+        write_u32_at(&mut buf, 8, p.order, size);
+        Ok(Some(buf.freeze()))
+    }
+}

@@ -1,0 +1,299 @@
+//! Fragmentation and reassembly.
+
+use bytes::Bytes;
+use proptest::prelude::*;
+use rtorb_cdr::{ByteOrder, Encoding, Version};
+use rtorb_giop::GiopError;
+use rtorb_giop::fragment::{MIN_FRAGMENT_SIZE, Reassembler, ReassemblyLimits, fragment_message};
+use rtorb_giop::header::{HEADER_LEN, MessageHeader, MsgType};
+use rtorb_giop::message::{
+    CancelRequest, Content, Message, MessageWriter, RequestHeader, decode_message, encode_message,
+};
+
+fn request(version: Version, order: ByteOrder, id: u32, body_len: usize) -> Bytes {
+    let enc = Encoding::native().with_order(order).with_version(version);
+    let h = RequestHeader::new(id, Bytes::from_static(b"Cubit"), "cube_long_sequence");
+    let mut w = MessageWriter::request(enc, &h).unwrap();
+    let seq: Vec<i32> = (0..body_len as i32).collect();
+    w.body().write_prim_seq(&seq).unwrap();
+    w.finish().unwrap()
+}
+
+fn reassemble(r: &mut Reassembler, pieces: &[Bytes]) -> Option<Bytes> {
+    let mut out = None;
+    for (i, p) in pieces.iter().enumerate() {
+        let got = r.push(p.clone()).unwrap();
+        if i + 1 < pieces.len() {
+            assert!(got.is_none(), "piece {i} completed early");
+        } else {
+            out = got;
+        }
+    }
+    out
+}
+
+#[test]
+fn split_pieces_follow_the_rules() {
+    for version in [Version::V1_1, Version::V1_2] {
+        for order in [ByteOrder::Big, ByteOrder::Little] {
+            let msg = request(version, order, 42, 1024);
+            let pieces = fragment_message(&msg, 100).unwrap();
+            assert!(pieces.len() > 40);
+            for (i, p) in pieces.iter().enumerate() {
+                let h = MessageHeader::parse(p, u32::MAX).unwrap();
+                assert!(p.len() <= 100);
+                assert_eq!(h.message_len(), p.len());
+                assert_eq!(h.order, order);
+                assert_eq!(h.version, version);
+                let last = i + 1 == pieces.len();
+                assert_eq!(h.more_fragments, !last);
+                if i == 0 {
+                    assert_eq!(h.msg_type, MsgType::Request);
+                    assert_eq!(p.len() % 8, 0);
+                } else {
+                    assert_eq!(h.msg_type, MsgType::Fragment);
+                    let frag_header = if version == Version::V1_2 { 16 } else { 12 };
+                    if !last {
+                        assert_eq!((p.len() - frag_header) % 8, 0);
+                    }
+                    let m = decode_message(p.clone()).unwrap();
+                    let Content::Fragment(f) = m.content else {
+                        panic!()
+                    };
+                    assert_eq!(f.request_id, (version == Version::V1_2).then_some(42));
+                }
+            }
+            let mut r = Reassembler::default();
+            let back = reassemble(&mut r, &pieces).unwrap();
+            assert_eq!(back, msg);
+            assert_eq!(r.pending(), 0);
+            assert_eq!(r.held_bytes(), 0);
+            decode_message(back).unwrap();
+        }
+    }
+}
+
+#[test]
+fn small_messages_are_not_split_and_pass_through() {
+    let msg = request(Version::V1_2, ByteOrder::Big, 1, 2);
+    assert_eq!(fragment_message(&msg, 1024).unwrap(), vec![msg.clone()]);
+    let mut r = Reassembler::default();
+    assert_eq!(r.push(msg.clone()).unwrap(), Some(msg));
+}
+
+#[test]
+fn giop_1_0_cannot_fragment() {
+    let msg = request(Version::V1_0, ByteOrder::Big, 1, 100);
+    assert_eq!(fragment_message(&msg, 64), Err(GiopError::CannotFragment));
+    let close = encode_message(&Message::new(
+        Version::V1_2,
+        ByteOrder::Big,
+        Content::CloseConnection,
+    ))
+    .unwrap();
+    assert!(fragment_message(&close, 64).is_ok());
+    let msg = request(Version::V1_2, ByteOrder::Big, 1, 100);
+    assert_eq!(
+        fragment_message(&msg, MIN_FRAGMENT_SIZE - 1),
+        Err(GiopError::FragmentSizeTooSmall(MIN_FRAGMENT_SIZE - 1))
+    );
+}
+
+#[test]
+fn interleaved_1_2_streams() {
+    let a = request(Version::V1_2, ByteOrder::Little, 1, 300);
+    let b = request(Version::V1_2, ByteOrder::Little, 2, 200);
+    let pa = fragment_message(&a, 64).unwrap();
+    let pb = fragment_message(&b, 48).unwrap();
+    let mut r = Reassembler::default();
+    let mut done = Vec::new();
+    let (mut ia, mut ib) = (pa.iter(), pb.iter());
+    loop {
+        let (x, y) = (ia.next(), ib.next());
+        if x.is_none() && y.is_none() {
+            break;
+        }
+        for p in [x, y].into_iter().flatten() {
+            if let Some(m) = r.push(p.clone()).unwrap() {
+                done.push(m);
+            }
+        }
+        // Other messages may pass between the fragments.
+        let cancel = encode_message(&Message::new(
+            Version::V1_2,
+            ByteOrder::Little,
+            Content::CancelRequest(CancelRequest { request_id: 99 }),
+        ))
+        .unwrap();
+        assert_eq!(r.push(cancel.clone()).unwrap(), Some(cancel));
+    }
+    assert_eq!(done.len(), 2);
+    assert!(done.contains(&a) && done.contains(&b));
+}
+
+#[test]
+fn giop_1_1_cannot_interleave() {
+    let a = request(Version::V1_1, ByteOrder::Big, 1, 100);
+    let b = request(Version::V1_1, ByteOrder::Big, 2, 100);
+    let pa = fragment_message(&a, 64).unwrap();
+    let pb = fragment_message(&b, 64).unwrap();
+    let mut r = Reassembler::default();
+    assert_eq!(r.push(pa[0].clone()).unwrap(), None);
+    assert!(matches!(
+        r.push(pb[0].clone()),
+        Err(GiopError::FragmentInterleaved(_))
+    ));
+}
+
+#[test]
+fn unknown_fragments_are_errors() {
+    let a = request(Version::V1_2, ByteOrder::Big, 7, 100);
+    let pa = fragment_message(&a, 64).unwrap();
+    let mut r = Reassembler::default();
+    let e = r.push(pa[1].clone()).unwrap_err();
+    assert_eq!(e, GiopError::UnexpectedFragment(Some(7)));
+    assert!(e.is_protocol_error());
+    let b = request(Version::V1_1, ByteOrder::Big, 7, 100);
+    let pb = fragment_message(&b, 64).unwrap();
+    assert_eq!(
+        r.push(pb[1].clone()),
+        Err(GiopError::UnexpectedFragment(None))
+    );
+    // A duplicate start of the same request id.
+    r.push(pa[0].clone()).unwrap();
+    assert_eq!(
+        r.push(pa[0].clone()),
+        Err(GiopError::FragmentInterleaved(Some(7)))
+    );
+}
+
+#[test]
+fn mismatched_byte_order_is_an_error() {
+    let a = request(Version::V1_2, ByteOrder::Big, 7, 100);
+    let b = request(Version::V1_2, ByteOrder::Little, 7, 100);
+    let pa = fragment_message(&a, 64).unwrap();
+    let pb = fragment_message(&b, 64).unwrap();
+    let mut r = Reassembler::default();
+    r.push(pa[0].clone()).unwrap();
+    // pb[1] carries request id 7 in little-endian order: not the same id.
+    assert!(r.push(pb[1].clone()).is_err());
+}
+
+#[test]
+fn cancel_drops_partial_message() {
+    for version in [Version::V1_1, Version::V1_2] {
+        let a = request(version, ByteOrder::Big, 5, 100);
+        let pa = fragment_message(&a, 64).unwrap();
+        let mut r = Reassembler::default();
+        r.push(pa[0].clone()).unwrap();
+        assert_eq!(r.pending(), 1);
+        assert!(r.held_bytes() > 0);
+        let cancel = encode_message(&Message::new(
+            version,
+            ByteOrder::Big,
+            Content::CancelRequest(CancelRequest { request_id: 5 }),
+        ))
+        .unwrap();
+        assert_eq!(r.push(cancel.clone()).unwrap(), Some(cancel));
+        assert_eq!(r.pending(), 0);
+        assert_eq!(r.held_bytes(), 0);
+        assert!(r.push(pa[1].clone()).is_err());
+    }
+}
+
+#[test]
+fn limits_are_enforced() {
+    let limits = ReassemblyLimits {
+        max_total_bytes: 1000,
+        max_partial_messages: 2,
+        max_fragments_per_message: 10,
+    };
+    // Too many partial messages.
+    let mut r = Reassembler::new(limits);
+    for id in 0..2 {
+        let p = fragment_message(&request(Version::V1_2, ByteOrder::Big, id, 100), 64).unwrap();
+        r.push(p[0].clone()).unwrap();
+    }
+    let p = fragment_message(&request(Version::V1_2, ByteOrder::Big, 9, 100), 64).unwrap();
+    assert_eq!(
+        r.push(p[0].clone()),
+        Err(GiopError::TooManyPartialMessages(2))
+    );
+
+    // Too many fragments.
+    let mut r = Reassembler::new(limits);
+    let p = fragment_message(&request(Version::V1_2, ByteOrder::Big, 1, 200), 64).unwrap();
+    assert!(p.len() > 10);
+    let mut err = None;
+    for piece in &p {
+        if let Err(e) = r.push(piece.clone()) {
+            err = Some(e);
+            break;
+        }
+    }
+    assert_eq!(err, Some(GiopError::TooManyFragments(10)));
+    assert_eq!(r.pending(), 0);
+
+    // Too many bytes.
+    let limits = ReassemblyLimits {
+        max_fragments_per_message: 1000,
+        ..limits
+    };
+    let mut r = Reassembler::new(limits);
+    let p = fragment_message(&request(Version::V1_2, ByteOrder::Big, 1, 400), 256).unwrap();
+    let mut err = None;
+    for piece in &p {
+        if let Err(e) = r.push(piece.clone()) {
+            err = Some(e);
+            break;
+        }
+    }
+    assert_eq!(err, Some(GiopError::ReassemblyLimit(1000)));
+    assert_eq!(r.held_bytes(), 0);
+}
+
+#[test]
+fn fragments_that_never_end_hit_a_bound() {
+    let mut r = Reassembler::new(ReassemblyLimits {
+        max_total_bytes: 1 << 20,
+        max_partial_messages: 4,
+        max_fragments_per_message: 100_000,
+    });
+    let first = fragment_message(&request(Version::V1_2, ByteOrder::Big, 3, 100), 64).unwrap();
+    r.push(first[0].clone()).unwrap();
+    // An endless stream of Fragment messages with the more-fragments flag.
+    let mut frag = vec![b'G', b'I', b'O', b'P', 1, 2, 2, 7, 0, 0, 4, 4, 0, 0, 0, 3];
+    frag.resize(HEADER_LEN + 0x404, 0);
+    let frag = Bytes::from(frag);
+    let mut n = 0;
+    let err = loop {
+        match r.push(frag.clone()) {
+            Ok(None) => n += 1,
+            Ok(Some(_)) => panic!("completed"),
+            Err(e) => break e,
+        }
+        assert!(n < 10_000);
+    };
+    assert_eq!(err, GiopError::ReassemblyLimit(1 << 20));
+    assert!(err.is_protocol_error());
+    assert_eq!(r.held_bytes(), 0);
+}
+
+proptest! {
+    #[test]
+    fn split_then_reassemble_is_identity(
+        v12 in any::<bool>(),
+        little in any::<bool>(),
+        body_len in 0usize..2000,
+        max in MIN_FRAGMENT_SIZE..600,
+    ) {
+        let version = if v12 { Version::V1_2 } else { Version::V1_1 };
+        let order = if little { ByteOrder::Little } else { ByteOrder::Big };
+        let msg = request(version, order, 77, body_len);
+        let pieces = fragment_message(&msg, max).unwrap();
+        prop_assert!(pieces.iter().all(|p| p.len() <= max.max(msg.len().min(max))));
+        let mut r = Reassembler::default();
+        let back = reassemble(&mut r, &pieces).unwrap();
+        prop_assert_eq!(back, msg);
+    }
+}
