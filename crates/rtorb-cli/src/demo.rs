@@ -201,7 +201,7 @@ fn check_round_trip(p: Protocol, bytes: &Bytes, expect: &Arg) -> Result<(), Stri
         return Err(format!("{} left {} octets unread", p.name(), d.remaining()));
     }
     let again = p.encode(&msg)?;
-    if &again != bytes {
+    if again != bytes {
         return Err(format!("{} re-encoded differently", p.name()));
     }
     Ok(())
