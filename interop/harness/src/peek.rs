@@ -5,6 +5,8 @@
 //! can be labelled and sanity-checked without trusting the decoder under
 //! test. Every function returns `None` on malformed input; nothing panics.
 
+use std::ops::Range;
+
 /// GIOP message types (the `message_type` octet of the header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MsgType {
@@ -160,6 +162,8 @@ struct Cursor<'a> {
     data: &'a [u8],
     pos: usize,
     little: bool,
+    /// The alignment gaps skipped so far.
+    padding: Vec<Range<usize>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -169,13 +173,16 @@ impl<'a> Cursor<'a> {
             data: message,
             pos: 12,
             little: h.little_endian(),
+            padding: Vec::new(),
         })
     }
 
     fn align(&mut self, n: usize) -> Option<()> {
         let rem = self.pos % n;
         if rem != 0 {
+            let start = self.pos;
             self.pos = self.pos.checked_add(n - rem)?;
+            self.padding.push(start..self.pos);
         }
         (self.pos <= self.data.len()).then_some(())
     }
@@ -238,6 +245,23 @@ impl<'a> Cursor<'a> {
 
 /// Reads the request header of a GIOP 1.0, 1.1 or 1.2 Request message.
 pub fn request(message: &[u8]) -> Option<RequestSummary> {
+    request_with_padding(message).map(|(r, _)| r)
+}
+
+/// The alignment padding inside the request or reply header of a Request or
+/// Reply message (not inside its body), as ranges of message offsets. Empty
+/// for other messages or when the header cannot be read.
+///
+/// Senders need not zero padding octets (omniORB does not), so byte-exact
+/// comparisons of captures mask these ranges.
+pub fn header_padding(message: &[u8]) -> Vec<Range<usize>> {
+    request_with_padding(message)
+        .map(|(_, p)| p)
+        .or_else(|| reply_with_padding(message).map(|(_, p)| p))
+        .unwrap_or_default()
+}
+
+fn request_with_padding(message: &[u8]) -> Option<(RequestSummary, Vec<Range<usize>>)> {
     let h = header(message)?;
     if h.msg_type != MsgType::Request {
         return None;
@@ -253,13 +277,14 @@ pub fn request(message: &[u8]) -> Option<RequestSummary> {
             }
             let object_key = Some(c.octet_seq()?.to_vec());
             let operation = c.string()?;
-            Some(RequestSummary {
+            let summary = RequestSummary {
                 request_id,
                 response_expected,
                 object_key,
                 operation,
                 service_contexts,
-            })
+            };
+            Some((summary, c.padding))
         }
         (1, 2) => {
             let request_id = c.ulong()?;
@@ -288,13 +313,14 @@ pub fn request(message: &[u8]) -> Option<RequestSummary> {
             };
             let operation = c.string()?;
             let service_contexts = c.service_contexts()?;
-            Some(RequestSummary {
+            let summary = RequestSummary {
                 request_id,
                 response_expected,
                 object_key,
                 operation,
                 service_contexts,
-            })
+            };
+            Some((summary, c.padding))
         }
         _ => None,
     }
@@ -302,6 +328,10 @@ pub fn request(message: &[u8]) -> Option<RequestSummary> {
 
 /// Reads the reply header of a GIOP 1.0, 1.1 or 1.2 Reply message.
 pub fn reply(message: &[u8]) -> Option<ReplySummary> {
+    reply_with_padding(message).map(|(r, _)| r)
+}
+
+fn reply_with_padding(message: &[u8]) -> Option<(ReplySummary, Vec<Range<usize>>)> {
     let h = header(message)?;
     if h.msg_type != MsgType::Reply {
         return None;
@@ -310,21 +340,23 @@ pub fn reply(message: &[u8]) -> Option<ReplySummary> {
     match (h.major, h.minor) {
         (1, 0 | 1) => {
             let contexts = c.service_contexts()?;
-            Some(ReplySummary {
+            let summary = ReplySummary {
                 request_id: c.ulong()?,
                 reply_status: c.ulong()?,
                 service_context_count: contexts.len(),
-            })
+            };
+            Some((summary, c.padding))
         }
         (1, 2) => {
             let request_id = c.ulong()?;
             let reply_status = c.ulong()?;
             let contexts = c.service_contexts()?;
-            Some(ReplySummary {
+            let summary = ReplySummary {
                 request_id,
                 reply_status,
                 service_context_count: contexts.len(),
-            })
+            };
+            Some((summary, c.padding))
         }
         _ => None,
     }
@@ -365,6 +397,8 @@ mod tests {
         assert_eq!(r.object_key.as_deref(), Some(b"Cubit".as_slice()));
         assert_eq!(r.operation, "cube_long");
         assert!(r.service_contexts.is_empty());
+        // after the KeyAddr discriminant, after "Cubit", after "cube_long\0"
+        assert_eq!(header_padding(REQ12), vec![22..24, 33..36, 50..52]);
     }
 
     #[test]

@@ -234,10 +234,22 @@ fn server_ior_names_the_cubit_key() {
     assert!(dump.contains("\"Cubit\""), "{dump}");
 }
 
-/// omniORB is deterministic here, padding octets included, so a live
-/// capture must equal the committed fixture octet for octet. CloseConnection
-/// messages are left out: whether the server's reaches the client before
-/// the client closes is a race.
+/// `message` with its header padding octets set to zero.
+fn masked(message: &[u8]) -> Vec<u8> {
+    let mut m = message.to_vec();
+    for range in peek::header_padding(message) {
+        if let Some(pad) = m.get_mut(range) {
+            pad.fill(0);
+        }
+    }
+    m
+}
+
+/// omniORB is deterministic here, so a live capture must equal the
+/// committed fixture octet for octet, except for the alignment padding in
+/// request and reply headers: omniORB leaves stale octets there, and they
+/// vary between builds. CloseConnection messages are left out: whether the
+/// server's reaches the client before the client closes is a race.
 #[test]
 fn live_captures_equal_the_recorded_fixtures() {
     let root = omniorb_fixtures_dir();
@@ -266,7 +278,7 @@ fn live_captures_equal_the_recorded_fixtures() {
             assert_eq!(l.0, r.0, "{}: message names", set.dir_name);
             assert_eq!(l.1, r.1, "{}: {} direction", set.dir_name, l.0);
             assert!(
-                l.2 == r.2,
+                masked(&l.2) == masked(&r.2),
                 "{}: {} differs from the fixture",
                 set.dir_name,
                 l.0
