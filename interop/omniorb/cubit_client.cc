@@ -22,6 +22,14 @@
 // corbaloc::1.2@127.0.0.1:PORT/Cubit. --giop V is shorthand for
 // -ORBmaxGIOPVersion V. Exits 0 when every result is right, 1 on a wrong
 // result, 2 on a usage error, 3 on a CORBA exception.
+//
+// Fragments: omniORB 4.2.5 has no fragment-size option. It marshals into
+// 8192-octet buffers and, under GIOP 1.1 and 1.2, sends each full buffer as
+// one fragment; octet arrays of 16384 octets or more bypass the buffers and
+// are sent whole, followed by a Fragment with no data. So --big 16380 gives a
+// request (and reply) of three messages, 8192 + 8192 + the rest, and
+// --big 40000 gives one long message and an empty last Fragment. GIOP 1.0
+// cannot fragment; omniORB then sends one message of the full size.
 
 #include <omniORB4/CORBA.h>
 
