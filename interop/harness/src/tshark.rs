@@ -68,9 +68,11 @@ impl PcapCapture {
     }
 }
 
+/// Sends SIGINT (tshark's orderly stop) with the shell's built-in `kill`,
+/// which every system has, unlike a `kill` binary.
 fn signal_interrupt(pid: u32) {
-    let _ = Command::new("kill")
-        .args(["-INT", &pid.to_string()])
+    let _ = Command::new("sh")
+        .args(["-c", "kill -INT \"$1\"", "sh", &pid.to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status();
