@@ -102,7 +102,7 @@ impl Encoder {
     pub fn align(&mut self, n: usize) {
         let rem = self.position() % n;
         if rem != 0 {
-            self.buf.put_bytes(0, n - rem);
+            self.buf.put_bytes(self.encoding.padding, n - rem);
         }
     }
 

@@ -87,6 +87,10 @@ pub struct Encoding {
     pub version: Version,
     /// Transmission code sets for `char` and `wchar` data.
     pub codesets: TransmissionCodeSets,
+    /// The octet an encoder writes into alignment gaps: 0, as every ORB
+    /// expects to see, unless a test wants to find where the gaps are (by
+    /// encoding twice with different fills). Decoders ignore padding.
+    pub padding: u8,
 }
 
 impl Encoding {
@@ -96,6 +100,7 @@ impl Encoding {
             order: ByteOrder::NATIVE,
             version: Version::V1_2,
             codesets: TransmissionCodeSets::DEFAULT,
+            padding: 0,
         }
     }
 
@@ -108,6 +113,12 @@ impl Encoding {
     /// The same encoding with another GIOP version.
     pub const fn with_version(mut self, version: Version) -> Encoding {
         self.version = version;
+        self
+    }
+
+    /// The same encoding with another octet for alignment gaps.
+    pub const fn with_padding(mut self, padding: u8) -> Encoding {
+        self.padding = padding;
         self
     }
 

@@ -221,6 +221,7 @@ pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, Giop
                     operation,
                     service_context,
                     requesting_principal: Bytes::new(),
+                    reserved: [0; 3],
                 },
                 body_offset: d.offset(),
                 body: d.rest(),

@@ -49,8 +49,7 @@
 //!
 //! Decoding a message and encoding the result reproduces it octet for
 //! octet, with these documented exceptions, all departures from what the
-//! specification says a sender writes: nonzero reserved octets (written
-//! back as zero), reserved flag bits, octets after a message that has no
+//! specification says a sender writes: reserved flag bits, octets after a message that has no
 //! body (dropped), and padding with no body after it (dropped).
 
 use bytes::{Bytes, BytesMut};
@@ -94,6 +93,12 @@ pub struct RequestHeader {
     /// The `requesting_principal` of GIOP 1.0 and 1.1, as received; not
     /// carried (and ignored when writing) in GIOP 1.2.
     pub requesting_principal: Bytes,
+    /// The three reserved octets of a GIOP 1.1 or 1.2 request, as received,
+    /// and written back as they are. The specification asks senders for
+    /// zeros (what [`RequestHeader::new`] gives); some ORBs, omniORB among
+    /// them, leave them unset, and keeping them makes a decoded request
+    /// re-encode to the same octets.
+    pub reserved: [u8; 3],
 }
 
 impl RequestHeader {
@@ -106,6 +111,7 @@ impl RequestHeader {
             operation: operation.into(),
             service_context: ServiceContextList::new(),
             requesting_principal: Bytes::new(),
+            reserved: [0; 3],
         }
     }
 
@@ -520,6 +526,11 @@ fn body_start_12(d: &mut Decoder) -> Result<(), GiopError> {
     Ok(())
 }
 
+fn read_reserved(d: &mut Decoder) -> Result<[u8; 3], GiopError> {
+    let r = d.read_slice(3)?;
+    Ok([r[0], r[1], r[2]])
+}
+
 fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, GiopError> {
     let v12 = has_12_layout(v);
     Ok(match t {
@@ -527,7 +538,7 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
             let header = if v12 {
                 let request_id = d.read_u32()?;
                 let response_flags = d.read_u8()?;
-                d.skip(3)?;
+                let reserved = read_reserved(d)?;
                 let target = TargetAddress::decode(d)?;
                 let operation = d.read_string()?;
                 let service_context = ServiceContextList::decode(d)?;
@@ -539,14 +550,17 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
                     operation,
                     service_context,
                     requesting_principal: Bytes::new(),
+                    reserved,
                 }
             } else {
                 let service_context = ServiceContextList::decode(d)?;
                 let request_id = d.read_u32()?;
                 let response_expected = d.read_bool()?;
-                if v >= Version::V1_1 {
-                    d.skip(3)?;
-                }
+                let reserved = if v >= Version::V1_1 {
+                    read_reserved(d)?
+                } else {
+                    [0; 3]
+                };
                 let key = d.read_octet_seq()?;
                 let operation = d.read_string()?;
                 let requesting_principal = d.read_octet_seq()?;
@@ -561,6 +575,7 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
                     operation,
                     service_context,
                     requesting_principal,
+                    reserved,
                 }
             };
             Content::Request(Request {
@@ -835,7 +850,7 @@ pub(crate) fn write_request_header(
     if has_12_layout(v) {
         e.write_u32(h.request_id);
         e.write_u8(h.response_flags);
-        e.write_raw(&[0, 0, 0]);
+        e.write_raw(&h.reserved);
         h.target.encode(e)?;
         e.write_string(&h.operation)?;
         h.service_context.encode(e)?;
@@ -847,7 +862,7 @@ pub(crate) fn write_request_header(
         e.write_u32(h.request_id);
         e.write_bool(h.response_expected());
         if v >= Version::V1_1 {
-            e.write_raw(&[0, 0, 0]);
+            e.write_raw(&h.reserved);
         }
         e.write_octet_seq(key)?;
         e.write_string(&h.operation)?;

@@ -585,3 +585,27 @@ fn writer_gathers_large_octet_sequences_without_copying() {
     };
     assert_eq!(r.body.len(), 4 + 4000 + 1);
 }
+
+#[test]
+fn reserved_request_octets_are_kept_as_received() {
+    // A GIOP 1.1 request whose sender left garbage in the reserved octets
+    // (as omniORB does) re-encodes to the same octets.
+    let mut raw = vec![
+        b'G', b'I', b'O', b'P', 1, 1, 0, 0, 0, 0, 0, 0, // header, size patched below
+        0, 0, 0, 0, // no service contexts
+        0, 0, 0, 9, // request id
+        1, 0x75, 0xbe, 0xef, // response expected, reserved
+        0, 0, 0, 1, b'K', 0, 0, 0, // object key "K"
+        0, 0, 0, 2, b'o', 0, 0, 0, // operation "o"
+        0, 0, 0, 0, // principal
+    ];
+    let size = (raw.len() - 12) as u32;
+    raw[8..12].copy_from_slice(&size.to_be_bytes());
+    let bytes = bytes::Bytes::from(raw);
+    let msg = rtorb_giop::decode_message(bytes.clone()).unwrap();
+    let rtorb_giop::Content::Request(req) = &msg.content else {
+        panic!("not a request")
+    };
+    assert_eq!(req.header.reserved, [0x75, 0xbe, 0xef]);
+    assert_eq!(rtorb_giop::encode_message(&msg).unwrap(), bytes);
+}
