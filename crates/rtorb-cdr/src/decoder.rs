@@ -326,7 +326,9 @@ impl Decoder {
     fn read_string_bounded(&mut self, bound: Option<u32>) -> Result<String> {
         let len = self.read_len(1)?;
         if len == 0 {
-            return Err(CdrError::MalformedString("zero length (no terminating NUL)"));
+            return Err(CdrError::MalformedString(
+                "zero length (no terminating NUL)",
+            ));
         }
         let cs = self.encoding.codesets.char_data;
         let raw = self.read_slice(len)?;
@@ -399,7 +401,9 @@ impl Decoder {
             Version::V1_1 => {
                 let units = self.read_len(2)?;
                 if units == 0 {
-                    return Err(CdrError::MalformedString("zero length (no terminating NUL)"));
+                    return Err(CdrError::MalformedString(
+                        "zero length (no terminating NUL)",
+                    ));
                 }
                 let mut buf = Vec::with_capacity(units);
                 for _ in 0..units {
@@ -456,12 +460,12 @@ impl Decoder {
             return Ok(Vec::new());
         }
         self.align(T::ALIGN)?;
-        let bytes = n.checked_mul(std::mem::size_of::<T>()).ok_or(
-            CdrError::LengthTooLarge {
+        let bytes = n
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or(CdrError::LengthTooLarge {
                 length: n as u64,
                 remaining: self.remaining(),
-            },
-        )?;
+            })?;
         self.check_len(bytes as u64, 1)?;
         let mut out = vec![<T as bytemuck::Zeroable>::zeroed(); n];
         bytemuck::cast_slice_mut::<T, u8>(&mut out)

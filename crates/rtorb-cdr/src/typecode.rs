@@ -592,7 +592,11 @@ impl TypeCode {
     }
 
     /// A value box of `content`.
-    pub fn value_box(id: impl Into<String>, name: impl Into<String>, content: TypeCode) -> TypeCode {
+    pub fn value_box(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        content: TypeCode,
+    ) -> TypeCode {
         TypeCode::build(Body::Named {
             kind: TCKind::ValueBox,
             id: id.into(),
@@ -971,7 +975,9 @@ impl TypeCode {
     /// it has none (CORBA returns a nil TypeCode there).
     pub fn concrete_base_type(&self) -> Option<Option<TypeCode>> {
         match &self.0.body {
-            Body::Value { base, .. } => Some(base.as_ref().map(|b| self.resolve_child(b).into_owned())),
+            Body::Value { base, .. } => {
+                Some(base.as_ref().map(|b| self.resolve_child(b).into_owned()))
+            }
             _ => None,
         }
     }
@@ -1153,7 +1159,11 @@ fn embed(tc: &TypeCode, id: &str, target: &TypeCode) -> TypeCode {
 }
 
 fn compare(a: &TypeCode, b: &TypeCode, equiv: bool) -> bool {
-    let (a, b) = if equiv { (a.unalias(), b.unalias()) } else { (a, b) };
+    let (a, b) = if equiv {
+        (a.unalias(), b.unalias())
+    } else {
+        (a, b)
+    };
     if Arc::ptr_eq(&a.0, &b.0) {
         return true;
     }
@@ -1219,9 +1229,14 @@ fn compare(a: &TypeCode, b: &TypeCode, equiv: bool) -> bool {
                 ..
             },
         ) => (equiv || i1 == i2) && names(n1, n2) && tc(c1, c2),
-        (Body::Interface { id: i1, name: n1, .. }, Body::Interface { id: i2, name: n2, .. }) => {
-            i1 == i2 && names(n1, n2)
-        }
+        (
+            Body::Interface {
+                id: i1, name: n1, ..
+            },
+            Body::Interface {
+                id: i2, name: n2, ..
+            },
+        ) => i1 == i2 && names(n1, n2),
         (
             Body::Struct {
                 id: i1,
@@ -1540,17 +1555,19 @@ fn indirection(dec: &mut Decoder, st: &mut DecodeState) -> Result<TypeCode> {
         }
         // The placeholder binds to the innermost enclosing type with its id,
         // which must be the one the indirection names.
-        if st.open[pos + 1..].iter().any(|o| o.2 == *id && o.1.can_recurse()) {
+        if st.open[pos + 1..]
+            .iter()
+            .any(|o| o.2 == *id && o.1.can_recurse())
+        {
             return Err(CdrError::BadTypeCode("ambiguous recursive TypeCode"));
         }
         return TypeCode::recursive(*kind, id.clone());
     }
     if let Some(tc) = st.done.get(&target) {
-        let bound = tc
-            .0
-            .free
-            .iter()
-            .all(|f| st.open.iter().any(|o| &o.2 == f && o.1.can_recurse()));
+        let bound =
+            tc.0.free
+                .iter()
+                .all(|f| st.open.iter().any(|o| &o.2 == f && o.1.can_recurse()));
         if !bound {
             return Err(bad);
         }
@@ -1603,7 +1620,12 @@ fn with_open<T>(
     r
 }
 
-fn decode_complex(kind: TCKind, at: usize, d: &mut Decoder, st: &mut DecodeState) -> Result<TypeCode> {
+fn decode_complex(
+    kind: TCKind,
+    at: usize,
+    d: &mut Decoder,
+    st: &mut DecodeState,
+) -> Result<TypeCode> {
     match kind {
         TCKind::Sequence | TCKind::Array => {
             let content = decode_tc(d, st)?;
@@ -1722,7 +1744,9 @@ fn decode_complex(kind: TCKind, at: usize, d: &mut Decoder, st: &mut DecodeState
                 }
                 Ok((base, members))
             })?;
-            Ok(TypeCode::value_like(kind, id, name, modifier, base, members))
+            Ok(TypeCode::value_like(
+                kind, id, name, modifier, base, members,
+            ))
         }
         _ => Err(CdrError::BadTypeCode("unknown TCKind")),
     }

@@ -339,7 +339,9 @@ fn skip_string(dec: &mut Decoder) -> Result<()> {
     match raw.split_last() {
         Some((0, body)) if !body.contains(&0) => Ok(()),
         Some(_) => Err(CdrError::MalformedString("not terminated by a single NUL")),
-        None => Err(CdrError::MalformedString("zero length (no terminating NUL)")),
+        None => Err(CdrError::MalformedString(
+            "zero length (no terminating NUL)",
+        )),
     }
 }
 
@@ -598,7 +600,9 @@ impl Value {
             }
             (Body::Struct { members, .. }, Value::Struct(vals)) => {
                 if vals.len() != members.len() {
-                    return Err(CdrError::TypeMismatch("struct value has the wrong member count"));
+                    return Err(CdrError::TypeMismatch(
+                        "struct value has the wrong member count",
+                    ));
                 }
                 for ((_, t), v) in members.iter().zip(vals) {
                     v.encode(&tc.resolve_child(t), enc)?;
