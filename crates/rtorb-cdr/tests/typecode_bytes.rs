@@ -305,3 +305,30 @@ fn union_constructor_rejects_bad_labels() {
     let bad_disc = TypeCode::union_tc("", "", TypeCode::double(), vec![]);
     assert!(bad_disc.is_err());
 }
+
+#[test]
+fn stream_offset_counts_across_encapsulations() {
+    let mut e = Encoder::new(be());
+    e.write_u32(1);
+    e.write_encapsulation(|e| {
+        e.write_u32(2);
+        e.write_encapsulation(|e| {
+            e.write_u32(3);
+            Ok(())
+        })
+    })
+    .unwrap();
+    let mut d = Decoder::new(e.into_bytes(), be());
+    d.read_u32().unwrap();
+    let mut outer = d.read_encapsulation().unwrap();
+    // Length at 4, byte order at 8, padding, then the long at 12.
+    assert_eq!(outer.stream_offset(), 9);
+    outer.read_u32().unwrap();
+    assert_eq!(outer.stream_offset(), 16);
+    let mut inner = outer.read_encapsulation().unwrap();
+    // Length at 16, byte order at 20, the long at 24.
+    assert_eq!(inner.stream_offset(), 21);
+    inner.read_u32().unwrap();
+    assert_eq!(inner.stream_offset(), 28);
+    assert_eq!(inner.offset(), 8);
+}
