@@ -455,3 +455,42 @@ fn encoding_mismatched_values() {
     let r = Value::Array(vec![Value::Long(1)]).encode(&arr, &mut e);
     assert!(matches!(r, Err(CdrError::TypeMismatch(_))));
 }
+
+#[test]
+fn self_containing_types_fail_with_typed_errors() {
+    // valuetype V whose concrete base is V itself, by indirection.
+    let mut e = Encoder::new(be());
+    e.write_u32(29);
+    e.write_encapsulation(|e| {
+        e.write_string("IDL:V:1.0")?;
+        e.write_string("V")?;
+        e.write_i16(0);
+        indirection(e, 0);
+        e.write_u32(0);
+        Ok(())
+    })
+    .unwrap();
+    let v = decode_tc(e.into_bytes().to_vec()).unwrap();
+    let mut d = Decoder::new(
+        Bytes::from_static(&[0x7f, 0xff, 0xff, 0x00, 0, 0, 0, 0]),
+        be(),
+    );
+    assert!(matches!(
+        Value::decode(&v, &mut d),
+        Err(CdrError::NestingTooDeep(_))
+    ));
+    // struct S { S s; }: a value would be infinite.
+    let s = decode_tc(struct_with(|e| indirection(e, 0))).unwrap();
+    let mut d = Decoder::new(Bytes::from_static(&[0; 64]), be());
+    assert!(matches!(
+        Value::decode(&s, &mut d),
+        Err(CdrError::NestingTooDeep(_))
+    ));
+    let mut e = Encoder::new(be());
+    rtorb_cdr::CdrEncode::encode(&s, &mut e).unwrap();
+    let mut d = Decoder::new(e.into_bytes(), be());
+    assert!(matches!(
+        Any::decode(&mut d),
+        Err(CdrError::NestingTooDeep(_))
+    ));
+}
