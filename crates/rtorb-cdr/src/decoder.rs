@@ -24,6 +24,10 @@ pub struct Decoder {
     data: Bytes,
     pos: usize,
     origin: usize,
+    /// Where `data[0]` lies in the outermost stream (nonzero for the
+    /// decoder of an encapsulation), so TypeCode indirections can be
+    /// resolved across encapsulation boundaries.
+    base: usize,
     encoding: Encoding,
     depth: u32,
     max_depth: u32,
@@ -36,6 +40,7 @@ impl Decoder {
             data,
             pos: 0,
             origin: 0,
+            base: 0,
             encoding,
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
@@ -51,6 +56,7 @@ impl Decoder {
             data,
             pos,
             origin: origin.min(pos),
+            base: 0,
             encoding,
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
@@ -86,6 +92,14 @@ impl Decoder {
     /// The absolute offset into the underlying buffer.
     pub fn offset(&self) -> usize {
         self.pos
+    }
+
+    /// The offset of the next octet within the outermost stream: like
+    /// [`Decoder::offset`], but counted across encapsulations, whose
+    /// decoders start where their body lies in the enclosing stream. TypeCode
+    /// indirections are resolved in this coordinate.
+    pub fn stream_offset(&self) -> usize {
+        self.base + self.pos
     }
 
     /// Bytes left to read.
@@ -478,8 +492,11 @@ impl Decoder {
     /// decoder's buffer; nothing is copied.
     pub fn read_encapsulation(&mut self) -> Result<Decoder> {
         let len = self.read_len(1)?;
+        let base = self.stream_offset();
         let body = self.read_bytes(len)?;
-        Decoder::encapsulation(body, self.encoding, self.depth, self.max_depth)
+        let mut d = Decoder::encapsulation(body, self.encoding, self.depth, self.max_depth)?;
+        d.base = base;
+        Ok(d)
     }
 
     /// A decoder over the bytes of an encapsulation (byte-order octet
@@ -500,6 +517,7 @@ impl Decoder {
             data: body,
             pos: 1,
             origin: 0,
+            base: 0,
             encoding: outer.with_order(order),
             depth,
             max_depth,

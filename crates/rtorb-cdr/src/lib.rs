@@ -45,15 +45,15 @@ pub mod typecode;
 mod types;
 pub mod value;
 
-pub use any::Any;
+pub use any::{Any, AnyValue};
 pub use codeset::{CodeSetId, TransmissionCodeSets};
 pub use decoder::{DEFAULT_MAX_DEPTH, Decoder};
 pub use encoder::{DEFAULT_ZERO_COPY_THRESHOLD, Encoder};
 pub use error::{CdrError, OMG_VMCID, RTORB_VMCID, Result};
 pub use order::{ByteOrder, Encoding, Version};
 pub use traits::{CdrDecode, CdrEncode, Primitive};
-pub use typecode::{TCKind, TypeCode};
+pub use typecode::{TCKind, TypeCode, UnionMember, ValueMember};
 pub use types::{FIXED_MAX_DIGITS, Fixed, Ior, LongDouble, TaggedProfile};
-pub use value::Value;
+pub use value::{PrimSeq, Value};
 
 pub use bytes::Bytes;
