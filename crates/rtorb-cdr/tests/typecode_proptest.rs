@@ -215,7 +215,7 @@ fn text(wide: bool, max: usize) -> BoxedStrategy<String> {
     let chars: BoxedStrategy<char> = if wide {
         prop_oneof![
             proptest::char::range('\u{1}', '\u{d7ff}'),
-            proptest::char::range('\u{e000}', '\u{fefe}')
+            proptest::char::range('\u{e000}', '\u{fffd}')
         ]
         .boxed()
     } else {
