@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rtorb_cdr::{Bytes, ByteOrder, CdrDecode, Decoder, Encoding};
+use rtorb_cdr::{ByteOrder, Bytes, CdrDecode, Decoder, Encoding};
 use rtorb_giop::ior::ObjectReference;
 use rtorb_giop::{ObjectUrl, parse_object_url};
 
@@ -30,7 +30,10 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for order in [ByteOrder::Big, ByteOrder::Little] {
-        let mut d = Decoder::new(Bytes::copy_from_slice(data), Encoding::native().with_order(order));
+        let mut d = Decoder::new(
+            Bytes::copy_from_slice(data),
+            Encoding::native().with_order(order),
+        );
         if let Ok(r) = ObjectReference::decode(&mut d) {
             let _ = r.info();
         }
