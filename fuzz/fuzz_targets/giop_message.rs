@@ -45,11 +45,18 @@ fn check_body(m: &Message, bytes: &Bytes) {
         Content::Reply(r) => (&r.body, r.body_offset),
         Content::Fragment(f) => (&f.body, f.body_offset),
         _ => {
-            assert!(m.body_decoder(bytes, TransmissionCodeSets::DEFAULT).is_none());
+            assert!(
+                m.body_decoder(bytes, TransmissionCodeSets::DEFAULT)
+                    .is_none()
+            );
             return;
         }
     };
-    assert_eq!(&bytes[offset..], &body[..], "the body is the end of the message");
+    assert_eq!(
+        &bytes[offset..],
+        &body[..],
+        "the body is the end of the message"
+    );
     let Some(mut d) = m.body_decoder(bytes, TransmissionCodeSets::DEFAULT) else {
         panic!("requests, replies and fragments have a body decoder");
     };
@@ -64,7 +71,10 @@ fn check_fragmentation(message: &Bytes, max: usize) {
     let Ok(pieces) = fragment_message(message, max) else {
         return;
     };
-    assert!(pieces.iter().all(|p| p.len() <= max), "pieces fit the maximum");
+    assert!(
+        pieces.iter().all(|p| p.len() <= max),
+        "pieces fit the maximum"
+    );
     let mut r = Reassembler::new(limits());
     let n = pieces.len();
     for (i, p) in pieces.into_iter().enumerate() {
@@ -72,7 +82,11 @@ fn check_fragmentation(message: &Bytes, max: usize) {
         if i + 1 < n {
             assert!(out.is_none());
         } else {
-            assert_eq!(out.as_ref(), Some(message), "reassembly restores the message");
+            assert_eq!(
+                out.as_ref(),
+                Some(message),
+                "reassembly restores the message"
+            );
         }
     }
     assert_eq!(r.pending(), 0);
@@ -85,10 +99,17 @@ fn check_giop(bytes: Bytes, fragment_size: usize) {
     };
     check_body(&m, &bytes);
     let again = encode_message(&m).expect("a decoded message re-encodes");
-    assert!(again.len() <= bytes.len(), "re-encoding never grows a message");
+    assert!(
+        again.len() <= bytes.len(),
+        "re-encoding never grows a message"
+    );
     let m2 = decode_message(again.clone()).expect("a re-encoded message decodes");
     assert_eq!(normalized(&m), normalized(&m2));
-    assert_eq!(encode_message(&m2).expect("re-encodes"), again, "encoding is stable");
+    assert_eq!(
+        encode_message(&m2).expect("re-encodes"),
+        again,
+        "encoding is stable"
+    );
     check_body(&m2, &again);
     if !m.more_fragments && !matches!(m.content, Content::Fragment(_)) {
         check_fragmentation(&again, fragment_size);
@@ -107,10 +128,17 @@ fn check_lite(bytes: Bytes) {
     };
     check_body(&m, &bytes);
     let again = encode_lite(&m).expect("a decoded GIOPlite message re-encodes");
-    assert!(again.len() <= bytes.len(), "re-encoding never grows a message");
+    assert!(
+        again.len() <= bytes.len(),
+        "re-encoding never grows a message"
+    );
     let m2 = decode_lite(again.clone()).expect("a re-encoded GIOPlite message decodes");
     assert_eq!(normalized(&m), normalized(&m2));
-    assert_eq!(encode_lite(&m2).expect("re-encodes"), again, "encoding is stable");
+    assert_eq!(
+        encode_lite(&m2).expect("re-encodes"),
+        again,
+        "encoding is stable"
+    );
     check_body(&m2, &again);
     let giop = encode_message(&m).expect("GIOPlite messages are GIOP 1.2 messages");
     let back = decode_message(giop).expect("GIOP 1.2 from GIOPlite decodes");
