@@ -274,6 +274,7 @@ pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, Giop
 }
 
 fn start(
+    mut buf: BytesMut,
     encoding: Encoding,
     msg_type: MsgType,
     more_fragments: bool,
@@ -288,9 +289,13 @@ fn start(
         info,
         size: 0,
     };
-    let mut buf = BytesMut::with_capacity(128);
+    buf.clear();
     buf.extend_from_slice(&header.encode());
     Encoder::with_buffer(buf, encoding.with_version(Version::V1_2))
+}
+
+fn new_buffer() -> BytesMut {
+    BytesMut::with_capacity(128)
 }
 
 fn object_key(target: &TargetAddress) -> Result<&Bytes, GiopError> {
@@ -301,6 +306,7 @@ fn object_key(target: &TargetAddress) -> Result<&Bytes, GiopError> {
 }
 
 fn request_writer(
+    buf: BytesMut,
     encoding: Encoding,
     h: &RequestHeader,
     more_fragments: bool,
@@ -308,6 +314,7 @@ fn request_writer(
     let key = object_key(&h.target)?;
     let sc = !h.service_context.is_empty();
     let mut e = start(
+        buf,
         encoding,
         MsgType::Request,
         more_fragments,
@@ -324,12 +331,14 @@ fn request_writer(
 }
 
 fn reply_writer(
+    buf: BytesMut,
     encoding: Encoding,
     h: &ReplyHeader,
     more_fragments: bool,
 ) -> Result<MessageWriter, GiopError> {
     let sc = !h.service_context.is_empty();
     let mut e = start(
+        buf,
         encoding,
         MsgType::Reply,
         more_fragments,
@@ -346,13 +355,33 @@ fn reply_writer(
 /// Starts a GIOPlite `Request` in the byte order and code sets of
 /// `encoding`; append the arguments through [`MessageWriter::body`].
 pub fn lite_request(encoding: Encoding, h: &RequestHeader) -> Result<MessageWriter, GiopError> {
-    request_writer(encoding, h, false)
+    request_writer(new_buffer(), encoding, h, false)
+}
+
+/// As [`lite_request`], writing into `buf` (cleared first) so that its
+/// capacity is reused (see [`MessageWriter::with_buffer`]).
+pub fn lite_request_with_buffer(
+    buf: BytesMut,
+    encoding: Encoding,
+    h: &RequestHeader,
+) -> Result<MessageWriter, GiopError> {
+    request_writer(buf, encoding, h, false)
 }
 
 /// Starts a GIOPlite `Reply`; append the results through
 /// [`MessageWriter::body`].
 pub fn lite_reply(encoding: Encoding, h: &ReplyHeader) -> Result<MessageWriter, GiopError> {
-    reply_writer(encoding, h, false)
+    reply_writer(new_buffer(), encoding, h, false)
+}
+
+/// As [`lite_reply`], writing into `buf` (cleared first) so that its
+/// capacity is reused (see [`MessageWriter::with_buffer`]).
+pub fn lite_reply_with_buffer(
+    buf: BytesMut,
+    encoding: Encoding,
+    h: &ReplyHeader,
+) -> Result<MessageWriter, GiopError> {
+    reply_writer(buf, encoding, h, false)
 }
 
 /// Encodes a whole message as GIOPlite (its `version` is not used).
@@ -360,18 +389,19 @@ pub fn encode_lite(m: &Message) -> Result<Bytes, GiopError> {
     let encoding = Encoding::native().with_order(m.order);
     let w = match &m.content {
         Content::Request(r) => {
-            let mut w = request_writer(encoding, &r.header, m.more_fragments)?;
+            let mut w = request_writer(new_buffer(), encoding, &r.header, m.more_fragments)?;
             w.body().write_raw(&r.body);
             w
         }
         Content::Reply(r) => {
-            let mut w = reply_writer(encoding, &r.header, m.more_fragments)?;
+            let mut w = reply_writer(new_buffer(), encoding, &r.header, m.more_fragments)?;
             w.body().write_raw(&r.body);
             w
         }
         Content::LocateReply(l) => {
             let code = l.status.code() as u8;
             let mut e = start(
+                new_buffer(),
                 encoding,
                 MsgType::LocateReply,
                 m.more_fragments,
@@ -383,7 +413,14 @@ pub fn encode_lite(m: &Message) -> Result<Bytes, GiopError> {
             MessageWriter::from_parts(e, LITE_HEADER_LEN, 4, 1)
         }
         other => {
-            let mut e = start(encoding, other.msg_type(), m.more_fragments, false, 0);
+            let mut e = start(
+                new_buffer(),
+                encoding,
+                other.msg_type(),
+                m.more_fragments,
+                false,
+                0,
+            );
             match other {
                 Content::CancelRequest(c) => e.write_u32(c.request_id),
                 Content::LocateRequest(l) => {

@@ -706,6 +706,25 @@ impl MessageWriter {
         msg_type: MsgType,
         more_fragments: bool,
     ) -> Result<MessageWriter, GiopError> {
+        MessageWriter::with_buffer(
+            BytesMut::with_capacity(256),
+            encoding,
+            msg_type,
+            more_fragments,
+        )
+    }
+
+    /// As [`MessageWriter::new`], writing into `buf` (cleared first) so
+    /// that its capacity is reused. A sender that keeps one `BytesMut`,
+    /// hands out `buf.split_off(0)` for each message, and calls
+    /// `buf.reserve(n)` once the previous message has been sent and
+    /// dropped, writes every message into the same allocation.
+    pub fn with_buffer(
+        mut buf: BytesMut,
+        encoding: Encoding,
+        msg_type: MsgType,
+        more_fragments: bool,
+    ) -> Result<MessageWriter, GiopError> {
         let version = encoding.version;
         if !is_supported_version(version) {
             return Err(GiopError::UnsupportedVersion(version));
@@ -723,7 +742,7 @@ impl MessageWriter {
             msg_type,
             size: 0,
         };
-        let mut buf = BytesMut::with_capacity(256);
+        buf.clear();
         buf.extend_from_slice(&header.encode());
         let enc = Encoder::with_buffer(buf, encoding);
         let body_align =
@@ -737,7 +756,17 @@ impl MessageWriter {
 
     /// Starts a `Request`: header and request header.
     pub fn request(encoding: Encoding, header: &RequestHeader) -> Result<MessageWriter, GiopError> {
-        let mut w = MessageWriter::new(encoding, MsgType::Request, false)?;
+        MessageWriter::request_with_buffer(BytesMut::with_capacity(256), encoding, header)
+    }
+
+    /// As [`MessageWriter::request`], writing into `buf` (see
+    /// [`MessageWriter::with_buffer`]).
+    pub fn request_with_buffer(
+        buf: BytesMut,
+        encoding: Encoding,
+        header: &RequestHeader,
+    ) -> Result<MessageWriter, GiopError> {
+        let mut w = MessageWriter::with_buffer(buf, encoding, MsgType::Request, false)?;
         write_request_header(&mut w.enc, encoding.version, header)?;
         w.header_end = w.enc.len();
         Ok(w)
@@ -745,7 +774,17 @@ impl MessageWriter {
 
     /// Starts a `Reply`: header and reply header.
     pub fn reply(encoding: Encoding, header: &ReplyHeader) -> Result<MessageWriter, GiopError> {
-        let mut w = MessageWriter::new(encoding, MsgType::Reply, false)?;
+        MessageWriter::reply_with_buffer(BytesMut::with_capacity(256), encoding, header)
+    }
+
+    /// As [`MessageWriter::reply`], writing into `buf` (see
+    /// [`MessageWriter::with_buffer`]).
+    pub fn reply_with_buffer(
+        buf: BytesMut,
+        encoding: Encoding,
+        header: &ReplyHeader,
+    ) -> Result<MessageWriter, GiopError> {
+        let mut w = MessageWriter::with_buffer(buf, encoding, MsgType::Reply, false)?;
         write_reply_header(&mut w.enc, encoding.version, header)?;
         w.header_end = w.enc.len();
         Ok(w)
@@ -828,7 +867,16 @@ impl MessageWriter {
     }
 
     /// Fills in the message size and returns the message as one buffer.
-    pub fn finish(self) -> Result<Bytes, GiopError> {
+    pub fn finish(mut self) -> Result<Bytes, GiopError> {
+        if self.enc.as_contiguous().is_some() {
+            let (len, size) = self.final_len()?;
+            self.enc.patch_u32(self.size_at, size);
+            let mut bytes = self.enc.into_bytes();
+            if bytes.len() > len {
+                bytes.truncate(len);
+            }
+            return Ok(bytes);
+        }
         let mut chunks = self.finish_chunks()?;
         if chunks.len() == 1 {
             return Ok(chunks.pop().unwrap_or_default());
@@ -960,5 +1008,47 @@ pub fn encode_message(m: &Message) -> Result<Bytes, GiopError> {
             }
             w.finish()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube_long(buf: BytesMut, version: Version) -> Bytes {
+        let enc = Encoding::native()
+            .with_order(ByteOrder::Big)
+            .with_version(version);
+        let header = RequestHeader::new(7, Bytes::from_static(b"Cubit"), "cube_long");
+        let mut w = MessageWriter::request_with_buffer(buf, enc, &header).unwrap();
+        w.body().write_i32(3);
+        w.finish().unwrap()
+    }
+
+    #[test]
+    fn with_buffer_clears_the_buffer_and_writes_the_same_message() {
+        for v in [Version::V1_0, Version::V1_1, Version::V1_2] {
+            let enc = Encoding::native()
+                .with_order(ByteOrder::Big)
+                .with_version(v);
+            let header = RequestHeader::new(7, Bytes::from_static(b"Cubit"), "cube_long");
+            let mut w = MessageWriter::request(enc, &header).unwrap();
+            w.body().write_i32(3);
+            let plain = w.finish().unwrap();
+            let junk = BytesMut::from(&b"leftover octets"[..]);
+            assert_eq!(cube_long(junk, v), plain);
+        }
+    }
+
+    #[test]
+    fn with_buffer_reuses_the_allocation_once_the_message_is_dropped() {
+        let mut pool = BytesMut::with_capacity(4096);
+        let first = cube_long(pool.split_off(0), Version::V1_2);
+        let first_ptr = first.as_ptr();
+        drop(first);
+        pool.reserve(256);
+        let second = cube_long(pool.split_off(0), Version::V1_2);
+        assert_eq!(second.as_ptr(), first_ptr);
+        assert_eq!(&second[..4], b"GIOP");
     }
 }

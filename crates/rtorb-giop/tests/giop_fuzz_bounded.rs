@@ -1,0 +1,465 @@
+//! A bounded fuzz run on stable Rust, over the paths of the
+//! `giop_message` fuzz target: byte streams, random or made of valid
+//! messages (some fragmented) with octets flipped, overwritten, inserted
+//! or cut, go through a `FrameDecoder` in pieces, GIOP frames through a
+//! `Reassembler`, and every frame is decoded. Nothing may panic, and
+//! whatever decodes must re-encode, decode again to the same message,
+//! fragment and reassemble back to itself, and cross between GIOP 1.2 and
+//! GIOPlite.
+
+use bytes::Bytes;
+use proptest::prelude::*;
+use rtorb_cdr::{ByteOrder, CdrDecode, TransmissionCodeSets, Version};
+use rtorb_giop::fragment::MIN_FRAGMENT_SIZE;
+use rtorb_giop::message::{
+    CancelRequest, Content, Fragment, LocateReply, LocateRequest, LocateStatus, Message, Reply,
+    ReplyHeader, ReplyStatus, Request, RequestHeader,
+};
+use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
+use rtorb_giop::target::{AddressingDisposition, TargetAddress};
+use rtorb_giop::{
+    FrameDecoder, FrameProtocol, MessageHeader, Reassembler, ReassemblyLimits, decode_lite,
+    decode_message, encode_lite, encode_message, fragment_message,
+};
+
+const CASES: u32 = 2000;
+const MAX_MESSAGE: u32 = 1 << 16;
+
+fn limits() -> ReassemblyLimits {
+    ReassemblyLimits {
+        max_total_bytes: 1 << 16,
+        max_partial_messages: 4,
+        max_fragments_per_message: 64,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The checks (as in fuzz/fuzz_targets/giop_message.rs)
+
+fn normalized(m: &Message) -> Message {
+    let mut m = m.clone();
+    match &mut m.content {
+        Content::Request(r) => r.body_offset = 0,
+        Content::Reply(r) => r.body_offset = 0,
+        Content::Fragment(f) => f.body_offset = 0,
+        _ => {}
+    }
+    m
+}
+
+fn check_body(m: &Message, bytes: &Bytes) {
+    let (body, offset) = match &m.content {
+        Content::Request(r) => (&r.body, r.body_offset),
+        Content::Reply(r) => (&r.body, r.body_offset),
+        Content::Fragment(f) => (&f.body, f.body_offset),
+        _ => {
+            assert!(
+                m.body_decoder(bytes, TransmissionCodeSets::DEFAULT)
+                    .is_none()
+            );
+            return;
+        }
+    };
+    assert_eq!(&bytes[offset..], &body[..], "the body ends the message");
+    let mut d = m
+        .body_decoder(bytes, TransmissionCodeSets::DEFAULT)
+        .expect("requests, replies and fragments have a body decoder");
+    assert_eq!(d.remaining(), body.len());
+    let _ = Vec::<i32>::decode(&mut d);
+    let _ = Bytes::decode(&mut d);
+    let _ = String::decode(&mut d);
+}
+
+fn check_fragmentation(message: &Bytes, max: usize) {
+    let Ok(pieces) = fragment_message(message, max) else {
+        return;
+    };
+    assert!(
+        pieces.iter().all(|p| p.len() <= max),
+        "pieces fit the maximum"
+    );
+    let mut r = Reassembler::new(limits());
+    let n = pieces.len();
+    for (i, p) in pieces.into_iter().enumerate() {
+        let out = r.push(p).expect("our own fragments reassemble");
+        if i + 1 < n {
+            assert!(out.is_none());
+        } else {
+            assert_eq!(
+                out.as_ref(),
+                Some(message),
+                "reassembly restores the message"
+            );
+        }
+    }
+    assert_eq!((r.pending(), r.held_bytes()), (0, 0));
+}
+
+/// Returns whether the message decoded.
+fn check_giop(bytes: Bytes, fragment_size: usize) -> bool {
+    let Ok(m) = decode_message(bytes.clone()) else {
+        return false;
+    };
+    check_body(&m, &bytes);
+    let again = encode_message(&m).expect("a decoded message re-encodes");
+    assert!(
+        again.len() <= bytes.len(),
+        "re-encoding never grows a message"
+    );
+    let m2 = decode_message(again.clone()).expect("a re-encoded message decodes");
+    assert_eq!(normalized(&m), normalized(&m2));
+    assert_eq!(
+        encode_message(&m2).expect("re-encodes"),
+        again,
+        "encoding is stable"
+    );
+    check_body(&m2, &again);
+    if !m.more_fragments && !matches!(m.content, Content::Fragment(_)) {
+        check_fragmentation(&again, fragment_size);
+    }
+    if m.version == Version::V1_2 {
+        if let Ok(lite) = encode_lite(&m) {
+            let back = decode_lite(lite).expect("GIOPlite from GIOP 1.2 decodes");
+            assert_eq!(normalized(&back), normalized(&m));
+        }
+    }
+    true
+}
+
+/// Returns whether the message decoded.
+fn check_lite(bytes: Bytes) -> bool {
+    let Ok(m) = decode_lite(bytes.clone()) else {
+        return false;
+    };
+    check_body(&m, &bytes);
+    let again = encode_lite(&m).expect("a decoded GIOPlite message re-encodes");
+    assert!(
+        again.len() <= bytes.len(),
+        "re-encoding never grows a message"
+    );
+    let m2 = decode_lite(again.clone()).expect("a re-encoded GIOPlite message decodes");
+    assert_eq!(normalized(&m), normalized(&m2));
+    assert_eq!(
+        encode_lite(&m2).expect("re-encodes"),
+        again,
+        "encoding is stable"
+    );
+    check_body(&m2, &again);
+    let giop = encode_message(&m).expect("GIOPlite messages are GIOP 1.2 messages");
+    let back = decode_message(giop).expect("GIOP 1.2 from GIOPlite decodes");
+    assert_eq!(normalized(&back), normalized(&m));
+    true
+}
+
+/// Feeds `stream` in pieces of `piece` octets; returns how many messages
+/// decoded.
+fn run_stream(protocol: FrameProtocol, piece: usize, fragment_size: usize, stream: &[u8]) -> usize {
+    let mut framing = FrameDecoder::with_max_message_size(protocol, MAX_MESSAGE);
+    let mut reassembler = Reassembler::new(limits());
+    let mut decoded = 0;
+    for chunk in stream.chunks(piece.max(1)) {
+        if framing.push(chunk).is_err() {
+            return decoded;
+        }
+        loop {
+            match framing.next_frame() {
+                Ok(Some(frame)) => match protocol {
+                    FrameProtocol::Lite => decoded += usize::from(check_lite(frame)),
+                    FrameProtocol::Giop => {
+                        check_giop(frame.clone(), fragment_size);
+                        if let Ok(Some(whole)) = reassembler.push(frame) {
+                            let h = MessageHeader::parse(&whole, u32::MAX)
+                                .expect("the reassembler hands out whole messages");
+                            assert!(!h.more_fragments);
+                            assert_eq!(h.message_len(), whole.len());
+                            decoded += usize::from(check_giop(whole, fragment_size));
+                        }
+                        assert!(reassembler.held_bytes() <= limits().max_total_bytes);
+                    }
+                },
+                Ok(None) => {
+                    assert!(framing.needed() > 0, "no frame yet means octets are needed");
+                    break;
+                }
+                Err(_) => return decoded,
+            }
+        }
+    }
+    decoded
+}
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+fn protocol() -> impl Strategy<Value = FrameProtocol> {
+    prop_oneof![Just(FrameProtocol::Giop), Just(FrameProtocol::Lite)]
+}
+
+fn bytes(max: usize) -> impl Strategy<Value = Bytes> {
+    proptest::collection::vec(any::<u8>(), 0..max).prop_map(Bytes::from)
+}
+
+fn contexts() -> impl Strategy<Value = ServiceContextList> {
+    proptest::collection::vec(
+        (any::<u32>(), bytes(8)).prop_map(|(id, data)| ServiceContext { id, data }),
+        0..3,
+    )
+    .prop_map(ServiceContextList)
+}
+
+fn operation() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("cube_long".to_string()),
+        Just("cube_octet_sequence".to_string()),
+        "[a-z_]{1,12}",
+    ]
+}
+
+/// A message of any type that `version` has, addressed by object key.
+fn content(version: Version) -> BoxedStrategy<Content> {
+    let v12 = version >= Version::V1_2;
+    let statuses: Vec<ReplyStatus> = [
+        ReplyStatus::NoException,
+        ReplyStatus::UserException,
+        ReplyStatus::SystemException,
+        ReplyStatus::LocationForward,
+        ReplyStatus::NeedsAddressingMode,
+    ]
+    .into_iter()
+    .filter(|s| s.allowed_in(version))
+    .collect();
+    let flags = if v12 {
+        any::<u8>().boxed()
+    } else {
+        prop_oneof![Just(0u8), Just(3u8)].boxed()
+    };
+    let request = (
+        any::<u32>(),
+        flags,
+        bytes(8),
+        operation(),
+        contexts(),
+        bytes(48),
+    )
+        .prop_map(move |(id, response_flags, key, op, sc, body)| {
+            let mut header = RequestHeader::new(id, key, op);
+            header.response_flags = response_flags;
+            header.service_context = sc;
+            Content::Request(Request {
+                header,
+                body,
+                body_offset: 0,
+            })
+        });
+    let reply = (
+        any::<u32>(),
+        proptest::sample::select(statuses),
+        contexts(),
+        bytes(48),
+    )
+        .prop_map(|(id, status, sc, body)| {
+            let mut header = ReplyHeader::new(id, status);
+            header.service_context = sc;
+            Content::Reply(Reply {
+                header,
+                body,
+                body_offset: 0,
+            })
+        });
+    let locate_status = if v12 {
+        prop_oneof![
+            Just(LocateStatus::UnknownObject),
+            Just(LocateStatus::ObjectHere),
+            any::<i16>()
+                .prop_map(|d| LocateStatus::LocNeedsAddressingMode(AddressingDisposition(d))),
+        ]
+        .boxed()
+    } else {
+        prop_oneof![
+            Just(LocateStatus::UnknownObject),
+            Just(LocateStatus::ObjectHere)
+        ]
+        .boxed()
+    };
+    let mut choices = vec![
+        request.boxed(),
+        reply.boxed(),
+        any::<u32>()
+            .prop_map(|request_id| Content::CancelRequest(CancelRequest { request_id }))
+            .boxed(),
+        (any::<u32>(), bytes(8))
+            .prop_map(|(request_id, key)| {
+                Content::LocateRequest(LocateRequest {
+                    request_id,
+                    target: TargetAddress::Key(key),
+                })
+            })
+            .boxed(),
+        (any::<u32>(), locate_status)
+            .prop_map(|(request_id, status)| {
+                Content::LocateReply(LocateReply { request_id, status })
+            })
+            .boxed(),
+        Just(Content::CloseConnection).boxed(),
+        Just(Content::MessageError).boxed(),
+    ];
+    if version >= Version::V1_1 {
+        choices.push(
+            (any::<u32>(), bytes(24))
+                .prop_map(move |(id, body)| {
+                    Content::Fragment(Fragment {
+                        request_id: v12.then_some(id),
+                        body,
+                        body_offset: 0,
+                    })
+                })
+                .boxed(),
+        );
+    }
+    proptest::strategy::Union::new(choices).boxed()
+}
+
+/// One message of `protocol`, encoded, and for GIOP sometimes split into
+/// fragments; with whether it should come out of the framing and
+/// reassembly decoded (a lone GIOP `Fragment` should not).
+fn encoded(protocol: FrameProtocol) -> BoxedStrategy<(Vec<u8>, bool)> {
+    let version = match protocol {
+        FrameProtocol::Giop => prop_oneof![
+            Just(Version::V1_0),
+            Just(Version::V1_1),
+            Just(Version::V1_2)
+        ]
+        .boxed(),
+        FrameProtocol::Lite => Just(Version::V1_2).boxed(),
+    };
+    let order = prop_oneof![Just(ByteOrder::Big), Just(ByteOrder::Little)];
+    let fragment = proptest::option::of(MIN_FRAGMENT_SIZE..96usize);
+    (version, order, fragment)
+        .prop_flat_map(move |(v, o, fragment)| {
+            content(v).prop_map(move |c| {
+                let m = Message::new(v, o, c);
+                match protocol {
+                    FrameProtocol::Lite => (encode_lite(&m).expect("valid").to_vec(), true),
+                    FrameProtocol::Giop => {
+                        let bytes = encode_message(&m).expect("valid");
+                        let whole = !matches!(m.content, Content::Fragment(_));
+                        match fragment.map(|max| fragment_message(&bytes, max)) {
+                            Some(Ok(pieces)) => (pieces.concat(), whole),
+                            _ => (bytes.to_vec(), whole),
+                        }
+                    }
+                }
+            })
+        })
+        .boxed()
+}
+
+/// How one octet of a valid stream is damaged.
+#[derive(Debug, Clone, Copy)]
+enum Mutation {
+    Flip(usize, u8),
+    Set(usize, u8),
+    Insert(usize, u8),
+    Remove(usize),
+    Truncate(usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        4 => (any::<usize>(), 1..=255u8).prop_map(|(i, x)| Mutation::Flip(i, x)),
+        3 => (any::<usize>(), any::<u8>()).prop_map(|(i, x)| Mutation::Set(i, x)),
+        1 => (any::<usize>(), any::<u8>()).prop_map(|(i, x)| Mutation::Insert(i, x)),
+        1 => any::<usize>().prop_map(Mutation::Remove),
+        1 => any::<usize>().prop_map(Mutation::Truncate),
+    ]
+}
+
+fn mutate(stream: &mut Vec<u8>, m: Mutation) {
+    if stream.is_empty() {
+        return;
+    }
+    let n = stream.len();
+    match m {
+        Mutation::Flip(i, x) => stream[i % n] ^= x,
+        Mutation::Set(i, x) => stream[i % n] = x,
+        Mutation::Insert(i, x) => stream.insert(i % (n + 1), x),
+        Mutation::Remove(i) => {
+            stream.remove(i % n);
+        }
+        Mutation::Truncate(i) => stream.truncate(i % n),
+    }
+}
+
+/// A stream of valid messages, with its protocol and the number of
+/// messages that should decode from it.
+fn valid_stream() -> impl Strategy<Value = (FrameProtocol, Vec<u8>, usize)> {
+    protocol().prop_flat_map(|p| {
+        proptest::collection::vec(encoded(p), 1..4).prop_map(move |msgs| {
+            let expected = msgs.iter().filter(|(_, whole)| *whole).count();
+            let stream = msgs.into_iter().flat_map(|(b, _)| b).collect();
+            (p, stream, expected)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    #[test]
+    fn random_streams(
+        protocol in protocol(),
+        piece in 1..80usize,
+        fragment_size in MIN_FRAGMENT_SIZE..96usize,
+        stream in proptest::collection::vec(any::<u8>(), 0..256),
+    ) {
+        run_stream(protocol, piece, fragment_size, &stream);
+    }
+
+    #[test]
+    fn random_bodies_behind_valid_headers(
+        protocol in protocol(),
+        piece in 1..80usize,
+        fragment_size in MIN_FRAGMENT_SIZE..96usize,
+        version in 0..3u8,
+        flags in 0..4u8,
+        msg_type in 0..8u8,
+        body in proptest::collection::vec(any::<u8>(), 0..128),
+    ) {
+        // A header that frames, so the random octets reach the decoders.
+        let mut stream = match protocol {
+            FrameProtocol::Giop => {
+                let mut h = b"GIOP\x01".to_vec();
+                h.extend_from_slice(&[version, flags & if version == 0 { 1 } else { 3 }, msg_type]);
+                h
+            }
+            FrameProtocol::Lite => vec![flags, msg_type, body.first().copied().unwrap_or(0) % 6, 0],
+        };
+        let size = body.len() as u32;
+        let little = flags & 1 != 0;
+        stream.extend_from_slice(&if little { size.to_le_bytes() } else { size.to_be_bytes() });
+        stream.extend_from_slice(&body);
+        run_stream(protocol, piece, fragment_size, &stream);
+    }
+
+    #[test]
+    fn valid_streams_decode_whole(
+        (protocol, stream, expected) in valid_stream(),
+        piece in 1..80usize,
+    ) {
+        // Undamaged, every message (reassembled when fragmented) decodes.
+        prop_assert_eq!(run_stream(protocol, piece, 64, &stream), expected);
+    }
+
+    #[test]
+    fn mutated_valid_streams(
+        (protocol, mut stream, _) in valid_stream(),
+        mutations in proptest::collection::vec(mutation(), 1..6),
+        piece in 1..80usize,
+        fragment_size in MIN_FRAGMENT_SIZE..96usize,
+    ) {
+        for m in mutations {
+            mutate(&mut stream, m);
+        }
+        run_stream(protocol, piece, fragment_size, &stream);
+    }
+}
