@@ -39,6 +39,17 @@ fn normalized(m: &Message) -> Message {
 
 /// The body of a request, reply or fragment lies at its offset, and reading
 /// it as Cubit arguments fails cleanly or succeeds.
+/// The message as GIOPlite can carry it: without the requesting principal
+/// and the reserved octets, which only GIOP has.
+fn without_giop_only_fields(m: &Message) -> Message {
+    let mut m = normalized(m);
+    if let Content::Request(r) = &mut m.content {
+        r.header.requesting_principal = Bytes::new();
+        r.header.reserved = [0; 3];
+    }
+    m
+}
+
 fn check_body(m: &Message, bytes: &Bytes) {
     let (body, offset) = match &m.content {
         Content::Request(r) => (&r.body, r.body_offset),
@@ -117,7 +128,7 @@ fn check_giop(bytes: Bytes, fragment_size: usize) {
     if m.version == Version::V1_2 {
         if let Ok(lite) = encode_lite(&m) {
             let back = decode_lite(lite).expect("GIOPlite from GIOP 1.2 decodes");
-            assert_eq!(normalized(&back), normalized(&m));
+            assert_eq!(normalized(&back), without_giop_only_fields(&m));
         }
     }
 }
@@ -142,7 +153,7 @@ fn check_lite(bytes: Bytes) {
     check_body(&m2, &again);
     let giop = encode_message(&m).expect("GIOPlite messages are GIOP 1.2 messages");
     let back = decode_message(giop).expect("GIOP 1.2 from GIOPlite decodes");
-    assert_eq!(normalized(&back), normalized(&m));
+    assert_eq!(normalized(&back), without_giop_only_fields(&m));
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -33,7 +33,7 @@ const OPS: &[(&str, WriteArgs)] = &[
     ("shutdown", |_| {}),
 ];
 
-fn sizes(op: &str, write: WriteArgs) -> [usize; 4] {
+fn sizes(op: &'static str, write: WriteArgs) -> [usize; 4] {
     let enc = Encoding::native()
         .with_order(ByteOrder::Little)
         .with_version(Version::V1_2);

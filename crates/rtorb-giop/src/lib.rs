@@ -66,6 +66,7 @@ pub mod header;
 pub mod ior;
 pub mod lite;
 pub mod message;
+pub mod operation;
 pub mod service_context;
 pub mod target;
 
@@ -80,5 +81,6 @@ pub use message::{
     Content, Message, MessageWriter, Reply, ReplyHeader, ReplyStatus, Request, RequestHeader,
     decode_message, encode_message,
 };
+pub use operation::Operation;
 pub use service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
 pub use target::{AddressingDisposition, TargetAddress};

@@ -58,6 +58,7 @@ use crate::message::{
     CancelRequest, Content, Fragment, LocateReply, LocateRequest, LocateStatus, Message,
     MessageWriter, Reply, ReplyHeader, ReplyStatus, Request, RequestHeader,
 };
+use crate::operation::Operation;
 use crate::service_context::ServiceContextList;
 use crate::target::TargetAddress;
 
@@ -211,7 +212,7 @@ pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, Giop
         MsgType::Request => {
             let request_id = d.read_u32()?;
             let key = d.read_octet_seq()?;
-            let operation = d.read_string()?;
+            let operation = Operation::decode(&mut d)?;
             let service_context = read_sc(&mut d)?;
             Content::Request(Request {
                 header: RequestHeader {
@@ -323,7 +324,7 @@ fn request_writer(
     );
     e.write_u32(h.request_id);
     e.write_octet_seq(key)?;
-    e.write_string(&h.operation)?;
+    h.operation.encode(&mut e)?;
     if sc {
         h.service_context.encode(&mut e)?;
     }

@@ -60,6 +60,7 @@ use crate::header::{
     DEFAULT_MAX_MESSAGE_SIZE, GiopError, HEADER_LEN, MessageHeader, MsgType, has_12_layout,
     is_supported_version,
 };
+use crate::operation::Operation;
 use crate::service_context::ServiceContextList;
 use crate::target::{AddressingDisposition, TargetAddress};
 
@@ -87,7 +88,7 @@ pub struct RequestHeader {
     /// key ([`TargetAddress::Key`]).
     pub target: TargetAddress,
     /// The operation name (or `_get_x`/`_set_x` for attributes).
-    pub operation: String,
+    pub operation: Operation,
     /// Service contexts.
     pub service_context: ServiceContextList,
     /// The `requesting_principal` of GIOP 1.0 and 1.1, as received; not
@@ -103,7 +104,7 @@ pub struct RequestHeader {
 
 impl RequestHeader {
     /// A twoway request to an object key, with no service contexts.
-    pub fn new(request_id: u32, object_key: Bytes, operation: impl Into<String>) -> Self {
+    pub fn new(request_id: u32, object_key: Bytes, operation: impl Into<Operation>) -> Self {
         RequestHeader {
             request_id,
             response_flags: RESPONSE_WITH_TARGET,
@@ -540,7 +541,7 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
                 let response_flags = d.read_u8()?;
                 let reserved = read_reserved(d)?;
                 let target = TargetAddress::decode(d)?;
-                let operation = d.read_string()?;
+                let operation = Operation::decode(d)?;
                 let service_context = ServiceContextList::decode(d)?;
                 body_start_12(d)?;
                 RequestHeader {
@@ -562,7 +563,7 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
                     [0; 3]
                 };
                 let key = d.read_octet_seq()?;
-                let operation = d.read_string()?;
+                let operation = Operation::decode(d)?;
                 let requesting_principal = d.read_octet_seq()?;
                 RequestHeader {
                     request_id,
@@ -900,7 +901,7 @@ pub(crate) fn write_request_header(
         e.write_u8(h.response_flags);
         e.write_raw(&h.reserved);
         h.target.encode(e)?;
-        e.write_string(&h.operation)?;
+        h.operation.encode(e)?;
         h.service_context.encode(e)?;
     } else {
         let TargetAddress::Key(key) = &h.target else {
@@ -913,7 +914,7 @@ pub(crate) fn write_request_header(
             e.write_raw(&h.reserved);
         }
         e.write_octet_seq(key)?;
-        e.write_string(&h.operation)?;
+        h.operation.encode(e)?;
         e.write_octet_seq(&h.requesting_principal)?;
     }
     Ok(())

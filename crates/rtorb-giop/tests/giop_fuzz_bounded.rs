@@ -47,6 +47,17 @@ fn normalized(m: &Message) -> Message {
     m
 }
 
+/// The message as GIOPlite can carry it: without the requesting principal
+/// and the reserved octets, which only GIOP has.
+fn without_giop_only_fields(m: &Message) -> Message {
+    let mut m = normalized(m);
+    if let Content::Request(r) = &mut m.content {
+        r.header.requesting_principal = Bytes::new();
+        r.header.reserved = [0; 3];
+    }
+    m
+}
+
 fn check_body(m: &Message, bytes: &Bytes) {
     let (body, offset) = match &m.content {
         Content::Request(r) => (&r.body, r.body_offset),
@@ -120,7 +131,7 @@ fn check_giop(bytes: Bytes, fragment_size: usize) -> bool {
     if m.version == Version::V1_2 {
         if let Ok(lite) = encode_lite(&m) {
             let back = decode_lite(lite).expect("GIOPlite from GIOP 1.2 decodes");
-            assert_eq!(normalized(&back), normalized(&m));
+            assert_eq!(normalized(&back), without_giop_only_fields(&m));
         }
     }
     true
@@ -147,7 +158,7 @@ fn check_lite(bytes: Bytes) -> bool {
     check_body(&m2, &again);
     let giop = encode_message(&m).expect("GIOPlite messages are GIOP 1.2 messages");
     let back = decode_message(giop).expect("GIOP 1.2 from GIOPlite decodes");
-    assert_eq!(normalized(&back), normalized(&m));
+    assert_eq!(normalized(&back), without_giop_only_fields(&m));
     true
 }
 

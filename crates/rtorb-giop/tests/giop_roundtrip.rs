@@ -134,7 +134,7 @@ fn request(v: Version) -> BoxedStrategy<Content> {
                         request_id,
                         response_flags,
                         target,
-                        operation,
+                        operation: operation.into(),
                         service_context,
                         requesting_principal: p,
                         reserved,
