@@ -1,0 +1,1 @@
+//! The runtime interface of generated code.
