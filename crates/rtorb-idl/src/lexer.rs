@@ -684,6 +684,17 @@ impl Lexer<'_> {
     }
 
     fn number(&mut self, start: Location) {
+        let errors = self.errors.len();
+        let tokens = self.tokens.len();
+        self.number_inner(start.clone());
+        if self.errors.len() > errors && self.tokens.len() == tokens {
+            // A placeholder, so that the parser does not report the
+            // literal as missing.
+            self.push(TokenKind::Integer(0), start);
+        }
+    }
+
+    fn number_inner(&mut self, start: Location) {
         let mut text = String::new();
         // Hexadecimal.
         if self.peek() == Some('0') && matches!(self.peek_at(1), Some('x') | Some('X')) {
@@ -849,13 +860,36 @@ impl Lexer<'_> {
     }
 
     fn char_literal(&mut self, start: Location, wide: bool) {
+        let value = self.char_literal_value(&start, wide);
+        // After an error, a placeholder keeps the parser from reporting
+        // the missing literal as well.
+        let c = value.unwrap_or('\0');
+        let kind = if wide {
+            TokenKind::WChar(c)
+        } else {
+            TokenKind::Char(c)
+        };
+        self.push(kind, start);
+    }
+
+    fn char_literal_value(&mut self, start: &Location, wide: bool) -> Option<char> {
         self.bump(); // '
         if self.peek() == Some('\'') {
             self.bump();
-            self.error(start, "empty character literal");
-            return;
+            self.error(start.clone(), "empty character literal");
+            return None;
         }
         let value = self.literal_char(wide);
+        if let Some(Err((at, message))) = value {
+            self.error(at, message);
+            while let Some(c) = self.peek().filter(|&c| c != '\n') {
+                self.bump();
+                if c == '\'' {
+                    break;
+                }
+            }
+            return None;
+        }
         if self.peek() != Some('\'') {
             // Skip to the closing quote on this line, if any.
             while let Some(c) = self.peek() {
@@ -864,26 +898,32 @@ impl Lexer<'_> {
                 }
                 self.bump();
                 if c == '\'' {
-                    self.error(start, "character literal holds more than one character");
-                    return;
+                    self.error(
+                        start.clone(),
+                        "character literal holds more than one character",
+                    );
+                    return None;
                 }
             }
-            self.error(start, "unterminated character literal");
-            return;
+            self.error(start.clone(), "unterminated character literal");
+            return None;
         }
         self.bump();
         match value {
             Some(Ok(c)) => {
                 if !wide && c as u32 > 0xFF {
-                    self.error(start, "character does not fit in a `char`; use `L'...'`");
-                } else if wide {
-                    self.push(TokenKind::WChar(c), start);
-                } else {
-                    self.push(TokenKind::Char(c), start);
+                    self.error(
+                        start.clone(),
+                        "character does not fit in a `char`; use `L'...'`",
+                    );
+                    return None;
                 }
+                Some(c)
             }
-            Some(Err((at, message))) => self.error(at, message),
-            None => self.error(start, "unterminated character literal"),
+            Some(Err(_)) | None => {
+                self.error(start.clone(), "unterminated character literal");
+                None
+            }
         }
     }
 
@@ -898,8 +938,9 @@ impl Lexer<'_> {
             }
             match self.literal_char(wide) {
                 None => {
-                    self.error(start, "unterminated string literal");
-                    return;
+                    self.error(start.clone(), "unterminated string literal");
+                    bad = true;
+                    break;
                 }
                 Some(Err((at, message))) => {
                     bad = true;
@@ -920,12 +961,15 @@ impl Lexer<'_> {
                 }
             }
         }
-        if !bad {
-            if wide {
-                self.push(TokenKind::WString(text), start);
-            } else {
-                self.push(TokenKind::String(text), start);
-            }
+        // Pushed even when malformed, so that the parser does not report
+        // the literal as missing.
+        if bad {
+            text.clear();
+        }
+        if wide {
+            self.push(TokenKind::WString(text), start);
+        } else {
+            self.push(TokenKind::String(text), start);
         }
     }
 }

@@ -211,9 +211,11 @@ impl Parser {
     }
 
     /// Skips to just after the next `;`, or to the `}` that closes the
-    /// current body, stepping over nested braces.
-    fn sync(&mut self) {
-        let mut depth = 0usize;
+    /// current body, stepping over nested braces. `open` is the number of
+    /// braces the failed declaration opened and left open: the rest of
+    /// its body is skipped.
+    fn sync(&mut self, open: usize) {
+        let mut depth = open;
         loop {
             match self.peek() {
                 TokenKind::Eof => return,
@@ -237,6 +239,21 @@ impl Parser {
             }
             self.advance();
         }
+    }
+
+    /// How many `{` between token `start` and the current one are not
+    /// closed.
+    fn unclosed_braces(&self, start: usize) -> usize {
+        let end = self.pos.min(self.tokens.len());
+        let mut open = 0usize;
+        for t in self.tokens.get(start..end).unwrap_or(&[]) {
+            match t.kind {
+                TokenKind::Punct(Punct::LBrace) => open += 1,
+                TokenKind::Punct(Punct::RBrace) => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+        open
     }
 
     fn nested<T>(&mut self, f: impl FnOnce(&mut Parser) -> PResult<T>) -> PResult<T> {
@@ -275,7 +292,8 @@ impl Parser {
             match item(self) {
                 Ok(x) => out.push(x),
                 Err(Stop) => {
-                    self.sync();
+                    let open = self.unclosed_braces(start);
+                    self.sync(open);
                     if self.pos == start {
                         self.advance();
                     }
