@@ -214,6 +214,15 @@ impl<'p> Engine<'p> {
     }
 
     fn emit(&mut self, text: &str, file: &FileState, physical: u32) {
+        let origin = LineOrigin {
+            file: file.name.clone(),
+            line: file.line(physical),
+        };
+        self.emit_origin(text, origin, file, physical);
+    }
+
+    /// Appends an output line that came from `origin`.
+    fn emit_origin(&mut self, text: &str, origin: LineOrigin, file: &FileState, physical: u32) {
         if self.line_map.len() >= MAX_OUTPUT_LINES {
             if !self.too_long {
                 self.too_long = true;
@@ -226,10 +235,7 @@ impl<'p> Engine<'p> {
         }
         self.text.push_str(text);
         self.text.push('\n');
-        self.line_map.push(LineOrigin {
-            file: file.name.clone(),
-            line: file.line(physical),
-        });
+        self.line_map.push(origin);
     }
 
     /// Preprocesses one file's text.
@@ -270,6 +276,10 @@ impl<'p> Engine<'p> {
             let directive = !starts_in_comment && first.is_some_and(|i| toks[i].is_punct("#"));
             let after_last = line.first.saturating_add(line.count);
             if let (true, Some(hash)) = (directive, first) {
+                let origin = LineOrigin {
+                    file: file.name.clone(),
+                    line: file.line(line.first),
+                };
                 let output =
                     self.directive(&mut file, &toks, hash, &line.text, line.first, after_last);
                 let output = match output {
@@ -277,7 +287,7 @@ impl<'p> Engine<'p> {
                     None if ends_in_comment && file.active() => "/*".to_string(),
                     None => String::new(),
                 };
-                self.emit(&output, &file, line.first);
+                self.emit_origin(&output, origin, &file, line.first);
             } else if file.active() {
                 let mut expander = Expander::new(&self.macros);
                 let output = if expander.needed(&toks) {
@@ -384,18 +394,20 @@ impl<'p> Engine<'p> {
             }
             _ if !active => {}
             "define" => match parse_define(rest, at(name_tok.col)) {
-                Ok((name, m)) => {
-                    if let Some(old) = self.macros.get(&name)
-                        && !old.same_as(&m)
-                    {
+                Ok((name, m)) => match self.macros.get(&name) {
+                    Some(old) if old.same_as(&m) => {}
+                    Some(old) => {
                         let note = old.location.clone();
                         self.diagnostics.push(
-                            Diagnostic::warning(at(name_tok.col), format!("`{name}` redefined"))
+                            Diagnostic::warning(m.location.clone(), format!("`{name}` redefined"))
                                 .with_note(note, "the previous definition is here"),
                         );
+                        self.macros.insert(name, m);
                     }
-                    self.macros.insert(name, m);
-                }
+                    None => {
+                        self.macros.insert(name, m);
+                    }
+                },
                 Err((message, col)) => self.error(at(col), message),
             },
             "undef" => {
@@ -512,7 +524,10 @@ impl<'p> Engine<'p> {
                 if failed {
                     return false;
                 }
-                let end = col.saturating_add(u32::try_from(kind.len()).unwrap_or(0));
+                let end = rest.last().map_or(col, |t| {
+                    t.col
+                        .saturating_add(u32::try_from(t.text.chars().count()).unwrap_or(u32::MAX))
+                });
                 match expr::evaluate(&expanded, end) {
                     Ok(value) => value,
                     Err((message, c)) => {

@@ -55,6 +55,10 @@ pub(super) fn parse_define(
     if name.text == "defined" {
         return Err(("`defined` cannot be used as a macro name".into(), name.col));
     }
+    let location = Location {
+        column: name.col,
+        ..location
+    };
     i += 1;
     let mut params = None;
     let mut variadic = false;
@@ -161,8 +165,8 @@ fn skip_blank(toks: &[Tok], mut i: usize) -> usize {
 }
 
 /// Most macro expansions one line may take, and most tokens it may grow to.
-const MAX_STEPS: usize = 100_000;
-const MAX_TOKENS: usize = 1_000_000;
+const MAX_STEPS: usize = 50_000;
+const MAX_TOKENS: usize = 100_000;
 
 /// Expands macros in the tokens of one line.
 pub(super) struct Expander<'m> {
