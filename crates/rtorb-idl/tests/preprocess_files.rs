@@ -225,3 +225,31 @@ fn errors_have_exact_messages_and_lines() {
         assert_eq!(got, expected, "{}", file.display());
     }
 }
+
+#[test]
+fn computed_include_and_names_taken_as_written() {
+    let mut pp = Preprocessor::new();
+    pp.include_dir(pp_dir());
+    let src = concat!(
+        "#define HEADER \"computed/target.idl\"\n",
+        "#include HEADER\n",
+        "#define computed nothing\n",
+        "#define target nothing\n",
+        "#include <computed/target.idl>\n",
+    );
+    let out = pp
+        .run_source("t.idl", src)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(
+        out.text.matches("computed_marker").count(),
+        2,
+        "{}",
+        out.text
+    );
+    assert_eq!(out.origin(2).map(|o| o.line), Some(1));
+    assert!(
+        out.origin(2)
+            .is_some_and(|o| o.file.ends_with("computed/target.idl"))
+    );
+    assert_eq!(out.line_map.len(), 7);
+}

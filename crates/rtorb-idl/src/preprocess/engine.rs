@@ -123,7 +123,8 @@ impl<'p> Engine<'p> {
                 let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 self.file(name, dir, identity, &text, 0);
             }
-            None => self.files.push(name),
+            None if !self.files.contains(&name) => self.files.push(name),
+            None => {}
         }
         self.finish()
     }
@@ -635,7 +636,13 @@ impl<'p> Engine<'p> {
         let at = file.location(physical, col);
         let expanded;
         let mut operand: &[Tok] = rest;
-        if Expander::new(&self.macros).needed(rest) {
+        // `"name"` and `<name>` are taken as written; anything else is
+        // macro-expanded first (a computed include).
+        let literal = rest
+            .iter()
+            .find(|t| !t.is_blank())
+            .is_some_and(|t| t.is_punct("<") || (t.kind == Kind::Str && t.text.starts_with('"')));
+        if !literal && Expander::new(&self.macros).needed(rest) {
             expanded = Expander::new(&self.macros).expand(rest.to_vec());
             operand = &expanded;
         }

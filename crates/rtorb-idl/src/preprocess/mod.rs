@@ -6,6 +6,10 @@
 //! and `#warning`. `#pragma` lines other than `#pragma once` pass through
 //! unchanged, in their place, for the parser.
 //!
+//! The macro `__RTORB_IDL__` is predefined as `1`. `__FILE__` and
+//! `__LINE__` are not provided, and the arguments of a function-like macro
+//! must be on the line of its name (after joining backslash-newlines).
+//!
 //! Comments are kept: the compiler turns documentation comments into Rust
 //! documentation. Each input line gives exactly one output line (directive
 //! lines and lines in skipped groups become empty, included files are
@@ -83,13 +87,18 @@ impl Preprocessor {
     }
 
     /// Preprocesses the file at `path`. Diagnostics name it as `path` is
-    /// spelt.
+    /// spelt, and included files as their search directory joined with
+    /// the name in the `#include`.
+    ///
+    /// On failure, returns every diagnostic (errors, and the warnings
+    /// among them) in the order they were found.
     pub fn run_file(&self, path: &Path) -> Result<Preprocessed, Vec<Diagnostic>> {
         engine::Engine::new(self).run_file(path)
     }
 
     /// Preprocesses `text` as if it were the file `name` (quoted includes
-    /// are searched for next to `name` first).
+    /// are searched for next to `name` first). Fails as
+    /// [`run_file`](Preprocessor::run_file) does.
     pub fn run_source(&self, name: &str, text: &str) -> Result<Preprocessed, Vec<Diagnostic>> {
         engine::Engine::new(self).run_source(name, text)
     }
