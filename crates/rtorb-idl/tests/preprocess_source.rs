@@ -285,3 +285,40 @@ fn not_utf8_is_an_error() {
     assert_eq!((e[0].location.line, e[0].location.column), (2, 3));
     assert!(e[0].message.ends_with("is not valid UTF-8"));
 }
+
+#[test]
+fn include_explosion_is_bounded() {
+    let dir = std::env::temp_dir().join(format!("rtorb-pp-boom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Unguarded self-inclusion, twice per level: stops at the depth limit,
+    // with one error.
+    let boom = dir.join("boom.idl");
+    std::fs::write(&boom, "#include \"boom.idl\"\n#include \"boom.idl\"\n").unwrap();
+    let e = Preprocessor::new().run_file(&boom).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!(
+        e[0].message,
+        "#include nested too deeply (more than 64 levels) at `boom.idl`"
+    );
+    // Shallow but wide: stops at the include count limit.
+    std::fs::write(dir.join("leaf.idl"), "x\n").unwrap();
+    std::fs::write(dir.join("mid.idl"), "#include \"leaf.idl\"\n".repeat(150)).unwrap();
+    let wide = dir.join("wide.idl");
+    std::fs::write(&wide, "#include \"mid.idl\"\n".repeat(150)).unwrap();
+    let e = Preprocessor::new().run_file(&wide).unwrap_err();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(e.len(), 1);
+    assert_eq!(
+        e[0].message,
+        "too many #include directives (more than 20000)"
+    );
+}
+
+#[test]
+fn errors_are_capped() {
+    let e = Preprocessor::new()
+        .run_source("t.idl", &"#bad\n".repeat(500))
+        .unwrap_err();
+    assert_eq!(e.len(), 100);
+    assert_eq!(e[99].message, "too many errors (more than 100); stopping");
+}

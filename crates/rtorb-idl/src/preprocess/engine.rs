@@ -15,6 +15,9 @@ use crate::{Diagnostic, Location, Severity};
 const MAX_INCLUDES: usize = 20_000;
 const MAX_OUTPUT_LINES: usize = 10_000_000;
 
+/// Errors after which a run stops.
+const MAX_ERRORS: usize = 100;
+
 /// An open conditional group.
 struct Cond {
     /// `if`, `ifdef` or `ifndef`, for "unterminated #if".
@@ -70,7 +73,8 @@ pub(super) struct Engine<'p> {
     once: HashSet<PathBuf>,
     diagnostics: Vec<Diagnostic>,
     includes: usize,
-    too_long: bool,
+    /// Set when the run gives up: output too long, or too many errors.
+    stopped: bool,
 }
 
 impl<'p> Engine<'p> {
@@ -84,7 +88,7 @@ impl<'p> Engine<'p> {
             once: HashSet::new(),
             diagnostics: Vec::new(),
             includes: 0,
-            too_long: false,
+            stopped: false,
         };
         engine.command_line();
         engine
@@ -167,6 +171,22 @@ impl<'p> Engine<'p> {
     }
 
     fn error(&mut self, location: Location, message: impl Into<String>) {
+        if self.stopped {
+            return;
+        }
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        if errors + 1 >= MAX_ERRORS {
+            self.stopped = true;
+            self.diagnostics.push(Diagnostic::error(
+                location,
+                format!("too many errors (more than {MAX_ERRORS}); stopping"),
+            ));
+            return;
+        }
         self.diagnostics.push(Diagnostic::error(location, message));
     }
 
@@ -225,12 +245,12 @@ impl<'p> Engine<'p> {
     /// Appends an output line that came from `origin`.
     fn emit_origin(&mut self, text: &str, origin: LineOrigin, file: &FileState, physical: u32) {
         if self.line_map.len() >= MAX_OUTPUT_LINES {
-            if !self.too_long {
-                self.too_long = true;
+            if !self.stopped {
                 self.error(
                     file.location(physical, 1),
                     format!("output too long (more than {MAX_OUTPUT_LINES} lines)"),
                 );
+                self.stopped = true;
             }
             return;
         }
@@ -259,7 +279,7 @@ impl<'p> Engine<'p> {
         let mut in_comment = false;
         let mut comment_start: Option<Location> = None;
         for line in logical_lines(text) {
-            if self.too_long {
+            if self.stopped {
                 return;
             }
             let starts_in_comment = in_comment;
@@ -703,16 +723,16 @@ impl<'p> Engine<'p> {
                 at,
                 format!("#include nested too deeply (more than {MAX_INCLUDE_DEPTH} levels) at `{target}`"),
             );
+            self.stopped = true;
             return;
         }
         self.includes += 1;
         if self.includes > MAX_INCLUDES {
-            if self.includes == MAX_INCLUDES + 1 {
-                self.error(
-                    at,
-                    format!("too many #include directives (more than {MAX_INCLUDES})"),
-                );
-            }
+            self.error(
+                at,
+                format!("too many #include directives (more than {MAX_INCLUDES})"),
+            );
+            self.stopped = true;
             return;
         }
         let name: Arc<str> = Arc::from(path.display().to_string());
