@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::expr;
 use super::lex::{Kind, Tok, lex, logical_lines, spell};
-use super::macros::{Expander, Macro, parse_define, render};
+use super::macros::{Expander, Macro, parse_define};
 use super::{LineOrigin, MAX_INCLUDE_DEPTH, Preprocessed, Preprocessor};
 use crate::{Diagnostic, Location, Severity};
 
@@ -312,7 +312,7 @@ impl<'p> Engine<'p> {
             } else if file.active() {
                 let mut expander = Expander::new(&self.macros);
                 let output = if expander.needed(&toks) {
-                    render(&expander.expand(toks))
+                    spell(&expander.expand(toks))
                 } else {
                     line.text.clone()
                 };

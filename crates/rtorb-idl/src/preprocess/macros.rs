@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use super::lex::{Kind, Tok, lex, spell};
+use super::lex::{Kind, Tok, lex};
 use crate::Location;
 
 /// A macro: object-like (`params` is `None`) or function-like.
@@ -465,9 +465,4 @@ fn stringify(arg: &[Tok]) -> String {
     }
     s.push('"');
     s
-}
-
-/// The spelling of an expanded line.
-pub(super) fn render(toks: &[Tok]) -> String {
-    spell(toks)
 }
