@@ -61,15 +61,14 @@ fn same_words_as_omnicpp() {
         root.is_dir(),
         "{OMNIORB_IDL} is missing: install Debian's omniorb-idl package"
     );
-    if Command::new("omnicpp")
-        .arg("-undef")
-        .arg("/dev/null")
-        .output()
-        .is_err()
-    {
-        eprintln!("omnicpp is not installed; comparison skipped");
-        return;
-    }
+    assert!(
+        Command::new("omnicpp")
+            .arg("-undef")
+            .arg("/dev/null")
+            .output()
+            .is_ok(),
+        "omnicpp is not installed: install Debian's omniidl package (scripts/install-deps.sh)"
+    );
     let mut files: Vec<PathBuf> = ["", "COS"]
         .iter()
         .flat_map(|sub| {
