@@ -20,3 +20,31 @@ pub mod parser;
 pub mod preprocess;
 
 pub use diag::{Diagnostic, Location, Severity};
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// Output lines of the preprocessor map to their source through the
+/// preprocessor's line map (both count lines from 1).
+impl lexer::SourceMap for preprocess::Preprocessed {
+    fn origin(&self, line: u32) -> (Arc<str>, u32) {
+        let loc = self.location(line, 1);
+        (loc.file, loc.line)
+    }
+}
+
+/// Preprocesses and parses one IDL file.
+///
+/// ```no_run
+/// let mut pp = rtorb_idl::preprocess::Preprocessor::new();
+/// pp.include_dir("/usr/share/idl/omniORB");
+/// let spec = rtorb_idl::parse_file(&pp, "cubit.idl".as_ref())?;
+/// # Ok::<(), Vec<rtorb_idl::Diagnostic>>(())
+/// ```
+pub fn parse_file(
+    pp: &preprocess::Preprocessor,
+    path: &Path,
+) -> Result<ast::Specification, Vec<Diagnostic>> {
+    let out = pp.run_file(path)?;
+    parser::parse(&out.text, &out)
+}
