@@ -31,6 +31,9 @@ cargo fmt --all --check
 step "lints (cargo clippy --workspace --all-targets -- -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "documentation (cargo doc, warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
+
 step "tests (cargo test --workspace)"
 cargo test --workspace
 
