@@ -187,17 +187,7 @@ pub fn decode_lite(bytes: Bytes) -> Result<Message, GiopError> {
 /// Bodies and object keys are slices of `bytes`.
 pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, GiopError> {
     let h = LiteHeader::parse(&bytes, max_size)?;
-    let declared = h.size as usize;
-    let actual = bytes.len() - LITE_HEADER_LEN;
-    if actual < declared {
-        return Err(GiopError::Truncated {
-            needed: LITE_HEADER_LEN + declared,
-            available: bytes.len(),
-        });
-    }
-    if actual > declared {
-        return Err(GiopError::SizeMismatch { declared, actual });
-    }
+    crate::message::check_whole_message(bytes.len(), LITE_HEADER_LEN, h.size)?;
     let v = Version::V1_2;
     let enc = Encoding::native().with_order(h.order).with_version(v);
     let mut d = Decoder::with_position(bytes, 0, LITE_HEADER_LEN, enc);

@@ -484,6 +484,27 @@ pub fn decode_message(bytes: Bytes) -> Result<Message, GiopError> {
     decode_message_with_max(bytes, DEFAULT_MAX_MESSAGE_SIZE)
 }
 
+/// Checks that a buffer of `total` octets holds exactly one message whose
+/// header of `header_len` octets declares a body of `declared` octets.
+pub(crate) fn check_whole_message(
+    total: usize,
+    header_len: usize,
+    declared: u32,
+) -> Result<(), GiopError> {
+    let declared = declared as usize;
+    let actual = total - header_len;
+    if actual < declared {
+        return Err(GiopError::Truncated {
+            needed: header_len + declared,
+            available: total,
+        });
+    }
+    if actual > declared {
+        return Err(GiopError::SizeMismatch { declared, actual });
+    }
+    Ok(())
+}
+
 /// Decodes a whole GIOP message whose size may be at most `max_size`.
 ///
 /// The first fragment of a fragmented message decodes only if its
@@ -491,17 +512,7 @@ pub fn decode_message(bytes: Bytes) -> Result<Message, GiopError> {
 /// ([`crate::fragment::Reassembler`]).
 pub fn decode_message_with_max(bytes: Bytes, max_size: u32) -> Result<Message, GiopError> {
     let h = MessageHeader::parse(&bytes, max_size)?;
-    let declared = h.size as usize;
-    let actual = bytes.len() - HEADER_LEN;
-    if actual < declared {
-        return Err(GiopError::Truncated {
-            needed: HEADER_LEN + declared,
-            available: bytes.len(),
-        });
-    }
-    if actual > declared {
-        return Err(GiopError::SizeMismatch { declared, actual });
-    }
+    check_whole_message(bytes.len(), HEADER_LEN, h.size)?;
     let enc = Encoding::native()
         .with_order(h.order)
         .with_version(h.version);
