@@ -6,7 +6,9 @@
 //! [`decode_message`] as a server would, finds the servant by object key,
 //! runs it through [`dispatch`], writes a GIOP `Reply` message, decodes
 //! that as a client would, and hands the reply to the stub. Oneway
-//! requests are dispatched and no reply is written.
+//! requests are dispatched and no reply is written, except for the sync
+//! scopes that wait for one: the loopback runs the servant before it
+//! answers, so `SYNC_WITH_SERVER` waits as long as `SYNC_WITH_TARGET`.
 //!
 //! It is how generated stubs and skeletons are tested without a network,
 //! and the model the ORB core's invoker follows: message buffers come
@@ -200,8 +202,12 @@ impl Loopback {
                 dispatch(&*skeleton, &mut req)
             }
         };
-        let reply = reply.finish(outcome)?;
-        Ok(response_expected.then_some(reply))
+        if !response_expected {
+            // The outcome of a oneway is not reported; the reply, if the
+            // skeleton started one, is dropped unsent.
+            return Ok(None);
+        }
+        Ok(Some(reply.finish(outcome)?))
     }
 
     /// The client half of reading a reply: the body for the stub, or the
