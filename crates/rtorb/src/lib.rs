@@ -4,5 +4,14 @@
 //! by `rtorb-idl` calls: an invoker for client stubs and a server request
 //! view for skeletons, with an in-process loopback that puts every call
 //! through real GIOP octets.
+//!
+//! - [`runtime::Object`], [`runtime::Invoker`], [`runtime::Reply`] and
+//!   [`runtime::Stub`]: what a generated client stub holds and calls.
+//! - [`runtime::Skeleton`], [`runtime::ServerRequest`] and
+//!   [`runtime::dispatch`]: what a generated skeleton implements and
+//!   reads from.
+//! - [`runtime::UserException`] and [`runtime::OperationError`]: user
+//!   exceptions and the error types of operations that raise them.
+//! - [`runtime::loopback::Loopback`]: the in-process invoker.
 
 pub mod runtime;

@@ -1,1 +1,0 @@
-//! The runtime interface of generated code.

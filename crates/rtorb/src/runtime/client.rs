@@ -1,0 +1,388 @@
+//! The client side: object references, the [`Invoker`] that carries a
+//! call, the [`Reply`] a stub reads its results from, and typed stubs.
+
+use std::fmt;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use rtorb_cdr::{CdrDecode, CdrError, Decoder, Encoder};
+use rtorb_giop::message::{RESPONSE_NONE, RESPONSE_WITH_SERVER, RESPONSE_WITH_TARGET};
+use rtorb_giop::{
+    CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
+};
+
+use super::exception::{
+    INV_OBJREF_NO_OBJECT_KEY, OperationError, UNKNOWN_UNLISTED_USER_EXCEPTION, marshal_completed,
+    read_repository_id,
+};
+
+/// The repository id of `CORBA::Object`, which every object is.
+pub const OBJECT_REPOSITORY_ID: &str = "IDL:omg.org/CORBA/Object:1.0";
+
+/// Writes the arguments of a request (its `in` and `inout` parameters, in
+/// order) into the request body.
+///
+/// An invoker may call it more than once for one call, when it must send
+/// the request again (a `LOCATION_FORWARD` reply), so it only reads what it
+/// captured.
+pub type Arguments<'a> = &'a dyn Fn(&mut Encoder) -> Result<(), CdrError>;
+
+/// How far a oneway call waits (`Messaging::SyncScope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SyncScope {
+    /// `SYNC_NONE`: return before the request is even sent.
+    None,
+    /// `SYNC_WITH_TRANSPORT`: return once the transport has the request
+    /// (the default, as in most ORBs).
+    #[default]
+    WithTransport,
+    /// `SYNC_WITH_SERVER`: wait for the server to acknowledge the request
+    /// before it invokes the target.
+    WithServer,
+    /// `SYNC_WITH_TARGET`: wait until the target has run (a twoway call
+    /// without results).
+    WithTarget,
+}
+
+impl SyncScope {
+    /// The GIOP 1.2 `response_flags` of a oneway request with this scope.
+    pub fn response_flags(self) -> u8 {
+        match self {
+            SyncScope::None | SyncScope::WithTransport => RESPONSE_NONE,
+            SyncScope::WithServer => RESPONSE_WITH_SERVER,
+            SyncScope::WithTarget => RESPONSE_WITH_TARGET,
+        }
+    }
+
+    /// Whether the client waits for a reply.
+    pub fn waits_for_reply(self) -> bool {
+        self.response_flags() != RESPONSE_NONE
+    }
+}
+
+/// Carries requests to objects: the ORB core over its connections, or the
+/// in-process [`super::loopback::Loopback`].
+///
+/// A stub holds one as `Arc<dyn Invoker>` inside its [`Object`]. The
+/// invoker frames the request (GIOP version, byte order, request id,
+/// service contexts), calls `arguments` to write the body, sends it,
+/// waits for the reply, follows `LOCATION_FORWARD` replies itself, turns a
+/// `SYSTEM_EXCEPTION` reply into `Err`, and hands back the body of a
+/// `NO_EXCEPTION` or `USER_EXCEPTION` reply.
+///
+/// An implementation should not allocate per call in steady state when
+/// the arguments are primitives: reuse message buffers (the writers of
+/// `rtorb_giop::message::MessageWriter` take a buffer to write into) and
+/// keep the reply body a slice of the received message.
+pub trait Invoker: Send + Sync {
+    /// A twoway call of `operation` on `target`.
+    fn invoke(
+        &self,
+        target: &Target,
+        operation: Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException>;
+
+    /// A oneway call: returns once `sync` is satisfied, with no results.
+    /// With [`SyncScope::WithServer`] or [`SyncScope::WithTarget`] a
+    /// system exception from the server is returned; otherwise only local
+    /// failures are.
+    fn invoke_oneway(
+        &self,
+        target: &Target,
+        operation: Operation,
+        sync: SyncScope,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException>;
+}
+
+/// What a twoway call brought back: the body of a `NO_EXCEPTION` reply
+/// (the return value, then the `inout` and `out` parameters) or of a
+/// `USER_EXCEPTION` reply (the repository id, then the members).
+///
+/// Its decoder reads the reply message in place; dropping the reply
+/// releases the message buffer for the invoker to reuse.
+#[derive(Debug)]
+pub struct Reply {
+    body: Decoder,
+    user_exception: bool,
+}
+
+impl Reply {
+    /// The body of a `NO_EXCEPTION` reply, aligned as in its message.
+    pub fn results(body: Decoder) -> Reply {
+        Reply {
+            body,
+            user_exception: false,
+        }
+    }
+
+    /// The body of a `USER_EXCEPTION` reply, aligned as in its message.
+    pub fn user_exception(body: Decoder) -> Reply {
+        Reply {
+            body,
+            user_exception: true,
+        }
+    }
+
+    /// Whether the reply holds a user exception.
+    pub fn is_user_exception(&self) -> bool {
+        self.user_exception
+    }
+
+    /// The undecoded body.
+    pub fn body(&mut self) -> &mut Decoder {
+        &mut self.body
+    }
+
+    /// Reads the results with `results`, or the user exception the reply
+    /// holds as one of `E`'s: what every generated stub method ends with.
+    ///
+    /// Results or members that fail to decode give `MARSHAL`
+    /// (`COMPLETED_YES`); a user exception `E` does not know gives
+    /// `UNKNOWN` with [`UNKNOWN_UNLISTED_USER_EXCEPTION`].
+    pub fn decode<T, E: OperationError>(
+        mut self,
+        results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
+    ) -> Result<T, E> {
+        if !self.user_exception {
+            return results(&mut self.body).map_err(|e| E::from(marshal_completed(&e)));
+        }
+        let id = read_repository_id(&mut self.body).map_err(|e| E::from(marshal_completed(&e)))?;
+        let decoded = id
+            .as_deref()
+            .and_then(|id| std::str::from_utf8(id).ok())
+            .and_then(|id| E::from_user_exception(id, &mut self.body));
+        match decoded {
+            Some(Ok(e)) => Err(e),
+            Some(Err(e)) => Err(E::from(marshal_completed(&e))),
+            None => Err(E::from(SystemException::new(
+                SystemExceptionKind::Unknown,
+                UNKNOWN_UNLISTED_USER_EXCEPTION,
+                CompletionStatus::Yes,
+            ))),
+        }
+    }
+}
+
+/// Where an object lives, as far as an invoker needs to know: its type id,
+/// its object key, and, for a reference that came from an IOR, the
+/// reference itself (profiles and components, for the ORB core to pick a
+/// transport).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    type_id: String,
+    object_key: Bytes,
+    reference: Option<ObjectReference>,
+}
+
+impl Target {
+    /// A target known only by its object key (on the loopback, or through
+    /// a connection the invoker already has).
+    pub fn from_key(type_id: impl Into<String>, object_key: impl Into<Bytes>) -> Target {
+        Target {
+            type_id: type_id.into(),
+            object_key: object_key.into(),
+            reference: None,
+        }
+    }
+
+    /// A target from an object reference: its object key is the first one
+    /// a profile carries. A reference without one (nil included) is
+    /// `INV_OBJREF`.
+    pub fn from_reference(reference: ObjectReference) -> Result<Target, SystemException> {
+        let Some(object_key) = reference.object_key().cloned() else {
+            return Err(SystemException::new(
+                SystemExceptionKind::InvObjref,
+                INV_OBJREF_NO_OBJECT_KEY,
+                CompletionStatus::No,
+            ));
+        };
+        Ok(Target {
+            type_id: reference.type_id.clone(),
+            object_key,
+            reference: Some(reference),
+        })
+    }
+
+    /// The repository id of the most derived interface known for the
+    /// object (may be empty).
+    pub fn type_id(&self) -> &str {
+        &self.type_id
+    }
+
+    /// The object key requests are addressed to.
+    pub fn object_key(&self) -> &Bytes {
+        &self.object_key
+    }
+
+    /// The object reference, when the target came from one.
+    pub fn reference(&self) -> Option<&ObjectReference> {
+        self.reference.as_ref()
+    }
+}
+
+/// An untyped object reference, `CORBA::Object`: a [`Target`] and the
+/// [`Invoker`] that reaches it. Cloning it is cheap (two reference
+/// counts). A nil reference is `Option::<Object>::None`.
+///
+/// It carries the operations every object has (`_is_a`,
+/// `_non_existent`), and every typed stub wraps one.
+#[derive(Clone)]
+pub struct Object {
+    invoker: Arc<dyn Invoker>,
+    target: Arc<Target>,
+}
+
+impl fmt::Debug for Object {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Object")
+            .field("target", &self.target)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Object {
+    /// A reference to `target` through `invoker`.
+    pub fn new(invoker: Arc<dyn Invoker>, target: Target) -> Object {
+        Object {
+            invoker,
+            target: Arc::new(target),
+        }
+    }
+
+    /// The target.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The invoker.
+    pub fn invoker(&self) -> &Arc<dyn Invoker> {
+        &self.invoker
+    }
+
+    /// The repository id the reference was made with (may be empty).
+    pub fn type_id(&self) -> &str {
+        self.target.type_id()
+    }
+
+    /// A twoway call: what a generated stub method does, with
+    /// `arguments` writing the `in` and `inout` parameters.
+    pub fn invoke<F>(
+        &self,
+        operation: impl Into<Operation>,
+        arguments: F,
+    ) -> Result<Reply, SystemException>
+    where
+        F: Fn(&mut Encoder) -> Result<(), CdrError>,
+    {
+        self.invoker
+            .invoke(&self.target, operation.into(), &arguments)
+    }
+
+    /// A oneway call with the default [`SyncScope::WithTransport`].
+    pub fn invoke_oneway<F>(
+        &self,
+        operation: impl Into<Operation>,
+        arguments: F,
+    ) -> Result<(), SystemException>
+    where
+        F: Fn(&mut Encoder) -> Result<(), CdrError>,
+    {
+        self.invoke_oneway_with(operation, SyncScope::default(), arguments)
+    }
+
+    /// A oneway call that waits as far as `sync` says.
+    pub fn invoke_oneway_with<F>(
+        &self,
+        operation: impl Into<Operation>,
+        sync: SyncScope,
+        arguments: F,
+    ) -> Result<(), SystemException>
+    where
+        F: Fn(&mut Encoder) -> Result<(), CdrError>,
+    {
+        self.invoker
+            .invoke_oneway(&self.target, operation.into(), sync, &arguments)
+    }
+
+    /// `CORBA::Object::_is_a`: whether the object supports the interface
+    /// `repository_id` (asked of the object itself).
+    pub fn is_a(&self, repository_id: &str) -> Result<bool, SystemException> {
+        self.invoke("_is_a", |e| e.write_string(repository_id))?
+            .decode(bool::decode)
+    }
+
+    /// `CORBA::Object::_non_existent`: whether the object is known to be
+    /// gone. An `OBJECT_NOT_EXIST` answer is `true`, as the specification
+    /// maps it.
+    pub fn non_existent(&self) -> Result<bool, SystemException> {
+        let reply = self.invoke("_non_existent", |_| Ok(()));
+        match reply.and_then(|r| r.decode::<bool, SystemException>(bool::decode)) {
+            Err(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist) => Ok(true),
+            other => other,
+        }
+    }
+
+    /// The reference as a `T`, if the object is one: without a remote
+    /// call when the reference's type id is `T`'s, else by asking the
+    /// object `_is_a`.
+    pub fn narrow<T: Stub>(self) -> Result<Option<T>, SystemException> {
+        if self.type_id() == T::REPOSITORY_ID
+            || T::REPOSITORY_ID == OBJECT_REPOSITORY_ID
+            || self.is_a(T::REPOSITORY_ID)?
+        {
+            Ok(Some(T::from_object(self)))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The reference as a `T`, unchecked: calls of operations the object
+    /// lacks fail with `BAD_OPERATION`.
+    pub fn unchecked_narrow<T: Stub>(self) -> T {
+        T::from_object(self)
+    }
+}
+
+/// A typed object reference (a generated stub): a wrapper of an
+/// [`Object`] that knows its interface's repository id.
+pub trait Stub: Sized {
+    /// The repository id of the stub's interface.
+    const REPOSITORY_ID: &'static str;
+
+    /// Wraps `object` without checking its type.
+    fn from_object(object: Object) -> Self;
+
+    /// The untyped reference.
+    fn as_object(&self) -> &Object;
+
+    /// Unwraps the untyped reference.
+    fn into_object(self) -> Object;
+
+    /// `object` as this interface if it is one ([`Object::narrow`]).
+    fn narrow(object: Object) -> Result<Option<Self>, SystemException> {
+        object.narrow()
+    }
+
+    /// `object` as this interface, unchecked.
+    fn unchecked_narrow(object: Object) -> Self {
+        Self::from_object(object)
+    }
+}
+
+impl Stub for Object {
+    const REPOSITORY_ID: &'static str = OBJECT_REPOSITORY_ID;
+
+    fn from_object(object: Object) -> Self {
+        object
+    }
+
+    fn as_object(&self) -> &Object {
+        self
+    }
+
+    fn into_object(self) -> Object {
+        self
+    }
+}

@@ -1,0 +1,143 @@
+//! The runtime interface of generated code.
+//!
+//! `rtorb-idl` generates, for each IDL interface, a client stub type and a
+//! servant trait with a skeleton. They call only what this module
+//! defines; the transport behind it (the ORB core's connections, or the
+//! in-process [`loopback`]) is invisible to them.
+//!
+//! # Client side
+//!
+//! - [`Object`] is `CORBA::Object`: a [`Target`] (type id, object key,
+//!   and the IOR it came from) plus the `Arc<dyn` [`Invoker`]`>` that
+//!   reaches it. A nil reference is `None`. It offers `_is_a`
+//!   ([`Object::is_a`]), `_non_existent` ([`Object::non_existent`]) and
+//!   narrowing ([`Object::narrow`], which asks `_is_a` remotely unless the
+//!   reference's type id already matches).
+//! - A generated stub is a newtype over `Object` implementing [`Stub`]
+//!   (its repository id, wrap, unwrap; `narrow`/`unchecked_narrow` come
+//!   with the trait), and usually `Deref<Target = Object>`.
+//! - A stub method is one expression: [`Object::invoke`] with the
+//!   operation name (a `&'static str`, carried without allocation) and a
+//!   closure that writes the `in`/`inout` arguments into an
+//!   [`rtorb_cdr::Encoder`]; then [`Reply::decode`] with a closure that
+//!   reads the return value and `inout`/`out` parameters from an
+//!   [`rtorb_cdr::Decoder`]. The invoker may run the argument closure
+//!   again when it follows a `LOCATION_FORWARD`, so it borrows the
+//!   arguments and nothing else.
+//! - Oneway operations call [`Object::invoke_oneway`] (or
+//!   [`Object::invoke_oneway_with`] and a [`SyncScope`]).
+//! - Errors: an operation without `raises` returns
+//!   `Result<T, SystemException>`. One with `raises` returns
+//!   `Result<T, E>` for a generated enum `E` with a variant per user
+//!   exception and `System(SystemException)`, implementing
+//!   `From<SystemException>` and [`OperationError`] (decoding the members
+//!   of the exception whose repository id it knows). Each user exception
+//!   type implements [`UserException`] (its repository id) with
+//!   `CdrEncode`/`CdrDecode` for its members. A system exception reply
+//!   arrives as `Err` from [`Object::invoke`]; a user exception the
+//!   operation does not declare becomes `UNKNOWN`.
+//!
+//! # Server side
+//!
+//! - The generated servant trait has one method per operation, taking
+//!   `&self` (servants are shared between threads: `Send + Sync`), `in`
+//!   parameters by value or reference, and returning `Result<T, E>` as the
+//!   stub does.
+//! - The generated skeleton is a wrapper of a servant implementing
+//!   [`Skeleton`]: [`Skeleton::repository_ids`] (most derived first) and
+//!   [`Skeleton::dispatch`], a `match` on [`ServerRequest::operation`]
+//!   that decodes the arguments from [`ServerRequest::arguments`], calls
+//!   the servant, and writes [`ServerRequest::write_results`] or
+//!   [`ServerRequest::write_user_exception`], or returns the
+//!   `SystemException`. An unknown name returns [`bad_operation`]. For
+//!   interface inheritance, emit the per-interface dispatch as a generic
+//!   function over the servant trait and let a derived interface's
+//!   fall-through arm call its bases' functions.
+//! - The runtime answers `_is_a`, `_non_existent` and `_interface` itself
+//!   ([`dispatch`]) before the skeleton sees a request.
+//!
+//! # Example
+//!
+//! A hand-written stub and skeleton for
+//! `interface Calc { long twice(in long l); };`, exactly as generated
+//! code looks, called through the loopback:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use rtorb::runtime::{bad_operation, Object, ServerRequest, Skeleton, Stub};
+//! use rtorb::runtime::loopback::Loopback;
+//! use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
+//! use rtorb_giop::SystemException;
+//!
+//! /// Stub of `Calc`.
+//! #[derive(Debug, Clone)]
+//! pub struct Calc(Object);
+//!
+//! impl Stub for Calc {
+//!     const REPOSITORY_ID: &'static str = "IDL:Calc:1.0";
+//!     fn from_object(object: Object) -> Self { Calc(object) }
+//!     fn as_object(&self) -> &Object { &self.0 }
+//!     fn into_object(self) -> Object { self.0 }
+//! }
+//!
+//! impl Calc {
+//!     pub fn twice(&self, l: i32) -> Result<i32, SystemException> {
+//!         self.0.invoke("twice", |e| l.encode(e))?.decode(i32::decode)
+//!     }
+//! }
+//!
+//! /// Servant trait of `Calc`.
+//! pub trait CalcServant: Send + Sync {
+//!     fn twice(&self, l: i32) -> Result<i32, SystemException>;
+//! }
+//!
+//! /// Skeleton of `Calc`.
+//! pub struct CalcSkeleton<S>(pub S);
+//!
+//! impl<S: CalcServant> Skeleton for CalcSkeleton<S> {
+//!     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Calc:1.0"] }
+//!     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+//!         match req.operation() {
+//!             "twice" => {
+//!                 let l = i32::decode(req.arguments())?;
+//!                 let r = self.0.twice(l)?;
+//!                 req.write_results(|e| r.encode(e))
+//!             }
+//!             _ => Err(bad_operation()),
+//!         }
+//!     }
+//! }
+//!
+//! struct Doubler;
+//! impl CalcServant for Doubler {
+//!     fn twice(&self, l: i32) -> Result<i32, SystemException> { Ok(l.wrapping_mul(2)) }
+//! }
+//!
+//! let orb = Loopback::new(Version::V1_2, ByteOrder::Big);
+//! let obj = orb.activate(&b"calc"[..], Arc::new(CalcSkeleton(Doubler)));
+//! let calc = Calc::narrow(obj).unwrap().expect("a Calc");
+//! assert_eq!(calc.twice(21).unwrap(), 42);
+//! assert!(!calc.as_object().non_existent().unwrap());
+//! ```
+
+mod client;
+mod exception;
+pub mod loopback;
+mod pool;
+mod server;
+
+pub use client::{
+    Arguments, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
+};
+pub use exception::{
+    BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,
+    MARSHAL_UNEXPECTED_REPLY, NO_IMPLEMENT_OBJECT_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT,
+    OperationError, TRANSIENT_TOO_MANY_FORWARDS, UNKNOWN_UNLISTED_USER_EXCEPTION, UserException,
+    bad_operation, marshal_completed, object_not_exist,
+};
+pub use server::{ServerRequest, Skeleton, dispatch};
+
+/// The wire types generated code uses, re-exported so that it needs no
+/// dependency but `rtorb`.
+pub use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
+pub use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
