@@ -9,9 +9,9 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 pub const BAD_OPERATION_UNKNOWN_OPERATION: u32 = OMG_VMCID | 2;
 
 /// `OBJECT_NOT_EXIST` minor code for an object key no servant is
-/// registered under (OMG minor 2, what a POA answers for an object id
-/// that is not active).
-pub const OBJECT_NOT_EXIST_NO_SERVANT: u32 = OMG_VMCID | 2;
+/// registered under: OMG minor 1, the code omniORB answers with when no
+/// object matches a key.
+pub const OBJECT_NOT_EXIST_NO_SERVANT: u32 = OMG_VMCID | 1;
 
 /// `UNKNOWN` minor code for a user exception the operation does not
 /// declare (OMG minor 1, "unlisted user exception received by client").
