@@ -14,6 +14,7 @@
 //! in the style of `rustc`.
 
 pub mod ast;
+pub mod codegen;
 mod diag;
 pub mod lexer;
 pub mod parser;
