@@ -39,7 +39,7 @@ fn expand(path: &Path, out: &mut Expanded) {
         let line_no = u32::try_from(n + 1).expect("line number");
         let live = active.iter().all(|&a| a);
         let trimmed = line.trim_start();
-        let mut emit = |text: &str, out: &mut Expanded| {
+        let emit = |text: &str, out: &mut Expanded| {
             out.text.push_str(text);
             out.text.push('\n');
             out.origins.push((file.clone(), line_no));
@@ -94,7 +94,8 @@ fn analyze_file(path: &Path) -> Result<Model, Vec<String>> {
             .cloned()
             .unwrap_or_else(|| ("?".into(), line))
     };
-    let spec = parse(&e.text, &map).map_err(|es| es.iter().map(|d| d.to_string()).collect::<Vec<_>>())?;
+    let spec =
+        parse(&e.text, &map).map_err(|es| es.iter().map(|d| d.to_string()).collect::<Vec<_>>())?;
     analyze(&spec).map_err(|es| es.iter().map(|d| d.to_string()).collect())
 }
 
@@ -118,7 +119,8 @@ fn idl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// `CORBA::Environment`, ...) or that live in the unshipped `IOP.idl`:
 /// files depending on these fail with exactly such errors.
 fn undeclared_in_source(error: &str) -> bool {
-    error.starts_with("error: cannot find") && (error.contains("in `CORBA`") || error.contains("`IOP::"))
+    error.starts_with("error: cannot find")
+        && (error.contains("in `CORBA`") || error.contains("`IOP::"))
 }
 
 #[test]
@@ -132,37 +134,81 @@ fn every_omniorb_idl_file_analyses() {
             if errors.iter().all(|e| undeclared_in_source(e)) {
                 continue;
             }
-            failures.push(format!("{}:\n{}", path.display(), errors.iter().filter(|e| !undeclared_in_source(e)).take(3).cloned().collect::<Vec<_>>().join("\n")));
+            failures.push(format!(
+                "{}:\n{}",
+                path.display(),
+                errors
+                    .iter()
+                    .filter(|e| !undeclared_in_source(e))
+                    .take(3)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} files fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn repo_id(model: &Model, name: &[&str]) -> String {
     let id = model.lookup(name).unwrap_or_else(|| panic!("no {name:?}"));
-    model.decl(id).repository_id.clone().expect("has a repository id")
+    model
+        .decl(id)
+        .repository_id
+        .clone()
+        .expect("has a repository id")
 }
 
 #[test]
 fn omniorb_repository_ids() {
-    let naming = analyze_file(Path::new("/usr/share/idl/omniORB/COS/CosNaming.idl")).expect("analyses");
+    let naming =
+        analyze_file(Path::new("/usr/share/idl/omniORB/COS/CosNaming.idl")).expect("analyses");
     for (name, id) in [
         (&["CosNaming"][..], "IDL:omg.org/CosNaming:1.0"),
-        (&["CosNaming", "NamingContext"], "IDL:omg.org/CosNaming/NamingContext:1.0"),
-        (&["CosNaming", "NamingContext", "NotFound"], "IDL:omg.org/CosNaming/NamingContext/NotFound:1.0"),
-        (&["CosNaming", "NamingContextExt"], "IDL:omg.org/CosNaming/NamingContextExt:1.0"),
+        (
+            &["CosNaming", "NamingContext"],
+            "IDL:omg.org/CosNaming/NamingContext:1.0",
+        ),
+        (
+            &["CosNaming", "NamingContext", "NotFound"],
+            "IDL:omg.org/CosNaming/NamingContext/NotFound:1.0",
+        ),
+        (
+            &["CosNaming", "NamingContextExt"],
+            "IDL:omg.org/CosNaming/NamingContextExt:1.0",
+        ),
         (&["CosNaming", "Name"], "IDL:omg.org/CosNaming/Name:1.0"),
-        (&["CosNaming", "BindingIterator"], "IDL:omg.org/CosNaming/BindingIterator:1.0"),
-        (&["CosNaming", "BindingType"], "IDL:omg.org/CosNaming/BindingType:1.0"),
+        (
+            &["CosNaming", "BindingIterator"],
+            "IDL:omg.org/CosNaming/BindingIterator:1.0",
+        ),
+        (
+            &["CosNaming", "BindingType"],
+            "IDL:omg.org/CosNaming/BindingType:1.0",
+        ),
     ] {
         assert_eq!(repo_id(&naming, name), id);
     }
     let poa = analyze_file(Path::new("/usr/share/idl/omniORB/poa.idl")).expect("analyses");
     for (name, id) in [
         (&["PortableServer"][..], "IDL:omg.org/PortableServer:2.3"),
-        (&["PortableServer", "ForwardRequest"], "IDL:omg.org/PortableServer/ForwardRequest:2.3"),
-        (&["PortableServer", "POA"], "IDL:omg.org/PortableServer/POA:1.0"),
-        (&["PortableServer", "ObjectId"], "IDL:omg.org/PortableServer/ObjectId:1.0"),
+        (
+            &["PortableServer", "ForwardRequest"],
+            "IDL:omg.org/PortableServer/ForwardRequest:2.3",
+        ),
+        (
+            &["PortableServer", "POA"],
+            "IDL:omg.org/PortableServer/POA:1.0",
+        ),
+        (
+            &["PortableServer", "ObjectId"],
+            "IDL:omg.org/PortableServer/ObjectId:1.0",
+        ),
     ] {
         assert_eq!(repo_id(&poa, name), id, "{name:?}");
     }
@@ -181,11 +227,16 @@ fn cubit_analyses() {
     assert_eq!(repo_id(&model, &["Cubit"]), "IDL:Cubit:1.0");
     assert_eq!(repo_id(&model, &["Cubit", "Many"]), "IDL:Cubit/Many:1.0");
     let cubit = model.lookup(&["Cubit"]).expect("Cubit");
-    let DeclKind::Interface(i) = &model.decl(cubit).kind else { panic!() };
+    let DeclKind::Interface(i) = &model.decl(cubit).kind else {
+        panic!()
+    };
     assert_eq!(i.operations.len(), 8);
     assert_eq!(i.operations[4].name, "cube_struct");
     assert_eq!(i.operations[4].repository_id, "IDL:Cubit/cube_struct:1.0");
     let many = model.lookup(&["Cubit", "Many"]).expect("Many");
-    assert_eq!(i.operations[4].result, Some(rtorb_idl::sema::Type::Named(many)));
+    assert_eq!(
+        i.operations[4].result,
+        Some(rtorb_idl::sema::Type::Named(many))
+    );
     assert!(i.operations[7].oneway);
 }

@@ -69,7 +69,11 @@ impl Analyzer {
                 definition: None,
             }) = &d.kind
             {
-                let what = if *of == ForwardKind::Struct { "struct" } else { "union" };
+                let what = if *of == ForwardKind::Struct {
+                    "struct"
+                } else {
+                    "union"
+                };
                 self.diags.push(Diagnostic::error(
                     d.location.clone(),
                     format!("{what} `{}` is forward-declared but never defined", d.name),
@@ -100,7 +104,8 @@ impl Analyzer {
     // ----- declarations and scopes -----
 
     fn err(&mut self, location: &Location, message: String) {
-        self.diags.push(Diagnostic::error(location.clone(), message));
+        self.diags
+            .push(Diagnostic::error(location.clone(), message));
     }
 
     fn entry_location(&self, e: &Entry) -> Location {
@@ -113,7 +118,12 @@ impl Analyzer {
     /// Checks that `ident` may be declared in `scope` (`completing`: the
     /// forward declaration a definition completes). Reports and returns
     /// false when not.
-    fn check_name(&mut self, scope: ScopeId, ident: &Identifier, completing: Option<DeclId>) -> bool {
+    fn check_name(
+        &mut self,
+        scope: ScopeId,
+        ident: &Identifier,
+        completing: Option<DeclId>,
+    ) -> bool {
         let name = &ident.name;
         let lower = name.to_lowercase();
         let s = &self.scopes[scope];
@@ -205,7 +215,10 @@ impl Analyzer {
             .map(|o| self.decls[o.0].scoped_name.clone())
             .unwrap_or_default();
         scoped_name.push(ident.name.clone());
-        let base = join(self.scopes[scope].path_for(&ident.location.file), &ident.name);
+        let base = join(
+            self.scopes[scope].path_for(&ident.location.file),
+            &ident.name,
+        );
         let parent = owner;
         let is_enumerator = matches!(kind, DeclKind::Enumerator(_));
         self.decls.push(Decl {
@@ -332,7 +345,10 @@ impl Analyzer {
             if let Some(t) = predefined(name) {
                 return Some(Res::Builtin(t));
             }
-            self.err(&name.location, format!("cannot find `{name}` in this scope"));
+            self.err(
+                &name.location,
+                format!("cannot find `{name}` in this scope"),
+            );
             return None;
         }
         if found.len() > 1 {
@@ -355,7 +371,10 @@ impl Analyzer {
                     if let Some(t) = predefined(name) {
                         return Some(Res::Builtin(t));
                     }
-                    self.err(&name.location, format!("cannot find `{part}` in `{prefix}`"));
+                    self.err(
+                        &name.location,
+                        format!("cannot find `{part}` in `{prefix}`"),
+                    );
                     return None;
                 }
                 1 => entry = found.into_iter().next()?,
@@ -374,13 +393,19 @@ impl Analyzer {
             Res::Entry(Entry::Decl(id)) => Some(id),
             Res::Entry(Entry::Member { kind, location }) => {
                 self.diags.push(
-                    Diagnostic::error(name.location.clone(), format!("`{name}` is a {kind}, not a declaration"))
-                        .with_note(location, format!("`{name}` is declared here")),
+                    Diagnostic::error(
+                        name.location.clone(),
+                        format!("`{name}` is a {kind}, not a declaration"),
+                    )
+                    .with_note(location, format!("`{name}` is declared here")),
                 );
                 None
             }
             Res::Builtin(_) => {
-                self.err(&name.location, format!("`{name}` is predefined and cannot be named here"));
+                self.err(
+                    &name.location,
+                    format!("`{name}` is predefined and cannot be named here"),
+                );
                 None
             }
         }
@@ -422,7 +447,13 @@ impl Analyzer {
             Definition::ValueType(v) => self.value_type(scope, v),
             Definition::ValueBox(b) => {
                 let boxed = self.resolve_type(scope, &b.type_spec);
-                self.declare(scope, &b.name, &b.doc, DeclKind::ValueBox(ValueBoxDef { boxed }), None);
+                self.declare(
+                    scope,
+                    &b.name,
+                    &b.doc,
+                    DeclKind::ValueBox(ValueBoxDef { boxed }),
+                    None,
+                );
             }
             Definition::ValueForward(f) => {
                 self.forward(scope, &f.name, &f.doc, ForwardKind::Value(f.is_abstract))
@@ -449,12 +480,20 @@ impl Analyzer {
             return;
         }
         let existing = match self.scopes[scope].entries.get(&m.name.name) {
-            Some(Entry::Decl(id)) if matches!(self.decls[id.0].kind, DeclKind::Module(_)) => Some(*id),
+            Some(Entry::Decl(id)) if matches!(self.decls[id.0].kind, DeclKind::Module(_)) => {
+                Some(*id)
+            }
             _ => None,
         };
         let id = match existing {
             Some(id) => id,
-            None => self.declare(scope, &m.name, &m.doc, DeclKind::Module(ModuleDef::default()), None),
+            None => self.declare(
+                scope,
+                &m.name,
+                &m.doc,
+                DeclKind::Module(ModuleDef::default()),
+                None,
+            ),
         };
         let inner = self.open_scope(scope, id);
         self.definitions(inner, &m.definitions);
@@ -498,14 +537,22 @@ impl Analyzer {
         }
     }
 
-    fn forward(&mut self, scope: ScopeId, ident: &Identifier, doc: &Option<String>, of: ForwardKind) {
+    fn forward(
+        &mut self,
+        scope: ScopeId,
+        ident: &Identifier,
+        doc: &Option<String>,
+        of: ForwardKind,
+    ) {
         if let Some(Entry::Decl(id)) = self.scopes[scope].entries.get(&ident.name).cloned() {
             let same = match (&self.decls[id.0].kind, of) {
                 (DeclKind::Forward(f), _) => f.of == of,
                 (DeclKind::Interface(i), ForwardKind::Interface(k)) => i.kind == k,
                 (DeclKind::Struct(_), ForwardKind::Struct) => true,
                 (DeclKind::Union(_), ForwardKind::Union) => true,
-                (DeclKind::ValueType(v), ForwardKind::Value(a)) => (v.kind == ValueKind::Abstract) == a,
+                (DeclKind::ValueType(v), ForwardKind::Value(a)) => {
+                    (v.kind == ValueKind::Abstract) == a
+                }
                 _ => false,
             };
             if same {
@@ -516,7 +563,10 @@ impl Analyzer {
             scope,
             ident,
             doc,
-            DeclKind::Forward(ForwardDef { of, definition: None }),
+            DeclKind::Forward(ForwardDef {
+                of,
+                definition: None,
+            }),
             None,
         );
     }
@@ -550,16 +600,25 @@ impl Analyzer {
                 continue;
             };
             if bid == id || Some(bid) == forward {
-                self.err(&b.location, format!("interface `{}` inherits from itself", i.name.name));
+                self.err(
+                    &b.location,
+                    format!("interface `{}` inherits from itself", i.name.name),
+                );
                 continue;
             }
             let bkind = match &self.decls[bid.0].kind {
                 DeclKind::Interface(d) => d.kind,
-                DeclKind::Forward(ForwardDef { of: ForwardKind::Interface(_), .. }) => {
+                DeclKind::Forward(ForwardDef {
+                    of: ForwardKind::Interface(_),
+                    ..
+                }) => {
                     let note = self.decls[bid.0].location.clone();
                     self.diags.push(
-                        Diagnostic::error(b.location.clone(), format!("interface `{b}` is inherited before it is defined"))
-                            .with_note(note, "forward-declared here"),
+                        Diagnostic::error(
+                            b.location.clone(),
+                            format!("interface `{b}` is inherited before it is defined"),
+                        )
+                        .with_note(note, "forward-declared here"),
                     );
                     continue;
                 }
@@ -575,20 +634,29 @@ impl Analyzer {
             if i.kind != InterfaceKind::Local && bkind == InterfaceKind::Local {
                 self.err(
                     &b.location,
-                    format!("interface `{}` is not local and cannot inherit from local interface `{b}`", i.name.name),
+                    format!(
+                        "interface `{}` is not local and cannot inherit from local interface `{b}`",
+                        i.name.name
+                    ),
                 );
             }
             if i.kind == InterfaceKind::Abstract && bkind != InterfaceKind::Abstract {
                 self.err(
                     &b.location,
-                    format!("abstract interface `{}` can only inherit from abstract interfaces", i.name.name),
+                    format!(
+                        "abstract interface `{}` can only inherit from abstract interfaces",
+                        i.name.name
+                    ),
                 );
             }
             bases.push(bid);
         }
         let all_bases = self.all_bases(&bases);
         let inner = self.open_scope(scope, id);
-        self.scopes[inner].bases = bases.iter().filter_map(|b| self.scope_of.get(b).copied()).collect();
+        self.scopes[inner].bases = bases
+            .iter()
+            .filter_map(|b| self.scope_of.get(b).copied())
+            .collect();
         let inherited = self.inherited_members(&i.name, &all_bases);
         let (operations, attributes) = self.exports(inner, id, &i.body, &inherited);
         let (operations, attributes) = self.with_inherited(id, operations, attributes, &all_bases);
@@ -642,10 +710,17 @@ impl Analyzer {
                 .iter()
                 .filter(|o| !o.inherited)
                 .map(|o| (&o.name, &o.location))
-                .chain(attrs.iter().filter(|a| !a.inherited).map(|a| (&a.name, &a.location)));
+                .chain(
+                    attrs
+                        .iter()
+                        .filter(|a| !a.inherited)
+                        .map(|a| (&a.name, &a.location)),
+                );
             for (name, loc) in names {
                 match map.get(&name.to_lowercase()) {
-                    Some((_, other, _)) if other != b => clashes.push((name.clone(), *other, *b, loc.clone())),
+                    Some((_, other, _)) if other != b => {
+                        clashes.push((name.clone(), *other, *b, loc.clone()))
+                    }
                     Some(_) => {}
                     None => {
                         map.insert(name.to_lowercase(), (name.clone(), *b, loc.clone()));
@@ -658,7 +733,10 @@ impl Analyzer {
             self.diags.push(
                 Diagnostic::error(
                     owner.location.clone(),
-                    format!("`{}` inherits `{name}` from both `{an}` and `{bn}`", owner.name),
+                    format!(
+                        "`{}` inherits `{name}` from both `{an}` and `{bn}`",
+                        owner.name
+                    ),
                 )
                 .with_note(loc, format!("`{bn}::{name}` is declared here")),
             );
@@ -679,13 +757,23 @@ impl Analyzer {
                 DeclKind::ValueType(v) => (&v.operations, &v.attributes),
                 _ => continue,
             };
-            ops.extend(bo.iter().filter(|o| !o.inherited).map(|o| Operation { inherited: true, ..o.clone() }));
-            attrs.extend(ba.iter().filter(|a| !a.inherited).map(|a| Attribute { inherited: true, ..a.clone() }));
+            ops.extend(bo.iter().filter(|o| !o.inherited).map(|o| Operation {
+                inherited: true,
+                ..o.clone()
+            }));
+            attrs.extend(ba.iter().filter(|a| !a.inherited).map(|a| Attribute {
+                inherited: true,
+                ..a.clone()
+            }));
         }
         (ops, attrs)
     }
 
-    fn check_inherited(&mut self, ident: &Identifier, inherited: &HashMap<String, (String, DeclId, Location)>) {
+    fn check_inherited(
+        &mut self,
+        ident: &Identifier,
+        inherited: &HashMap<String, (String, DeclId, Location)>,
+    ) {
         if let Some((name, from, loc)) = inherited.get(&ident.name.to_lowercase()) {
             let base = self.decls[from.0].name.clone();
             self.diags.push(
@@ -743,7 +831,10 @@ impl Analyzer {
                     if o.oneway {
                         let n = &o.name.name;
                         if let Some(t) = &o.return_type {
-                            self.err(&t.location, format!("oneway operation `{n}` must return void"));
+                            self.err(
+                                &t.location,
+                                format!("oneway operation `{n}` must return void"),
+                            );
                         }
                         for p in &o.params {
                             let dir = match p.direction {
@@ -753,11 +844,17 @@ impl Analyzer {
                             };
                             self.err(
                                 &p.location,
-                                format!("oneway operation `{n}` cannot have `{dir}` parameter `{}`", p.name.name),
+                                format!(
+                                    "oneway operation `{n}` cannot have `{dir}` parameter `{}`",
+                                    p.name.name
+                                ),
                             );
                         }
                         if let Some(r) = o.raises.first() {
-                            self.err(&r.location, format!("oneway operation `{n}` cannot raise exceptions"));
+                            self.err(
+                                &r.location,
+                                format!("oneway operation `{n}` cannot raise exceptions"),
+                            );
                         }
                     }
                     self.check_inherited(&o.name, inherited);
@@ -782,7 +879,10 @@ impl Analyzer {
     }
 
     fn member_id(&self, scope: ScopeId, n: &Identifier) -> String {
-        format!("IDL:{}:1.0", join(self.scopes[scope].path_for(&n.location.file), &n.name))
+        format!(
+            "IDL:{}:1.0",
+            join(self.scopes[scope].path_for(&n.location.file), &n.name)
+        )
     }
 
     fn params(&mut self, scope: ScopeId, params: &[ast::Param]) -> Vec<Param> {
@@ -793,8 +893,14 @@ impl Analyzer {
             let lower = p.name.name.to_lowercase();
             if let Some(first) = seen.get(&lower) {
                 self.diags.push(
-                    Diagnostic::error(p.name.location.clone(), format!("redefinition of `{}`", p.name.name))
-                        .with_note(first.clone(), format!("`{}` was first defined here", p.name.name)),
+                    Diagnostic::error(
+                        p.name.location.clone(),
+                        format!("redefinition of `{}`", p.name.name),
+                    )
+                    .with_note(
+                        first.clone(),
+                        format!("`{}` was first defined here", p.name.name),
+                    ),
                 );
             } else {
                 seen.insert(lower, p.name.location.clone());
@@ -827,7 +933,11 @@ impl Analyzer {
         if self.too_deep(scope, &v.location) {
             return;
         }
-        let forward = self.completes(scope, &v.name, ForwardKind::Value(v.kind == ValueKind::Abstract));
+        let forward = self.completes(
+            scope,
+            &v.name,
+            ForwardKind::Value(v.kind == ValueKind::Abstract),
+        );
         let id = self.declare(
             scope,
             &v.name,
@@ -858,12 +968,24 @@ impl Analyzer {
                 continue;
             };
             if bid == id || Some(bid) == forward {
-                self.err(&b.location, format!("value type `{vname}` inherits from itself"));
+                self.err(
+                    &b.location,
+                    format!("value type `{vname}` inherits from itself"),
+                );
                 continue;
             }
             let DeclKind::ValueType(bv) = &self.decls[bid.0].kind else {
-                if matches!(self.decls[bid.0].kind, DeclKind::Forward(ForwardDef { of: ForwardKind::Value(_), .. })) {
-                    self.err(&b.location, format!("value type `{b}` is inherited before it is defined"));
+                if matches!(
+                    self.decls[bid.0].kind,
+                    DeclKind::Forward(ForwardDef {
+                        of: ForwardKind::Value(_),
+                        ..
+                    })
+                ) {
+                    self.err(
+                        &b.location,
+                        format!("value type `{b}` is inherited before it is defined"),
+                    );
                 } else {
                     self.not_a(b, bid, "a value type");
                 }
@@ -879,7 +1001,9 @@ impl Analyzer {
                 } else if concrete > 1 {
                     self.err(
                         &b.location,
-                        format!("value type `{vname}` inherits from more than one concrete value type"),
+                        format!(
+                            "value type `{vname}` inherits from more than one concrete value type"
+                        ),
                     );
                 }
             }
@@ -904,7 +1028,9 @@ impl Analyzer {
                 if plain > 1 {
                     self.err(
                         &s.location,
-                        format!("value type `{vname}` supports more than one non-abstract interface"),
+                        format!(
+                            "value type `{vname}` supports more than one non-abstract interface"
+                        ),
                     );
                 }
             }
@@ -980,7 +1106,13 @@ impl Analyzer {
                 let ty = self.resolve_type(scope, &td.type_spec);
                 for d in &td.declarators {
                     let target = self.array(scope, ty.clone(), d);
-                    self.declare(scope, &d.name, &td.doc, DeclKind::Alias(AliasDef { target }), None);
+                    self.declare(
+                        scope,
+                        &d.name,
+                        &td.doc,
+                        DeclKind::Alias(AliasDef { target }),
+                        None,
+                    );
                 }
             }
             TypeDcl::Struct(s) => {
@@ -1061,11 +1193,25 @@ impl Analyzer {
     }
 
     fn enumeration(&mut self, scope: ScopeId, e: &ast::EnumType) -> DeclId {
-        let id = self.declare(scope, &e.name, &e.doc, DeclKind::Enum(EnumDef { enumerators: Vec::new() }), None);
+        let id = self.declare(
+            scope,
+            &e.name,
+            &e.doc,
+            DeclKind::Enum(EnumDef {
+                enumerators: Vec::new(),
+            }),
+            None,
+        );
         let mut list = Vec::new();
         for (i, en) in e.enumerators.iter().enumerate() {
             let value = u32::try_from(i).unwrap_or(u32::MAX);
-            let eid = self.declare(scope, &en.name, &en.doc, DeclKind::Enumerator(EnumeratorDef { of: id, value }), None);
+            let eid = self.declare(
+                scope,
+                &en.name,
+                &en.doc,
+                DeclKind::Enumerator(EnumeratorDef { of: id, value }),
+                None,
+            );
             self.decls[eid.0].parent = Some(id);
             list.push(eid);
         }
@@ -1105,7 +1251,10 @@ impl Analyzer {
             Type::WChar => Some((Target::WChar, None)),
             Type::Boolean => Some((Target::Boolean, Some(2))),
             Type::Named(e) => match &self.decls[e.0].kind {
-                DeclKind::Enum(d) => Some((Target::Enum(e, self.decls[e.0].name.clone()), Some(d.enumerators.len()))),
+                DeclKind::Enum(d) => Some((
+                    Target::Enum(e, self.decls[e.0].name.clone()),
+                    Some(d.enumerators.len()),
+                )),
                 _ => None,
             },
             _ => None,
@@ -1147,8 +1296,11 @@ impl Analyzer {
                         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == v) {
                             let shown = show(&v, |e| self.decls[e.0].name.clone());
                             self.diags.push(
-                                Diagnostic::error(expr.location.clone(), format!("duplicate case label `{shown}`"))
-                                    .with_note(first.clone(), "first used here"),
+                                Diagnostic::error(
+                                    expr.location.clone(),
+                                    format!("duplicate case label `{shown}`"),
+                                )
+                                .with_note(first.clone(), "first used here"),
                             );
                             continue;
                         }
@@ -1175,7 +1327,12 @@ impl Analyzer {
         if covers_all {
             if let Some((_, loc)) = &default {
                 let name = self.type_name(&discriminator);
-                self.err(loc, format!("default case is unreachable: the labels cover every value of `{name}`"));
+                self.err(
+                    loc,
+                    format!(
+                        "default case is unreachable: the labels cover every value of `{name}`"
+                    ),
+                );
             }
         }
         if let DeclKind::Union(d) = &mut self.decls[id.0].kind {
@@ -1191,7 +1348,12 @@ impl Analyzer {
         self.diags.iter().any(|d| d.location == *location)
     }
 
-    fn eval_label(&mut self, scope: ScopeId, expr: &ast::ConstExpr, target: &Target) -> Option<ConstValue> {
+    fn eval_label(
+        &mut self,
+        scope: ScopeId,
+        expr: &ast::ConstExpr,
+        target: &Target,
+    ) -> Option<ConstValue> {
         let mut diags = Vec::new();
         let v = {
             let mut resolve = |n: &ScopedName| self.named_value(scope, n);
@@ -1217,16 +1379,30 @@ impl Analyzer {
             None => {
                 if !self.has_errors_at(&c.type_spec.location) {
                     let name = self.type_name(&ty);
-                    self.err(&c.type_spec.location, format!("`{name}` is not a valid constant type"));
+                    self.err(
+                        &c.type_spec.location,
+                        format!("`{name}` is not a valid constant type"),
+                    );
                 }
                 None
             }
         };
         let value = value.unwrap_or(ConstValue::Long(0));
-        self.declare(scope, &c.name, &c.doc, DeclKind::Const(ConstDef { ty, value }), None);
+        self.declare(
+            scope,
+            &c.name,
+            &c.doc,
+            DeclKind::Const(ConstDef { ty, value }),
+            None,
+        );
     }
 
-    fn eval(&mut self, scope: ScopeId, expr: &ast::ConstExpr, target: &Target) -> Option<ConstValue> {
+    fn eval(
+        &mut self,
+        scope: ScopeId,
+        expr: &ast::ConstExpr,
+        target: &Target,
+    ) -> Option<ConstValue> {
         let mut diags = Vec::new();
         let v = {
             let mut resolve = |n: &ScopedName| self.named_value(scope, n);
@@ -1365,32 +1541,52 @@ impl Analyzer {
         }
         match &spec.kind {
             TypeKind::Base(b) => base_type(*b),
-            TypeKind::String(bound) => Type::String(bound.as_ref().and_then(|b| self.positive(scope, b, "string bound"))),
-            TypeKind::WString(bound) => {
-                Type::WString(bound.as_ref().and_then(|b| self.positive(scope, b, "string bound")))
-            }
+            TypeKind::String(bound) => Type::String(
+                bound
+                    .as_ref()
+                    .and_then(|b| self.positive(scope, b, "string bound")),
+            ),
+            TypeKind::WString(bound) => Type::WString(
+                bound
+                    .as_ref()
+                    .and_then(|b| self.positive(scope, b, "string bound")),
+            ),
             TypeKind::Sequence { element, bound } => {
                 let element = Box::new(self.resolve_type_at(scope, element, depth + 1));
-                let bound = bound.as_ref().and_then(|b| self.positive(scope, b, "sequence bound"));
+                let bound = bound
+                    .as_ref()
+                    .and_then(|b| self.positive(scope, b, "sequence bound"));
                 Type::Sequence { element, bound }
             }
             TypeKind::Fixed { digits, scale } => {
                 let d = self.eval(scope, digits, &Target::Int(IntType::UShort));
                 let s = self.eval(scope, scale, &Target::Int(IntType::UShort));
                 let (Some(ConstValue::UShort(d)), Some(ConstValue::UShort(s))) = (d, s) else {
-                    return Type::Fixed { digits: 1, scale: 0 };
+                    return Type::Fixed {
+                        digits: 1,
+                        scale: 0,
+                    };
                 };
                 if !(1..=31).contains(&d) {
-                    self.err(&digits.location, format!("fixed-point digits must be from 1 to 31, found {d}"));
+                    self.err(
+                        &digits.location,
+                        format!("fixed-point digits must be from 1 to 31, found {d}"),
+                    );
                 } else if s > d {
-                    self.err(&scale.location, format!("fixed-point scale {s} is greater than its digits {d}"));
+                    self.err(
+                        &scale.location,
+                        format!("fixed-point scale {s} is greater than its digits {d}"),
+                    );
                 }
                 Type::Fixed {
                     digits: u8::try_from(d.min(31)).unwrap_or(31),
                     scale: u8::try_from(s.min(d).min(31)).unwrap_or(0),
                 }
             }
-            TypeKind::FixedAny => Type::Fixed { digits: 0, scale: 0 },
+            TypeKind::FixedAny => Type::Fixed {
+                digits: 0,
+                scale: 0,
+            },
             TypeKind::Struct(s) => Type::Named(self.structure(scope, s)),
             TypeKind::Union(u) => Type::Named(self.union(scope, u)),
             TypeKind::Enum(e) => Type::Named(self.enumeration(scope, e)),
@@ -1399,8 +1595,11 @@ impl Analyzer {
                 Some(Res::Builtin(t)) => t,
                 Some(Res::Entry(Entry::Member { kind, location })) => {
                     self.diags.push(
-                        Diagnostic::error(name.location.clone(), format!("`{name}` is a {kind}, not a type"))
-                            .with_note(location, format!("`{name}` is declared here")),
+                        Diagnostic::error(
+                            name.location.clone(),
+                            format!("`{name}` is a {kind}, not a type"),
+                        )
+                        .with_note(location, format!("`{name}` is declared here")),
                     );
                     Type::Long
                 }
@@ -1498,15 +1697,21 @@ impl Analyzer {
         };
         // A forward declaration and its definition share one id.
         let id = match &self.decls[id.0].kind {
-            DeclKind::Forward(ForwardDef { definition: Some(d), .. }) => *d,
+            DeclKind::Forward(ForwardDef {
+                definition: Some(d),
+                ..
+            }) => *d,
             _ => id,
         };
         if let Some((old, first)) = &self.explicit_id[id.0] {
             if old != repo_id {
                 let note = first.clone();
                 self.diags.push(
-                    Diagnostic::error(at.clone(), format!("repository id of `{name}` is already set to \"{old}\""))
-                        .with_note(note, "first set here"),
+                    Diagnostic::error(
+                        at.clone(),
+                        format!("repository id of `{name}` is already set to \"{old}\""),
+                    )
+                    .with_note(note, "first set here"),
                 );
             }
             return;
@@ -1569,26 +1774,29 @@ fn fix_forward(t: &mut Type, forwards: &[Option<DeclId>]) {
                 *id = *d;
             }
         }
-        Type::Sequence { element, .. } | Type::Array { element, .. } => fix_forward(element, forwards),
+        Type::Sequence { element, .. } | Type::Array { element, .. } => {
+            fix_forward(element, forwards)
+        }
         _ => {}
     }
 }
 
 /// Calls `f` on every type a declaration holds.
 fn for_each_type(kind: &mut DeclKind, f: &mut dyn FnMut(&mut Type)) {
-    let ops_attrs = |ops: &mut Vec<Operation>, attrs: &mut Vec<Attribute>, f: &mut dyn FnMut(&mut Type)| {
-        for o in ops {
-            if let Some(r) = &mut o.result {
-                f(r);
+    let ops_attrs =
+        |ops: &mut Vec<Operation>, attrs: &mut Vec<Attribute>, f: &mut dyn FnMut(&mut Type)| {
+            for o in ops {
+                if let Some(r) = &mut o.result {
+                    f(r);
+                }
+                for p in &mut o.params {
+                    f(&mut p.ty);
+                }
             }
-            for p in &mut o.params {
-                f(&mut p.ty);
+            for a in attrs {
+                f(&mut a.ty);
             }
-        }
-        for a in attrs {
-            f(&mut a.ty);
-        }
-    };
+        };
     match kind {
         DeclKind::Interface(i) => ops_attrs(&mut i.operations, &mut i.attributes, f),
         DeclKind::Struct(s) => s.members.iter_mut().for_each(|m| f(&mut m.ty)),
@@ -1607,6 +1815,10 @@ fn for_each_type(kind: &mut DeclKind, f: &mut dyn FnMut(&mut Type)) {
                 fa.params.iter_mut().for_each(|p| f(&mut p.ty));
             }
         }
-        DeclKind::Module(_) | DeclKind::Forward(_) | DeclKind::Enum(_) | DeclKind::Enumerator(_) | DeclKind::Native => {}
+        DeclKind::Module(_)
+        | DeclKind::Forward(_)
+        | DeclKind::Enum(_)
+        | DeclKind::Enumerator(_)
+        | DeclKind::Native => {}
     }
 }

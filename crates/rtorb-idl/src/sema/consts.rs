@@ -241,7 +241,9 @@ impl Evaluator<'_> {
                 .ok_or_else(|| out_of_range(f.to_string())),
             (Target::Char, Val::Char(c)) => Ok(ConstValue::Char(c)),
             (Target::WChar, Val::Char(c) | Val::WChar(c)) => Ok(ConstValue::WChar(c)),
-            (Target::String(bound), Val::Str(s)) => check_bound(s, *bound, expr, ConstValue::String),
+            (Target::String(bound), Val::Str(s)) => {
+                check_bound(s, *bound, expr, ConstValue::String)
+            }
             (Target::WString(bound), Val::Str(s) | Val::WStr(s)) => {
                 check_bound(s, *bound, expr, ConstValue::WString)
             }
@@ -252,7 +254,9 @@ impl Evaluator<'_> {
                 } else {
                     Err(Diagnostic::error(
                         expr.location.clone(),
-                        format!("mismatched types: expected `{name}`, found an enumerator of another enum"),
+                        format!(
+                            "mismatched types: expected `{name}`, found an enumerator of another enum"
+                        ),
                     ))
                 }
             }
@@ -304,7 +308,12 @@ impl Evaluator<'_> {
                         scale: f.scale,
                     })),
                     (UnaryOp::Not, Val::Int(i)) => Some(Val::Int(match target {
-                        Target::Int(t @ (IntType::UShort | IntType::ULong | IntType::ULongLong | IntType::Octet)) => {
+                        Target::Int(
+                            t @ (IntType::UShort
+                            | IntType::ULong
+                            | IntType::ULongLong
+                            | IntType::Octet),
+                        ) => {
                             let max = t.range().1;
                             if !(0..=max).contains(&i) {
                                 self.diags.push(overflow(&expr.location));
@@ -322,7 +331,10 @@ impl Evaluator<'_> {
                         };
                         self.diags.push(Diagnostic::error(
                             expr.location.clone(),
-                            format!("operator `{sym}` cannot be applied to {} constants", v.class()),
+                            format!(
+                                "operator `{sym}` cannot be applied to {} constants",
+                                v.class()
+                            ),
                         ));
                         None
                     }
@@ -550,7 +562,9 @@ fn digit_count(mut n: u128) -> u32 {
 /// Drops trailing fractional zeros, truncates fractional digits beyond 31
 /// digits in all; `None` when the integer part alone has more than 31.
 fn normalize(mut digits: i128, mut scale: u32) -> Option<FixedValue> {
-    while scale > 0 && (digits % 10 == 0 || digit_count(digits.unsigned_abs()).max(scale) > FIXED_DIGITS) {
+    while scale > 0
+        && (digits % 10 == 0 || digit_count(digits.unsigned_abs()).max(scale) > FIXED_DIGITS)
+    {
         digits /= 10;
         scale -= 1;
     }
