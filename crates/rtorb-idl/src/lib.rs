@@ -8,7 +8,8 @@
 //!    `ID`, `version` are scoped like declarations).
 //! 2. [`lexer`] and [`parser`]: the IDL 3 grammar into the syntax tree of
 //!    [`ast`].
-//! 3. Semantic checks and the Rust back end (to come).
+//! 3. [`sema`]: names resolved, checks, constants evaluated, repository ids;
+//!    the result is a [`sema::Model`] for the back end (to come).
 //!
 //! Every error is a [`Diagnostic`] naming the file, line and column, printed
 //! in the style of `rustc`.
@@ -19,6 +20,7 @@ mod diag;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;
+pub mod sema;
 
 pub use diag::{Diagnostic, Location, Severity};
 
