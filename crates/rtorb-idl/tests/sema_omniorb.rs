@@ -2,101 +2,24 @@
 //! omniORB gives them; the shared Cubit interface analyses.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use rtorb_idl::parser::parse;
+use rtorb_idl::parse_file;
+use rtorb_idl::preprocess::Preprocessor;
 use rtorb_idl::sema::{DeclKind, Model, analyze};
 
 const OMNIORB_IDL: &str = "/usr/share/idl/omniORB";
 
-/// A stand-in for the preprocessor: `#include` inlines the named file
-/// (each file once), conditionals are taken as for an IDL compiler named
-/// `__OMNIIDL__`, `#pragma` lines are kept. Every output line remembers its
-/// file and line.
-struct Expanded {
-    text: String,
-    origins: Vec<(Arc<str>, u32)>,
-    seen: Vec<PathBuf>,
-}
-
-fn find_include(name: &str) -> Option<PathBuf> {
-    [OMNIORB_IDL.to_string(), format!("{OMNIORB_IDL}/COS")]
-        .iter()
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-}
-
-fn expand(path: &Path, out: &mut Expanded) {
-    if out.seen.contains(&path.to_path_buf()) {
-        return;
-    }
-    out.seen.push(path.to_path_buf());
-    let text = std::fs::read_to_string(path).expect("IDL file is UTF-8");
-    let file: Arc<str> = path.display().to_string().into();
-    let mut defined: Vec<String> = vec!["__OMNIIDL__".into()];
-    let mut active: Vec<bool> = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line_no = u32::try_from(n + 1).expect("line number");
-        let live = active.iter().all(|&a| a);
-        let trimmed = line.trim_start();
-        let emit = |text: &str, out: &mut Expanded| {
-            out.text.push_str(text);
-            out.text.push('\n');
-            out.origins.push((file.clone(), line_no));
-        };
-        if let Some(directive) = trimmed.strip_prefix('#') {
-            let mut words = directive.split_whitespace();
-            let word = words.next().unwrap_or("");
-            let arg = words.next().unwrap_or("").to_string();
-            match word {
-                "ifdef" => active.push(defined.contains(&arg)),
-                "ifndef" => active.push(!defined.contains(&arg)),
-                "if" => active.push(directive.contains("__OMNIIDL__")),
-                "else" => {
-                    if let Some(a) = active.last_mut() {
-                        *a = !*a;
-                    }
-                }
-                "endif" => {
-                    active.pop();
-                }
-                "define" if live => defined.push(arg),
-                "include" if live => {
-                    let name = arg.trim_matches(|c| c == '"' || c == '<' || c == '>');
-                    if let Some(p) = find_include(name) {
-                        expand(&p, out);
-                    }
-                }
-                "pragma" if live => {
-                    emit(line, out);
-                    continue;
-                }
-                _ => {}
-            }
-            emit("", out);
-            continue;
-        }
-        emit(if live { line } else { "" }, out);
-    }
-}
-
+/// Preprocesses (with `__OMNIIDL__` defined, as omniidl does), parses and
+/// analyses one of omniORB's files.
 fn analyze_file(path: &Path) -> Result<Model, Vec<String>> {
-    let mut e = Expanded {
-        text: String::new(),
-        origins: Vec::new(),
-        seen: Vec::new(),
-    };
-    expand(path, &mut e);
-    let origins = e.origins;
-    let map = move |line: u32| {
-        origins
-            .get(line as usize - 1)
-            .cloned()
-            .unwrap_or_else(|| ("?".into(), line))
-    };
-    let spec =
-        parse(&e.text, &map).map_err(|es| es.iter().map(|d| d.to_string()).collect::<Vec<_>>())?;
-    analyze(&spec).map_err(|es| es.iter().map(|d| d.to_string()).collect())
+    let root = Path::new(OMNIORB_IDL);
+    let mut pp = Preprocessor::new();
+    pp.include_dir(root)
+        .include_dir(root.join("COS"))
+        .define("__OMNIIDL__", "1");
+    let strings = |es: Vec<rtorb_idl::Diagnostic>| es.iter().map(|d| d.to_string()).collect();
+    let spec = parse_file(&pp, path).map_err(strings)?;
+    analyze(&spec).map_err(strings)
 }
 
 fn idl_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -115,12 +38,14 @@ fn idl_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// omniORB's files use names that its `orb.idl` does not declare
+/// (omniidl rejects the same ten files with the same errors)
 /// (`CORBA::Current`, `CORBA::Policy`, `CORBA::ServiceOption`,
 /// `CORBA::Environment`, ...) or that live in the unshipped `IOP.idl`:
 /// files depending on these fail with exactly such errors.
 fn undeclared_in_source(error: &str) -> bool {
-    error.starts_with("error: cannot find")
-        && (error.contains("in `CORBA`") || error.contains("`IOP::"))
+    (error.starts_with("error: cannot find")
+        && (error.contains("in `CORBA`") || error.contains("`IOP::")))
+        || error.contains("`IOP.idl` not found")
 }
 
 #[test]
@@ -129,9 +54,16 @@ fn every_omniorb_idl_file_analyses() {
     idl_files(Path::new(OMNIORB_IDL), &mut files);
     assert!(files.len() > 50, "only {} IDL files found", files.len());
     let mut failures = Vec::new();
+    let mut known_gaps = Vec::new();
     for path in &files {
         if let Err(errors) = analyze_file(path) {
             if errors.iter().all(|e| undeclared_in_source(e)) {
+                known_gaps.push(
+                    path.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
                 continue;
             }
             failures.push(format!(
@@ -152,6 +84,11 @@ fn every_omniorb_idl_file_analyses() {
         "{} files fail:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+    eprintln!("files naming declarations omniORB does not ship: {known_gaps:?}");
+    assert!(
+        known_gaps.len() <= 10,
+        "more files than the known ones fail on undeclared names: {known_gaps:?}"
     );
 }
 
@@ -222,7 +159,8 @@ fn omniorb_repository_ids() {
 #[test]
 fn cubit_analyses() {
     let text = std::fs::read_to_string("/work/shared/idl/cubit.idl").expect("cubit.idl");
-    let spec = parse(&text, &rtorb_idl::lexer::SingleFile::new("cubit.idl")).expect("parses");
+    let spec = rtorb_idl::parser::parse(&text, &rtorb_idl::lexer::SingleFile::new("cubit.idl"))
+        .expect("parses");
     let model = analyze(&spec).expect("analyses");
     assert_eq!(repo_id(&model, &["Cubit"]), "IDL:Cubit:1.0");
     assert_eq!(repo_id(&model, &["Cubit", "Many"]), "IDL:Cubit/Many:1.0");
