@@ -6,3 +6,4 @@
 //! through real GIOP octets.
 
 pub mod runtime;
+pub mod transport;
