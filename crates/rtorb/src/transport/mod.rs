@@ -59,7 +59,7 @@
 //!    endpoint scheme), its profile tag, endpoint parsing, and the
 //!    conversions between endpoints and profiles. A profile tag that
 //!    `rtorb-giop` does not decode arrives as
-//!    [`Profile::Unknown`](rtorb_giop::ior::Profile::Unknown) with its
+//!    [`Profile::Unknown`] with its
 //!    body; the factory decodes it and makes profiles of that form.
 //! 4. Give the module a `pub fn register(registry: &mut ProtocolRegistry)`
 //!    that registers the factory, as [`iiop::register`] and
