@@ -65,6 +65,16 @@ fn partial_writes_are_continued() {
         let mut r = FrameReader::new(server.messaging());
         assert_eq!(read_one(&mut r, &mut *server), concat(&chain));
 
+        // Empty buffers anywhere in the chain are skipped.
+        let mut gappy = vec![bytes::Bytes::new()];
+        for c in &chain {
+            gappy.push(c.clone());
+            gappy.push(bytes::Bytes::new());
+        }
+        trickle.write_all_vectored(&gappy).unwrap();
+        assert_eq!(read_one(&mut r, &mut *server), concat(&chain));
+        trickle.write_all_vectored(&[]).unwrap();
+
         // The same through an OutChain.
         let mut out = OutChain::new();
         out.extend(chain.iter().cloned());

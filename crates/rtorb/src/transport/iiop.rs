@@ -15,6 +15,9 @@
 //!   `hostname_in_ior=<host>`, the host to publish in profiles instead of
 //!   the listening address.
 //!
+//! An acceptor whose host is a name listens on the first address the name
+//! resolves to; a connector tries every address in turn.
+//!
 //! Connections have `TCP_NODELAY` set; listeners have `SO_REUSEADDR`, and
 //! IPv6 listeners are IPv6-only (listen on `0.0.0.0` and `[::]` for both).
 //! An acceptor publishes, in profiles, the `hostname_in_ior` option if

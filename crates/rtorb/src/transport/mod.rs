@@ -136,7 +136,15 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
     fn write_all_vectored(&mut self, chunks: &[Bytes]) -> std::io::Result<()> {
         let mut first = 0;
         let mut offset = 0;
-        while first < chunks.len() {
+        loop {
+            // Skip what is written, and empty buffers.
+            while chunks.get(first).is_some_and(|c| offset >= c.len()) {
+                first += 1;
+                offset = 0;
+            }
+            if first >= chunks.len() {
+                break;
+            }
             let mut slices: [IoSlice<'_>; MAX_GATHER] = [IoSlice::new(&[]); MAX_GATHER];
             let mut n = 0;
             for (i, c) in chunks[first..].iter().take(MAX_GATHER).enumerate() {

@@ -13,7 +13,8 @@
 //!
 //! An acceptor removes a stale socket file at its path before binding (one
 //! that is a socket with no server behind it), refuses a path with a live
-//! server or that is not a socket, and removes its socket file when it is
+//! server (found by connecting to it, a connection that server sees open
+//! and close) or that is not a socket, and removes its socket file when it is
 //! dropped (if the file is still the one it created).
 
 use std::any::Any;
