@@ -15,3 +15,4 @@
 //! - [`runtime::loopback::Loopback`]: the in-process invoker.
 
 pub mod runtime;
+pub mod transport;
