@@ -125,6 +125,14 @@ pub const TAG_OMNIORB_UNIX_TRANS: ComponentId = 0x4154_5402;
 pub const TAG_OMNIORB_PERSISTENT_ID: ComponentId = 0x4154_5403;
 /// omniORB's restricted-connection component.
 pub const TAG_OMNIORB_RESTRICTED_CONNECTION: ComponentId = 0x4154_5404;
+/// rtorb's component marking a profile whose endpoint speaks GIOPlite
+/// instead of GIOP.
+///
+/// Its body is an empty encapsulation (the byte-order octet alone). The id
+/// is rtorb's own (`RTO` followed by 0x02); other ORBs skip components they
+/// do not know, and a client that finds it and does not speak GIOPlite must
+/// not use the profile.
+pub const TAG_RTORB_GIOP_LITE: ComponentId = 0x5254_4f02;
 
 /// The IDL name of a component id, for the ids this module knows.
 pub fn component_name(tag: ComponentId) -> Option<&'static str> {
@@ -178,6 +186,7 @@ pub fn profile_name(tag: ProfileId) -> Option<&'static str> {
         TAG_UIPMC => "TAG_UIPMC",
         TAG_MOBILE_TERMINAL_IOP => "TAG_MOBILE_TERMINAL_IOP",
         TAG_RTORB_UIOP => "TAG_RTORB_UIOP",
+        TAG_RTORB_GIOP_LITE => "TAG_RTORB_GIOP_LITE",
         _ => return None,
     })
 }

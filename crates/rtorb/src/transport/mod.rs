@@ -84,7 +84,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb_giop::FrameProtocol;
-use rtorb_giop::ior::tags::{ComponentId, ProfileId};
+use rtorb_giop::ior::tags::ProfileId;
 use rtorb_giop::ior::{Profile, TaggedComponent};
 
 pub use endpoint::Endpoint;
@@ -94,14 +94,7 @@ pub use io::{FrameReader, OutChain};
 pub use registry::ProtocolRegistry;
 pub use uiop::{UiopAcceptor, UiopConnector, UiopEndpoint, UiopFactory, UnixTransport};
 
-/// rtorb's tagged component marking a profile whose endpoint speaks
-/// GIOPlite instead of GIOP.
-///
-/// Its body is an empty encapsulation (the byte-order octet alone). The id
-/// is rtorb's own (`RTO` followed by 0x02); other ORBs skip components they
-/// do not know, and a client that finds it and does not speak GIOPlite must
-/// not use the profile.
-pub const TAG_RTORB_GIOP_LITE: ComponentId = 0x5254_4f02;
+pub use rtorb_giop::ior::tags::TAG_RTORB_GIOP_LITE;
 
 /// The most buffers one gathered write hands to the system at once.
 pub const MAX_GATHER: usize = 64;
