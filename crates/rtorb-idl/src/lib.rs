@@ -17,6 +17,7 @@ pub mod ast;
 mod diag;
 pub mod lexer;
 pub mod parser;
+pub mod phf;
 pub mod preprocess;
 
 pub use diag::{Diagnostic, Location, Severity};
