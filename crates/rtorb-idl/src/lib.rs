@@ -19,6 +19,7 @@ pub mod codegen;
 mod diag;
 pub mod lexer;
 pub mod parser;
+pub mod phf;
 pub mod preprocess;
 pub mod sema;
 

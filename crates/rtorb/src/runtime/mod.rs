@@ -49,7 +49,10 @@
 //!   that decodes the arguments from [`ServerRequest::arguments`], calls
 //!   the servant, and writes [`ServerRequest::write_results`] or
 //!   [`ServerRequest::write_user_exception`], or returns the
-//!   `SystemException`. An unknown name returns [`bad_operation`]. For
+//!   `SystemException`. An unknown name returns [`bad_operation`]. The
+//!   operation is found by a `static` [`OpTable`] (a perfect hash that
+//!   `rtorb-idl` computes) whose [`OpTable::lookup`] gives its index, which
+//!   the dispatch `match`es densely (`Some(0) => ..`, `Some(1) => ..`). For
 //!   interface inheritance, emit the per-interface dispatch as a generic
 //!   function over the servant trait and let a derived interface's
 //!   fall-through arm call its bases' functions.
@@ -123,6 +126,7 @@
 mod client;
 mod exception;
 pub mod loopback;
+mod op_table;
 mod pool;
 mod server;
 
@@ -135,6 +139,7 @@ pub use exception::{
     OperationError, TRANSIENT_TOO_MANY_FORWARDS, UNKNOWN_UNLISTED_USER_EXCEPTION, UserException,
     bad_operation, marshal_completed, object_not_exist,
 };
+pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use server::{ServerRequest, Skeleton, dispatch};
 
 /// The wire types generated code uses, re-exported so that it needs no
