@@ -125,6 +125,7 @@ mod exception;
 pub mod loopback;
 mod pool;
 mod server;
+mod support;
 
 pub use client::{
     Arguments, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
@@ -136,6 +137,10 @@ pub use exception::{
     bad_operation, marshal_completed, object_not_exist,
 };
 pub use server::{ServerRequest, Skeleton, dispatch};
+pub use support::{
+    IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,
+    write_object,
+};
 
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.
