@@ -109,8 +109,8 @@ pub fn write_object(e: &mut Encoder, object: Option<&Object>) -> Result<(), CdrE
     }
 }
 
-/// Reads an object reference, bound to the current invoker (see the
-/// [module](self)); the nil reference is `None`.
+/// Reads an object reference, bound to the thread's current invoker
+/// (set by [`with_invoker`]); the nil reference is `None`.
 pub fn read_object(d: &mut Decoder) -> Result<Option<Object>, CdrError> {
     let reference = ObjectReference::decode(d)?;
     if reference.is_nil() {
