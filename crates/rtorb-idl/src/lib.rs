@@ -52,3 +52,109 @@ pub fn parse_file(
     let out = pp.run_file(path)?;
     parser::parse(&out.text, &out)
 }
+
+/// The build API: compiles IDL files to Rust source files, as a build
+/// script calls it.
+///
+/// ```no_run
+/// rtorb_idl::Config::new()
+///     .include_dir("idl")
+///     .define("DEBUG", "1")
+///     .out_dir(std::env::var("OUT_DIR").unwrap())
+///     .compile(&["idl/cubit.idl"])?;
+/// # Ok::<(), Vec<rtorb_idl::Diagnostic>>(())
+/// ```
+///
+/// Each input `NAME.idl` gives `OUT_DIR/NAME.rs`, self-contained (it holds
+/// what the files it includes declare too), for `include!` inside any
+/// module of a crate that depends on `rtorb` and `rtorb-cdr`.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    include_dirs: Vec<std::path::PathBuf>,
+    defines: Vec<(String, String)>,
+    out_dir: Option<std::path::PathBuf>,
+}
+
+impl Config {
+    /// A configuration with no include directories or macros, writing to
+    /// `$OUT_DIR` unless [`Config::out_dir`] says otherwise.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Adds a directory `#include` searches.
+    pub fn include_dir(&mut self, dir: impl Into<std::path::PathBuf>) -> &mut Config {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Defines a macro, as `-D name=value` does.
+    pub fn define(&mut self, name: impl Into<String>, value: impl Into<String>) -> &mut Config {
+        self.defines.push((name.into(), value.into()));
+        self
+    }
+
+    /// Sets the directory the Rust files are written to.
+    pub fn out_dir(&mut self, dir: impl Into<std::path::PathBuf>) -> &mut Config {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The preprocessor this configuration sets up.
+    fn preprocessor(&self) -> preprocess::Preprocessor {
+        let mut pp = preprocess::Preprocessor::new();
+        for d in &self.include_dirs {
+            pp.include_dir(d);
+        }
+        for (n, v) in &self.defines {
+            pp.define(n, v);
+        }
+        pp
+    }
+
+    /// The Rust source text for one IDL file.
+    pub fn generate(&self, file: &Path) -> Result<String, Vec<Diagnostic>> {
+        let spec = parse_file(&self.preprocessor(), file)?;
+        let model = sema::analyze(&spec)?;
+        codegen::generate(&model)
+    }
+
+    /// Compiles every file, writing `OUT_DIR/NAME.rs` for each
+    /// `NAME.idl`; the diagnostics of every file that fails.
+    pub fn compile(&self, files: &[impl AsRef<Path>]) -> Result<(), Vec<Diagnostic>> {
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => match std::env::var_os("OUT_DIR") {
+                Some(d) => d.into(),
+                None => {
+                    return Err(vec![Diagnostic::error(
+                        Location::new("<config>", 0, 0),
+                        "no output directory: call out_dir or set OUT_DIR",
+                    )]);
+                }
+            },
+        };
+        let mut errors = Vec::new();
+        for file in files {
+            let file = file.as_ref();
+            match self.generate(file) {
+                Ok(text) => {
+                    let stem = file.file_stem().unwrap_or(file.as_os_str());
+                    let out = out_dir.join(stem).with_extension("rs");
+                    if let Err(e) = std::fs::write(&out, text) {
+                        errors.push(Diagnostic::error(
+                            Location::new(out.display().to_string(), 0, 0),
+                            format!("cannot write: {e}"),
+                        ));
+                    }
+                }
+                Err(mut d) => errors.append(&mut d),
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}

@@ -1,6 +1,49 @@
-//! The Rust back end: how IDL names and declarations become Rust items.
+//! The Rust back end: Rust items from the resolved [`Model`].
 //!
-//! This module is being built up in stages; [`names`] holds the naming
-//! rules every generated item follows.
+//! [`generate`] writes one self-contained Rust source text (formatted by
+//! `prettyplease`) for a whole model, meant for `include!` inside any
+//! module of a crate that depends on `rtorb` and `rtorb-cdr`: every path
+//! it uses is absolute (`::rtorb::runtime::...`, `::rtorb_cdr::...`) or
+//! relative to the including module (`super::...`).
+//!
+//! | IDL | Rust |
+//! | --- | --- |
+//! | `module m` | `pub mod m` |
+//! | `const T N = v;` | `pub const N: T = v;` (`string`, `wstring` and `fixed` constants as `&str`; `long double` as `f64`) |
+//! | `struct S` | `pub struct S` deriving `Debug, Clone`, `PartialEq` unless it holds object references, `Default` when every member has one; `CdrEncode`/`CdrDecode`, `IdlType` |
+//! | `enum E` | `#[repr(u32)] pub enum E`, an `unsigned long` on the wire; out-of-range values are `CdrError::InvalidEnum` |
+//! | `union U` | `pub enum U` with a variant per case holding the member, the `default` case holding `(discriminator, member)`, and, without a default when the labels do not cover every value, a `NoMember(discriminator)` variant |
+//! | `typedef T A;` | `pub type A = T;` and `pub fn a_type_code()` (`tk_alias`) |
+//! | `sequence<octet>` | `rtorb_cdr::Bytes` |
+//! | `sequence<T>`, `string`, `T a[N]` | `Vec<T>`, `String`, `[T; N]`; bounds are checked where values are written and read |
+//! | `exception X` | a struct like `S`, with `UserException`, `Display`, `Error` |
+//! | `any`, `TypeCode`, `fixed`, `long double` | `rtorb_cdr::{Any, TypeCode, Fixed, LongDouble}` |
+//! | `Object`, `interface I` (as a type) | `Option<rtorb::runtime::Object>`, `Option<I>` |
+//! | `interface I` | stub `I`, servant trait `IServant`, skeleton `ISkeleton<S>`, and `pub mod i` with the types declared inside, an error enum per operation with `raises`, `REPOSITORY_IDS` and `dispatch` |
+//!
+//! Value types, value boxes, native types and local interfaces are not
+//! supported: they are reported as errors.
 
+mod emit;
+mod interface;
 pub mod names;
+mod types;
+
+use crate::Diagnostic;
+use crate::sema::Model;
+
+/// The Rust source text for `model`, or the constructs it cannot map.
+pub fn generate(model: &Model) -> Result<String, Vec<Diagnostic>> {
+    let mut g = emit::Gen::new(model);
+    let text = g.scope(&model.top, &[]);
+    if !g.diags.is_empty() {
+        return Err(g.diags);
+    }
+    match syn::parse_file(&text) {
+        Ok(file) => Ok(prettyplease::unparse(&file)),
+        Err(e) => Err(vec![Diagnostic::error(
+            crate::Location::new("<generated>", 0, 0),
+            format!("internal error: generated code does not parse: {e}"),
+        )]),
+    }
+}

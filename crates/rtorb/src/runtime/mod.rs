@@ -129,6 +129,7 @@ pub mod loopback;
 mod op_table;
 mod pool;
 mod server;
+mod support;
 
 pub use client::{
     Arguments, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
@@ -141,6 +142,10 @@ pub use exception::{
 };
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use server::{ServerRequest, Skeleton, dispatch};
+pub use support::{
+    IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,
+    write_object,
+};
 
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.

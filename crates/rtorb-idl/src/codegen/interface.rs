@@ -1,0 +1,502 @@
+//! Interfaces: the client stub, the error enum of each operation with a
+//! `raises` clause, the servant trait, the dispatch function and the
+//! skeleton.
+
+use std::fmt::Write as _;
+
+use crate::sema::{DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Type};
+
+use super::emit::{Gen, doc_or};
+use super::names::{NameKind, Namer, rust_name, upper_camel_case};
+
+/// An operation or attribute accessor as the wire and Rust see it.
+struct Sig {
+    /// The operation name on the wire (`op`, `_get_x`, `_set_x`).
+    wire: String,
+    /// The Rust method name.
+    method: String,
+    /// Parameters: Rust name, direction, type.
+    params: Vec<(String, Direction, Type)>,
+    /// The result type, `None` for void.
+    result: Option<Type>,
+    /// The exceptions it raises.
+    raises: Vec<DeclId>,
+    /// Whether it is oneway.
+    oneway: bool,
+    /// Its doc attribute.
+    doc: String,
+    /// The interface that declares it.
+    defined_in: DeclId,
+    /// The name of its error enum (in the declaring interface's module).
+    error: String,
+}
+
+/// Names a parameter must not take, used by generated code.
+const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
+
+impl Gen<'_> {
+    fn sigs(&self, i: &InterfaceDef) -> Vec<Sig> {
+        let mut out = Vec::new();
+        for op in &i.operations {
+            let mut namer = Namer::new();
+            for r in RESERVED_PARAMS {
+                namer.reserve(r);
+            }
+            let params = op
+                .params
+                .iter()
+                .map(|p| {
+                    (
+                        namer.name(&p.name, NameKind::Value),
+                        p.direction,
+                        p.ty.clone(),
+                    )
+                })
+                .collect();
+            let method = rust_name(&op.name, NameKind::Value);
+            out.push(Sig {
+                wire: op.name.clone(),
+                error: format!("{}Error", upper_camel_case(&op.name)),
+                method,
+                params,
+                result: op.result.clone(),
+                raises: op.raises.clone(),
+                oneway: op.oneway,
+                doc: doc_or(&op.doc, &format!("IDL operation `{}`.", op.name)),
+                defined_in: op.defined_in,
+            });
+        }
+        for a in &i.attributes {
+            let getter = rust_name(&a.name, NameKind::Value);
+            out.push(Sig {
+                wire: format!("_get_{}", a.name),
+                error: format!("Get{}Error", upper_camel_case(&a.name)),
+                method: getter,
+                params: Vec::new(),
+                result: Some(a.ty.clone()),
+                raises: a.get_raises.clone(),
+                oneway: false,
+                doc: doc_or(&a.doc, &format!("Reads IDL attribute `{}`.", a.name)),
+                defined_in: a.defined_in,
+            });
+            if !a.readonly {
+                out.push(Sig {
+                    wire: format!("_set_{}", a.name),
+                    error: format!("Set{}Error", upper_camel_case(&a.name)),
+                    method: rust_name(&format!("set_{}", a.name), NameKind::Value),
+                    params: vec![("value".into(), Direction::In, a.ty.clone())],
+                    result: None,
+                    raises: a.set_raises.clone(),
+                    oneway: false,
+                    doc: doc_or(&a.doc, &format!("Writes IDL attribute `{}`.", a.name)),
+                    defined_in: a.defined_in,
+                });
+            }
+        }
+        out
+    }
+
+    /// The error type of `sig`, from the current module.
+    fn error_ty(&self, sig: &Sig) -> String {
+        if sig.raises.is_empty() || sig.oneway {
+            "::rtorb::runtime::SystemException".into()
+        } else {
+            self.in_scope(sig.defined_in, &sig.error)
+        }
+    }
+
+    /// The Rust types of the results: return value, then `inout` and
+    /// `out` parameters.
+    fn results(&mut self, sig: &Sig) -> Vec<(String, Type)> {
+        let mut out = Vec::new();
+        if let Some(r) = &sig.result {
+            out.push(("r".to_string(), r.clone()));
+        }
+        for (n, dir, ty) in &sig.params {
+            if *dir != Direction::In {
+                out.push((n.clone(), ty.clone()));
+            }
+        }
+        out
+    }
+
+    fn results_ty(&mut self, results: &[(String, Type)]) -> String {
+        match results {
+            [] => "()".into(),
+            [(_, t)] => self.rust_ty(t),
+            many => {
+                let tys: Vec<String> = many.iter().map(|(_, t)| self.rust_ty(t)).collect();
+                format!("({})", tys.join(", "))
+            }
+        }
+    }
+
+    fn uses_objref(&self, sig: &Sig) -> bool {
+        sig.params.iter().any(|(_, _, t)| self.has_objref(t, 0))
+            || sig.result.as_ref().is_some_and(|t| self.has_objref(t, 0))
+            || sig
+                .raises
+                .iter()
+                .any(|x| self.has_objref(&Type::Named(*x), 0))
+    }
+
+    /// The items of interface `id`.
+    pub(super) fn interface(&mut self, id: DeclId) -> String {
+        let model = self.model;
+        let decl = model.decl(id);
+        let DeclKind::Interface(i) = &decl.kind else {
+            return String::new();
+        };
+        if i.kind == InterfaceKind::Local {
+            self.unsupported(&format!(
+                "local interface `{}` is not supported by the Rust back end",
+                decl.name
+            ));
+            return String::new();
+        }
+        let outer = self.cur.clone();
+        let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
+        let module = inner.last().cloned().unwrap_or_default();
+        let stub = self.item_name(id);
+        let rid = decl.repository_id.clone().unwrap_or_default();
+        let sigs = self.sigs(i);
+        let idl_name = decl.scoped_name.join("::");
+
+        // The module of the interface: its types, error enums, ids, dispatch.
+        let mut body = self.scope(&i.contents, &inner);
+        self.cur = inner.clone();
+        for sig in sigs.iter().filter(|s| s.defined_in == id) {
+            if !sig.raises.is_empty() && !sig.oneway {
+                body.push_str(&self.error_enum(sig, &idl_name));
+            }
+        }
+        let mut ids = vec![format!("{rid:?}")];
+        for b in &i.all_bases {
+            ids.push(format!(
+                "{:?}",
+                model.decl(*b).repository_id.clone().unwrap_or_default()
+            ));
+        }
+        let _ = write!(
+            body,
+            "#[doc = \" Repository ids of `{idl_name}`, most derived first, then every base.\"]\npub const REPOSITORY_IDS: &[&str] = &[{}];",
+            ids.join(", ")
+        );
+        body.push_str(&self.dispatch_fn(id, &stub, &sigs, &idl_name));
+        self.cur = outer.clone();
+        let inception = if outer.last() == Some(&module) {
+            "#[allow(clippy::module_inception)]\n"
+        } else {
+            ""
+        };
+        let mut out = format!(
+            "#[doc = \" Types and operation support of IDL interface `{idl_name}`.\"]\n{inception}pub mod {module} {{ {body} }}\n"
+        );
+
+        // The stub.
+        let single = i.bases.len() == 1;
+        let base = i.bases.first().map(|b| self.path_to(*b));
+        let _ = write!(
+            out,
+            "{}#[derive(Debug, Clone)]\npub struct {stub}({});",
+            doc_or(
+                &decl.doc,
+                &format!("Client stub of IDL interface `{idl_name}` (`{rid}`).")
+            ),
+            match (&base, single) {
+                (Some(b), true) => b.clone(),
+                _ => "::rtorb::runtime::Object".into(),
+            }
+        );
+        let (from, as_obj, into, deref) = match (&base, single) {
+            (Some(b), true) => (
+                format!("{stub}(<{b} as ::rtorb::runtime::Stub>::from_object(object))"),
+                "::rtorb::runtime::Stub::as_object(&self.0)".to_string(),
+                "::rtorb::runtime::Stub::into_object(self.0)".to_string(),
+                b.clone(),
+            ),
+            _ => (
+                format!("{stub}(object)"),
+                "&self.0".into(),
+                "self.0".into(),
+                "::rtorb::runtime::Object".into(),
+            ),
+        };
+        let _ = write!(
+            out,
+            "impl ::rtorb::runtime::Stub for {stub} {{ const REPOSITORY_ID: &'static str = {rid:?};\
+             fn from_object(object: ::rtorb::runtime::Object) -> Self {{ {from} }}\
+             fn as_object(&self) -> &::rtorb::runtime::Object {{ {as_obj} }}\
+             fn into_object(self) -> ::rtorb::runtime::Object {{ {into} }} }}\n\
+             #[doc = \" The operations of the base (or of `CORBA::Object`).\"]\n\
+             impl ::core::ops::Deref for {stub} {{ type Target = {deref}; fn deref(&self) -> &{deref} {{ &self.0 }} }}\n\
+             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::objref({rid:?}, {:?}) }} }}",
+            decl.name
+        );
+        let mut methods = String::new();
+        for sig in &sigs {
+            if single && sig.defined_in != id {
+                continue;
+            }
+            methods.push_str(&self.stub_method(sig));
+        }
+        let _ = write!(out, "impl {stub} {{ {methods} }}");
+
+        // The servant trait.
+        let supertraits = if i.bases.is_empty() {
+            "Send + Sync".to_string()
+        } else {
+            i.bases
+                .iter()
+                .map(|b| {
+                    let p = self.path_to(*b);
+                    format!("{p}Servant")
+                })
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        let mut trait_methods = String::new();
+        for sig in sigs.iter().filter(|s| s.defined_in == id) {
+            trait_methods.push_str(&self.servant_method(sig));
+        }
+        let _ = write!(
+            out,
+            "#[doc = \" Servant trait of IDL interface `{idl_name}`: implement it and register `{stub}Skeleton(servant)`.\"]\npub trait {stub}Servant: {supertraits} {{ {trait_methods} }}"
+        );
+
+        // The skeleton.
+        let _ = write!(
+            out,
+            "#[doc = \" Skeleton of IDL interface `{idl_name}`, wrapping a servant.\"]\npub struct {stub}Skeleton<S>(pub S);\n\
+             impl<S: {stub}Servant> ::rtorb::runtime::Skeleton for {stub}Skeleton<S> {{\
+             fn repository_ids(&self) -> &'static [&'static str] {{ {module}::REPOSITORY_IDS }}\
+             fn dispatch(&self, req: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {module}::dispatch(&self.0, req) }} }}"
+        );
+        out
+    }
+
+    fn error_enum(&mut self, sig: &Sig, idl_name: &str) -> String {
+        let name = &sig.error;
+        let mut variants = Namer::new();
+        variants.reserve("System");
+        let mut vs = String::new();
+        let mut arms = String::new();
+        let mut display = String::new();
+        let mut eq = true;
+        for x in &sig.raises {
+            let xd = self.model.decl(*x);
+            let v = variants.name(&xd.name, NameKind::Variant);
+            let p = self.path_to(*x);
+            eq &= self.has_eq(&Type::Named(*x));
+            let _ = write!(
+                vs,
+                "#[doc = {:?}]\n{v}({p}),",
+                format!(" `{}`", xd.scoped_name.join("::"))
+            );
+            let _ = write!(
+                arms,
+                "if repository_id == <{p} as ::rtorb::runtime::UserException>::REPOSITORY_ID {{ return Some(<{p} as ::rtorb_cdr::CdrDecode>::decode(members).map({name}::{v})); }}"
+            );
+            let _ = write!(display, "{name}::{v}(x) => ::std::fmt::Display::fmt(x, f),");
+        }
+        let derives = if eq {
+            "Debug, Clone, PartialEq"
+        } else {
+            "Debug, Clone"
+        };
+        format!(
+            "#[doc = \" The errors of `{idl_name}::{}`.\"]\n#[derive({derives})]\n#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]\npub enum {name} {{ {vs} #[doc = \" A system exception.\"]\nSystem(::rtorb::runtime::SystemException), }}\n\
+             impl ::core::convert::From<::rtorb::runtime::SystemException> for {name} {{ fn from(e: ::rtorb::runtime::SystemException) -> Self {{ {name}::System(e) }} }}\n\
+             impl ::rtorb::runtime::OperationError for {name} {{ fn from_user_exception(repository_id: &str, members: &mut ::rtorb_cdr::Decoder) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {{ {arms} None }} }}\n\
+             impl ::std::fmt::Display for {name} {{ fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{ match self {{ {display} {name}::System(s) => ::std::fmt::Display::fmt(s, f), }} }} }}\n\
+             impl ::std::error::Error for {name} {{}}\n",
+            sig.wire
+        )
+    }
+
+    fn stub_method(&mut self, sig: &Sig) -> String {
+        let mut params = String::new();
+        let mut enc = String::new();
+        for (n, dir, ty) in &sig.params {
+            match dir {
+                Direction::In => {
+                    let (t, by_ref) = self.in_param_ty(ty);
+                    let _ = write!(params, ", {n}: {t}");
+                    let expr = if by_ref { n.clone() } else { format!("&{n}") };
+                    enc.push_str(&self.encode(ty, &expr));
+                }
+                Direction::InOut => {
+                    let t = self.rust_ty(ty);
+                    let _ = write!(params, ", {n}: &{t}");
+                    enc.push_str(&self.encode(ty, n));
+                }
+                Direction::Out => {}
+            }
+        }
+        let err = self.error_ty(sig);
+        let results = self.results(sig);
+        let rt = self.results_ty(&results);
+        let wire = &sig.wire;
+        let method = &sig.method;
+        let e = if enc.is_empty() { "_e" } else { "e" };
+        let many = if sig.params.len() > 6 {
+            "#[allow(clippy::too_many_arguments)]\n"
+        } else {
+            ""
+        };
+        let call = if sig.oneway {
+            format!(
+                "::rtorb::runtime::Stub::as_object(self).invoke_oneway({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
+            )
+        } else {
+            let decs: Vec<String> = results.iter().map(|(_, t)| self.decode(t)).collect();
+            let reader = match &results[..] {
+                [] => "|_d: &mut ::rtorb_cdr::Decoder| Ok(())".to_string(),
+                [(_, t)] if self.plain(t) => {
+                    format!("<{} as ::rtorb_cdr::CdrDecode>::decode", self.rust_ty(t))
+                }
+                [_] => format!(
+                    "|d: &mut ::rtorb_cdr::Decoder| {{ let r = {}; Ok(r) }}",
+                    decs.concat()
+                ),
+                _ => format!(
+                    "|d: &mut ::rtorb_cdr::Decoder| {{ let r = ({}); Ok(r) }}",
+                    decs.join(", ")
+                ),
+            };
+            format!(
+                "::rtorb::runtime::Stub::as_object(self).invoke({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})?.decode({reader})"
+            )
+        };
+        let call = if self.uses_objref(sig) {
+            format!(
+                "::rtorb::runtime::with_invoker(::rtorb::runtime::Stub::as_object(self).invoker(), || {{ {call} }})"
+            )
+        } else {
+            call
+        };
+        format!(
+            "{}{many}pub fn {method}(&self{params}) -> ::core::result::Result<{rt}, {err}> {{ {call} }}\n",
+            sig.doc
+        )
+    }
+
+    fn servant_method(&mut self, sig: &Sig) -> String {
+        let mut params = String::new();
+        for (n, dir, ty) in &sig.params {
+            if *dir != Direction::Out {
+                let t = self.rust_ty(ty);
+                let _ = write!(params, ", {n}: {t}");
+            }
+        }
+        let err = self.error_ty(sig);
+        let results = self.results(sig);
+        let rt = self.results_ty(&results);
+        let many = if sig.params.len() > 6 {
+            "#[allow(clippy::too_many_arguments)]\n"
+        } else {
+            ""
+        };
+        let what = if sig.oneway {
+            "#[doc = \"\"]\n#[doc = \" Oneway: the client does not wait, and an error is not sent back.\"]\n"
+        } else {
+            ""
+        };
+        format!(
+            "{}{what}{many}fn {}(&self{params}) -> ::core::result::Result<{rt}, {err}>;\n",
+            sig.doc, sig.method
+        )
+    }
+
+    /// The dispatch function of interface `id`: one `match` on the
+    /// operation name over every operation, inherited ones included.
+    fn dispatch_fn(&mut self, _id: DeclId, stub: &str, sigs: &[Sig], idl_name: &str) -> String {
+        let servant = format!("super::{stub}Servant");
+        let mut arms = String::new();
+        for sig in sigs {
+            let arm = self.dispatch_arm(sig);
+            let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+        }
+        let req = if sigs.is_empty() { "_req" } else { "req" };
+        let servant_param = if sigs.is_empty() {
+            "_servant"
+        } else {
+            "servant"
+        };
+        let body = if sigs.is_empty() {
+            "Err(::rtorb::runtime::bad_operation())".to_string()
+        } else {
+            format!(
+                "match req.operation() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+            )
+        };
+        format!(
+            "#[doc = \" Runs a request on a servant of `{idl_name}`: decodes the arguments, calls the servant, writes the results or exception.\"]\n\
+             pub fn dispatch<S: {servant} + ?Sized>({servant_param}: &S, {req}: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {body} }}\n"
+        )
+    }
+
+    fn dispatch_arm(&mut self, sig: &Sig) -> String {
+        let mut out = String::new();
+        let mut args = Vec::new();
+        let ins: Vec<&(String, Direction, Type)> = sig
+            .params
+            .iter()
+            .filter(|(_, d, _)| *d != Direction::Out)
+            .collect();
+        if !ins.is_empty() {
+            out.push_str("let d = req.arguments();");
+        }
+        for (n, _, ty) in ins {
+            let dec = self.decode(ty);
+            let _ = write!(out, "let {n} = {dec};");
+            args.push(n.clone());
+        }
+        let call = format!("servant.{}({})", sig.method, args.join(", "));
+        let results = self.results(sig);
+        let mut enc = String::new();
+        let pattern = match results.len() {
+            0 => String::new(),
+            1 => {
+                enc.push_str(&self.encode(&results[0].1, "&r"));
+                "r".to_string()
+            }
+            _ => {
+                let names: Vec<String> = (0..results.len()).map(|i| format!("r{i}")).collect();
+                for (i, (_, t)) in results.iter().enumerate() {
+                    enc.push_str(&self.encode(t, &format!("&r{i}")));
+                }
+                format!("({})", names.join(", "))
+            }
+        };
+        let write = if results.is_empty() {
+            "Ok(())".to_string()
+        } else {
+            format!("req.write_results(|e: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})")
+        };
+        if sig.raises.is_empty() || sig.oneway {
+            if results.is_empty() {
+                let _ = write!(out, "{call}");
+            } else {
+                let _ = write!(out, "let {pattern} = {call}?; {write}");
+            }
+        } else {
+            let err = self.error_ty(sig);
+            let ok = if results.is_empty() {
+                "()".into()
+            } else {
+                pattern
+            };
+            let mut arms = format!("Ok({ok}) => {write},");
+            let mut variants = Namer::new();
+            variants.reserve("System");
+            for x in &sig.raises {
+                let v = variants.name(&self.model.decl(*x).name, NameKind::Variant);
+                let _ = write!(arms, "Err({err}::{v}(x)) => req.write_user_exception(&x),");
+            }
+            let _ = write!(arms, "Err({err}::System(s)) => Err(s),");
+            let _ = write!(out, "match {call} {{ {arms} }}");
+        }
+        out
+    }
+}

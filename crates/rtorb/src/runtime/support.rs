@@ -1,0 +1,127 @@
+//! Helpers that IDL-generated code calls besides stubs and skeletons:
+//! TypeCodes of generated types ([`IdlType`]) and their insertion into and
+//! extraction from an [`Any`], bound checks of bounded strings and
+//! sequences, and the marshalling of object references.
+//!
+//! # Object references
+//!
+//! An object reference travels as an IOR. Writing one takes the reference
+//! the [`Object`]'s target came from, or, for an object known only by its
+//! key (the loopback's), an IIOP profile with no address holding the key.
+//! Reading one needs an [`Invoker`] to call the object through: the
+//! invoker *current* on the thread, which a stub sets with
+//! [`with_invoker`] around a call whose arguments or results hold
+//! references (the in-process loopback serves the call on the same
+//! thread, so the servant's references reach it through the same
+//! invoker). Without a current invoker a non-nil reference does not
+//! decode ([`CdrError::Unsupported`], so `MARSHAL`).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use rtorb_cdr::{Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TypeCode};
+use rtorb_giop::ObjectReference;
+use rtorb_giop::ior::{IiopProfile, Profile};
+
+use super::client::{Invoker, Object, Target};
+
+/// A type generated from IDL (struct, union, enum, exception, interface
+/// stub) that knows its TypeCode.
+pub trait IdlType {
+    /// The TypeCode of the IDL type.
+    fn type_code() -> TypeCode;
+}
+
+/// `BoundExceeded` unless `length` is at most `bound`: what generated
+/// code checks before writing, and after reading, a bounded string or
+/// sequence.
+pub fn check_bound(length: usize, bound: u32) -> Result<(), CdrError> {
+    let length = u64::try_from(length).unwrap_or(u64::MAX);
+    if length > u64::from(bound) {
+        return Err(CdrError::BoundExceeded {
+            length,
+            bound: u64::from(bound),
+        });
+    }
+    Ok(())
+}
+
+/// An [`Any`] holding `value` with its type's TypeCode.
+pub fn to_any<T: IdlType + CdrEncode>(value: &T) -> Result<Any, CdrError> {
+    let encoding = Encoding::native();
+    let mut e = Encoder::new(encoding);
+    T::type_code().encode(&mut e)?;
+    value.encode(&mut e)?;
+    let mut d = Decoder::new(e.into_bytes(), encoding);
+    Any::decode(&mut d)
+}
+
+/// The value an [`Any`] holds, if its TypeCode is equivalent to `T`'s
+/// ([`CdrError::TypeMismatch`] otherwise).
+pub fn from_any<T: IdlType + CdrDecode>(any: &Any) -> Result<T, CdrError> {
+    if !any.type_code().equivalent(&T::type_code()) {
+        return Err(CdrError::TypeMismatch("any holds another type"));
+    }
+    let encoding = Encoding::native();
+    let mut e = Encoder::new(encoding);
+    any.encode(&mut e)?;
+    let mut d = Decoder::new(e.into_bytes(), encoding);
+    TypeCode::decode(&mut d)?;
+    T::decode(&mut d)
+}
+
+thread_local! {
+    static CURRENT_INVOKER: RefCell<Option<Arc<dyn Invoker>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `invoker` as the thread's current invoker, the one
+/// object references read by [`read_object`] are bound to; the previous
+/// one is restored afterwards.
+pub fn with_invoker<R>(invoker: &Arc<dyn Invoker>, f: impl FnOnce() -> R) -> R {
+    let previous = CURRENT_INVOKER.with(|c| c.replace(Some(invoker.clone())));
+    let out = f();
+    CURRENT_INVOKER.with(|c| *c.borrow_mut() = previous);
+    out
+}
+
+/// The object reference (IOR) that designates `object`.
+pub fn object_reference(object: &Object) -> ObjectReference {
+    let target = object.target();
+    match target.reference() {
+        Some(r) => r.clone(),
+        None => ObjectReference::new(
+            target.type_id(),
+            vec![Profile::Iiop(IiopProfile::new(
+                rtorb_cdr::Version::V1_2,
+                "",
+                0,
+                target.object_key().clone(),
+            ))],
+        ),
+    }
+}
+
+/// Writes an object reference (`None` is the nil reference).
+pub fn write_object(e: &mut Encoder, object: Option<&Object>) -> Result<(), CdrError> {
+    match object {
+        None => ObjectReference::nil().encode(e),
+        Some(o) => object_reference(o).encode(e),
+    }
+}
+
+/// Reads an object reference, bound to the thread's current invoker
+/// (set by [`with_invoker`]); the nil reference is `None`.
+pub fn read_object(d: &mut Decoder) -> Result<Option<Object>, CdrError> {
+    let reference = ObjectReference::decode(d)?;
+    if reference.is_nil() {
+        return Ok(None);
+    }
+    let invoker = CURRENT_INVOKER
+        .with(|c| c.borrow().clone())
+        .ok_or(CdrError::Unsupported(
+            "no invoker to bind an object reference to",
+        ))?;
+    let target = Target::from_reference(reference)
+        .map_err(|_| CdrError::Unsupported("object reference without an object key"))?;
+    Ok(Some(Object::new(invoker, target)))
+}
