@@ -10,8 +10,9 @@
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rtorb::runtime::Stub;
 use rtorb::runtime::loopback::Loopback;
@@ -21,11 +22,18 @@ use support::{Cubit, CubitImpl, CubitSkeleton, cubit};
 /// The system allocator, counting allocations while counting is on.
 struct CountingAllocator;
 
-static COUNTING: AtomicBool = AtomicBool::new(false);
 static ALLOCS: AtomicU64 = AtomicU64::new(0);
 
+thread_local! {
+    /// Whether allocations on this thread are counted. Only the measuring
+    /// thread turns it on: the loopback runs client and servant on the
+    /// caller's thread, and the test harness's own threads (output
+    /// capture, timers) must not be counted.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+}
+
 fn count() {
-    if COUNTING.load(Ordering::Relaxed) {
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
         ALLOCS.fetch_add(1, Ordering::Relaxed);
     }
 }
@@ -67,19 +75,17 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 const CALLS: u64 = 1000;
 
 /// Allocations (and reallocations) per call of `f`, after a warm-up.
-/// Only this test binary's thread is calling while counting is on (one
-/// test function runs all measurements, so the harness runs no other
-/// test at the same time).
+/// Only allocations made on the calling thread are counted.
 fn allocs_per_call(mut f: impl FnMut()) -> f64 {
     for _ in 0..10 {
         f();
     }
     ALLOCS.store(0, Ordering::SeqCst);
-    COUNTING.store(true, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(true));
     for _ in 0..CALLS {
         f();
     }
-    COUNTING.store(false, Ordering::SeqCst);
+    COUNTING.with(|c| c.set(false));
     ALLOCS.load(Ordering::SeqCst) as f64 / CALLS as f64
 }
 
