@@ -142,6 +142,9 @@ pub use exception::{
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use server::{ServerRequest, Skeleton, dispatch};
 
+pub(crate) use pool::BufferPool;
+pub(crate) use server::ReplyBuilder;
+
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.
 pub use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
