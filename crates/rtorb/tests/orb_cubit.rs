@@ -429,3 +429,58 @@ fn orb_init_reads_endpoints_and_initial_references() {
     assert!(orb.resolve_initial_references("Missing").is_err());
     drop(server);
 }
+
+#[test]
+fn location_forward_is_followed_and_bounded() {
+    let (target, ior) = server("iiop://127.0.0.1:0");
+    let forwarder = Orb::builder()
+        .listen("uiop://".to_owned() + &socket_path("fwd"))
+        .build()
+        .unwrap();
+    let moved = forwarder.forward(
+        &b"Moved"[..],
+        rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
+    );
+    let client = client();
+    let moved_ior = forwarder.object_to_string(&moved).unwrap();
+    let cubit: Cubit = client
+        .string_to_object(&moved_ior)
+        .unwrap()
+        .unchecked_narrow();
+    assert_eq!(cubit.cube_long(3).unwrap(), 27);
+
+    // A key forwarded to itself is given up after a bounded number of hops.
+    let looping = forwarder.forward(
+        &b"Loop"[..],
+        forwarder.reference("", &bytes::Bytes::from_static(b"Loop")),
+    );
+    let looping_ior = forwarder.object_to_string(&looping).unwrap();
+    let e = client
+        .string_to_object(&looping_ior)
+        .unwrap()
+        .unchecked_narrow::<Cubit>()
+        .cube_long(1)
+        .unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    assert_eq!(e.minor, rtorb::runtime::TRANSIENT_TOO_MANY_FORWARDS);
+    drop(target);
+}
+
+#[test]
+fn shutdown_finishes_the_request_in_flight() {
+    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let obj = server.activate(Arc::new(Sleeper));
+    let ior = server.object_to_string(&obj).unwrap();
+    let client = self::client();
+    let sleeper = client.string_to_object(&ior).unwrap();
+    let call = std::thread::spawn(move || {
+        sleeper
+            .invoke("sleep", |e| 300u32.encode(e))
+            .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    server.shutdown();
+    assert!(started.elapsed() >= Duration::from_millis(100));
+    assert_eq!(call.join().unwrap().unwrap(), 300);
+}

@@ -294,7 +294,8 @@ impl Orb {
     ) -> Object {
         let key = object_key.into();
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
-        self.server.insert(key.clone(), skeleton);
+        self.server
+            .insert(key.clone(), server::Entry::Servant(skeleton));
         self.object_for(type_id, key)
     }
 
@@ -303,6 +304,17 @@ impl Orb {
         let n = self.next_key.fetch_add(1, Ordering::Relaxed);
         let key = Bytes::from(format!("{}{n}", self.key_prefix));
         self.activate_with_key(key, skeleton)
+    }
+
+    /// Answers requests to `object_key` with `LOCATION_FORWARD` to
+    /// `reference` (and locate requests with `OBJECT_FORWARD`), replacing
+    /// what was there; returns a reference to the key.
+    pub fn forward(&self, object_key: impl Into<Bytes>, reference: ObjectReference) -> Object {
+        let key = object_key.into();
+        let type_id = reference.type_id.clone();
+        self.server
+            .insert(key.clone(), server::Entry::Forward(reference));
+        self.object_for(&type_id, key)
     }
 
     /// Stops serving `object_key`; whether anything was served there.

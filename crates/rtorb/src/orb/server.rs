@@ -26,10 +26,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb_cdr::{ByteOrder, RTORB_VMCID, Version};
-use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message};
+use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message, ReplyStatus};
 use rtorb_giop::{
-    CompletionStatus, FrameProtocol, GiopError, Reassembler, ReassemblyLimits, SystemException,
-    SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
+    CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
+    SystemException, SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
 };
 
 use crate::runtime::{
@@ -49,11 +49,20 @@ const ACCEPT_POLL: Duration = Duration::from_millis(5);
 
 /// The object map and thread bookkeeping shared by the server threads.
 pub(crate) struct ServerCore {
-    objects: RwLock<HashMap<Bytes, Arc<dyn Skeleton>>>,
+    objects: RwLock<HashMap<Bytes, Entry>>,
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
     poll_interval: Duration,
     write_timeout: Duration,
+}
+
+/// What an object key is registered for.
+#[derive(Clone)]
+pub(crate) enum Entry {
+    /// A servant, through its skeleton.
+    Servant(Arc<dyn Skeleton>),
+    /// Requests are answered with `LOCATION_FORWARD` to this reference.
+    Forward(ObjectReference),
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -75,10 +84,10 @@ impl ServerCore {
         }
     }
 
-    pub(crate) fn insert(&self, key: Bytes, skeleton: Arc<dyn Skeleton>) {
+    pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
         match self.objects.write() {
-            Ok(mut m) => m.insert(key, skeleton),
-            Err(p) => p.into_inner().insert(key, skeleton),
+            Ok(mut m) => m.insert(key, entry),
+            Err(p) => p.into_inner().insert(key, entry),
         };
     }
 
@@ -89,7 +98,7 @@ impl ServerCore {
         }
     }
 
-    pub(crate) fn lookup(&self, key: &[u8]) -> Option<Arc<dyn Skeleton>> {
+    pub(crate) fn lookup(&self, key: &[u8]) -> Option<Entry> {
         match self.objects.read() {
             Ok(m) => m.get(key).cloned(),
             Err(p) => p.into_inner().get(key).cloned(),
@@ -260,9 +269,13 @@ impl Connection {
         match &msg.content {
             Content::Request(_) => self.request(core, &msg, &message),
             Content::LocateRequest(l) => {
-                let status = match l.target.object_key() {
-                    Some(key) if core.lookup(key).is_some() => LocateStatus::ObjectHere,
-                    _ => LocateStatus::UnknownObject,
+                let status = match l.target.object_key().and_then(|k| core.lookup(k)) {
+                    Some(Entry::Servant(_)) => LocateStatus::ObjectHere,
+                    Some(Entry::Forward(to)) => match to.to_ior() {
+                        Ok(ior) => LocateStatus::ObjectForward(ior),
+                        Err(_) => LocateStatus::UnknownObject,
+                    },
+                    None => LocateStatus::UnknownObject,
                 };
                 let reply = Message::new(
                     msg.version,
@@ -319,11 +332,18 @@ impl Connection {
                 msg.body_decoder(message, encoding.codesets),
             ) {
                 (None, _) => Err(object_not_exist()),
+                (Some(Entry::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
+                    Ok(e) => to
+                        .to_ior()
+                        .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
+                        .map_err(SystemException::from),
+                    Err(e) => Err(e.to_system_exception()),
+                },
                 (Some(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
                     "request without a body",
                 ))
                 .to_system_exception()),
-                (Some(skeleton), Some(arguments)) => {
+                (Some(Entry::Servant(skeleton)), Some(arguments)) => {
                     let mut req = ServerRequest::new(
                         &header.operation,
                         key,
