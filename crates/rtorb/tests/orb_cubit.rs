@@ -484,3 +484,26 @@ fn shutdown_finishes_the_request_in_flight() {
     assert!(started.elapsed() >= Duration::from_millis(100));
     assert_eq!(call.join().unwrap().unwrap(), 300);
 }
+
+#[test]
+fn an_unreachable_profile_is_skipped_for_the_next() {
+    let (server, ior) = server("iiop://127.0.0.1:0");
+    let live = rtorb_giop::ObjectReference::from_stringified(&ior).unwrap();
+    let dead = rtorb_giop::ior::Profile::Uiop(rtorb_giop::ior::UiopProfile::new(
+        Version::V1_2,
+        socket_path("nobody-listens"),
+        bytes::Bytes::from_static(b"Cubit"),
+    ));
+    let mut profiles = vec![dead];
+    profiles.extend(live.profiles.iter().cloned());
+    let both = rtorb_giop::ObjectReference::new("IDL:Cubit:1.0", profiles);
+    let client = client();
+    let cubit: Cubit = client
+        .string_to_object(&both.to_stringified().unwrap())
+        .unwrap()
+        .unchecked_narrow();
+    assert_eq!(cubit.cube_long(9).unwrap(), 729);
+    drop(server);
+    let e = cubit.cube_long(9).unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+}

@@ -1,7 +1,8 @@
 //! The client side of the ORB: an [`Invoker`] over real connections.
 //!
 //! A call picks the first profile of the target's reference that a
-//! registered protocol can reach, takes an idle connection to that
+//! registered protocol can reach (the next one if it cannot connect),
+//! takes an idle connection to that
 //! endpoint from the cache or opens one, and uses it exclusively: one
 //! request in flight per connection, so a second concurrent call to the
 //! same endpoint opens (or reuses) another connection. The request is
@@ -66,6 +67,9 @@ pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 
 /// Capacity of the pooled request buffers.
 const BUFFER_CAPACITY: usize = 512;
+
+/// A profile to try: its endpoint and the object key it carries.
+type Candidate = (Box<dyn Endpoint>, Bytes);
 
 /// How the client side is configured.
 #[derive(Debug, Clone, Copy)]
@@ -179,8 +183,9 @@ impl ClientCore {
         }
     }
 
-    /// The endpoint and object key of the first usable profile.
-    fn select(&self, target: &Target) -> Result<(Box<dyn Endpoint>, Bytes), SystemException> {
+    /// The endpoint and object key of every usable profile, in the
+    /// order of the reference.
+    fn select(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
         let no_profile = || {
             system(
                 SystemExceptionKind::Transient,
@@ -189,17 +194,22 @@ impl ClientCore {
             )
         };
         let reference = target.reference().ok_or_else(no_profile)?;
-        for profile in &reference.profiles {
-            let Ok(endpoint) = self.registry.endpoint_from_profile(profile) else {
-                continue;
-            };
-            let key = profile
-                .object_key()
-                .cloned()
-                .unwrap_or_else(|| target.object_key().clone());
-            return Ok((endpoint, key));
+        let usable: Vec<Candidate> = reference
+            .profiles
+            .iter()
+            .filter_map(|profile| {
+                let endpoint = self.registry.endpoint_from_profile(profile).ok()?;
+                let key = profile
+                    .object_key()
+                    .cloned()
+                    .unwrap_or_else(|| target.object_key().clone());
+                Some((endpoint, key))
+            })
+            .collect();
+        if usable.is_empty() {
+            return Err(no_profile());
         }
-        Err(no_profile())
+        Ok(usable)
     }
 
     fn checkout(
@@ -295,15 +305,34 @@ impl ClientCore {
         let deadline = self.config.round_trip_timeout.map(|d| Instant::now() + d);
         let mut forwarded: Option<Target> = None;
         for _ in 0..=MAX_FORWARDS {
-            let (endpoint, key) = self.select(forwarded.as_ref().unwrap_or(target))?;
-            match self.exchange(
-                &*endpoint,
-                &key,
-                operation,
-                response_flags,
-                arguments,
-                deadline,
-            )? {
+            let candidates = self.select(forwarded.as_ref().unwrap_or(target))?;
+            let mut outcome = None;
+            for (endpoint, key) in &candidates {
+                let result = self.exchange(
+                    &**endpoint,
+                    key,
+                    operation,
+                    response_flags,
+                    arguments,
+                    deadline,
+                );
+                match result {
+                    // Unreachable: try the next profile.
+                    Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
+                    other => {
+                        outcome = Some(other);
+                        break;
+                    }
+                }
+            }
+            let Some(outcome) = outcome else {
+                return Err(system(
+                    SystemExceptionKind::Transient,
+                    TRANSIENT_NO_USABLE_PROFILE,
+                    CompletionStatus::No,
+                ));
+            };
+            match outcome? {
                 Outcome::Sent => return Ok(None),
                 Outcome::Reply(r) => return Ok(Some(r)),
                 Outcome::System(e) => return Err(e),
