@@ -13,6 +13,10 @@
 //! - [`runtime::UserException`] and [`runtime::OperationError`]: user
 //!   exceptions and the error types of operations that raise them.
 //! - [`runtime::loopback::Loopback`]: the in-process invoker.
+//! - [`orb::Orb`]: the ORB over real connections: a client invoker with a
+//!   connection cache, and a server of thread-per-connection dispatch
+//!   behind the acceptors of [`transport`].
 
+pub mod orb;
 pub mod runtime;
 pub mod transport;

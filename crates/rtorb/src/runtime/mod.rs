@@ -147,6 +147,9 @@ pub use support::{
     write_object,
 };
 
+pub(crate) use pool::BufferPool;
+pub(crate) use server::ReplyBuilder;
+
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.
 pub use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};

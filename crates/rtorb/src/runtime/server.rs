@@ -111,6 +111,7 @@ impl<'a> ServerRequest<'a> {
 pub(crate) struct ReplyBuilder {
     encoding: Encoding,
     request_id: u32,
+    lite: bool,
     buffer: Option<BytesMut>,
     writer: Option<MessageWriter>,
 }
@@ -122,8 +123,17 @@ impl ReplyBuilder {
         ReplyBuilder {
             encoding,
             request_id,
+            lite: false,
             buffer: Some(buffer),
             writer: None,
+        }
+    }
+
+    /// As [`ReplyBuilder::new`], for a reply in GIOPlite.
+    pub(crate) fn new_lite(encoding: Encoding, request_id: u32, buffer: BytesMut) -> ReplyBuilder {
+        ReplyBuilder {
+            lite: true,
+            ..ReplyBuilder::new(encoding, request_id, buffer)
         }
     }
 
@@ -132,7 +142,11 @@ impl ReplyBuilder {
     pub(crate) fn start(&mut self, status: ReplyStatus) -> Result<&mut Encoder, GiopError> {
         let buf = self.buffer.take().unwrap_or_default();
         let header = ReplyHeader::new(self.request_id, status);
-        let w = MessageWriter::reply_with_buffer(buf, self.encoding, &header)?;
+        let w = if self.lite {
+            rtorb_giop::lite::lite_reply_with_buffer(buf, self.encoding, &header)?
+        } else {
+            MessageWriter::reply_with_buffer(buf, self.encoding, &header)?
+        };
         Ok(self.writer.insert(w).body())
     }
 

@@ -1,0 +1,50 @@
+//! A Cubit server on the rtorb ORB.
+//!
+//! ```text
+//! cargo run --release -p rtorb --example cubit_server -- iiop://127.0.0.1:12345 uiop:///tmp/cubit.sock
+//! ```
+//!
+//! Serves the Cubit object under the key `Cubit` on every endpoint given
+//! (default `iiop://127.0.0.1:12345`), prints its IOR and a `corbaloc`
+//! URL, and runs until a client calls the oneway `shutdown`.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rtorb::orb::Orb;
+use support::{CubitImpl, CubitSkeleton};
+
+fn main() {
+    let (mut builder, mut endpoints) = (Orb::builder(), Vec::new());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        endpoints.push("iiop://127.0.0.1:12345".to_owned());
+    }
+    endpoints.extend(args);
+    for e in &endpoints {
+        builder = builder.listen(e.clone());
+    }
+    let orb = match builder.build() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("cubit_server: {e}");
+            std::process::exit(1);
+        }
+    };
+    let servant = CubitImpl::default();
+    let shut_down = Arc::clone(&servant.shut_down);
+    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+    println!("{}", orb.object_to_string(&obj).unwrap_or_default());
+    for e in orb.endpoints() {
+        println!("listening on {e} (object key Cubit)");
+    }
+    while !shut_down.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    orb.shutdown();
+    println!("shut down");
+}

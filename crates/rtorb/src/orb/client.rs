@@ -1,0 +1,540 @@
+//! The client side of the ORB: an [`Invoker`] over real connections.
+//!
+//! A call picks the first profile of the target's reference that a
+//! registered protocol can reach (the next one if it cannot connect),
+//! takes an idle connection to that
+//! endpoint from the cache or opens one, and uses it exclusively: one
+//! request in flight per connection, so a second concurrent call to the
+//! same endpoint opens (or reuses) another connection. The request is
+//! written in the GIOP version of the profile (GIOPlite when the profile
+//! carries the GIOPlite component) with the connection's next request id;
+//! the reply is read with a [`FrameReader`], fragments reassembled, and the
+//! connection goes back to the cache.
+//!
+//! Failures: a connection that cannot be opened gives `TRANSIENT`; one
+//! that breaks while a reply is awaited gives `COMM_FAILURE`
+//! (`COMPLETED_MAYBE`) and is dropped, so the next call connects anew. A
+//! `CloseConnection` from the server, or a failure to write on a cached
+//! connection, means the request was not started: it is sent once more on
+//! a new connection, and a second failure is `TRANSIENT`. A call that
+//! exceeds the round-trip timeout gives `TIMEOUT` and drops its
+//! connection (the reply may still come).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID};
+use rtorb_giop::message::{Content, Message, MessageWriter, ReplyStatus, RequestHeader};
+use rtorb_giop::service_context::ServiceContextList;
+use rtorb_giop::target::TargetAddress;
+use rtorb_giop::{
+    CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
+};
+
+use crate::runtime::loopback::MAX_FORWARDS;
+use crate::runtime::{
+    Arguments, BufferPool, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
+    TRANSIENT_TOO_MANY_FORWARDS, Target,
+};
+use crate::transport::{Endpoint, FrameReader, ProtocolRegistry, Transport, TransportError};
+
+/// `TRANSIENT` minor code for a reference with no profile a registered
+/// protocol can reach (OMG minor 2, "no usable profile in IOR").
+pub const TRANSIENT_NO_USABLE_PROFILE: u32 = OMG_VMCID | 2;
+
+/// `TRANSIENT` minor code for a connection that could not be opened
+/// (rtorb).
+pub const TRANSIENT_CONNECT_FAILED: u32 = RTORB_VMCID | 0x301;
+
+/// `TRANSIENT` minor code for a request the server closed the connection
+/// on before starting it, twice (rtorb).
+pub const TRANSIENT_CONNECTION_CLOSED: u32 = RTORB_VMCID | 0x302;
+
+/// `COMM_FAILURE` minor code for a connection lost while sending a
+/// request or waiting for its reply (rtorb).
+pub const COMM_FAILURE_CONNECTION_LOST: u32 = RTORB_VMCID | 0x303;
+
+/// `COMM_FAILURE` minor code for a server that answered with a
+/// `MessageError` or sent what a client cannot accept (rtorb).
+pub const COMM_FAILURE_PROTOCOL_ERROR: u32 = RTORB_VMCID | 0x304;
+
+/// `TIMEOUT` minor code for a call whose reply did not arrive within the
+/// round-trip timeout (rtorb).
+pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
+
+/// Capacity of the pooled request buffers.
+const BUFFER_CAPACITY: usize = 512;
+
+/// A profile to try: its endpoint and the object key it carries.
+type Candidate = (Box<dyn Endpoint>, Bytes);
+
+/// How the client side is configured.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ClientConfig {
+    pub(crate) round_trip_timeout: Option<Duration>,
+    pub(crate) connect_timeout: Duration,
+}
+
+/// The ORB's invoker: connection cache and request/reply exchange.
+#[derive(Debug)]
+pub(crate) struct ClientCore {
+    registry: ProtocolRegistry,
+    config: ClientConfig,
+    idle: Mutex<HashMap<String, Vec<Connection>>>,
+}
+
+/// One client connection, used by one call at a time.
+#[derive(Debug)]
+struct Connection {
+    transport: Box<dyn Transport>,
+    reader: FrameReader,
+    reassembler: Reassembler,
+    messaging: FrameProtocol,
+    next_request_id: u32,
+    buffers: BufferPool,
+    /// Whether a call has already completed on it (a failure to send on a
+    /// reused connection means the server closed it while idle).
+    reused: bool,
+    /// The read timeout currently set on the transport.
+    read_timeout: Option<Duration>,
+}
+
+/// Why an exchange on a connection failed.
+enum Failure {
+    /// The server did not start the request (it closed the connection
+    /// first): sending it again is safe.
+    NotStarted,
+    /// The call failed for good.
+    Failed(SystemException),
+}
+
+/// What an exchange brought back.
+enum Outcome {
+    /// No reply is expected.
+    Sent,
+    /// The reply to hand to the stub.
+    Reply(Reply),
+    /// A system exception reply.
+    System(SystemException),
+    /// Send the request again to this target.
+    Forward(Target),
+}
+
+fn system(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> SystemException {
+    SystemException::new(kind, minor, completed)
+}
+
+fn lost(completed: CompletionStatus) -> SystemException {
+    system(
+        SystemExceptionKind::CommFailure,
+        COMM_FAILURE_CONNECTION_LOST,
+        completed,
+    )
+}
+
+fn protocol_error() -> SystemException {
+    system(
+        SystemExceptionKind::CommFailure,
+        COMM_FAILURE_PROTOCOL_ERROR,
+        CompletionStatus::Maybe,
+    )
+}
+
+fn timed_out() -> SystemException {
+    system(
+        SystemExceptionKind::Timeout,
+        TIMEOUT_ROUND_TRIP,
+        CompletionStatus::Maybe,
+    )
+}
+
+fn maybe(e: &GiopError) -> SystemException {
+    let mut ex = e.to_system_exception();
+    ex.completed = CompletionStatus::Maybe;
+    ex
+}
+
+impl ClientCore {
+    pub(crate) fn new(registry: ProtocolRegistry, config: ClientConfig) -> ClientCore {
+        ClientCore {
+            registry,
+            config,
+            idle: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Closes every idle connection.
+    pub(crate) fn close_idle(&self) {
+        let drained: Vec<Connection> = match self.idle.lock() {
+            Ok(mut m) => m.drain().flat_map(|(_, v)| v).collect(),
+            Err(p) => p.into_inner().drain().flat_map(|(_, v)| v).collect(),
+        };
+        drop(drained);
+    }
+
+    /// The number of idle cached connections.
+    pub(crate) fn idle_connections(&self) -> usize {
+        match self.idle.lock() {
+            Ok(m) => m.values().map(Vec::len).sum(),
+            Err(p) => p.into_inner().values().map(Vec::len).sum(),
+        }
+    }
+
+    /// The endpoint and object key of every usable profile, in the
+    /// order of the reference.
+    fn select(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
+        let no_profile = || {
+            system(
+                SystemExceptionKind::Transient,
+                TRANSIENT_NO_USABLE_PROFILE,
+                CompletionStatus::No,
+            )
+        };
+        let reference = target.reference().ok_or_else(no_profile)?;
+        let usable: Vec<Candidate> = reference
+            .profiles
+            .iter()
+            .filter_map(|profile| {
+                let endpoint = self.registry.endpoint_from_profile(profile).ok()?;
+                let key = profile
+                    .object_key()
+                    .cloned()
+                    .unwrap_or_else(|| target.object_key().clone());
+                Some((endpoint, key))
+            })
+            .collect();
+        if usable.is_empty() {
+            return Err(no_profile());
+        }
+        Ok(usable)
+    }
+
+    fn checkout(
+        &self,
+        key: &str,
+        endpoint: &dyn Endpoint,
+        deadline: Option<Instant>,
+    ) -> Result<Connection, SystemException> {
+        let cached = match self.idle.lock() {
+            Ok(mut m) => m.get_mut(key).and_then(Vec::pop),
+            Err(p) => p.into_inner().get_mut(key).and_then(Vec::pop),
+        };
+        if let Some(c) = cached {
+            return Ok(c);
+        }
+        let mut timeout = self.config.connect_timeout;
+        if let Some(d) = deadline {
+            timeout = timeout.min(d.saturating_duration_since(Instant::now()));
+            if timeout.is_zero() {
+                return Err(timed_out());
+            }
+        }
+        let transport = self
+            .registry
+            .connect(endpoint, Some(timeout))
+            .map_err(|_| {
+                system(
+                    SystemExceptionKind::Transient,
+                    TRANSIENT_CONNECT_FAILED,
+                    CompletionStatus::No,
+                )
+            })?;
+        Ok(Connection::new(transport))
+    }
+
+    fn checkin(&self, key: String, conn: Connection) {
+        match self.idle.lock() {
+            Ok(mut m) => m.entry(key).or_default().push(conn),
+            Err(p) => p.into_inner().entry(key).or_default().push(conn),
+        }
+    }
+
+    /// One request to one endpoint, resent once on a new connection if the
+    /// server did not start it.
+    fn exchange(
+        &self,
+        endpoint: &dyn Endpoint,
+        object_key: &Bytes,
+        operation: &Operation,
+        response_flags: u8,
+        arguments: Arguments<'_>,
+        deadline: Option<Instant>,
+    ) -> Result<Outcome, SystemException> {
+        let cache_key = endpoint.to_string();
+        let encoding = Encoding::native().with_version(endpoint.version());
+        let mut resent = false;
+        loop {
+            let mut conn = self.checkout(&cache_key, endpoint, deadline)?;
+            match conn.round_trip(
+                encoding,
+                object_key,
+                operation,
+                response_flags,
+                arguments,
+                deadline,
+            ) {
+                Ok(outcome) => {
+                    conn.reused = true;
+                    self.checkin(cache_key, conn);
+                    return Ok(outcome);
+                }
+                Err(Failure::NotStarted) if !resent => resent = true,
+                Err(Failure::NotStarted) => {
+                    return Err(system(
+                        SystemExceptionKind::Transient,
+                        TRANSIENT_CONNECTION_CLOSED,
+                        CompletionStatus::No,
+                    ));
+                }
+                Err(Failure::Failed(e)) => return Err(e),
+            }
+        }
+    }
+
+    /// A call, following forwards.
+    fn call(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_flags: u8,
+        arguments: Arguments<'_>,
+    ) -> Result<Option<Reply>, SystemException> {
+        let deadline = self.config.round_trip_timeout.map(|d| Instant::now() + d);
+        let mut forwarded: Option<Target> = None;
+        for _ in 0..=MAX_FORWARDS {
+            let candidates = self.select(forwarded.as_ref().unwrap_or(target))?;
+            let mut outcome = None;
+            for (endpoint, key) in &candidates {
+                let result = self.exchange(
+                    &**endpoint,
+                    key,
+                    operation,
+                    response_flags,
+                    arguments,
+                    deadline,
+                );
+                match result {
+                    // Unreachable: try the next profile.
+                    Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
+                    other => {
+                        outcome = Some(other);
+                        break;
+                    }
+                }
+            }
+            let Some(outcome) = outcome else {
+                return Err(system(
+                    SystemExceptionKind::Transient,
+                    TRANSIENT_NO_USABLE_PROFILE,
+                    CompletionStatus::No,
+                ));
+            };
+            match outcome? {
+                Outcome::Sent => return Ok(None),
+                Outcome::Reply(r) => return Ok(Some(r)),
+                Outcome::System(e) => return Err(e),
+                Outcome::Forward(t) => forwarded = Some(t),
+            }
+        }
+        Err(system(
+            SystemExceptionKind::Transient,
+            TRANSIENT_TOO_MANY_FORWARDS,
+            CompletionStatus::No,
+        ))
+    }
+}
+
+impl Invoker for ClientCore {
+    fn invoke(
+        &self,
+        target: &Target,
+        operation: Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException> {
+        self.call(
+            target,
+            &operation,
+            rtorb_giop::message::RESPONSE_WITH_TARGET,
+            arguments,
+        )?
+        .ok_or_else(|| {
+            system(
+                SystemExceptionKind::Marshal,
+                MARSHAL_UNEXPECTED_REPLY,
+                CompletionStatus::Maybe,
+            )
+        })
+    }
+
+    fn invoke_oneway(
+        &self,
+        target: &Target,
+        operation: Operation,
+        sync: SyncScope,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        self.call(target, &operation, sync.response_flags(), arguments)
+            .map(|_| ())
+    }
+}
+
+impl Connection {
+    fn new(transport: Box<dyn Transport>) -> Connection {
+        let messaging = transport.messaging();
+        Connection {
+            transport,
+            reader: FrameReader::new(messaging),
+            reassembler: Reassembler::new(ReassemblyLimits::default()),
+            messaging,
+            next_request_id: 0,
+            buffers: BufferPool::new(BUFFER_CAPACITY),
+            reused: false,
+            read_timeout: None,
+        }
+    }
+
+    fn write_request(
+        &mut self,
+        encoding: Encoding,
+        header: &RequestHeader,
+        arguments: Arguments<'_>,
+    ) -> Result<(), Failure> {
+        let buf = self.buffers.take();
+        let writer = match self.messaging {
+            FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, header),
+            FrameProtocol::Lite => {
+                rtorb_giop::lite::lite_request_with_buffer(buf, encoding, header)
+            }
+        };
+        let mut w = writer.map_err(|e| Failure::Failed(e.to_system_exception()))?;
+        arguments(w.body()).map_err(|e| Failure::Failed(e.into()))?;
+        let chunks = w
+            .finish_chunks()
+            .map_err(|e| Failure::Failed(e.to_system_exception()))?;
+        match self.transport.write_all_vectored(&chunks) {
+            Ok(()) => Ok(()),
+            Err(_) if self.reused => Err(Failure::NotStarted),
+            Err(_) => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+        }
+    }
+
+    fn round_trip(
+        &mut self,
+        encoding: Encoding,
+        object_key: &Bytes,
+        operation: &Operation,
+        response_flags: u8,
+        arguments: Arguments<'_>,
+        deadline: Option<Instant>,
+    ) -> Result<Outcome, Failure> {
+        let request_id = self.next_request_id;
+        self.next_request_id = self.next_request_id.wrapping_add(1);
+        let header = RequestHeader {
+            request_id,
+            response_flags,
+            target: TargetAddress::Key(object_key.clone()),
+            operation: operation.clone(),
+            service_context: ServiceContextList::new(),
+            requesting_principal: Bytes::new(),
+            reserved: [0; 3],
+        };
+        let encoding = match self.messaging {
+            FrameProtocol::Giop => encoding,
+            FrameProtocol::Lite => encoding.with_version(rtorb_cdr::Version::V1_2),
+        };
+        self.write_request(encoding, &header, arguments)?;
+        if response_flags & 0x01 == 0 {
+            return Ok(Outcome::Sent);
+        }
+        loop {
+            let (msg, message) = self.read_message(deadline)?;
+            match &msg.content {
+                Content::Reply(r) if r.header.request_id == request_id => {
+                    return read_reply(&msg, &message, r).map_err(Failure::Failed);
+                }
+                // A reply to a request abandoned earlier: not ours.
+                Content::Reply(_) | Content::LocateReply(_) => {}
+                Content::CloseConnection => return Err(Failure::NotStarted),
+                _ => return Err(Failure::Failed(protocol_error())),
+            }
+        }
+    }
+
+    fn set_read_timeout(&mut self, deadline: Option<Instant>) -> Result<(), Failure> {
+        let timeout = match deadline {
+            None => None,
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(Failure::Failed(timed_out()));
+                }
+                Some(left)
+            }
+        };
+        if timeout != self.read_timeout {
+            self.transport
+                .set_read_timeout(timeout)
+                .map_err(|_| Failure::Failed(lost(CompletionStatus::Maybe)))?;
+            self.read_timeout = timeout;
+        }
+        Ok(())
+    }
+
+    /// The next whole (reassembled) message from the server.
+    fn read_message(&mut self, deadline: Option<Instant>) -> Result<(Message, Bytes), Failure> {
+        loop {
+            self.set_read_timeout(deadline)?;
+            let frame = match self.reader.read_frame(&mut *self.transport) {
+                Ok(Some(f)) => f,
+                Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+                Err(e) if e.is_timeout() || e.is_would_block() => {
+                    return Err(Failure::Failed(timed_out()));
+                }
+                Err(TransportError::Giop(_)) => return Err(Failure::Failed(protocol_error())),
+                Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+            };
+            let decoded = match self.messaging {
+                FrameProtocol::Giop => match self.reassembler.push(frame) {
+                    Ok(None) => continue,
+                    Ok(Some(whole)) => decode_message(whole.clone()).map(|m| (m, whole)),
+                    Err(e) => Err(e),
+                },
+                FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
+            };
+            return match decoded {
+                Ok((m, _)) if m.more_fragments => Err(Failure::Failed(protocol_error())),
+                Ok(pair) => Ok(pair),
+                Err(e) => Err(Failure::Failed(maybe(&e))),
+            };
+        }
+    }
+}
+
+/// Reads a reply to our request.
+fn read_reply(
+    msg: &Message,
+    message: &Bytes,
+    reply: &rtorb_giop::Reply,
+) -> Result<Outcome, SystemException> {
+    let body = || {
+        msg.body_decoder(message, Encoding::native().codesets)
+            .ok_or_else(protocol_error)
+    };
+    match reply.header.reply_status {
+        ReplyStatus::NoException => Ok(Outcome::Reply(Reply::results(body()?))),
+        ReplyStatus::UserException => Ok(Outcome::Reply(Reply::user_exception(body()?))),
+        ReplyStatus::SystemException => Ok(Outcome::System(
+            reply.system_exception(msg.order).map_err(|e| maybe(&e))?,
+        )),
+        ReplyStatus::LocationForward | ReplyStatus::LocationForwardPerm => {
+            let ior = reply.forward_ior(msg.order).map_err(|e| maybe(&e))?;
+            let reference =
+                ObjectReference::from_ior(&ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
+            Ok(Outcome::Forward(Target::from_reference(reference)?))
+        }
+        ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
+    }
+}

@@ -1,0 +1,409 @@
+//! The ORB: object references over real connections, and a server that
+//! dispatches the requests its acceptors receive.
+//!
+//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
+//! (object key → [`Skeleton`]), one thread per acceptor, one thread per
+//! accepted connection, and the client's connection cache. Everything is
+//! blocking I/O on threads; see [`client`] and [`server`] for how calls
+//! and connections behave.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use rtorb::orb::Orb;
+//! use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+//! use rtorb_cdr::{CdrDecode, CdrEncode};
+//!
+//! struct Twice;
+//! impl Skeleton for Twice {
+//!     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Twice:1.0"] }
+//!     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+//!         match req.operation() {
+//!             "twice" => {
+//!                 let l = i32::decode(req.arguments())?;
+//!                 req.write_results(|e| l.wrapping_mul(2).encode(e))
+//!             }
+//!             _ => Err(bad_operation()),
+//!         }
+//!     }
+//! }
+//!
+//! let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+//! let obj = server.activate_with_key(&b"Twice"[..], Arc::new(Twice));
+//! let ior = server.object_to_string(&obj).unwrap();
+//!
+//! let client = Orb::builder().round_trip_timeout(Duration::from_secs(5)).build().unwrap();
+//! let obj = client.string_to_object(&ior).unwrap();
+//! let r: i32 = obj.invoke("twice", |e| 21i32.encode(e)).unwrap()
+//!     .decode::<i32, SystemException>(i32::decode).unwrap();
+//! assert_eq!(r, 42);
+//! server.shutdown();
+//! ```
+
+pub mod client;
+pub mod config;
+pub mod server;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use bytes::Bytes;
+use rtorb_giop::corbaloc::Location;
+use rtorb_giop::{
+    CompletionStatus, ObjectReference, ObjectUrl, SystemException, SystemExceptionKind,
+    parse_object_url,
+};
+
+use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
+
+pub use client::{
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, TIMEOUT_ROUND_TRIP,
+    TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
+};
+pub use config::OrbConfig;
+pub use server::UNKNOWN_SERVANT_PANICKED;
+
+use client::{ClientConfig, ClientCore};
+use server::ServerCore;
+
+/// Why an ORB could not be set up, or a name not resolved.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OrbError {
+    /// A listening endpoint could not be opened.
+    #[error("cannot listen on {endpoint}: {source}")]
+    Listen {
+        /// The endpoint string.
+        endpoint: String,
+        /// Why.
+        source: TransportError,
+    },
+    /// A thread could not be started.
+    #[error("cannot start a thread: {0}")]
+    Thread(#[from] std::io::Error),
+    /// A command-line option is malformed.
+    #[error("{0}")]
+    Args(String),
+    /// `resolve_initial_references` was asked for a name it does not know
+    /// (`CORBA::ORB::InvalidName`).
+    #[error("no initial reference named {0:?}")]
+    InvalidName(String),
+    /// A reference string could not be used.
+    #[error("{0}")]
+    System(#[from] SystemException),
+}
+
+/// Builds an [`Orb`].
+#[derive(Debug, Default)]
+pub struct OrbBuilder {
+    config: OrbConfig,
+    registry: Option<ProtocolRegistry>,
+}
+
+impl OrbBuilder {
+    /// Listens on `endpoint` (`iiop://127.0.0.1:0`, `uiop:///tmp/x.sock`,
+    /// `iiop://1.1@host:2809`, `...?giop=lite`).
+    pub fn listen(mut self, endpoint: impl Into<String>) -> Self {
+        self.config.listen.push(endpoint.into());
+        self
+    }
+
+    /// Sets the relative round-trip timeout of every call.
+    pub fn round_trip_timeout(mut self, timeout: Duration) -> Self {
+        self.config.round_trip_timeout = Some(timeout);
+        self
+    }
+
+    /// Sets how long opening a connection may take.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.config.connect_timeout = timeout;
+        self
+    }
+
+    /// Registers an initial reference for
+    /// [`Orb::resolve_initial_references`].
+    pub fn initial_reference(mut self, name: impl Into<String>, url: impl Into<String>) -> Self {
+        self.config
+            .initial_references
+            .push((name.into(), url.into()));
+        self
+    }
+
+    /// Uses `registry` instead of the default protocols (IIOP and UIOP).
+    pub fn registry(mut self, registry: ProtocolRegistry) -> Self {
+        self.registry = Some(registry);
+        self
+    }
+
+    /// Replaces the whole configuration.
+    pub fn config(mut self, config: OrbConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Opens the acceptors, starts their threads, and returns the ORB.
+    pub fn build(self) -> Result<Orb, OrbError> {
+        let registry = self
+            .registry
+            .unwrap_or_else(ProtocolRegistry::with_default_protocols);
+        let config = self.config;
+        let server = Arc::new(ServerCore::new(
+            config.server_poll_interval,
+            config.server_write_timeout,
+        ));
+        let mut acceptors = Vec::new();
+        for s in &config.listen {
+            let acceptor = registry.listen(s).map_err(|source| OrbError::Listen {
+                endpoint: s.clone(),
+                source,
+            })?;
+            acceptors.push(acceptor);
+        }
+        let endpoints: Vec<Box<dyn Endpoint>> =
+            acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
+        let mut threads = Vec::new();
+        for a in acceptors {
+            match server::spawn_acceptor(Arc::clone(&server), a) {
+                Ok(h) => threads.push(h),
+                Err(e) => {
+                    server.stop();
+                    for h in threads {
+                        let _ = h.join();
+                    }
+                    return Err(OrbError::Thread(e));
+                }
+            }
+        }
+        let client = Arc::new(ClientCore::new(
+            registry.clone(),
+            ClientConfig {
+                round_trip_timeout: config.round_trip_timeout,
+                connect_timeout: config.connect_timeout,
+            },
+        ));
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        Ok(Orb {
+            registry,
+            config,
+            client,
+            server,
+            endpoints,
+            acceptor_threads: Mutex::new(threads),
+            key_prefix: format!("rtorb/{nanos:x}/"),
+            next_key: AtomicU64::new(1),
+        })
+    }
+}
+
+/// The ORB. See the [module](self).
+///
+/// Dropping it shuts it down ([`Orb::shutdown`]). References it made keep
+/// working for calls to other servers.
+pub struct Orb {
+    registry: ProtocolRegistry,
+    config: OrbConfig,
+    client: Arc<ClientCore>,
+    server: Arc<ServerCore>,
+    endpoints: Vec<Box<dyn Endpoint>>,
+    acceptor_threads: Mutex<Vec<JoinHandle<()>>>,
+    key_prefix: String,
+    next_key: AtomicU64,
+}
+
+impl std::fmt::Debug for Orb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Orb")
+            .field("endpoints", &self.endpoints())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Orb {
+    /// A builder.
+    pub fn builder() -> OrbBuilder {
+        OrbBuilder::default()
+    }
+
+    /// `CORBA::ORB_init`: an ORB configured from the `-ORB` options of
+    /// `args` (see [`OrbConfig::apply_args`]), and the other arguments.
+    pub fn init<I, S>(args: I) -> Result<(Orb, Vec<String>), OrbError>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut config = OrbConfig::default();
+        let rest = config.apply_args(args)?;
+        Ok((Orb::builder().config(config).build()?, rest))
+    }
+
+    /// The protocol registry.
+    pub fn registry(&self) -> &ProtocolRegistry {
+        &self.registry
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &OrbConfig {
+        &self.config
+    }
+
+    /// The endpoints the ORB listens on, as published (actual ports).
+    pub fn endpoints(&self) -> Vec<String> {
+        self.endpoints.iter().map(|e| e.to_string()).collect()
+    }
+
+    /// The invoker of references this ORB makes.
+    pub fn invoker(&self) -> Arc<dyn Invoker> {
+        self.client.clone()
+    }
+
+    /// A reference to whatever is (or will be) served here under
+    /// `object_key`: one profile per listening endpoint.
+    pub fn reference(&self, type_id: &str, object_key: &Bytes) -> ObjectReference {
+        let profiles = self
+            .endpoints
+            .iter()
+            .filter_map(|e| {
+                self.registry
+                    .make_profile(&**e, object_key.clone(), &[])
+                    .ok()
+            })
+            .collect();
+        ObjectReference::new(type_id, profiles)
+    }
+
+    fn object_for(&self, type_id: &str, key: Bytes) -> Object {
+        let reference = self.reference(type_id, &key);
+        let target =
+            Target::from_reference(reference).unwrap_or_else(|_| Target::from_key(type_id, key));
+        Object::new(self.invoker(), target)
+    }
+
+    /// Serves `skeleton` under `object_key` (a plain key such as `Cubit`,
+    /// reachable as `corbaloc::host:port/Cubit`), replacing what was
+    /// there, and returns a reference to it.
+    pub fn activate_with_key(
+        &self,
+        object_key: impl Into<Bytes>,
+        skeleton: Arc<dyn Skeleton>,
+    ) -> Object {
+        let key = object_key.into();
+        let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
+        self.server
+            .insert(key.clone(), server::Entry::Servant(skeleton));
+        self.object_for(type_id, key)
+    }
+
+    /// Serves `skeleton` under a new system-generated object key.
+    pub fn activate(&self, skeleton: Arc<dyn Skeleton>) -> Object {
+        let n = self.next_key.fetch_add(1, Ordering::Relaxed);
+        let key = Bytes::from(format!("{}{n}", self.key_prefix));
+        self.activate_with_key(key, skeleton)
+    }
+
+    /// Answers requests to `object_key` with `LOCATION_FORWARD` to
+    /// `reference` (and locate requests with `OBJECT_FORWARD`), replacing
+    /// what was there; returns a reference to the key.
+    pub fn forward(&self, object_key: impl Into<Bytes>, reference: ObjectReference) -> Object {
+        let key = object_key.into();
+        let type_id = reference.type_id.clone();
+        self.server
+            .insert(key.clone(), server::Entry::Forward(reference));
+        self.object_for(&type_id, key)
+    }
+
+    /// Stops serving `object_key`; whether anything was served there.
+    pub fn deactivate(&self, object_key: &[u8]) -> bool {
+        self.server.remove(object_key)
+    }
+
+    /// `CORBA::ORB::string_to_object`: a reference from an `IOR:` or
+    /// `corbaloc:` string (`corbaloc:rir:` through the initial
+    /// references). A malformed string is `BAD_PARAM`.
+    pub fn string_to_object(&self, s: &str) -> Result<Object, SystemException> {
+        let bad_param = |minor| {
+            SystemException::new(SystemExceptionKind::BadParam, minor, CompletionStatus::No)
+        };
+        let reference = match parse_object_url(s).map_err(|e| bad_param(e.minor()))? {
+            ObjectUrl::Ior(r) => r,
+            ObjectUrl::Corbaloc(c) => {
+                if c.location == Location::Rir {
+                    let name = String::from_utf8_lossy(&c.key).into_owned();
+                    return self
+                        .resolve_initial_references(&name)
+                        .map_err(|_| bad_param(rtorb_cdr::OMG_VMCID | 10));
+                }
+                c.to_ior("").map_err(|e| bad_param(e.minor()))?
+            }
+            ObjectUrl::Corbaname(_) => {
+                return Err(SystemException::new(
+                    SystemExceptionKind::NoImplement,
+                    0,
+                    CompletionStatus::No,
+                ));
+            }
+        };
+        Ok(Object::new(
+            self.invoker(),
+            Target::from_reference(reference)?,
+        ))
+    }
+
+    /// `CORBA::ORB::object_to_string`: the stringified IOR of `object`, if
+    /// it has a reference.
+    pub fn object_to_string(&self, object: &Object) -> Option<String> {
+        object.target().reference()?.to_stringified().ok()
+    }
+
+    /// `CORBA::ORB::resolve_initial_references` for the names given with
+    /// `-ORBInitRef` or [`OrbBuilder::initial_reference`].
+    pub fn resolve_initial_references(&self, name: &str) -> Result<Object, OrbError> {
+        let url = self
+            .config
+            .initial_references
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, u)| u.clone())
+            .ok_or_else(|| OrbError::InvalidName(name.to_owned()))?;
+        Ok(self.string_to_object(&url)?)
+    }
+
+    /// The number of idle client connections in the cache.
+    pub fn idle_connections(&self) -> usize {
+        self.client.idle_connections()
+    }
+
+    /// Whether [`Orb::shutdown`] has been called.
+    pub fn is_shut_down(&self) -> bool {
+        self.server.stopping()
+    }
+
+    /// `CORBA::ORB::shutdown(true)`: stops the acceptors, lets every
+    /// connection finish the request it is running, sends
+    /// `CloseConnection` on each, joins every thread, and closes the idle
+    /// client connections. Calling it again does nothing.
+    pub fn shutdown(&self) {
+        self.server.stop();
+        let threads: Vec<JoinHandle<()>> = match self.acceptor_threads.lock() {
+            Ok(mut v) => v.drain(..).collect(),
+            Err(p) => p.into_inner().drain(..).collect(),
+        };
+        for h in threads {
+            let _ = h.join();
+        }
+        self.server.join_connections();
+        self.client.close_idle();
+    }
+}
+
+impl Drop for Orb {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
