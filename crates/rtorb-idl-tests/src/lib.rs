@@ -10,3 +10,8 @@ pub mod cubit_idl {
 pub mod everything_idl {
     include!(concat!(env!("OUT_DIR"), "/everything.rs"));
 }
+
+/// Generated from `idl/relay.idl`.
+pub mod relay_idl {
+    include!(concat!(env!("OUT_DIR"), "/relay.rs"));
+}

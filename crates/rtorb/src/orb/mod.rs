@@ -150,9 +150,17 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
+        let client = Arc::new(ClientCore::new(
+            registry.clone(),
+            ClientConfig {
+                round_trip_timeout: config.round_trip_timeout,
+                connect_timeout: config.connect_timeout,
+            },
+        ));
         let server = Arc::new(ServerCore::new(
             config.server_poll_interval,
             config.server_write_timeout,
+            client.clone(),
         ));
         let mut acceptors = Vec::new();
         for s in &config.listen {
@@ -177,13 +185,6 @@ impl OrbBuilder {
                 }
             }
         }
-        let client = Arc::new(ClientCore::new(
-            registry.clone(),
-            ClientConfig {
-                round_trip_timeout: config.round_trip_timeout,
-                connect_timeout: config.connect_timeout,
-            },
-        ));
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)

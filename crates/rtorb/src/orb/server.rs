@@ -33,8 +33,8 @@ use rtorb_giop::{
 };
 
 use crate::runtime::{
-    BufferPool, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
-    object_not_exist,
+    BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
+    object_not_exist, with_invoker,
 };
 use crate::transport::{Acceptor, FrameReader, Transport, TransportError};
 
@@ -54,6 +54,9 @@ pub(crate) struct ServerCore {
     connections: Mutex<Vec<JoinHandle<()>>>,
     poll_interval: Duration,
     write_timeout: Duration,
+    /// Binds object references that arrive in requests, so a servant can
+    /// call them (the ORB's own client side).
+    invoker: Arc<dyn Invoker>,
 }
 
 /// What an object key is registered for.
@@ -74,13 +77,18 @@ impl std::fmt::Debug for ServerCore {
 }
 
 impl ServerCore {
-    pub(crate) fn new(poll_interval: Duration, write_timeout: Duration) -> ServerCore {
+    pub(crate) fn new(
+        poll_interval: Duration,
+        write_timeout: Duration,
+        invoker: Arc<dyn Invoker>,
+    ) -> ServerCore {
         ServerCore {
             objects: RwLock::new(HashMap::new()),
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
             poll_interval,
             write_timeout,
+            invoker,
         }
     }
 
@@ -352,7 +360,7 @@ impl Connection {
                         &mut reply,
                     );
                     let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        dispatch(&*skeleton, &mut req)
+                        with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
                     }));
                     run.unwrap_or_else(|_| {
                         Err(SystemException::new(
