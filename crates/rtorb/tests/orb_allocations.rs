@@ -7,7 +7,7 @@
 //! the process during the measurement minus the calling thread's: the
 //! test runs alone in its binary, and the only other threads (acceptors,
 //! the idle connection thread of the warm-up) do not allocate while they
-//! wait.
+//! wait (a stray allocation among them is tolerated, not one per call).
 #![allow(unsafe_code)]
 
 mod support;
@@ -143,11 +143,13 @@ fn allocations_per_cube_long_through_the_orb() {
                  client {on_client}, server {on_server}"
             );
             worst = (worst.0.max(on_client), worst.1.max(on_server));
-            // The servant builds its result sequence on the server
-            // thread: the server side is counted.
-            let (_, seq_on_server) = allocs_per_call(|| {
+            // The servant builds its result sequence on the server thread,
+            // the stub decodes it into a new Vec on the client: both
+            // sides are counted.
+            let (seq_on_client, seq_on_server) = allocs_per_call(|| {
                 assert_eq!(cubit.cube_long_sequence(&[2, 3]).unwrap(), [8, 27]);
             });
+            assert!(seq_on_client >= 1.0, "cube_long_sequence: {seq_on_client}");
             assert!(seq_on_server >= 1.0, "cube_long_sequence: {seq_on_server}");
             drop(cubit);
             client.shutdown();
@@ -157,9 +159,11 @@ fn allocations_per_cube_long_through_the_orb() {
         "cube_long through the ORB: at most {} allocations per call on the client, {} on the server",
         worst.0, worst.1
     );
-    // The counter counts: a call does allocate somewhere.
-    assert!(worst.0 + worst.1 > 0.0);
-    assert!(worst.0 <= 8.0, "client: {} allocations per call", worst.0);
-    assert!(worst.1 <= 8.0, "server: {} allocations per call", worst.1);
+    // Pooled buffers, bound targets, cached connections: in steady state
+    // a call with primitive arguments allocates nothing on either side.
+    assert_eq!(worst.0, 0.0, "client allocations per call");
+    // The server side is counted process-wide: leave room for a stray
+    // allocation by another thread, not for one per call.
+    assert!(worst.1 < 0.01, "server: {} allocations per call", worst.1);
     server.shutdown();
 }

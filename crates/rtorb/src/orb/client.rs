@@ -21,7 +21,8 @@
 //! connection (the reply may still come).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -68,8 +69,30 @@ pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 /// Capacity of the pooled request buffers.
 const BUFFER_CAPACITY: usize = 512;
 
-/// A profile to try: its endpoint and the object key it carries.
-type Candidate = (Box<dyn Endpoint>, Bytes);
+/// A profile to try.
+#[derive(Debug)]
+struct Candidate {
+    /// Where to connect.
+    endpoint: Box<dyn Endpoint>,
+    /// The object key the profile carries.
+    object_key: Bytes,
+    /// The endpoint string: the key of its idle connections.
+    cache_key: Arc<str>,
+    /// The encoding of requests to it (the profile's GIOP version).
+    encoding: Encoding,
+}
+
+/// The usable profiles of a target, in the order of its reference, as
+/// one client core worked them out: kept in the target's binding.
+#[derive(Debug)]
+struct Resolved {
+    /// [`ClientCore::id`] of the core that made it.
+    core: u64,
+    candidates: Vec<Candidate>,
+}
+
+/// Source of [`ClientCore::id`]s.
+static NEXT_CORE_ID: AtomicU64 = AtomicU64::new(0);
 
 /// How the client side is configured.
 #[derive(Debug, Clone, Copy)]
@@ -81,9 +104,11 @@ pub(crate) struct ClientConfig {
 /// The ORB's invoker: connection cache and request/reply exchange.
 #[derive(Debug)]
 pub(crate) struct ClientCore {
+    /// Tells this core's target bindings from other cores'.
+    id: u64,
     registry: ProtocolRegistry,
     config: ClientConfig,
-    idle: Mutex<HashMap<String, Vec<Connection>>>,
+    idle: Mutex<HashMap<Arc<str>, Vec<Connection>>>,
 }
 
 /// One client connection, used by one call at a time.
@@ -160,6 +185,7 @@ fn maybe(e: &GiopError) -> SystemException {
 impl ClientCore {
     pub(crate) fn new(registry: ProtocolRegistry, config: ClientConfig) -> ClientCore {
         ClientCore {
+            id: NEXT_CORE_ID.fetch_add(1, Ordering::Relaxed),
             registry,
             config,
             idle: Mutex::new(HashMap::new()),
@@ -183,9 +209,36 @@ impl ClientCore {
         }
     }
 
+    /// The usable profiles of `target`: from its binding when this core
+    /// has bound it, else worked out (and bound, if nobody has).
+    fn select<'t>(&self, target: &'t Target) -> Result<Selected<'t>, SystemException> {
+        let bound = |b: &'t crate::runtime::Binding| {
+            b.downcast_ref::<Resolved>().filter(|r| r.core == self.id)
+        };
+        if let Some(r) = target.binding().get().and_then(bound) {
+            return Ok(Selected::Bound(r));
+        }
+        let resolved = Resolved {
+            core: self.id,
+            candidates: self.resolve(target)?,
+        };
+        if target.binding().get().is_none() {
+            let _ = target.binding().set(Arc::new(resolved));
+            if let Some(r) = target.binding().get().and_then(bound) {
+                return Ok(Selected::Bound(r));
+            }
+            // Another thread bound it first, for another core.
+            return Ok(Selected::Fresh(Resolved {
+                core: self.id,
+                candidates: self.resolve(target)?,
+            }));
+        }
+        Ok(Selected::Fresh(resolved))
+    }
+
     /// The endpoint and object key of every usable profile, in the
     /// order of the reference.
-    fn select(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
+    fn resolve(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
         let no_profile = || {
             system(
                 SystemExceptionKind::Transient,
@@ -199,11 +252,18 @@ impl ClientCore {
             .iter()
             .filter_map(|profile| {
                 let endpoint = self.registry.endpoint_from_profile(profile).ok()?;
-                let key = profile
+                let object_key = profile
                     .object_key()
                     .cloned()
                     .unwrap_or_else(|| target.object_key().clone());
-                Some((endpoint, key))
+                let cache_key = Arc::from(endpoint.to_string());
+                let encoding = Encoding::native().with_version(endpoint.version());
+                Some(Candidate {
+                    endpoint,
+                    object_key,
+                    cache_key,
+                    encoding,
+                })
             })
             .collect();
         if usable.is_empty() {
@@ -245,10 +305,16 @@ impl ClientCore {
         Ok(Connection::new(transport))
     }
 
-    fn checkin(&self, key: String, conn: Connection) {
-        match self.idle.lock() {
-            Ok(mut m) => m.entry(key).or_default().push(conn),
-            Err(p) => p.into_inner().entry(key).or_default().push(conn),
+    fn checkin(&self, key: &Arc<str>, conn: Connection) {
+        let mut idle = match self.idle.lock() {
+            Ok(m) => m,
+            Err(p) => p.into_inner(),
+        };
+        match idle.get_mut(&**key) {
+            Some(v) => v.push(conn),
+            None => {
+                idle.insert(Arc::clone(key), vec![conn]);
+            }
         }
     }
 
@@ -256,21 +322,18 @@ impl ClientCore {
     /// server did not start it.
     fn exchange(
         &self,
-        endpoint: &dyn Endpoint,
-        object_key: &Bytes,
+        candidate: &Candidate,
         operation: &Operation,
         response_flags: u8,
         arguments: Arguments<'_>,
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
-        let cache_key = endpoint.to_string();
-        let encoding = Encoding::native().with_version(endpoint.version());
         let mut resent = false;
         loop {
-            let mut conn = self.checkout(&cache_key, endpoint, deadline)?;
+            let mut conn = self.checkout(&candidate.cache_key, &*candidate.endpoint, deadline)?;
             match conn.round_trip(
-                encoding,
-                object_key,
+                candidate.encoding,
+                &candidate.object_key,
                 operation,
                 response_flags,
                 arguments,
@@ -278,7 +341,7 @@ impl ClientCore {
             ) {
                 Ok(outcome) => {
                     conn.reused = true;
-                    self.checkin(cache_key, conn);
+                    self.checkin(&candidate.cache_key, conn);
                     return Ok(outcome);
                 }
                 Err(Failure::NotStarted) if !resent => resent = true,
@@ -305,17 +368,11 @@ impl ClientCore {
         let deadline = self.config.round_trip_timeout.map(|d| Instant::now() + d);
         let mut forwarded: Option<Target> = None;
         for _ in 0..=MAX_FORWARDS {
-            let candidates = self.select(forwarded.as_ref().unwrap_or(target))?;
+            let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
             let mut outcome = None;
-            for (endpoint, key) in &candidates {
-                let result = self.exchange(
-                    &**endpoint,
-                    key,
-                    operation,
-                    response_flags,
-                    arguments,
-                    deadline,
-                );
+            for candidate in selected.candidates() {
+                let result =
+                    self.exchange(candidate, operation, response_flags, arguments, deadline);
                 match result {
                     // Unreachable: try the next profile.
                     Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
@@ -344,6 +401,23 @@ impl ClientCore {
             TRANSIENT_TOO_MANY_FORWARDS,
             CompletionStatus::No,
         ))
+    }
+}
+
+/// The usable profiles of a target.
+enum Selected<'t> {
+    /// From the target's binding.
+    Bound(&'t Resolved),
+    /// Worked out for this call only.
+    Fresh(Resolved),
+}
+
+impl Selected<'_> {
+    fn candidates(&self) -> &[Candidate] {
+        match self {
+            Selected::Bound(r) => &r.candidates,
+            Selected::Fresh(r) => &r.candidates,
+        }
     }
 }
 
@@ -411,10 +485,17 @@ impl Connection {
         };
         let mut w = writer.map_err(|e| Failure::Failed(e.to_system_exception()))?;
         arguments(w.body()).map_err(|e| Failure::Failed(e.into()))?;
-        let chunks = w
-            .finish_chunks()
-            .map_err(|e| Failure::Failed(e.to_system_exception()))?;
-        match self.transport.write_all_vectored(&chunks) {
+        let finish_failed = |e: GiopError| Failure::Failed(e.to_system_exception());
+        let written = if w.body().as_contiguous().is_some() {
+            // One buffer: no chain to build.
+            let message = w.finish().map_err(finish_failed)?;
+            self.transport
+                .write_all_vectored(std::slice::from_ref(&message))
+        } else {
+            let chunks = w.finish_chunks().map_err(finish_failed)?;
+            self.transport.write_all_vectored(&chunks)
+        };
+        match written {
             Ok(()) => Ok(()),
             Err(_) if self.reused => Err(Failure::NotStarted),
             Err(_) => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
