@@ -69,6 +69,13 @@ pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 /// Capacity of the pooled request buffers.
 const BUFFER_CAPACITY: usize = 512;
 
+/// A socket read timeout up to 1/`READ_TIMEOUT_SLACK` shorter than the
+/// time left before a call's deadline is kept rather than set again.
+const READ_TIMEOUT_SLACK: u32 = 8;
+
+/// Below this, a read timeout is set to exactly the time left.
+const MIN_SHORTENED_READ_TIMEOUT: Duration = Duration::from_millis(16);
+
 /// A profile to try.
 #[derive(Debug)]
 struct Candidate {
@@ -544,6 +551,13 @@ impl Connection {
         }
     }
 
+    /// Makes a read wait no later than `deadline`.
+    ///
+    /// The socket's timeout is changed only when it must be: one that
+    /// ends no later than the deadline, and not much earlier, is kept (a
+    /// read that times out before the deadline is retried with what is
+    /// left). A new timeout is set a little short of the deadline, so that
+    /// the next calls, with the same round-trip timeout, can keep it.
     fn set_read_timeout(&mut self, deadline: Option<Instant>) -> Result<(), Failure> {
         let timeout = match deadline {
             None => None,
@@ -552,7 +566,10 @@ impl Connection {
                 if left.is_zero() {
                     return Err(Failure::Failed(timed_out()));
                 }
-                Some(left)
+                match read_timeout_for(self.read_timeout, left) {
+                    None => return Ok(()),
+                    new => new,
+                }
             }
         };
         if timeout != self.read_timeout {
@@ -572,6 +589,10 @@ impl Connection {
                 Ok(Some(f)) => f,
                 Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
                 Err(e) if e.is_timeout() || e.is_would_block() => {
+                    if deadline.is_some_and(|d| Instant::now() < d) {
+                        // The socket's timeout ended short of the deadline.
+                        continue;
+                    }
                     return Err(Failure::Failed(timed_out()));
                 }
                 Err(TransportError::Giop(_)) => return Err(Failure::Failed(protocol_error())),
@@ -591,6 +612,24 @@ impl Connection {
                 Err(e) => Err(Failure::Failed(maybe(&e))),
             };
         }
+    }
+}
+
+/// The read timeout to set when `left` remains before a deadline and
+/// `current` is set, or `None` to keep `current`: see
+/// [`Connection::set_read_timeout`]. A timeout it gives or keeps never
+/// ends after the deadline.
+fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duration> {
+    if let Some(set) = current
+        && set <= left
+        && left - set <= left / READ_TIMEOUT_SLACK
+    {
+        return None;
+    }
+    if left >= MIN_SHORTENED_READ_TIMEOUT {
+        Some(left - left / (2 * READ_TIMEOUT_SLACK))
+    } else {
+        Some(left)
     }
 }
 
@@ -617,5 +656,51 @@ fn read_reply(
             Ok(Outcome::Forward(Target::from_reference(reference)?))
         }
         ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_timeout_is_kept_across_calls_with_the_same_round_trip_timeout() {
+        let timeout = Duration::from_secs(10);
+        // The first call sets one a little short of its deadline.
+        let set = read_timeout_for(None, timeout).expect("a timeout");
+        assert!(set < timeout && set >= timeout - timeout / 8, "{set:?}");
+        // Later calls start a little later on their own deadline: kept.
+        for spent in [0, 1, 50, 1000, 100_000] {
+            let left = timeout - Duration::from_micros(spent);
+            assert_eq!(read_timeout_for(Some(set), left), None, "{left:?}");
+        }
+        // A retry with much less time left sets a shorter one.
+        let left = Duration::from_secs(1);
+        let shorter = read_timeout_for(Some(set), left).expect("a timeout");
+        assert!(shorter <= left && shorter > left / 2, "{shorter:?}");
+        // A longer round-trip timeout, where one is set: set anew.
+        assert!(read_timeout_for(Some(set), Duration::from_secs(60)).is_some());
+    }
+
+    #[test]
+    fn a_read_timeout_never_ends_after_the_deadline() {
+        let times = [
+            Duration::from_nanos(1),
+            Duration::from_micros(300),
+            Duration::from_millis(15),
+            Duration::from_millis(16),
+            Duration::from_millis(250),
+            Duration::from_secs(3),
+        ];
+        for current in std::iter::once(None).chain(times.iter().copied().map(Some)) {
+            for left in times {
+                let kept_or_set = read_timeout_for(current, left).or(current);
+                let t = kept_or_set.expect("a timeout");
+                assert!(!t.is_zero() && t <= left, "{current:?}, {left:?}: {t:?}");
+            }
+        }
+        // Short ones are exact.
+        let left = Duration::from_millis(5);
+        assert_eq!(read_timeout_for(None, left), Some(left));
     }
 }
