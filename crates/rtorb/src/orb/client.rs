@@ -83,8 +83,8 @@ struct Candidate {
     endpoint: Box<dyn Endpoint>,
     /// The object key the profile carries.
     object_key: Bytes,
-    /// The endpoint string: the key of its idle connections.
-    cache_key: Arc<str>,
+    /// The idle connections to the endpoint.
+    pool: Pool,
     /// The encoding of requests to it (the profile's GIOP version).
     encoding: Encoding,
 }
@@ -115,7 +115,20 @@ pub(crate) struct ClientCore {
     id: u64,
     registry: ProtocolRegistry,
     config: ClientConfig,
-    idle: Mutex<HashMap<Arc<str>, Vec<Connection>>>,
+    /// The idle connections to each endpoint, by endpoint string.
+    idle: Mutex<HashMap<String, Pool>>,
+}
+
+/// The idle connections to one endpoint.
+type Pool = Arc<Mutex<Vec<Connection>>>;
+
+/// Locks `m`, whether or not a thread panicked holding it (the data are
+/// connections and maps of them, consistent at every step).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
 }
 
 /// One client connection, used by one call at a time.
@@ -201,19 +214,22 @@ impl ClientCore {
 
     /// Closes every idle connection.
     pub(crate) fn close_idle(&self) {
-        let drained: Vec<Connection> = match self.idle.lock() {
-            Ok(mut m) => m.drain().flat_map(|(_, v)| v).collect(),
-            Err(p) => p.into_inner().drain().flat_map(|(_, v)| v).collect(),
-        };
-        drop(drained);
+        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
+        for pool in pools {
+            let drained = std::mem::take(&mut *lock(&pool));
+            drop(drained);
+        }
     }
 
     /// The number of idle cached connections.
     pub(crate) fn idle_connections(&self) -> usize {
-        match self.idle.lock() {
-            Ok(m) => m.values().map(Vec::len).sum(),
-            Err(p) => p.into_inner().values().map(Vec::len).sum(),
-        }
+        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
+        pools.iter().map(|p| lock(p).len()).sum()
+    }
+
+    /// The pool of idle connections to the endpoint `key` names.
+    fn pool(&self, key: String) -> Pool {
+        Arc::clone(lock(&self.idle).entry(key).or_default())
     }
 
     /// The usable profiles of `target`: from its binding when this core
@@ -263,12 +279,12 @@ impl ClientCore {
                     .object_key()
                     .cloned()
                     .unwrap_or_else(|| target.object_key().clone());
-                let cache_key = Arc::from(endpoint.to_string());
+                let pool = self.pool(endpoint.to_string());
                 let encoding = Encoding::native().with_version(endpoint.version());
                 Some(Candidate {
                     endpoint,
                     object_key,
-                    cache_key,
+                    pool,
                     encoding,
                 })
             })
@@ -281,14 +297,11 @@ impl ClientCore {
 
     fn checkout(
         &self,
-        key: &str,
+        pool: &Pool,
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
     ) -> Result<Connection, SystemException> {
-        let cached = match self.idle.lock() {
-            Ok(mut m) => m.get_mut(key).and_then(Vec::pop),
-            Err(p) => p.into_inner().get_mut(key).and_then(Vec::pop),
-        };
+        let cached = lock(pool).pop();
         if let Some(c) = cached {
             return Ok(c);
         }
@@ -312,17 +325,8 @@ impl ClientCore {
         Ok(Connection::new(transport))
     }
 
-    fn checkin(&self, key: &Arc<str>, conn: Connection) {
-        let mut idle = match self.idle.lock() {
-            Ok(m) => m,
-            Err(p) => p.into_inner(),
-        };
-        match idle.get_mut(&**key) {
-            Some(v) => v.push(conn),
-            None => {
-                idle.insert(Arc::clone(key), vec![conn]);
-            }
-        }
+    fn checkin(&self, pool: &Pool, conn: Connection) {
+        lock(pool).push(conn);
     }
 
     /// One request to one endpoint, resent once on a new connection if the
@@ -337,7 +341,7 @@ impl ClientCore {
     ) -> Result<Outcome, SystemException> {
         let mut resent = false;
         loop {
-            let mut conn = self.checkout(&candidate.cache_key, &*candidate.endpoint, deadline)?;
+            let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
             match conn.round_trip(
                 candidate.encoding,
                 &candidate.object_key,
@@ -348,7 +352,7 @@ impl ClientCore {
             ) {
                 Ok(outcome) => {
                     conn.reused = true;
-                    self.checkin(&candidate.cache_key, conn);
+                    self.checkin(&candidate.pool, conn);
                     return Ok(outcome);
                 }
                 Err(Failure::NotStarted) if !resent => resent = true,
