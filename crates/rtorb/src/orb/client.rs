@@ -21,7 +21,8 @@
 //! connection (the reply may still come).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -68,8 +69,37 @@ pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 /// Capacity of the pooled request buffers.
 const BUFFER_CAPACITY: usize = 512;
 
-/// A profile to try: its endpoint and the object key it carries.
-type Candidate = (Box<dyn Endpoint>, Bytes);
+/// A socket read timeout up to 1/`READ_TIMEOUT_SLACK` shorter than the
+/// time left before a call's deadline is kept rather than set again.
+const READ_TIMEOUT_SLACK: u32 = 8;
+
+/// Below this, a read timeout is set to exactly the time left.
+const MIN_SHORTENED_READ_TIMEOUT: Duration = Duration::from_millis(16);
+
+/// A profile to try.
+#[derive(Debug)]
+struct Candidate {
+    /// Where to connect.
+    endpoint: Box<dyn Endpoint>,
+    /// The object key the profile carries.
+    object_key: Bytes,
+    /// The idle connections to the endpoint.
+    pool: Pool,
+    /// The encoding of requests to it (the profile's GIOP version).
+    encoding: Encoding,
+}
+
+/// The usable profiles of a target, in the order of its reference, as
+/// one client core worked them out: kept in the target's binding.
+#[derive(Debug)]
+struct Resolved {
+    /// [`ClientCore::id`] of the core that made it.
+    core: u64,
+    candidates: Vec<Candidate>,
+}
+
+/// Source of [`ClientCore::id`]s.
+static NEXT_CORE_ID: AtomicU64 = AtomicU64::new(0);
 
 /// How the client side is configured.
 #[derive(Debug, Clone, Copy)]
@@ -81,9 +111,24 @@ pub(crate) struct ClientConfig {
 /// The ORB's invoker: connection cache and request/reply exchange.
 #[derive(Debug)]
 pub(crate) struct ClientCore {
+    /// Tells this core's target bindings from other cores'.
+    id: u64,
     registry: ProtocolRegistry,
     config: ClientConfig,
-    idle: Mutex<HashMap<String, Vec<Connection>>>,
+    /// The idle connections to each endpoint, by endpoint string.
+    idle: Mutex<HashMap<String, Pool>>,
+}
+
+/// The idle connections to one endpoint.
+type Pool = Arc<Mutex<Vec<Connection>>>;
+
+/// Locks `m`, whether or not a thread panicked holding it (the data are
+/// connections and maps of them, consistent at every step).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
 }
 
 /// One client connection, used by one call at a time.
@@ -160,6 +205,7 @@ fn maybe(e: &GiopError) -> SystemException {
 impl ClientCore {
     pub(crate) fn new(registry: ProtocolRegistry, config: ClientConfig) -> ClientCore {
         ClientCore {
+            id: NEXT_CORE_ID.fetch_add(1, Ordering::Relaxed),
             registry,
             config,
             idle: Mutex::new(HashMap::new()),
@@ -168,24 +214,54 @@ impl ClientCore {
 
     /// Closes every idle connection.
     pub(crate) fn close_idle(&self) {
-        let drained: Vec<Connection> = match self.idle.lock() {
-            Ok(mut m) => m.drain().flat_map(|(_, v)| v).collect(),
-            Err(p) => p.into_inner().drain().flat_map(|(_, v)| v).collect(),
-        };
-        drop(drained);
+        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
+        for pool in pools {
+            let drained = std::mem::take(&mut *lock(&pool));
+            drop(drained);
+        }
     }
 
     /// The number of idle cached connections.
     pub(crate) fn idle_connections(&self) -> usize {
-        match self.idle.lock() {
-            Ok(m) => m.values().map(Vec::len).sum(),
-            Err(p) => p.into_inner().values().map(Vec::len).sum(),
+        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
+        pools.iter().map(|p| lock(p).len()).sum()
+    }
+
+    /// The pool of idle connections to the endpoint `key` names.
+    fn pool(&self, key: String) -> Pool {
+        Arc::clone(lock(&self.idle).entry(key).or_default())
+    }
+
+    /// The usable profiles of `target`: from its binding when this core
+    /// has bound it, else worked out (and bound, if nobody has).
+    fn select<'t>(&self, target: &'t Target) -> Result<Selected<'t>, SystemException> {
+        let bound = |b: &'t crate::runtime::Binding| {
+            b.downcast_ref::<Resolved>().filter(|r| r.core == self.id)
+        };
+        if let Some(r) = target.binding().get().and_then(bound) {
+            return Ok(Selected::Bound(r));
         }
+        let resolved = Resolved {
+            core: self.id,
+            candidates: self.resolve(target)?,
+        };
+        if target.binding().get().is_none() {
+            let _ = target.binding().set(Arc::new(resolved));
+            if let Some(r) = target.binding().get().and_then(bound) {
+                return Ok(Selected::Bound(r));
+            }
+            // Another thread bound it first, for another core.
+            return Ok(Selected::Fresh(Resolved {
+                core: self.id,
+                candidates: self.resolve(target)?,
+            }));
+        }
+        Ok(Selected::Fresh(resolved))
     }
 
     /// The endpoint and object key of every usable profile, in the
     /// order of the reference.
-    fn select(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
+    fn resolve(&self, target: &Target) -> Result<Vec<Candidate>, SystemException> {
         let no_profile = || {
             system(
                 SystemExceptionKind::Transient,
@@ -199,11 +275,18 @@ impl ClientCore {
             .iter()
             .filter_map(|profile| {
                 let endpoint = self.registry.endpoint_from_profile(profile).ok()?;
-                let key = profile
+                let object_key = profile
                     .object_key()
                     .cloned()
                     .unwrap_or_else(|| target.object_key().clone());
-                Some((endpoint, key))
+                let pool = self.pool(endpoint.to_string());
+                let encoding = Encoding::native().with_version(endpoint.version());
+                Some(Candidate {
+                    endpoint,
+                    object_key,
+                    pool,
+                    encoding,
+                })
             })
             .collect();
         if usable.is_empty() {
@@ -214,14 +297,11 @@ impl ClientCore {
 
     fn checkout(
         &self,
-        key: &str,
+        pool: &Pool,
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
     ) -> Result<Connection, SystemException> {
-        let cached = match self.idle.lock() {
-            Ok(mut m) => m.get_mut(key).and_then(Vec::pop),
-            Err(p) => p.into_inner().get_mut(key).and_then(Vec::pop),
-        };
+        let cached = lock(pool).pop();
         if let Some(c) = cached {
             return Ok(c);
         }
@@ -245,32 +325,26 @@ impl ClientCore {
         Ok(Connection::new(transport))
     }
 
-    fn checkin(&self, key: String, conn: Connection) {
-        match self.idle.lock() {
-            Ok(mut m) => m.entry(key).or_default().push(conn),
-            Err(p) => p.into_inner().entry(key).or_default().push(conn),
-        }
+    fn checkin(&self, pool: &Pool, conn: Connection) {
+        lock(pool).push(conn);
     }
 
     /// One request to one endpoint, resent once on a new connection if the
     /// server did not start it.
     fn exchange(
         &self,
-        endpoint: &dyn Endpoint,
-        object_key: &Bytes,
+        candidate: &Candidate,
         operation: &Operation,
         response_flags: u8,
         arguments: Arguments<'_>,
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
-        let cache_key = endpoint.to_string();
-        let encoding = Encoding::native().with_version(endpoint.version());
         let mut resent = false;
         loop {
-            let mut conn = self.checkout(&cache_key, endpoint, deadline)?;
+            let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
             match conn.round_trip(
-                encoding,
-                object_key,
+                candidate.encoding,
+                &candidate.object_key,
                 operation,
                 response_flags,
                 arguments,
@@ -278,7 +352,7 @@ impl ClientCore {
             ) {
                 Ok(outcome) => {
                     conn.reused = true;
-                    self.checkin(cache_key, conn);
+                    self.checkin(&candidate.pool, conn);
                     return Ok(outcome);
                 }
                 Err(Failure::NotStarted) if !resent => resent = true,
@@ -305,17 +379,11 @@ impl ClientCore {
         let deadline = self.config.round_trip_timeout.map(|d| Instant::now() + d);
         let mut forwarded: Option<Target> = None;
         for _ in 0..=MAX_FORWARDS {
-            let candidates = self.select(forwarded.as_ref().unwrap_or(target))?;
+            let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
             let mut outcome = None;
-            for (endpoint, key) in &candidates {
-                let result = self.exchange(
-                    &**endpoint,
-                    key,
-                    operation,
-                    response_flags,
-                    arguments,
-                    deadline,
-                );
+            for candidate in selected.candidates() {
+                let result =
+                    self.exchange(candidate, operation, response_flags, arguments, deadline);
                 match result {
                     // Unreachable: try the next profile.
                     Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
@@ -344,6 +412,23 @@ impl ClientCore {
             TRANSIENT_TOO_MANY_FORWARDS,
             CompletionStatus::No,
         ))
+    }
+}
+
+/// The usable profiles of a target.
+enum Selected<'t> {
+    /// From the target's binding.
+    Bound(&'t Resolved),
+    /// Worked out for this call only.
+    Fresh(Resolved),
+}
+
+impl Selected<'_> {
+    fn candidates(&self) -> &[Candidate] {
+        match self {
+            Selected::Bound(r) => &r.candidates,
+            Selected::Fresh(r) => &r.candidates,
+        }
     }
 }
 
@@ -411,10 +496,17 @@ impl Connection {
         };
         let mut w = writer.map_err(|e| Failure::Failed(e.to_system_exception()))?;
         arguments(w.body()).map_err(|e| Failure::Failed(e.into()))?;
-        let chunks = w
-            .finish_chunks()
-            .map_err(|e| Failure::Failed(e.to_system_exception()))?;
-        match self.transport.write_all_vectored(&chunks) {
+        let finish_failed = |e: GiopError| Failure::Failed(e.to_system_exception());
+        let written = if w.body().as_contiguous().is_some() {
+            // One buffer: no chain to build.
+            let message = w.finish().map_err(finish_failed)?;
+            self.transport
+                .write_all_vectored(std::slice::from_ref(&message))
+        } else {
+            let chunks = w.finish_chunks().map_err(finish_failed)?;
+            self.transport.write_all_vectored(&chunks)
+        };
+        match written {
             Ok(()) => Ok(()),
             Err(_) if self.reused => Err(Failure::NotStarted),
             Err(_) => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
@@ -463,6 +555,13 @@ impl Connection {
         }
     }
 
+    /// Makes a read wait no later than `deadline`.
+    ///
+    /// The socket's timeout is changed only when it must be: one that
+    /// ends no later than the deadline, and not much earlier, is kept (a
+    /// read that times out before the deadline is retried with what is
+    /// left). A new timeout is set a little short of the deadline, so that
+    /// the next calls, with the same round-trip timeout, can keep it.
     fn set_read_timeout(&mut self, deadline: Option<Instant>) -> Result<(), Failure> {
         let timeout = match deadline {
             None => None,
@@ -471,7 +570,10 @@ impl Connection {
                 if left.is_zero() {
                     return Err(Failure::Failed(timed_out()));
                 }
-                Some(left)
+                match read_timeout_for(self.read_timeout, left) {
+                    None => return Ok(()),
+                    new => new,
+                }
             }
         };
         if timeout != self.read_timeout {
@@ -491,6 +593,10 @@ impl Connection {
                 Ok(Some(f)) => f,
                 Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
                 Err(e) if e.is_timeout() || e.is_would_block() => {
+                    if deadline.is_some_and(|d| Instant::now() < d) {
+                        // The socket's timeout ended short of the deadline.
+                        continue;
+                    }
                     return Err(Failure::Failed(timed_out()));
                 }
                 Err(TransportError::Giop(_)) => return Err(Failure::Failed(protocol_error())),
@@ -510,6 +616,24 @@ impl Connection {
                 Err(e) => Err(Failure::Failed(maybe(&e))),
             };
         }
+    }
+}
+
+/// The read timeout to set when `left` remains before a deadline and
+/// `current` is set, or `None` to keep `current`: see
+/// [`Connection::set_read_timeout`]. A timeout it gives or keeps never
+/// ends after the deadline.
+fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duration> {
+    if let Some(set) = current
+        && set <= left
+        && left - set <= left / READ_TIMEOUT_SLACK
+    {
+        return None;
+    }
+    if left >= MIN_SHORTENED_READ_TIMEOUT {
+        Some(left - left / (2 * READ_TIMEOUT_SLACK))
+    } else {
+        Some(left)
     }
 }
 
@@ -536,5 +660,51 @@ fn read_reply(
             Ok(Outcome::Forward(Target::from_reference(reference)?))
         }
         ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_read_timeout_is_kept_across_calls_with_the_same_round_trip_timeout() {
+        let timeout = Duration::from_secs(10);
+        // The first call sets one a little short of its deadline.
+        let set = read_timeout_for(None, timeout).expect("a timeout");
+        assert!(set < timeout && set >= timeout - timeout / 8, "{set:?}");
+        // Later calls start a little later on their own deadline: kept.
+        for spent in [0, 1, 50, 1000, 100_000] {
+            let left = timeout - Duration::from_micros(spent);
+            assert_eq!(read_timeout_for(Some(set), left), None, "{left:?}");
+        }
+        // A retry with much less time left sets a shorter one.
+        let left = Duration::from_secs(1);
+        let shorter = read_timeout_for(Some(set), left).expect("a timeout");
+        assert!(shorter <= left && shorter > left / 2, "{shorter:?}");
+        // A longer round-trip timeout, where one is set: set anew.
+        assert!(read_timeout_for(Some(set), Duration::from_secs(60)).is_some());
+    }
+
+    #[test]
+    fn a_read_timeout_never_ends_after_the_deadline() {
+        let times = [
+            Duration::from_nanos(1),
+            Duration::from_micros(300),
+            Duration::from_millis(15),
+            Duration::from_millis(16),
+            Duration::from_millis(250),
+            Duration::from_secs(3),
+        ];
+        for current in std::iter::once(None).chain(times.iter().copied().map(Some)) {
+            for left in times {
+                let kept_or_set = read_timeout_for(current, left).or(current);
+                let t = kept_or_set.expect("a timeout");
+                assert!(!t.is_zero() && t <= left, "{current:?}, {left:?}: {t:?}");
+            }
+        }
+        // Short ones are exact.
+        let left = Duration::from_millis(5);
+        assert_eq!(read_timeout_for(None, left), Some(left));
     }
 }

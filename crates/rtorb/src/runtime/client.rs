@@ -1,8 +1,9 @@
 //! The client side: object references, the [`Invoker`] that carries a
 //! call, the [`Reply`] a stub reads its results from, and typed stubs.
 
+use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use rtorb_cdr::{CdrDecode, CdrError, Decoder, Encoder};
@@ -169,12 +170,32 @@ impl Reply {
 /// its object key, and, for a reference that came from an IOR, the
 /// reference itself (profiles and components, for the ORB core to pick a
 /// transport).
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// An invoker may keep what it works out from the reference (the
+/// endpoints to try, say) in the target's [`Target::binding`], so that
+/// calls after the first do not work it out again.
+#[derive(Debug, Clone)]
 pub struct Target {
     type_id: String,
     object_key: Bytes,
     reference: Option<ObjectReference>,
+    binding: OnceLock<Binding>,
 }
+
+/// What an invoker keeps for a target: anything it likes, shared.
+pub type Binding = Arc<dyn Any + Send + Sync>;
+
+/// Targets are equal when they name the same object the same way; the
+/// invoker's binding does not count.
+impl PartialEq for Target {
+    fn eq(&self, other: &Target) -> bool {
+        self.type_id == other.type_id
+            && self.object_key == other.object_key
+            && self.reference == other.reference
+    }
+}
+
+impl Eq for Target {}
 
 impl Target {
     /// A target known only by its object key (on the loopback, or through
@@ -184,6 +205,7 @@ impl Target {
             type_id: type_id.into(),
             object_key: object_key.into(),
             reference: None,
+            binding: OnceLock::new(),
         }
     }
 
@@ -202,6 +224,7 @@ impl Target {
             type_id: reference.type_id.clone(),
             object_key,
             reference: Some(reference),
+            binding: OnceLock::new(),
         })
     }
 
@@ -219,6 +242,14 @@ impl Target {
     /// The object reference, when the target came from one.
     pub fn reference(&self) -> Option<&ObjectReference> {
         self.reference.as_ref()
+    }
+
+    /// The slot where an invoker keeps what it has worked out for this
+    /// target, set by the first call that needs it. A clone of the target
+    /// shares what was set before the clone; an invoker must check that a
+    /// binding it finds is its own (another invoker may have set it).
+    pub fn binding(&self) -> &OnceLock<Binding> {
+        &self.binding
     }
 }
 
@@ -263,7 +294,7 @@ impl Object {
 
     /// The repository id the reference was made with (may be empty).
     pub fn type_id(&self) -> &str {
-        self.target.type_id()
+        Target::type_id(&self.target)
     }
 
     /// A twoway call: what a generated stub method does, with

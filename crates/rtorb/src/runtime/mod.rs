@@ -132,7 +132,7 @@ mod server;
 mod support;
 
 pub use client::{
-    Arguments, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
+    Arguments, Binding, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
 };
 pub use exception::{
     BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,

@@ -113,9 +113,20 @@ const MAX_READ: usize = 256 * 1024;
 /// Blocking callers use [`FrameReader::read_frame`]; a reactor calls
 /// [`FrameReader::fill`] when the transport is readable and then takes
 /// messages with [`FrameReader::next_frame`] until it returns `None`.
-#[derive(Debug)]
 pub struct FrameReader {
     decoder: FrameDecoder,
+    /// Where small reads land before they are appended to the decoder's
+    /// buffer: zeroed once, rather than zeroing fresh buffer space before
+    /// every read.
+    scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for FrameReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FrameReader")
+            .field("decoder", &self.decoder)
+            .finish_non_exhaustive()
+    }
 }
 
 impl FrameReader {
@@ -126,7 +137,10 @@ impl FrameReader {
 
     /// A reader around a configured decoder.
     pub fn with_decoder(decoder: FrameDecoder) -> FrameReader {
-        FrameReader { decoder }
+        FrameReader {
+            decoder,
+            scratch: Vec::new(),
+        }
     }
 
     /// The decoder.
@@ -139,6 +153,19 @@ impl FrameReader {
     /// read, 0 at end of stream.
     pub fn fill<T: Transport + ?Sized>(&mut self, transport: &mut T) -> io::Result<usize> {
         let want = self.decoder.needed().clamp(MIN_READ, MAX_READ);
+        if want <= MIN_READ {
+            // A small message, or the start of one: read into the scratch
+            // buffer and copy what arrived (usually far less than `want`).
+            if self.scratch.len() < MIN_READ {
+                self.scratch.resize(MIN_READ, 0);
+            }
+            let scratch = self.scratch.get_mut(..MIN_READ).unwrap_or_default();
+            let got = transport.read(scratch)?.min(MIN_READ);
+            self.decoder
+                .buffer_mut()
+                .extend_from_slice(scratch.get(..got).unwrap_or_default());
+            return Ok(got);
+        }
         let buf = self.decoder.buffer_mut();
         let start = buf.len();
         buf.resize(start + want, 0);
