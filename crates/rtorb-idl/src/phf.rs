@@ -18,108 +18,17 @@
 //! hash, the next seed of a fixed sequence is tried, so the output is a
 //! function of the input list alone.
 //!
-//! # Two copies of the hash
+//! # One hash for both sides
 //!
-//! The run-time lookup in `rtorb` (`rtorb::runtime::OpTable`) must compute
-//! exactly these [`op_hash`], [`op_bucket`] and [`op_slot`]. This crate
-//! does not depend on `rtorb`, so the three functions are written in both
-//! crates, and both crates pin the same test vectors
-//! (`tests/phf_vectors.rs` here, `tests/op_table_vectors.rs` there).
+//! The run-time lookup in `rtorb` (`rtorb::runtime::OpTable`) computes
+//! the same [`op_hash`], [`op_bucket`] and [`op_slot`]: both take them
+//! from `rtorb_giop::op_hash`, where test vectors pin them.
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-/// Multiplies two 64-bit words to 128 bits and folds the halves together
-/// by exclusive or.
-const fn fold_mul(a: u64, b: u64) -> u64 {
-    let p = (a as u128) * (b as u128);
-    (p as u64) ^ ((p >> 64) as u64)
-}
-
-const K0: u64 = 0x9e37_79b9_7f4a_7c15;
-const K1: u64 = 0xc2b2_ae3d_27d4_eb4f;
-const K2: u64 = 0x1656_67b1_9e37_79f9;
-
-/// The octets `at..at + 8` of `s` as a little-endian word (0 past the
-/// end, which callers never reach).
-#[inline(always)]
-fn word8(s: &[u8], at: usize) -> u64 {
-    match s.get(at..at + 8) {
-        Some(w) => {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            u64::from_le_bytes(b)
-        }
-        None => 0,
-    }
-}
-
-/// The octets `at..at + 4` of `s` as a little-endian word.
-#[inline(always)]
-fn word4(s: &[u8], at: usize) -> u64 {
-    match s.get(at..at + 4) {
-        Some(w) => {
-            let mut b = [0u8; 4];
-            b.copy_from_slice(w);
-            u64::from(u32::from_le_bytes(b))
-        }
-        None => 0,
-    }
-}
-
-/// The seeded 64-bit hash of an operation name. Names of up to 16 octets
-/// are read as two (overlapping) words: the first and the last 8 octets
-/// (4 for names of 4 to 7 octets; the first, middle and last octet for
-/// shorter ones); longer names first fold each 16-octet block into the
-/// state. The words are folded together by one 128-bit multiplication,
-/// and the result with the length by another. Identical to
-/// `rtorb::runtime::op_hash`.
-#[inline]
-pub fn op_hash(seed: u64, name: &[u8]) -> u64 {
-    let len = name.len();
-    let mut h = seed ^ K0;
-    let (a, b) = if len <= 16 {
-        if len >= 8 {
-            (word8(name, 0), word8(name, len - 8))
-        } else if len >= 4 {
-            (word4(name, 0), word4(name, len - 4))
-        } else if len > 0 {
-            let at = |i: usize| u64::from(name.get(i).copied().unwrap_or(0));
-            ((at(0) << 16) | (at(len / 2) << 8) | at(len - 1), 0)
-        } else {
-            (0, 0)
-        }
-    } else {
-        let mut at = 0;
-        while len - at > 16 {
-            h = fold_mul(word8(name, at) ^ K1, word8(name, at + 8) ^ h);
-            at += 16;
-        }
-        (word8(name, len - 16), word8(name, len - 8))
-    };
-    let r = fold_mul(a ^ K1, b ^ h);
-    fold_mul(r ^ K2, (len as u64) ^ K1)
-}
-
-/// Maps a 32-bit hash uniformly onto `0..n` (multiply and shift).
-const fn reduce(x: u32, n: usize) -> usize {
-    (((x as u128) * (n as u128)) >> 32) as usize
-}
-
-/// The bucket, out of `buckets`, of a name whose [`op_hash`] is `hash`.
-/// Identical to `rtorb::runtime::op_bucket`.
-pub const fn op_bucket(hash: u64, buckets: usize) -> usize {
-    reduce((hash >> 32) as u32, buckets)
-}
-
-/// The slot, out of `slots`, of a name whose [`op_hash`] is `hash` and
-/// whose bucket has the displacement `disp`. Identical to
-/// `rtorb::runtime::op_slot`.
-pub const fn op_slot(hash: u64, disp: u32, slots: usize) -> usize {
-    let x = (hash ^ (disp as u64).wrapping_mul(K1)).wrapping_mul(K2);
-    reduce((x >> 32) as u32, slots)
-}
+pub use rtorb_giop::op_hash::{op_bucket, op_hash, op_slot};
 
 /// The mean number of names per bucket: the table has
 /// `ceil(n / BUCKET_LOAD)` displacements for `n` names.

@@ -1,8 +1,7 @@
-//! The operation-name hash, pinned: these vectors are repeated in
-//! `crates/rtorb-idl/tests/phf_vectors.rs`, so that the tables `rtorb-idl`
-//! generates and the lookups of `OpTable` agree.
+//! The operation-name hash, pinned: the tables `rtorb-idl` generates and
+//! the lookups of `rtorb::runtime::OpTable` both rest on these values.
 
-use rtorb::runtime::{op_bucket, op_hash, op_slot};
+use rtorb_giop::op_hash::{op_bucket, op_hash, op_slot};
 
 /// `(seed, name, op_hash, op_bucket of 500, op_slot with displacement 0
 /// of 2000, op_slot with displacement 12345 of 2000)`, worked out from the
