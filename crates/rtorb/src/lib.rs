@@ -16,7 +16,12 @@
 //! - [`orb::Orb`]: the ORB over real connections: a client invoker with a
 //!   connection cache, and a server of thread-per-connection dispatch
 //!   behind the acceptors of [`transport`].
+//! - [`sync`]: the locks the ORB takes, counted per thread with the
+//!   `lock-count` feature; [`whitebox`]: the time of each stage of a call,
+//!   with the `whitebox` feature. Both cost nothing when off.
 
 pub mod orb;
 pub mod runtime;
+pub mod sync;
 pub mod transport;
+pub mod whitebox;

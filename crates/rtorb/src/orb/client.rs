@@ -21,8 +21,8 @@
 //! connection (the reply may still come).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -40,7 +40,9 @@ use crate::runtime::{
     Arguments, BufferPool, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
     TRANSIENT_TOO_MANY_FORWARDS, Target,
 };
+use crate::sync::{Mutex, MutexGuard};
 use crate::transport::{Endpoint, FrameReader, ProtocolRegistry, Transport, TransportError};
+use crate::whitebox::{Probe, Stage};
 
 /// `TRANSIENT` minor code for a reference with no profile a registered
 /// protocol can reach (OMG minor 2, "no usable profile in IOR").
@@ -124,11 +126,8 @@ type Pool = Arc<Mutex<Vec<Connection>>>;
 
 /// Locks `m`, whether or not a thread panicked holding it (the data are
 /// connections and maps of them, consistent at every step).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock()
 }
 
 /// One client connection, used by one call at a time.
@@ -145,6 +144,8 @@ struct Connection {
     reused: bool,
     /// The read timeout currently set on the transport.
     read_timeout: Option<Duration>,
+    /// Times the stages of a call (with the `whitebox` feature).
+    probe: Probe,
 }
 
 /// Why an exchange on a connection failed.
@@ -478,6 +479,7 @@ impl Connection {
             buffers: BufferPool::new(BUFFER_CAPACITY),
             reused: false,
             read_timeout: None,
+            probe: Probe::start(),
         }
     }
 
@@ -487,7 +489,7 @@ impl Connection {
         header: &RequestHeader,
         arguments: Arguments<'_>,
     ) -> Result<(), Failure> {
-        let buf = self.buffers.take();
+        let buf = self.buffers.take_exclusive();
         let writer = match self.messaging {
             FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, header),
             FrameProtocol::Lite => {
@@ -500,12 +502,15 @@ impl Connection {
         let written = if w.body().as_contiguous().is_some() {
             // One buffer: no chain to build.
             let message = w.finish().map_err(finish_failed)?;
+            self.probe.lap(Stage::ClientMarshal);
             self.transport
                 .write_all_vectored(std::slice::from_ref(&message))
         } else {
             let chunks = w.finish_chunks().map_err(finish_failed)?;
+            self.probe.lap(Stage::ClientMarshal);
             self.transport.write_all_vectored(&chunks)
         };
+        self.probe.lap(Stage::ClientWrite);
         match written {
             Ok(()) => Ok(()),
             Err(_) if self.reused => Err(Failure::NotStarted),
@@ -522,6 +527,7 @@ impl Connection {
         arguments: Arguments<'_>,
         deadline: Option<Instant>,
     ) -> Result<Outcome, Failure> {
+        self.probe.restart();
         let request_id = self.next_request_id;
         self.next_request_id = self.next_request_id.wrapping_add(1);
         let header = RequestHeader {
@@ -545,7 +551,9 @@ impl Connection {
             let (msg, message) = self.read_message(deadline)?;
             match &msg.content {
                 Content::Reply(r) if r.header.request_id == request_id => {
-                    return read_reply(&msg, &message, r).map_err(Failure::Failed);
+                    let outcome = read_reply(&msg, &message, r).map_err(Failure::Failed);
+                    self.probe.lap(Stage::ClientDemarshal);
+                    return outcome;
                 }
                 // A reply to a request abandoned earlier: not ours.
                 Content::Reply(_) | Content::LocateReply(_) => {}
@@ -590,7 +598,10 @@ impl Connection {
         loop {
             self.set_read_timeout(deadline)?;
             let frame = match self.reader.read_frame(&mut *self.transport) {
-                Ok(Some(f)) => f,
+                Ok(Some(f)) => {
+                    self.probe.lap(Stage::ClientWait);
+                    f
+                }
                 Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
                 Err(e) if e.is_timeout() || e.is_would_block() => {
                     if deadline.is_some_and(|d| Instant::now() < d) {
@@ -610,6 +621,7 @@ impl Connection {
                 },
                 FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
             };
+            self.probe.lap(Stage::ClientDemarshal);
             return match decoded {
                 Ok((m, _)) if m.more_fragments => Err(Failure::Failed(protocol_error())),
                 Ok(pair) => Ok(pair),

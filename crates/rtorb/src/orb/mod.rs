@@ -44,8 +44,8 @@ pub mod client;
 pub mod config;
 pub mod server;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -57,6 +57,7 @@ use rtorb_giop::{
 };
 
 use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
 pub use client::{
@@ -391,10 +392,7 @@ impl Orb {
     /// client connections. Calling it again does nothing.
     pub fn shutdown(&self) {
         self.server.stop();
-        let threads: Vec<JoinHandle<()>> = match self.acceptor_threads.lock() {
-            Ok(mut v) => v.drain(..).collect(),
-            Err(p) => p.into_inner().drain(..).collect(),
-        };
+        let threads: Vec<JoinHandle<()>> = self.acceptor_threads.lock().drain(..).collect();
         for h in threads {
             let _ = h.join();
         }

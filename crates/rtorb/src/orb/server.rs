@@ -19,8 +19,8 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -36,7 +36,9 @@ use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
     object_not_exist, with_invoker,
 };
+use crate::sync::{Mutex, RwLock};
 use crate::transport::{Acceptor, FrameReader, Transport, TransportError};
+use crate::whitebox::{Probe, Stage};
 
 /// `UNKNOWN` minor code for a servant that panicked (rtorb).
 pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
@@ -93,24 +95,15 @@ impl ServerCore {
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
-        match self.objects.write() {
-            Ok(mut m) => m.insert(key, entry),
-            Err(p) => p.into_inner().insert(key, entry),
-        };
+        self.objects.write().insert(key, entry);
     }
 
     pub(crate) fn remove(&self, key: &[u8]) -> bool {
-        match self.objects.write() {
-            Ok(mut m) => m.remove(key).is_some(),
-            Err(p) => p.into_inner().remove(key).is_some(),
-        }
+        self.objects.write().remove(key).is_some()
     }
 
     pub(crate) fn lookup(&self, key: &[u8]) -> Option<Entry> {
-        match self.objects.read() {
-            Ok(m) => m.get(key).cloned(),
-            Err(p) => p.into_inner().get(key).cloned(),
-        }
+        self.objects.read().get(key).cloned()
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -124,10 +117,7 @@ impl ServerCore {
     /// Joins every connection thread (after the acceptors have stopped).
     pub(crate) fn join_connections(&self) {
         loop {
-            let handles: Vec<JoinHandle<()>> = match self.connections.lock() {
-                Ok(mut v) => v.drain(..).collect(),
-                Err(p) => p.into_inner().drain(..).collect(),
-            };
+            let handles: Vec<JoinHandle<()>> = self.connections.lock().drain(..).collect();
             if handles.is_empty() {
                 return;
             }
@@ -138,10 +128,7 @@ impl ServerCore {
     }
 
     fn add_connection(&self, handle: JoinHandle<()>) {
-        let mut v = match self.connections.lock() {
-            Ok(v) => v,
-            Err(p) => p.into_inner(),
-        };
+        let mut v = self.connections.lock();
         // Reap the threads of connections that have ended.
         let mut i = 0;
         while i < v.len() {
@@ -198,6 +185,8 @@ struct Connection {
     messaging: FrameProtocol,
     reassembler: Reassembler,
     replies: BufferPool,
+    /// Times the stages of a request (with the `whitebox` feature).
+    probe: Probe,
 }
 
 fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
@@ -215,13 +204,17 @@ fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
         messaging,
         reassembler: Reassembler::new(ReassemblyLimits::default()),
         replies: BufferPool::new(BUFFER_CAPACITY),
+        probe: Probe::start(),
     };
     let next = loop {
         if core.stopping() {
             break Next::Close(Some(conn.control(Content::CloseConnection)));
         }
         let frame = match reader.read_frame(&mut *conn.transport) {
-            Ok(Some(f)) => f,
+            Ok(Some(f)) => {
+                conn.probe.lap(Stage::ServerRead);
+                f
+            }
             Ok(None) => break Next::Close(None),
             Err(e) if e.is_timeout() || e.is_would_block() => continue,
             Err(TransportError::Giop(_)) => {
@@ -274,6 +267,7 @@ impl Connection {
             Ok(pair) => pair,
             Err(_) => return self.message_error(),
         };
+        self.probe.lap(Stage::ServerParse);
         match &msg.content {
             Content::Request(_) => self.request(core, &msg, &message),
             Content::LocateRequest(l) => {
@@ -324,7 +318,7 @@ impl Connection {
         let header = &request.header;
         let response_expected = header.response_expected();
         let encoding = msg.encoding();
-        let buffer = self.replies.take();
+        let buffer = self.replies.take_exclusive();
         let mut reply = match self.messaging {
             FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
             FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
@@ -352,6 +346,7 @@ impl Connection {
                 ))
                 .to_system_exception()),
                 (Some(Entry::Servant(skeleton)), Some(arguments)) => {
+                    self.probe.lap(Stage::ServerDemux);
                     let mut req = ServerRequest::new(
                         &header.operation,
                         key,
@@ -362,13 +357,15 @@ impl Connection {
                     let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
                         with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
                     }));
-                    run.unwrap_or_else(|_| {
+                    let outcome = run.unwrap_or_else(|_| {
                         Err(SystemException::new(
                             SystemExceptionKind::Unknown,
                             UNKNOWN_SERVANT_PANICKED,
                             CompletionStatus::Maybe,
                         ))
-                    })
+                    });
+                    self.probe.lap(Stage::ServerUpcall);
+                    outcome
                 }
             },
         };
@@ -376,7 +373,12 @@ impl Connection {
             return Next::Continue;
         }
         match reply.finish(outcome) {
-            Ok(bytes) => self.send(bytes),
+            Ok(bytes) => {
+                self.probe.lap(Stage::ServerMarshal);
+                let next = self.send(bytes);
+                self.probe.lap(Stage::ServerWrite);
+                next
+            }
             Err(_) => self.message_error(),
         }
     }

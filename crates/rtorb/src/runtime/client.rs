@@ -143,6 +143,16 @@ impl Reply {
     /// (`COMPLETED_YES`); a user exception `E` does not know gives
     /// `UNKNOWN` with [`UNKNOWN_UNLISTED_USER_EXCEPTION`].
     pub fn decode<T, E: OperationError>(
+        self,
+        results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
+    ) -> Result<T, E> {
+        let mut probe = crate::whitebox::Probe::start();
+        let out = self.decode_inner(results);
+        probe.lap(crate::whitebox::Stage::ClientDemarshal);
+        out
+    }
+
+    fn decode_inner<T, E: OperationError>(
         mut self,
         results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
     ) -> Result<T, E> {

@@ -1,8 +1,8 @@
 //! Reuse of message buffers.
 
-use std::sync::Mutex;
-
 use bytes::BytesMut;
+
+use crate::sync::Mutex;
 
 /// Hands out message buffers that share one allocation with the buffer
 /// handed out before, once that one is no longer referenced.
@@ -30,15 +30,18 @@ impl BufferPool {
 
     /// An empty buffer with room for `capacity` octets.
     pub(crate) fn take(&self) -> BytesMut {
-        match self.parent.lock() {
-            Ok(mut parent) => {
-                parent.reserve(self.capacity);
-                parent.split_off(0)
-            }
-            // A panic while the lock was held cannot leave the buffer in a
-            // state worth keeping: hand out a fresh one.
-            Err(_) => BytesMut::with_capacity(self.capacity),
-        }
+        Self::split(&mut self.parent.lock(), self.capacity)
+    }
+
+    /// As [`BufferPool::take`], for the pool's only user (a connection
+    /// that owns it): no lock is taken.
+    pub(crate) fn take_exclusive(&mut self) -> BytesMut {
+        Self::split(self.parent.get_mut(), self.capacity)
+    }
+
+    fn split(parent: &mut BytesMut, capacity: usize) -> BytesMut {
+        parent.reserve(capacity);
+        parent.split_off(0)
     }
 }
 
