@@ -502,6 +502,7 @@ impl Connection {
         let written = if w.body().as_contiguous().is_some() {
             // One buffer: no chain to build.
             let message = w.finish().map_err(finish_failed)?;
+            self.buffers.fit(message.len());
             self.probe.lap(Stage::ClientMarshal);
             self.transport
                 .write_all_vectored(std::slice::from_ref(&message))

@@ -374,6 +374,7 @@ impl Connection {
         }
         match reply.finish(outcome) {
             Ok(bytes) => {
+                self.replies.fit(bytes.len());
                 self.probe.lap(Stage::ServerMarshal);
                 let next = self.send(bytes);
                 self.probe.lap(Stage::ServerWrite);
