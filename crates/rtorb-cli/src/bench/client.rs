@@ -1,7 +1,6 @@
 //! `rtorb bench cubit-client`: calls every benchmarked operation, checks
 //! every result, and reports latencies and per-call costs.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use rtorb::orb::Orb;
@@ -9,7 +8,7 @@ use rtorb::runtime::SystemException;
 use rtorb::whitebox::Stage;
 
 use super::ops::{OPS, Op};
-use super::stats::{OpStats, Recorder};
+use super::stats::{ByOp, OpStats, Recorder};
 use crate::alloc_count::thread_allocations;
 use crate::cubit_idl::{Cubit, cubit};
 
@@ -180,7 +179,7 @@ pub(crate) fn to_json(results: &[(&'static str, OpStats)]) -> String {
 }
 
 /// Parses what [`to_json`] (or the omniORB benchmark client) printed.
-pub(crate) fn from_json(text: &str) -> Result<BTreeMap<String, OpStats>, String> {
+pub(crate) fn from_json(text: &str) -> Result<ByOp<OpStats>, String> {
     serde_json::from_str(text.trim()).map_err(|e| format!("benchmark JSON: {e}: {text}"))
 }
 

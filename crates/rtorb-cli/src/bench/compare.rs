@@ -8,7 +8,6 @@
 //! operation, each combination beside the raw-socket floor of its
 //! transport.
 
-use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -22,7 +21,7 @@ use super::client::from_json;
 use super::omni::{self, OmniPeers};
 use super::ops::{OPS, giop_messages};
 use super::server::{STATS_PREFIX, ServerOpStats};
-use super::stats::OpStats;
+use super::stats::{ByOp, OpStats};
 
 /// Which scheduling runs to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,8 +48,9 @@ enum ServerKind {
     Rtorb(String),
     /// `rtorb bench raw-server --endpoint E`.
     Raw(String),
-    /// omniORB's `cubit_server` on TCP.
-    Omni,
+    /// omniORB's `cubit_server` with `-ORBendPoint E` (`giop:tcp:...`,
+    /// `giop:unix:...`).
+    Omni(String),
 }
 
 /// A client to run.
@@ -75,8 +75,8 @@ struct Combination {
 struct Row {
     label: &'static str,
     transport: Transport,
-    client: BTreeMap<String, OpStats>,
-    server: BTreeMap<String, ServerOpStats>,
+    client: ByOp<OpStats>,
+    server: ByOp<ServerOpStats>,
 }
 
 /// A child process killed when dropped, its standard output read line by
@@ -229,10 +229,10 @@ impl Runner {
                     p.wait_line(start, |l| super::raw::parse_listening(l).map(str::to_owned))?;
                 (p, e)
             }
-            ServerKind::Omni => {
+            ServerKind::Omni(endpoint) => {
                 let peers = self.omni.as_ref().ok_or("omniORB is not built")?;
                 let mut c = Command::new(&peers.server);
-                c.args(["-ORBendPoint", "giop:tcp:127.0.0.1:"]);
+                c.args(["-ORBendPoint", endpoint]);
                 let mut p = Proc::spawn(c, "omniORB cubit_server")?;
                 let ior = p.wait_line(start, |l| l.starts_with("IOR:").then(|| l.to_owned()))?;
                 (p, ior)
@@ -261,7 +261,7 @@ impl Runner {
         let server_stats = match combo.server {
             ServerKind::Raw(_) => {
                 drop(server);
-                BTreeMap::new()
+                ByOp::default()
             }
             ServerKind::Rtorb(_) => {
                 let rest = server.finish(Duration::from_secs(20))?;
@@ -271,9 +271,9 @@ impl Runner {
                     .ok_or("the rtorb server printed no stats")?;
                 serde_json::from_str(line).map_err(|e| format!("server stats {line}: {e}"))?
             }
-            ServerKind::Omni => {
+            ServerKind::Omni(_) => {
                 server.finish(Duration::from_secs(20))?;
-                BTreeMap::new()
+                ByOp::default()
             }
         };
         Ok(Row {
@@ -285,12 +285,16 @@ impl Runner {
     }
 }
 
+/// omniORB's TCP endpoint: the loopback address, any port.
+const OMNI_TCP: &str = "giop:tcp:127.0.0.1:";
+
 fn combinations(runner: &mut Runner) -> Vec<Combination> {
     let tcp = "iiop://127.0.0.1:0".to_owned();
     let tcp_lite = "iiop://127.0.0.1:0?giop=lite".to_owned();
     let unix = format!("uiop://{}", runner.socket_path());
     let unix_lite = format!("uiop://{}?giop=lite", runner.socket_path());
     let raw_unix = format!("unix://{}", runner.socket_path());
+    let omni_unix = format!("giop:unix:{}", runner.socket_path());
     let mut v = vec![
         Combination {
             label: "raw TCP (floor)",
@@ -316,13 +320,13 @@ fn combinations(runner: &mut Runner) -> Vec<Combination> {
             Combination {
                 label: "omniORB IIOP",
                 transport: Transport::Tcp,
-                server: ServerKind::Omni,
+                server: ServerKind::Omni(OMNI_TCP.to_owned()),
                 client: ClientKind::Omni,
             },
             Combination {
                 label: "rtorb -> omniORB",
                 transport: Transport::Tcp,
-                server: ServerKind::Omni,
+                server: ServerKind::Omni(OMNI_TCP.to_owned()),
                 client: ClientKind::Rtorb,
             },
             Combination {
@@ -353,6 +357,14 @@ fn combinations(runner: &mut Runner) -> Vec<Combination> {
             client: ClientKind::Rtorb,
         },
     ]);
+    if runner.omni.is_some() {
+        v.push(Combination {
+            label: "omniORB Unix",
+            transport: Transport::Unix,
+            server: ServerKind::Omni(omni_unix),
+            client: ClientKind::Omni,
+        });
+    }
     v
 }
 
@@ -555,8 +567,8 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
         return Ok(format!("{}\n", serde_json::Value::Object(map)));
     }
     let mut out = String::from(
-        "Cubit round trips: rtorb over IIOP and UIOP with GIOP 1.2 and GIOPlite, omniORB 4, \
-         and a raw-socket floor exchanging the same GIOP 1.2 message sizes.\n\
+        "Cubit round trips: rtorb over IIOP and UIOP with GIOP 1.2 and GIOPlite, omniORB 4 \
+         over TCP and Unix sockets, and a raw-socket floor exchanging the same GIOP 1.2 message sizes.\n\
          mean× and p99×: ratio to the floor of the same transport (TCP or Unix). \
          c./s. allc and lock: heap allocations and lock acquisitions per call on the \
          client and the server (- : not counted).\n",

@@ -22,6 +22,7 @@ use rtorb::whitebox::{Stage, StageTotals};
 use serde::{Deserialize, Serialize};
 
 use super::ops::{OPS, index_of};
+use super::stats::ByOp;
 use crate::alloc_count::thread_allocations;
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
 
@@ -105,8 +106,8 @@ impl Counters {
         }
     }
 
-    fn report(&self) -> BTreeMap<String, ServerOpStats> {
-        let mut out = BTreeMap::new();
+    fn report(&self) -> ByOp<ServerOpStats> {
+        let mut out = Vec::new();
         for (i, op) in OPS.iter().enumerate() {
             let turns = self.turns[i].load(Ordering::Relaxed);
             if turns == 0 {
@@ -126,7 +127,7 @@ impl Counters {
                     })
                     .collect()
             });
-            out.insert(
+            out.push((
                 op.name.to_owned(),
                 ServerOpStats {
                     turns,
@@ -135,9 +136,9 @@ impl Counters {
                         .then(|| per(self.locks[i].load(Ordering::Relaxed))),
                     stages_us,
                 },
-            );
+            ));
         }
-        out
+        ByOp(out)
     }
 }
 

@@ -100,3 +100,63 @@ mod tests {
         assert!((s.max_us - 1000.0).abs() < 1.0, "{s:?}");
     }
 }
+
+/// Values by operation, in the order of the benchmark: a JSON object
+/// whose keys keep their order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ByOp<T>(pub(crate) Vec<(String, T)>);
+
+impl<T> Default for ByOp<T> {
+    fn default() -> Self {
+        ByOp(Vec::new())
+    }
+}
+
+impl<T> ByOp<T> {
+    /// The value of operation `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&T> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// The values, in order.
+    pub(crate) fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
+impl<T: Serialize> Serialize for ByOp<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for ByOp<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // serde_json keeps the order of an object's keys (preserve_order).
+        let map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        map.into_iter()
+            .map(|(k, v)| {
+                serde_json::from_value(v)
+                    .map(|v| (k, v))
+                    .map_err(serde::de::Error::custom)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(ByOp)
+    }
+}
+
+#[cfg(test)]
+mod by_op_tests {
+    use super::*;
+
+    #[test]
+    fn by_op_keeps_its_order_through_json() {
+        let v = ByOp(vec![("void".to_owned(), 1.5), ("long".to_owned(), 2.0)]);
+        let text = serde_json::to_string(&v).unwrap();
+        assert_eq!(text, r#"{"void":1.5,"long":2.0}"#);
+        let back: ByOp<f64> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+        assert_eq!(back.get("long"), Some(&2.0));
+        assert_eq!(back.get("short"), None);
+    }
+}
