@@ -388,7 +388,7 @@ fn table(title: &str, rows: &[Row]) -> String {
         );
         let _ = writeln!(
             out,
-            "{:<20} {:>9} {:>8} {:>8} {:>8} {:>9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+            "{:<20} {:>9} {:>8} {:>8} {:>8} {:>9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
             "combination",
             "calls/s",
             "mean µs",
@@ -396,6 +396,7 @@ fn table(title: &str, rows: &[Row]) -> String {
             "p99 µs",
             "p99.9 µs",
             "max µs",
+            "p50×",
             "mean×",
             "p99×",
             "c.allc",
@@ -418,7 +419,7 @@ fn table(title: &str, rows: &[Row]) -> String {
             let server = row.server.get(op.name);
             let _ = writeln!(
                 out,
-                "{:<20} {:>9.0} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>8.1} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                "{:<20} {:>9.0} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>8.1} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
                 row.label,
                 s.calls_per_s,
                 s.mean_us,
@@ -426,6 +427,7 @@ fn table(title: &str, rows: &[Row]) -> String {
                 s.p99_us,
                 s.p999_us,
                 s.max_us,
+                ratio(s.p50_us, floor.map(|f| f.p50_us)),
                 ratio(s.mean_us, floor.map(|f| f.mean_us)),
                 ratio(s.p99_us, floor.map(|f| f.p99_us)),
                 opt(s.allocs),
@@ -569,7 +571,7 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
     let mut out = String::from(
         "Cubit round trips: rtorb over IIOP and UIOP with GIOP 1.2 and GIOPlite, omniORB 4 \
          over TCP and Unix sockets, and a raw-socket floor exchanging the same GIOP 1.2 message sizes.\n\
-         mean× and p99×: ratio to the floor of the same transport (TCP or Unix). \
+         p50×, mean× and p99×: ratio to the floor of the same transport (TCP or Unix). \
          c./s. allc and lock: heap allocations and lock acquisitions per call on the \
          client and the server (- : not counted).\n",
     );
