@@ -298,3 +298,52 @@ fn cubit_comparison_options_conflict() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
 }
+
+/// Without omniORB's tools (here: an empty `PATH`) the comparison runs
+/// the rtorb and raw rows and says in a line why omniORB's were left out.
+#[test]
+fn cubit_comparison_without_omniorb_says_why() {
+    let empty = std::env::temp_dir().join(format!("rtorb-bench-no-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = rtorb()
+        .args(["bench", "cubit", "-n", "100"])
+        .env("PATH", &empty)
+        .output()
+        .expect("run rtorb bench cubit");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "bench cubit failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("omniORB rows left out: make is not installed")),
+        "{text}"
+    );
+    for row in [
+        "raw TCP (floor)",
+        "rtorb IIOP GIOPlite",
+        "rtorb UIOP",
+        "raw Unix (floor)",
+    ] {
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with(row)).count(),
+            if row == "rtorb UIOP" { 18 } else { 9 },
+            "{row}: {text}"
+        );
+    }
+    for row in [
+        "omniORB IIOP",
+        "omniORB Unix",
+        "omniORB -> rtorb",
+        "rtorb -> omniORB",
+    ] {
+        assert!(!text.lines().any(|l| l.starts_with(row)), "{row}: {text}");
+    }
+    assert!(
+        text.contains("== pinned: client and server on CPU"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir(empty);
+}

@@ -189,20 +189,19 @@ struct Runner {
     exe: PathBuf,
     omni: Option<OmniPeers>,
     calls: u64,
-    sockets: u32,
+    /// The Unix socket paths handed out, removed at the end.
+    sockets: Vec<PathBuf>,
 }
 
 impl Runner {
     fn socket_path(&mut self) -> String {
-        self.sockets += 1;
-        std::env::temp_dir()
-            .join(format!(
-                "rtorb-bench-{}-{}.sock",
-                std::process::id(),
-                self.sockets
-            ))
-            .display()
-            .to_string()
+        let path = std::env::temp_dir().join(format!(
+            "rtorb-bench-{}-{}.sock",
+            std::process::id(),
+            self.sockets.len() + 1
+        ));
+        self.sockets.push(path.clone());
+        path.display().to_string()
     }
 
     fn this(&self) -> Command {
@@ -515,42 +514,13 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
         exe,
         omni,
         calls,
-        sockets: 0,
+        sockets: Vec::new(),
     };
-    let mut results: Vec<(String, &'static str, Vec<Row>)> = Vec::new();
-    let modes: &[bool] = match modes {
-        Modes::Pinned => &[true],
-        Modes::Unpinned => &[false],
-        Modes::Both => &[true, false],
-    };
-    for &pinned in modes {
-        let (title, key) = if pinned {
-            affinity.pin(cpu)?;
-            (
-                format!("pinned: client and server on CPU {cpu}, {calls} calls per operation"),
-                "pinned",
-            )
-        } else {
-            affinity.unpin()?;
-            (
-                format!(
-                    "unpinned: client and server free on CPUs {cpus:?}, {calls} calls per operation"
-                ),
-                "unpinned",
-            )
-        };
-        let mut rows = Vec::new();
-        for combo in combinations(&mut runner) {
-            eprintln!("rtorb bench cubit: {key}: {}", combo.label);
-            rows.push(
-                runner
-                    .run(&combo)
-                    .map_err(|e| format!("{}: {e}", combo.label))?,
-            );
-        }
-        results.push((title, key, rows));
+    let results = measure_modes(&mut runner, &affinity, cpu, &cpus, calls, modes);
+    for path in &runner.sockets {
+        let _ = std::fs::remove_file(path);
     }
-    affinity.unpin()?;
+    let (results, pin_note) = results?;
     if json {
         let mut map = serde_json::Map::new();
         for (_, key, rows) in &results {
@@ -565,6 +535,9 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
         }
         if let Some(note) = omni_note {
             map.insert("note".to_owned(), serde_json::Value::String(note));
+        }
+        if let Some(note) = pin_note {
+            map.insert("pin_note".to_owned(), serde_json::Value::String(note));
         }
         return Ok(format!("{}\n", serde_json::Value::Object(map)));
     }
@@ -582,8 +555,70 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
         out.push('\n');
         out.push_str(&table(title, rows));
     }
-    if let Some(note) = omni_note {
+    for note in [pin_note, omni_note].into_iter().flatten() {
         out.push_str(&format!("\n{note}\n"));
     }
     Ok(out)
+}
+
+/// What each scheduling mode measured: its title, its key, its rows.
+type ModeResults = Vec<(String, &'static str, Vec<Row>)>;
+
+/// Runs every combination in each mode; a pinned run that cannot pin
+/// runs unpinned and says so.
+fn measure_modes(
+    runner: &mut Runner,
+    affinity: &Affinity,
+    cpu: usize,
+    cpus: &[usize],
+    calls: u64,
+    modes: Modes,
+) -> Result<(ModeResults, Option<String>), String> {
+    let mut results = Vec::new();
+    let mut pin_note = None;
+    let modes: &[bool] = match modes {
+        Modes::Pinned => &[true],
+        Modes::Unpinned => &[false],
+        Modes::Both => &[true, false],
+    };
+    for &pinned in modes {
+        let (title, key) = match pinned.then(|| affinity.pin(cpu)) {
+            Some(Ok(())) => (
+                format!("pinned: client and server on CPU {cpu}, {calls} calls per operation"),
+                "pinned",
+            ),
+            Some(Err(e)) => {
+                let note = format!("could not pin to one CPU ({e}): the pinned run ran unpinned");
+                eprintln!("rtorb bench cubit: {note}");
+                pin_note = Some(note);
+                (
+                    format!("pinned run, NOT pinned: {calls} calls per operation"),
+                    "pinned",
+                )
+            }
+            None => {
+                affinity.unpin()?;
+                (
+                    format!(
+                        "unpinned: client and server free on CPUs {cpus:?}, {calls} calls per operation"
+                    ),
+                    "unpinned",
+                )
+            }
+        };
+        let mut rows = Vec::new();
+        for combo in combinations(runner) {
+            eprintln!("rtorb bench cubit: {key}: {}", combo.label);
+            match runner.run(&combo) {
+                Ok(row) => rows.push(row),
+                Err(e) => {
+                    let _ = affinity.unpin();
+                    return Err(format!("{}: {e}", combo.label));
+                }
+            }
+        }
+        results.push((title, key, rows));
+    }
+    affinity.unpin()?;
+    Ok((results, pin_note))
 }
