@@ -224,10 +224,9 @@ fn cubit_client_table_and_errors() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("TRANSIENT") || err.contains("Transient"),
-        "{err}"
-    );
+    // Warm-up call 0 of the first operation fails with a system
+    // exception (TRANSIENT, unless another listener took the port).
+    assert!(err.contains("void: call 0: CORBA::"), "{err}");
     // A malformed reference.
     let out = rtorb()
         .args(["bench", "cubit-client", "IOR:zz"])

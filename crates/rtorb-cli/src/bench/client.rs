@@ -99,7 +99,7 @@ fn call_for<'a>(cubit: &'a Cubit, op: &Op) -> Call<'a> {
 /// Warms up `op`, then measures `calls` calls of it.
 fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
     let mut call = call_for(cubit, op);
-    let failed = |i: u64, e: SystemException| format!("{}: call {i}: {e:?}", op.name);
+    let failed = |i: u64, e: SystemException| format!("{}: call {i}: {e}", op.name);
     for i in 0..warmup_calls(calls) {
         let (_, right) = call(i).map_err(|e| failed(i, e))?;
         if !right {
@@ -153,14 +153,14 @@ pub(crate) fn run_all(
         .map_err(|e| e.to_string())?;
     let obj = orb
         .string_to_object(target)
-        .map_err(|e| format!("{target}: {e:?}"))?;
+        .map_err(|e| format!("{target}: {e}"))?;
     let cubit: Cubit = obj.unchecked_narrow();
     let mut out = Vec::new();
     for op in &OPS {
         out.push((op.name, measure(&cubit, op, calls)?));
     }
     if shutdown {
-        cubit.shutdown().map_err(|e| format!("shutdown: {e:?}"))?;
+        cubit.shutdown().map_err(|e| format!("shutdown: {e}"))?;
     }
     orb.shutdown();
     Ok(out)
