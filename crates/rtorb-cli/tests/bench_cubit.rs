@@ -236,6 +236,26 @@ fn cubit_client_table_and_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("IOR:zz"));
 }
 
+#[test]
+fn cubit_server_rejects_a_bad_endpoint() {
+    let out = rtorb()
+        .args([
+            "bench",
+            "cubit-server",
+            "--endpoint",
+            "carrier-pigeon://coop",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot listen on carrier-pigeon://coop"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
 /// The comparison, pinned, with every row: this machine must have omniORB
 /// (`scripts/install-deps.sh` installs it).
 #[test]

@@ -199,6 +199,20 @@ mod tests {
     }
 
     #[test]
+    fn raw_endpoints_parse() {
+        assert_eq!(
+            RawEndpoint::parse("tcp://127.0.0.1:9"),
+            Ok(RawEndpoint::Tcp("127.0.0.1:9".to_owned()))
+        );
+        assert_eq!(
+            RawEndpoint::parse("unix:///tmp/x.sock"),
+            Ok(RawEndpoint::Unix("/tmp/x.sock".to_owned()))
+        );
+        let e = RawEndpoint::parse("iiop://127.0.0.1:9").unwrap_err();
+        assert!(e.contains("want tcp://HOST:PORT or unix:///PATH"), "{e}");
+    }
+
+    #[test]
     fn a_setup_beyond_the_limit_closes_the_connection() {
         let mut input = std::io::Cursor::new(vec![0xff; 8]);
         let mut sink = Vec::new();
