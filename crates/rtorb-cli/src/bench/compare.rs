@@ -372,9 +372,58 @@ fn opt(v: Option<f64>) -> String {
 }
 
 /// The comparison of one mode as a table, per operation.
+/// A short name of a row, for the summary's columns.
+fn short(label: &str) -> &'static str {
+    match label {
+        "raw TCP (floor)" => "raw TCP",
+        "rtorb IIOP" => "IIOP",
+        "rtorb IIOP GIOPlite" => "IIOP lite",
+        "omniORB IIOP" => "omni TCP",
+        "rtorb -> omniORB" => "rtorb>omni",
+        "omniORB -> rtorb" => "omni>rtorb",
+        "raw Unix (floor)" => "raw Unix",
+        "rtorb UIOP" => "UIOP",
+        "rtorb UIOP GIOPlite" => "UIOP lite",
+        "omniORB Unix" => "omni Unix",
+        _ => "?",
+    }
+}
+
+/// Every combination side by side: the median round trip of each
+/// operation, and in brackets its ratio to the floor of its transport.
+fn summary(rows: &[Row]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("\n-- summary: p50 µs (ratio to the floor of the same transport)\n");
+    let _ = write!(out, "{:<15}", "operation");
+    for row in rows {
+        let _ = write!(out, " {:>13}", short(row.label));
+    }
+    out.push('\n');
+    for op in &OPS {
+        let _ = write!(out, "{:<15}", op.name);
+        for row in rows {
+            let floor = rows
+                .iter()
+                .find(|r| r.transport == row.transport && r.label.contains("floor"))
+                .and_then(|r| r.client.get(op.name));
+            let cell = match (row.client.get(op.name), floor) {
+                (Some(s), Some(f)) if f.p50_us > 0.0 => {
+                    format!("{:.2} ({:.2})", s.p50_us, s.p50_us / f.p50_us)
+                }
+                (Some(s), _) => format!("{:.2}", s.p50_us),
+                (None, _) => "-".to_owned(),
+            };
+            let _ = write!(out, " {cell:>13}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
 fn table(title: &str, rows: &[Row]) -> String {
     use std::fmt::Write as _;
     let mut out = format!("== {title}\n");
+    out.push_str(&summary(rows));
     for op in &OPS {
         let (request, reply) = giop_messages(op);
         let _ = writeln!(
