@@ -319,13 +319,14 @@ fn cubit_comparison_options_conflict() {
 }
 
 /// Without omniORB's tools (here: an empty `PATH`) the comparison runs
-/// the rtorb and raw rows and says in a line why omniORB's were left out.
+/// the rtorb and raw rows, pinned and unpinned, and says in a line why
+/// omniORB's were left out.
 #[test]
 fn cubit_comparison_without_omniorb_says_why() {
     let empty = std::env::temp_dir().join(format!("rtorb-bench-no-tools-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let out = rtorb()
-        .args(["bench", "cubit", "-n", "100"])
+        .args(["bench", "cubit", "--both", "-n", "100"])
         .env("PATH", &empty)
         .output()
         .expect("run rtorb bench cubit");
@@ -348,7 +349,9 @@ fn cubit_comparison_without_omniorb_says_why() {
     ] {
         assert_eq!(
             text.lines().filter(|l| l.starts_with(row)).count(),
-            if row == "rtorb UIOP" { 18 } else { 9 },
+            // Nine operations in two runs; "rtorb UIOP" also starts
+            // "rtorb UIOP GIOPlite".
+            if row == "rtorb UIOP" { 36 } else { 18 },
             "{row}: {text}"
         );
     }
@@ -364,5 +367,10 @@ fn cubit_comparison_without_omniorb_says_why() {
         text.contains("== pinned: client and server on CPU"),
         "{text}"
     );
+    assert!(
+        text.contains("== unpinned: client and server free on CPUs"),
+        "{text}"
+    );
+    assert_eq!(text.matches("-- summary: p50").count(), 2, "{text}");
     let _ = std::fs::remove_dir(empty);
 }
