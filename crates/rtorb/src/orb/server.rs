@@ -360,7 +360,10 @@ impl Connection {
             transport,
             messaging,
             reassembler: Reassembler::new(ReassemblyLimits {
-                max_total_bytes: usize::try_from(max).unwrap_or(usize::MAX),
+                // A reassembled message: a header and at most `max`.
+                max_total_bytes: usize::try_from(max)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(rtorb_giop::header::HEADER_LEN),
                 ..ReassemblyLimits::default()
             }),
             replies: BufferPool::new(BUFFER_CAPACITY),
