@@ -143,6 +143,8 @@ struct Leader {
     /// Claimed connections waiting for a thread.
     ready: VecDeque<Arc<Slot>>,
     next_sweep: Instant,
+    /// Connections taken off `ready` since the last poll.
+    taken_since_poll: usize,
 }
 
 /// The connections by token.
@@ -193,6 +195,7 @@ pub(crate) fn spawn(
             acceptors,
             ready: VecDeque::with_capacity(EVENTS),
             next_sweep: Instant::now(),
+            taken_since_poll: 0,
         }),
         table: Mutex::new(Table::default()),
         requeued: Mutex::new(Vec::new()),
@@ -252,6 +255,7 @@ impl EventLoop {
             acceptors,
             ready,
             next_sweep,
+            taken_since_poll,
         } = &mut *guard;
         loop {
             if self.core.stopping() {
@@ -260,6 +264,14 @@ impl EventLoop {
             if self.has_requeued.swap(false, Ordering::AcqRel) {
                 ready.extend(lock(&self.requeued).drain(..));
             }
+            // Connections already claimed are served first, but the
+            // poller is looked at again after every few of them, so that
+            // new connections and events are not starved.
+            if !ready.is_empty() && *taken_since_poll < MESSAGES_PER_TURN {
+                *taken_since_poll += 1;
+                return ready.pop_front();
+            }
+            *taken_since_poll = 0;
             let timeout = if ready.is_empty() {
                 self.core.limits.poll_interval
             } else {
@@ -293,6 +305,7 @@ impl EventLoop {
                 *next_sweep = now + self.core.limits.poll_interval;
             }
             if let Some(slot) = ready.pop_front() {
+                *taken_since_poll = 1;
                 // Dropping the guard promotes a follower.
                 return Some(slot);
             }

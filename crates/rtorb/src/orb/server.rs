@@ -56,6 +56,7 @@ use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
     object_not_exist, with_invoker,
 };
+use crate::transport::io::MIN_READ;
 use crate::transport::{Acceptor, FrameReader, OutChain, Transport};
 
 use super::OrbConfig;
@@ -389,6 +390,9 @@ impl Connection {
     /// a message has been held beyond the incomplete-message timeout.
     pub(crate) fn receive(&mut self, core: &ServerCore, budget: usize) -> Progress {
         let mut handled = 0usize;
+        // A nonblocking read that returned less than it asked for emptied
+        // the socket: no need for another read to see `WouldBlock`.
+        let mut drained = false;
         loop {
             if core.stopping() {
                 // Not started: the client may send it again elsewhere.
@@ -406,9 +410,15 @@ impl Connection {
                     if self.partial_expired(core) {
                         return Progress::Close(None);
                     }
+                    if drained {
+                        return Progress::Idle;
+                    }
                     match self.reader.fill(&mut *self.transport) {
                         Ok(0) => return Progress::Close(None),
-                        Ok(_) => continue,
+                        Ok(n) => {
+                            drained = !self.blocking && n < MIN_READ;
+                            continue;
+                        }
                         Err(e) => match e.kind() {
                             std::io::ErrorKind::Interrupted => continue,
                             std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
