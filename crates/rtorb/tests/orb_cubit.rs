@@ -1,7 +1,8 @@
 //! rtorb client ↔ rtorb server over real connections: every Cubit
 //! operation over IIOP and UIOP, GIOP 1.0, 1.1, 1.2 and GIOPlite; unknown
 //! keys; a server that shuts down and comes back; garbage on one
-//! connection; concurrent calls; the round-trip timeout. Every test that
+//! connection; concurrent calls; the round-trip timeout; shutdown. Every
+//! test that
 //! runs a server runs it under each server concurrency strategy.
 
 mod support;
@@ -560,5 +561,81 @@ fn an_unreachable_profile_is_skipped_for_the_next() {
         drop(server);
         let e = cubit.cube_long(9).unwrap_err();
         assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    }
+}
+
+#[test]
+fn shutdown_sends_close_connection_on_every_connection() {
+    for strategy in ServerStrategy::ALL {
+        let path = socket_path("close");
+        let server = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .listen(format!("uiop://{path}"))
+            .server_strategy(strategy)
+            .build()
+            .unwrap();
+        server.activate_with_key(
+            &b"Cubit"[..],
+            Arc::new(GuardedSkeleton(CubitImpl::default())),
+        );
+        let locate = encode_message(&Message::new(
+            Version::V1_2,
+            ByteOrder::Big,
+            Content::LocateRequest(LocateRequest {
+                request_id: 4,
+                target: TargetAddress::Key(bytes::Bytes::from_static(b"Cubit")),
+            }),
+        ))
+        .unwrap();
+        let mut tcp: Vec<TcpStream> = (0..3)
+            .map(|_| TcpStream::connect(addr(&server)).unwrap())
+            .collect();
+        let mut unix = std::os::unix::net::UnixStream::connect(&path).unwrap();
+        unix.set_read_timeout(Some(TIMEOUT)).unwrap();
+        // One has been served, one is idle, one is in the middle of a
+        // message.
+        tcp[0].set_read_timeout(Some(TIMEOUT)).unwrap();
+        let reply = raw_exchange(&mut tcp[0], &[locate.clone()]);
+        assert!(matches!(reply.content, Content::LocateReply(_)));
+        tcp[2].write_all(&locate[..7]).unwrap();
+        unix.write_all(&locate).unwrap();
+        let mut b = [0u8; 12];
+        unix.read_exact(&mut b).unwrap();
+        let mut rest = vec![0u8; locate_reply_len(&b)];
+        unix.read_exact(&mut rest).unwrap();
+        let waited = std::time::Instant::now();
+        while server.server_connections() < 4 && waited.elapsed() < TIMEOUT {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(server.server_connections(), 4, "{strategy}");
+        server.shutdown();
+        assert_eq!(server.server_connections(), 0, "{strategy}");
+        // The acceptors are closed: the socket file is gone.
+        assert!(!std::path::Path::new(&path).exists(), "{strategy}");
+        let mut streams: Vec<Box<dyn Read>> = tcp
+            .into_iter()
+            .map(|s| {
+                s.set_read_timeout(Some(TIMEOUT)).unwrap();
+                Box::new(s) as Box<dyn Read>
+            })
+            .collect();
+        streams.push(Box::new(unix));
+        for (i, s) in streams.iter_mut().enumerate() {
+            let mut all = Vec::new();
+            s.read_to_end(&mut all).unwrap();
+            let msg = decode_message(all.into())
+                .unwrap_or_else(|e| panic!("{strategy}: connection {i}: {e}"));
+            assert_eq!(msg.content, Content::CloseConnection, "{strategy}: {i}");
+        }
+    }
+}
+
+/// The body length in a GIOP header.
+fn locate_reply_len(header: &[u8; 12]) -> usize {
+    let size = [header[8], header[9], header[10], header[11]];
+    if header[6] & 1 == 1 {
+        u32::from_le_bytes(size) as usize
+    } else {
+        u32::from_be_bytes(size) as usize
     }
 }

@@ -404,14 +404,14 @@ impl Connection {
             let frame = match self.reader.next_frame() {
                 Ok(Some(f)) => f,
                 Ok(None) => {
-                    if handled >= budget {
-                        return Progress::More;
-                    }
                     if self.partial_expired(core) {
                         return Progress::Close(None);
                     }
                     if drained {
                         return Progress::Idle;
+                    }
+                    if handled >= budget {
+                        return Progress::More;
                     }
                     match self.reader.fill(&mut *self.transport) {
                         Ok(0) => return Progress::Close(None),
