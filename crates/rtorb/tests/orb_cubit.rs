@@ -2,8 +2,7 @@
 //! operation over IIOP and UIOP, GIOP 1.0, 1.1, 1.2 and GIOPlite; unknown
 //! keys; a server that shuts down and comes back; garbage on one
 //! connection; concurrent calls; the round-trip timeout; shutdown. Every
-//! test that
-//! runs a server runs it under each server concurrency strategy.
+//! test that runs a server runs it under each server concurrency strategy.
 
 mod support;
 
@@ -595,7 +594,7 @@ fn shutdown_sends_close_connection_on_every_connection() {
         // One has been served, one is idle, one is in the middle of a
         // message.
         tcp[0].set_read_timeout(Some(TIMEOUT)).unwrap();
-        let reply = raw_exchange(&mut tcp[0], &[locate.clone()]);
+        let reply = raw_exchange(&mut tcp[0], std::slice::from_ref(&locate));
         assert!(matches!(reply.content, Content::LocateReply(_)));
         tcp[2].write_all(&locate[..7]).unwrap();
         unix.write_all(&locate).unwrap();
