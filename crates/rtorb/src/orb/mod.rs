@@ -2,10 +2,15 @@
 //! dispatches the requests its acceptors receive.
 //!
 //! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
-//! (object key → [`Skeleton`]), one thread per acceptor, one thread per
-//! accepted connection, and the client's connection cache. Everything is
-//! blocking I/O on threads; see [`client`] and [`server`] for how calls
-//! and connections behave.
+//! (object key → [`Skeleton`]), the server's threads, and the client's
+//! connection cache. The client does blocking I/O on the calling thread
+//! (see [`client`]). The server's threads follow the configured
+//! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
+//! default), a single reactive thread, or a leader/followers pool, all
+//! handing each message to the same code (see [`server`] and
+//! [`reactor`]), with the same bounds on hostile input (maximum message
+//! size, incomplete-message timeout, connection limit, queued-reply bound)
+//! and the same shutdown.
 //!
 //! ```
 //! use std::sync::Arc;

@@ -291,8 +291,6 @@ pub(crate) fn exercise(listen: &str) -> String {
 /// connection and then the arriving message, which a nonblocking
 /// [`FrameReader`] takes whole.
 pub(crate) fn readiness_through_a_poller(listen: &str) {
-    use std::os::fd::AsRawFd;
-
     use mio::unix::SourceFd;
     use mio::{Events, Interest, Poll, Token};
     use rtorb::transport::ProtocolRegistry;
@@ -337,7 +335,9 @@ pub(crate) fn readiness_through_a_poller(listen: &str) {
     );
 
     let message = request(7, 100, ByteOrder::Little);
-    client.write_all_vectored(&[message.clone()]).unwrap();
+    client
+        .write_all_vectored(std::slice::from_ref(&message))
+        .unwrap();
     wait_for(&mut poll, &mut events, Token(2));
     let got = loop {
         match reader.fill(&mut *server) {
