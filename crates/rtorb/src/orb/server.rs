@@ -3,11 +3,11 @@
 //! thread-per-connection strategy.
 //!
 //! Whatever the [`ServerStrategy`](super::ServerStrategy), a connection is
-//! a [`Connection`]: its transport, its incremental framing state, its
+//! a `Connection`: its transport, its incremental framing state, its
 //! fragment reassembly and its queue of replies not yet written. A strategy
-//! calls [`Connection::receive`] when the connection may have input; it
+//! calls `Connection::receive` when the connection may have input; it
 //! reads what there is, hands each whole message to
-//! [`Connection::handle`] (which dispatches requests with
+//! `Connection::handle` (which dispatches requests with
 //! [`crate::runtime::dispatch`] on the skeleton registered under the object
 //! key, `OBJECT_NOT_EXIST` if none, and writes the reply), and says whether
 //! to go on, wait, or close. Messages of one connection are handled one at
