@@ -583,6 +583,10 @@ impl Connection {
         }
     }
 
+    /// Sends a message. Every write of the message handling goes through
+    /// here: a blocking connection writes it at once, a nonblocking one
+    /// queues it behind the replies not yet written and writes what the
+    /// socket takes.
     fn send(&mut self, message: Bytes) -> Next {
         let sent = if self.blocking {
             self.transport.write_all_vectored(&[message])

@@ -25,6 +25,13 @@
 //!   between threads, no queue of requests), up to the pool size at once. A
 //!   connection is never read by two threads at once.
 //!
+//! A servant that calls, over the network, an object served by its own
+//! ORB needs a free server thread for the nested request: with the
+//! reactive strategy there is none (the call waits for its round-trip
+//! timeout), and with leader/followers one of the pool must be free. This,
+//! and servants that block, is why thread-per-connection is the default;
+//! choose another strategy for many connections or a bounded thread count.
+//!
 //! Neither the reactive nor the leader/followers strategy ever blocks a
 //! thread on a connection that sends half a message or stops reading its
 //! replies. Shutdown is the same in every strategy: the requests being run
