@@ -92,6 +92,8 @@ struct Live {
 struct Slot {
     index: usize,
     state: AtomicU8,
+    /// The poller reported the peer's end of stream or an error.
+    read_closed: AtomicBool,
     /// When its next timeout falls due, in nanoseconds since the loop's
     /// epoch plus one; 0 for none.
     deadline: AtomicU64,
@@ -292,6 +294,10 @@ impl EventLoop {
                     }
                     Token(t) => {
                         if let Some(slot) = self.slot(t - FIRST_CONNECTION) {
+                            if event.is_read_closed() || event.is_error() {
+                                // Before the claim, so the turn sees it.
+                                slot.read_closed.store(true, Ordering::Release);
+                            }
                             if slot.signal() {
                                 ready.push_back(slot);
                             }
@@ -302,6 +308,11 @@ impl EventLoop {
             let now = Instant::now();
             if now >= *next_sweep {
                 self.sweep(now, ready);
+                // An accept that failed for want of descriptors left
+                // connections waiting that bring no new event: try again.
+                for a in acceptors.iter() {
+                    self.accept(&**a);
+                }
                 *next_sweep = now + self.core.limits.poll_interval;
             }
             if let Some(slot) = ready.pop_front() {
@@ -364,6 +375,7 @@ impl EventLoop {
             *s = Some(Arc::new(Slot {
                 index,
                 state: AtomicU8::new(IDLE),
+                read_closed: AtomicBool::new(false),
                 deadline: AtomicU64::new(0),
                 live: Mutex::new(Some(live)),
             }));
@@ -401,6 +413,9 @@ impl EventLoop {
                 return;
             };
             let conn = &mut live.connection;
+            if slot.read_closed.load(Ordering::Acquire) {
+                conn.set_read_closed();
+            }
             let outcome = if conn.flush().is_err() {
                 Progress::Close(None)
             } else {

@@ -326,6 +326,9 @@ pub(crate) struct Connection {
     partial_since: Option<Instant>,
     /// Since when queued output has made no progress.
     stalled_since: Option<Instant>,
+    /// Whether the poller reported the peer's end of stream (or an
+    /// error): reads go on until they return it.
+    read_closed: bool,
 }
 
 fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
@@ -373,6 +376,7 @@ impl Connection {
             blocking,
             partial_since: None,
             stalled_since: None,
+            read_closed: false,
         })
     }
 
@@ -391,7 +395,8 @@ impl Connection {
     pub(crate) fn receive(&mut self, core: &ServerCore, budget: usize) -> Progress {
         let mut handled = 0usize;
         // A nonblocking read that returned less than it asked for emptied
-        // the socket: no need for another read to see `WouldBlock`.
+        // the socket: no need for another read to see `WouldBlock` (unless
+        // the end of stream is pending, which is seen only by reading).
         let mut drained = false;
         loop {
             if core.stopping() {
@@ -416,7 +421,7 @@ impl Connection {
                     match self.reader.fill(&mut *self.transport) {
                         Ok(0) => return Progress::Close(None),
                         Ok(n) => {
-                            drained = !self.blocking && n < MIN_READ;
+                            drained = !self.blocking && !self.read_closed && n < MIN_READ;
                             continue;
                         }
                         Err(e) => match e.kind() {
@@ -435,6 +440,13 @@ impl Connection {
                 return Progress::Close(last);
             }
         }
+    }
+
+    /// Notes that the poller saw the peer close its side (or an error):
+    /// a short read no longer means that nothing more is to be read,
+    /// since the end of stream itself brings no further event.
+    pub(crate) fn set_read_closed(&mut self) {
+        self.read_closed = true;
     }
 
     /// Whether part of a message has been held beyond the
