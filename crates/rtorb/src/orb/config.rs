@@ -28,7 +28,8 @@ pub struct OrbConfig {
     /// shutting down (and, in the event-driven strategies, how often
     /// connections are checked for the timeouts below).
     pub server_poll_interval: Duration,
-    /// How the server's threads serve connections (`-ORBServerStrategy`).
+    /// How the server's threads serve connections (`-ORBServerStrategy`);
+    /// thread-per-connection by default (see [`ServerStrategy`] for why).
     pub server_strategy: ServerStrategy,
     /// The threads of the [`ServerStrategy::LeaderFollowers`] pool
     /// (`-ORBServerThreads`, at least 1).

@@ -497,3 +497,82 @@ impl EventLoop {
         leader.acceptors.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot() -> Slot {
+        Slot {
+            index: 0,
+            state: AtomicU8::new(IDLE),
+            read_closed: AtomicBool::new(false),
+            deadline: AtomicU64::new(0),
+            live: Mutex::new(None),
+        }
+    }
+
+    #[test]
+    fn an_event_claims_an_idle_connection_only() {
+        let s = slot();
+        assert!(s.signal(), "the first event claims it");
+        assert!(!s.signal(), "a second event does not");
+        assert!(!s.signal());
+        // The owner is told to take another turn, once.
+        assert!(!s.release());
+        assert!(s.release());
+        assert!(s.signal(), "idle again: claimable");
+    }
+
+    #[test]
+    fn a_closed_connection_is_never_claimed() {
+        let s = slot();
+        s.state.store(CLOSED, Ordering::Release);
+        assert!(!s.signal());
+        assert_eq!(s.state.load(Ordering::Acquire), CLOSED);
+    }
+
+    #[test]
+    fn events_racing_releases_leave_one_owner_and_end_idle() {
+        // Two threads signal while the owner serves and releases: every
+        // signal either claims the connection or makes its owner take
+        // another turn.
+        for _ in 0..200 {
+            let s = Arc::new(slot());
+            assert!(s.signal());
+            let turns = Arc::new(AtomicUsize::new(0));
+            let claims = Arc::new(AtomicUsize::new(0));
+            let signallers: Vec<_> = (0..2)
+                .map(|_| {
+                    let (s, claims) = (Arc::clone(&s), Arc::clone(&claims));
+                    std::thread::spawn(move || {
+                        for _ in 0..50 {
+                            if s.signal() {
+                                claims.fetch_add(1, Ordering::SeqCst);
+                                // Serve until released.
+                                while !s.release() {}
+                            }
+                        }
+                    })
+                })
+                .collect();
+            let owner = {
+                let (s, turns) = (Arc::clone(&s), Arc::clone(&turns));
+                std::thread::spawn(move || {
+                    loop {
+                        turns.fetch_add(1, Ordering::SeqCst);
+                        if s.release() {
+                            break;
+                        }
+                    }
+                })
+            };
+            for t in signallers {
+                t.join().unwrap();
+            }
+            owner.join().unwrap();
+            assert_eq!(s.state.load(Ordering::Acquire), IDLE);
+            assert!(turns.load(Ordering::SeqCst) >= 1);
+        }
+    }
+}
