@@ -222,10 +222,21 @@ impl Write for Raw {
     }
 }
 
+/// Reads at most 16 KiB at a time, pausing before each read.
+struct SlowReader(Raw);
+
+impl Read for SlowReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        std::thread::sleep(Duration::from_millis(1));
+        let n = buf.len().min(16 * 1024);
+        self.0.read(&mut buf[..n])
+    }
+}
+
 /// Every message the server sends until it closes the connection (end of
 /// stream or reset); fails if the connection stays open and silent for
 /// [`TIMEOUT`].
-fn until_closed(raw: &mut Raw, what: &str) -> Vec<Message> {
+fn until_closed(raw: &mut impl Read, what: &str) -> Vec<Message> {
     let mut decoder = FrameDecoder::new(FrameProtocol::Giop);
     let mut out = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
@@ -317,6 +328,41 @@ fn truncated_messages_close_the_connection() {
         raw.write_all(&cut).unwrap();
         let got = until_closed(&mut raw, &f.what);
         assert_eq!(contents(&got), [&Content::MessageError], "{}", f.what);
+        f.served(2);
+    });
+}
+
+#[test]
+fn a_client_that_half_closes_gets_every_reply_first() {
+    const REQUESTS: u32 = 120;
+    const OCTETS: usize = 95_000;
+    each(NO_TIMEOUT, |f| {
+        // Requests for more reply octets than the output bound and the
+        // socket buffers hold, then the end of the client's stream; the
+        // client reads slowly all along, so the server sees the end of the
+        // stream with replies still queued.
+        let raw = f.raw();
+        let mut writer = raw.try_clone();
+        let sender = std::thread::spawn(move || {
+            for id in 0..REQUESTS {
+                let r = request(id, "cube_octet_sequence", |w| {
+                    w.body().write_octet_seq(&vec![2u8; OCTETS]).unwrap();
+                });
+                writer.write_all(&r).unwrap();
+            }
+            writer.shutdown_write();
+        });
+        let mut slow = SlowReader(raw);
+        let got = until_closed(&mut slow, &f.what);
+        sender.join().unwrap();
+        let ids: Vec<u32> = got
+            .iter()
+            .map(|m| match &m.content {
+                Content::Reply(r) => r.header.request_id,
+                other => panic!("{}: {other:?}", f.what),
+            })
+            .collect();
+        assert_eq!(ids, (0..REQUESTS).collect::<Vec<_>>(), "{}", f.what);
         f.served(2);
     });
 }

@@ -329,6 +329,9 @@ pub(crate) struct Connection {
     /// Whether the poller reported the peer's end of stream (or an
     /// error): reads go on until they return it.
     read_closed: bool,
+    /// The peer ended its stream while replies were still queued: they
+    /// are written before the connection closes.
+    input_ended: bool,
 }
 
 fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
@@ -377,6 +380,7 @@ impl Connection {
             partial_since: None,
             stalled_since: None,
             read_closed: false,
+            input_ended: false,
         })
     }
 
@@ -403,6 +407,13 @@ impl Connection {
                 // Not started: the client may send it again elsewhere.
                 return Progress::Close(Some(self.control(Content::CloseConnection)));
             }
+            if self.input_ended {
+                return if self.output.is_empty() {
+                    Progress::Close(None)
+                } else {
+                    Progress::Paused
+                };
+            }
             if self.output.len() > core.limits.max_output_buffer {
                 return Progress::Paused;
             }
@@ -419,6 +430,12 @@ impl Connection {
                         return Progress::More;
                     }
                     match self.reader.fill(&mut *self.transport) {
+                        Ok(0) if !self.output.is_empty() => {
+                            // A client that half-closed still gets its
+                            // replies (within the write timeout).
+                            self.input_ended = true;
+                            return Progress::Paused;
+                        }
                         Ok(0) => return Progress::Close(None),
                         Ok(n) => {
                             drained = !self.blocking && !self.read_closed && n < MIN_READ;
