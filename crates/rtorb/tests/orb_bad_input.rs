@@ -1,8 +1,9 @@
 //! Hostile and broken clients against the ORB server, under every server
 //! concurrency strategy, over IIOP and UIOP: random bytes, truncated
 //! messages, oversized lengths, unknown message types, stalled half
-//! messages, a client that never reads its replies, and more connections
-//! than the limit. In every case the server answers with `MessageError` or
+//! messages, a client that never reads its replies, more connections than
+//! the limit, and (the well-behaved counterpart) a slow client that ends
+//! its stream with replies still queued. In every case the server answers with `MessageError` or
 //! closes that one connection, and a second client's calls keep succeeding
 //! during the attack. The bounds on what one connection may take (memory,
 //! time, connections) are asserted through what the clients see, not
