@@ -3,11 +3,11 @@
 //! messages, oversized lengths, unknown message types, stalled half
 //! messages, a client that never reads its replies, more connections than
 //! the limit, and (the well-behaved counterpart) a slow client that ends
-//! its stream with replies still queued. In every case the server answers with `MessageError` or
-//! closes that one connection, and a second client's calls keep succeeding
-//! during the attack. The bounds on what one connection may take (memory,
-//! time, connections) are asserted through what the clients see, not
-//! through timing.
+//! its stream with replies still queued. In every case the server answers
+//! with `MessageError` or closes that one connection, and a second
+//! client's calls keep succeeding during the attack. The bounds on what one
+//! connection may take (memory, time, connections) are asserted through
+//! what the clients see, not through timing.
 
 mod support;
 
