@@ -3,7 +3,10 @@
 
 use std::time::Duration;
 
+use rtorb_giop::header::DEFAULT_MAX_MESSAGE_SIZE;
+
 use super::OrbError;
+use super::strategy::ServerStrategy;
 
 /// The settings of an ORB.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,9 +25,39 @@ pub struct OrbConfig {
     /// not read.
     pub server_write_timeout: Duration,
     /// How often an idle server connection looks whether the ORB is
-    /// shutting down.
+    /// shutting down (and, in the event-driven strategies, how often
+    /// connections are checked for the timeouts below).
     pub server_poll_interval: Duration,
+    /// How the server's threads serve connections (`-ORBServerStrategy`);
+    /// thread-per-connection by default (see [`ServerStrategy`] for why).
+    pub server_strategy: ServerStrategy,
+    /// The threads of the [`ServerStrategy::LeaderFollowers`] pool
+    /// (`-ORBServerThreads`, at least 1).
+    pub server_threads: usize,
+    /// The largest message the server accepts, in octets after the
+    /// header (`-ORBMaxMessageSize`); a header announcing more is answered
+    /// with `MessageError` and the connection closed, before anything is
+    /// buffered for it. It also bounds a reassembled fragmented message.
+    pub max_message_size: u32,
+    /// How long a connection may hold part of a message (an incomplete
+    /// message or fragmented request) before it is closed
+    /// (`-ORBIncompleteMessageTimeout`).
+    pub incomplete_message_timeout: Duration,
+    /// The most connections the server keeps open at once
+    /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.
+    pub max_connections: usize,
+    /// The most reply octets the event-driven strategies queue for a
+    /// connection that is not reading them (`-ORBMaxOutputBuffer`): past
+    /// it the connection's requests are not read until the queue drains,
+    /// and a queue that does not drain for
+    /// [`server_write_timeout`](OrbConfig::server_write_timeout) closes
+    /// the connection. (A thread per connection writes blocking and holds
+    /// one reply at most.)
+    pub max_output_buffer: usize,
 }
+
+/// The default number of leader/followers threads.
+pub const DEFAULT_SERVER_THREADS: usize = 4;
 
 impl Default for OrbConfig {
     fn default() -> Self {
@@ -35,6 +68,12 @@ impl Default for OrbConfig {
             connect_timeout: Duration::from_secs(10),
             server_write_timeout: Duration::from_secs(30),
             server_poll_interval: Duration::from_millis(50),
+            server_strategy: ServerStrategy::default(),
+            server_threads: DEFAULT_SERVER_THREADS,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            incomplete_message_timeout: Duration::from_secs(10),
+            max_connections: 1024,
+            max_output_buffer: 1024 * 1024,
         }
     }
 }
@@ -46,8 +85,12 @@ impl OrbConfig {
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
     /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
-    /// `-ORBConnectTimeout MS` (milliseconds). Any other argument starting
-    /// with `-ORB` is an error.
+    /// `-ORBConnectTimeout MS` (milliseconds), and for the server
+    /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
+    /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
+    /// `-ORBIncompleteMessageTimeout MS`, `-ORBMaxConnections N`,
+    /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`. Any
+    /// other argument starting with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
         I: IntoIterator<Item = S>,
@@ -94,6 +137,38 @@ impl OrbConfig {
                     let v = value()?;
                     self.connect_timeout = millis(&arg, &v)?;
                 }
+                "serverstrategy" => {
+                    let v = value()?;
+                    self.server_strategy = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "serverthreads" => {
+                    let v = value()?;
+                    self.server_threads = count(&arg, &v)?.max(1);
+                }
+                "maxmessagesize" => {
+                    let v = value()?;
+                    self.max_message_size = v.parse().map_err(|_| {
+                        OrbError::Args(format!("{arg} wants a number of octets, not {v:?}"))
+                    })?;
+                }
+                "incompletemessagetimeout" => {
+                    let v = value()?;
+                    self.incomplete_message_timeout = millis(&arg, &v)?;
+                }
+                "maxconnections" => {
+                    let v = value()?;
+                    self.max_connections = count(&arg, &v)?;
+                }
+                "maxoutputbuffer" => {
+                    let v = value()?;
+                    self.max_output_buffer = count(&arg, &v)?;
+                }
+                "serverwritetimeout" => {
+                    let v = value()?;
+                    self.server_write_timeout = millis(&arg, &v)?;
+                }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }
         }
@@ -105,6 +180,11 @@ fn millis(option: &str, v: &str) -> Result<Duration, OrbError> {
     v.parse::<u64>()
         .map(Duration::from_millis)
         .map_err(|_| OrbError::Args(format!("{option} wants milliseconds, not {v:?}")))
+}
+
+fn count(option: &str, v: &str) -> Result<usize, OrbError> {
+    v.parse::<usize>()
+        .map_err(|_| OrbError::Args(format!("{option} wants a number, not {v:?}")))
 }
 
 #[cfg(test)]
@@ -126,6 +206,20 @@ mod tests {
                 "Cubit=corbaloc::1.2@127.0.0.1:1/Cubit",
                 "-ORBRoundTripTimeout",
                 "250",
+                "-ORBServerStrategy",
+                "leader-followers",
+                "-ORBServerThreads",
+                "3",
+                "-ORBMaxMessageSize",
+                "65536",
+                "-ORBIncompleteMessageTimeout",
+                "1500",
+                "-ORBMaxConnections",
+                "16",
+                "-ORBMaxOutputBuffer",
+                "4096",
+                "-ORBServerWriteTimeout",
+                "700",
             ])
             .unwrap();
         assert_eq!(rest, ["prog", "x"]);
@@ -141,6 +235,21 @@ mod tests {
             )]
         );
         assert_eq!(c.round_trip_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(c.server_strategy, ServerStrategy::LeaderFollowers);
+        assert_eq!(c.server_threads, 3);
+        assert_eq!(c.max_message_size, 65536);
+        assert_eq!(c.incomplete_message_timeout, Duration::from_millis(1500));
+        assert_eq!(c.max_connections, 16);
+        assert_eq!(c.max_output_buffer, 4096);
+        assert_eq!(c.server_write_timeout, Duration::from_millis(700));
+        for s in ["reactive", "thread-per-connection", "LEADER_FOLLOWERS"] {
+            let mut c = OrbConfig::default();
+            c.apply_args(["-ORBServerStrategy", s]).unwrap();
+            assert_eq!(
+                c.server_strategy.as_str(),
+                s.to_ascii_lowercase().replace('_', "-")
+            );
+        }
     }
 
     #[test]
@@ -150,6 +259,10 @@ mod tests {
             &["-ORBInitRef", "NoEquals"],
             &["-ORBRoundTripTimeout", "soon"],
             &["-ORBFrobnicate", "1"],
+            &["-ORBServerStrategy", "thread-per-request"],
+            &["-ORBServerThreads", "many"],
+            &["-ORBMaxMessageSize", "-1"],
+            &["-ORBMaxConnections"],
         ] {
             let mut c = OrbConfig::default();
             assert!(

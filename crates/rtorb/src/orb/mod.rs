@@ -2,10 +2,15 @@
 //! dispatches the requests its acceptors receive.
 //!
 //! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
-//! (object key → [`Skeleton`]), one thread per acceptor, one thread per
-//! accepted connection, and the client's connection cache. Everything is
-//! blocking I/O on threads; see [`client`] and [`server`] for how calls
-//! and connections behave.
+//! (object key → [`Skeleton`]), the server's threads, and the client's
+//! connection cache. The client does blocking I/O on the calling thread
+//! (see [`client`]). The server's threads follow the configured
+//! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
+//! default), a single reactive thread, or a leader/followers pool, all
+//! handing each message to the same code (see [`server`] and
+//! [`reactor`]), with the same bounds on hostile input (maximum message
+//! size, incomplete-message timeout, connection limit, queued-reply bound)
+//! and the same shutdown.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -42,7 +47,9 @@
 
 pub mod client;
 pub mod config;
+pub mod reactor;
 pub mod server;
+pub mod strategy;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,11 +71,13 @@ pub use client::{
     COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, TIMEOUT_ROUND_TRIP,
     TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
 };
-pub use config::OrbConfig;
+pub use config::{DEFAULT_SERVER_THREADS, OrbConfig};
+pub use reactor::MESSAGES_PER_TURN;
 pub use server::UNKNOWN_SERVANT_PANICKED;
+pub use strategy::{ServerStrategy, UnknownStrategy};
 
 use client::{ClientConfig, ClientCore};
-use server::ServerCore;
+use server::{ServerCore, ServerLimits};
 
 /// Why an ORB could not be set up, or a name not resolved.
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +148,51 @@ impl OrbBuilder {
         self
     }
 
+    /// Chooses how the server's threads serve connections (see
+    /// [`ServerStrategy`]; thread-per-connection by default).
+    pub fn server_strategy(mut self, strategy: ServerStrategy) -> Self {
+        self.config.server_strategy = strategy;
+        self
+    }
+
+    /// Sets the size of the leader/followers pool (at least 1).
+    pub fn server_threads(mut self, threads: usize) -> Self {
+        self.config.server_threads = threads.max(1);
+        self
+    }
+
+    /// Sets the largest message body the server accepts, in octets.
+    pub fn max_message_size(mut self, octets: u32) -> Self {
+        self.config.max_message_size = octets;
+        self
+    }
+
+    /// Sets how long a server connection may hold part of a message.
+    pub fn incomplete_message_timeout(mut self, timeout: Duration) -> Self {
+        self.config.incomplete_message_timeout = timeout;
+        self
+    }
+
+    /// Sets the most connections the server keeps open at once.
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.config.max_connections = connections;
+        self
+    }
+
+    /// Sets the most reply octets queued for a client that does not read
+    /// them (event-driven strategies).
+    pub fn max_output_buffer(mut self, octets: usize) -> Self {
+        self.config.max_output_buffer = octets;
+        self
+    }
+
+    /// Sets how long the server waits for a reply to be written (or, in
+    /// the event-driven strategies, for queued replies to drain).
+    pub fn server_write_timeout(mut self, timeout: Duration) -> Self {
+        self.config.server_write_timeout = timeout;
+        self
+    }
+
     /// Replaces the whole configuration.
     pub fn config(mut self, config: OrbConfig) -> Self {
         self.config = config;
@@ -159,8 +213,7 @@ impl OrbBuilder {
             },
         ));
         let server = Arc::new(ServerCore::new(
-            config.server_poll_interval,
-            config.server_write_timeout,
+            ServerLimits::from_config(&config),
             client.clone(),
         ));
         let mut acceptors = Vec::new();
@@ -173,19 +226,29 @@ impl OrbBuilder {
         }
         let endpoints: Vec<Box<dyn Endpoint>> =
             acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
-        let mut threads = Vec::new();
-        for a in acceptors {
-            match server::spawn_acceptor(Arc::clone(&server), a) {
-                Ok(h) => threads.push(h),
-                Err(e) => {
-                    server.stop();
-                    for h in threads {
-                        let _ = h.join();
+        let threads = match config.server_strategy {
+            _ if acceptors.is_empty() => Vec::new(),
+            ServerStrategy::ThreadPerConnection => {
+                let mut threads = Vec::new();
+                for a in acceptors {
+                    match server::spawn_acceptor(Arc::clone(&server), a) {
+                        Ok(h) => threads.push(h),
+                        Err(e) => {
+                            server.stop();
+                            for h in threads {
+                                let _ = h.join();
+                            }
+                            return Err(OrbError::Thread(e));
+                        }
                     }
-                    return Err(OrbError::Thread(e));
                 }
+                threads
             }
-        }
+            ServerStrategy::Reactive => reactor::spawn(Arc::clone(&server), acceptors, 1)?,
+            ServerStrategy::LeaderFollowers => {
+                reactor::spawn(Arc::clone(&server), acceptors, config.server_threads)?
+            }
+        };
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
@@ -379,6 +442,11 @@ impl Orb {
     /// The number of idle client connections in the cache.
     pub fn idle_connections(&self) -> usize {
         self.client.idle_connections()
+    }
+
+    /// The server connections open now (accepted, not yet closed).
+    pub fn server_connections(&self) -> usize {
+        self.server.open_connections()
     }
 
     /// Whether [`Orb::shutdown`] has been called.
