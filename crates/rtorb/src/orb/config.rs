@@ -4,6 +4,35 @@
 use std::time::Duration;
 
 use super::OrbError;
+use crate::runtime::{ClientProtocolPolicy, SyncScope};
+
+/// How the client side uses its connections to an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ConnectionStrategy {
+    /// One request in flight per connection: a call takes an idle
+    /// connection to the endpoint (or opens one) and has it to itself
+    /// until its reply has come. Concurrent calls use as many
+    /// connections. The default: no thread ever waits for another's
+    /// reply, which keeps priorities apart.
+    #[default]
+    Exclusive,
+    /// One connection per endpoint shared by every call: many requests in
+    /// flight at once, each calling thread waiting for its own reply
+    /// (leader/followers: one waiting thread reads and hands the other
+    /// replies to their threads).
+    Multiplexed,
+}
+
+impl ConnectionStrategy {
+    /// Parses `exclusive` or `multiplexed` (any case; `mux` too).
+    pub fn parse(s: &str) -> Option<ConnectionStrategy> {
+        match s.to_ascii_lowercase().as_str() {
+            "exclusive" => Some(ConnectionStrategy::Exclusive),
+            "multiplexed" | "mux" => Some(ConnectionStrategy::Multiplexed),
+            _ => None,
+        }
+    }
+}
 
 /// The settings of an ORB.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +53,25 @@ pub struct OrbConfig {
     /// How often an idle server connection looks whether the ORB is
     /// shutting down.
     pub server_poll_interval: Duration,
+    /// How client calls use connections (default
+    /// [`ConnectionStrategy::Exclusive`]).
+    pub connection_strategy: ConnectionStrategy,
+    /// How long a client connection may stay unused before it is closed;
+    /// `None` (the default): until the ORB is dropped or the server
+    /// closes it.
+    pub connection_idle_timeout: Option<Duration>,
+    /// The largest GIOP message sent in one piece, client requests and
+    /// server replies alike; a larger GIOP 1.1 or 1.2 message goes out as
+    /// fragments of at most this size (GIOP 1.0 and GIOPlite cannot
+    /// fragment: sent whole). `None` (the default): never fragment.
+    pub max_message_size: Option<usize>,
+    /// The sync scope of oneway calls that set none at object or thread
+    /// level (default [`SyncScope::WithTransport`]).
+    pub sync_scope: SyncScope,
+    /// The ORB's `ClientProtocolPolicy`, unless the object or thread
+    /// overrides it; `None` (the default): every profile in the order of
+    /// the reference.
+    pub client_protocol: Option<ClientProtocolPolicy>,
 }
 
 impl Default for OrbConfig {
@@ -35,6 +83,11 @@ impl Default for OrbConfig {
             connect_timeout: Duration::from_secs(10),
             server_write_timeout: Duration::from_secs(30),
             server_poll_interval: Duration::from_millis(50),
+            connection_strategy: ConnectionStrategy::Exclusive,
+            connection_idle_timeout: None,
+            max_message_size: None,
+            sync_scope: SyncScope::WithTransport,
+            client_protocol: None,
         }
     }
 }
@@ -46,8 +99,13 @@ impl OrbConfig {
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
     /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
-    /// `-ORBConnectTimeout MS` (milliseconds). Any other argument starting
-    /// with `-ORB` is an error.
+    /// `-ORBConnectTimeout MS` (milliseconds),
+    /// `-ORBClientConnectionStrategy exclusive|multiplexed`,
+    /// `-ORBConnectionIdleTimeout MS`, `-ORBMaxMessageSize OCTETS`,
+    /// `-ORBSyncScope none|transport|server|target` and
+    /// `-ORBClientProtocolPolicy LIST` (see
+    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`). Any other
+    /// argument starting with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
         I: IntoIterator<Item = S>,
@@ -93,6 +151,50 @@ impl OrbConfig {
                 "connecttimeout" => {
                     let v = value()?;
                     self.connect_timeout = millis(&arg, &v)?;
+                }
+                "clientconnectionstrategy" => {
+                    let v = value()?;
+                    self.connection_strategy = ConnectionStrategy::parse(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants exclusive or multiplexed, not {v:?}"))
+                    })?;
+                }
+                "connectionidletimeout" => {
+                    let v = value()?;
+                    self.connection_idle_timeout = Some(millis(&arg, &v)?);
+                }
+                "maxmessagesize" => {
+                    let v = value()?;
+                    let n = v
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= rtorb_giop::fragment::MIN_FRAGMENT_SIZE)
+                        .ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a size of at least {} octets, not {v:?}",
+                                rtorb_giop::fragment::MIN_FRAGMENT_SIZE
+                            ))
+                        })?;
+                    self.max_message_size = Some(n);
+                }
+                "syncscope" => {
+                    let v = value()?;
+                    self.sync_scope = match v.to_ascii_lowercase().as_str() {
+                        "none" => SyncScope::None,
+                        "transport" => SyncScope::WithTransport,
+                        "server" => SyncScope::WithServer,
+                        "target" => SyncScope::WithTarget,
+                        _ => {
+                            return Err(OrbError::Args(format!(
+                                "{arg} wants none, transport, server or target, not {v:?}"
+                            )));
+                        }
+                    };
+                }
+                "clientprotocolpolicy" => {
+                    let v = value()?;
+                    self.client_protocol = Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants a list like uiop,iiop+lite,*, not {v:?}"))
+                    })?);
                 }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }
@@ -141,6 +243,35 @@ mod tests {
             )]
         );
         assert_eq!(c.round_trip_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Exclusive);
+    }
+
+    #[test]
+    fn connection_and_policy_options_are_taken() {
+        let mut c = OrbConfig::default();
+        let rest = c
+            .apply_args([
+                "-ORBClientConnectionStrategy",
+                "multiplexed",
+                "-ORBConnectionIdleTimeout",
+                "1500",
+                "-ORBMaxMessageSize",
+                "65536",
+                "-ORBSyncScope",
+                "server",
+                "-ORBClientProtocolPolicy",
+                "uiop,iiop+lite,*",
+            ])
+            .unwrap();
+        assert!(rest.is_empty());
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Multiplexed);
+        assert_eq!(c.connection_idle_timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(c.max_message_size, Some(65536));
+        assert_eq!(c.sync_scope, SyncScope::WithServer);
+        assert_eq!(
+            c.client_protocol,
+            ClientProtocolPolicy::parse("uiop,iiop+lite,*")
+        );
     }
 
     #[test]
@@ -150,6 +281,10 @@ mod tests {
             &["-ORBInitRef", "NoEquals"],
             &["-ORBRoundTripTimeout", "soon"],
             &["-ORBFrobnicate", "1"],
+            &["-ORBClientConnectionStrategy", "shared"],
+            &["-ORBMaxMessageSize", "8"],
+            &["-ORBSyncScope", "maybe"],
+            &["-ORBClientProtocolPolicy", "iiop+tls"],
         ] {
             let mut c = OrbConfig::default();
             assert!(

@@ -42,6 +42,7 @@
 
 pub mod client;
 pub mod config;
+mod multiplexed;
 pub mod server;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,14 +57,15 @@ use rtorb_giop::{
     parse_object_url,
 };
 
-use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
 pub use client::{
-    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, TIMEOUT_ROUND_TRIP,
-    TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
+    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
+    TRANSIENT_NO_USABLE_PROFILE,
 };
-pub use config::OrbConfig;
+pub use config::{ConnectionStrategy, OrbConfig};
 pub use server::UNKNOWN_SERVANT_PANICKED;
 
 use client::{ClientConfig, ClientCore};
@@ -123,6 +125,40 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets how calls use connections: [`ConnectionStrategy::Exclusive`]
+    /// (the default) or [`ConnectionStrategy::Multiplexed`].
+    pub fn connection_strategy(mut self, strategy: ConnectionStrategy) -> Self {
+        self.config.connection_strategy = strategy;
+        self
+    }
+
+    /// Closes client connections left unused for `timeout`.
+    pub fn connection_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.connection_idle_timeout = Some(timeout);
+        self
+    }
+
+    /// Sends GIOP 1.1 and 1.2 requests and replies larger than `octets`
+    /// as fragments (at least
+    /// [`rtorb_giop::fragment::MIN_FRAGMENT_SIZE`]; smaller values are
+    /// raised to it).
+    pub fn max_message_size(mut self, octets: usize) -> Self {
+        self.config.max_message_size = Some(octets.max(rtorb_giop::fragment::MIN_FRAGMENT_SIZE));
+        self
+    }
+
+    /// Sets the ORB-level sync scope of oneway calls.
+    pub fn sync_scope(mut self, scope: SyncScope) -> Self {
+        self.config.sync_scope = scope;
+        self
+    }
+
+    /// Sets the ORB-level `ClientProtocolPolicy`.
+    pub fn client_protocol(mut self, policy: ClientProtocolPolicy) -> Self {
+        self.config.client_protocol = Some(policy);
+        self
+    }
+
     /// Registers an initial reference for
     /// [`Orb::resolve_initial_references`].
     pub fn initial_reference(mut self, name: impl Into<String>, url: impl Into<String>) -> Self {
@@ -155,13 +191,22 @@ impl OrbBuilder {
             ClientConfig {
                 round_trip_timeout: config.round_trip_timeout,
                 connect_timeout: config.connect_timeout,
+                strategy: config.connection_strategy,
+                idle_timeout: config.connection_idle_timeout,
+                max_message_size: config.max_message_size,
+                sync_scope: config.sync_scope,
+                client_protocol: config.client_protocol.clone(),
             },
         ));
-        let server = Arc::new(ServerCore::new(
-            config.server_poll_interval,
-            config.server_write_timeout,
-            client.clone(),
-        ));
+        client::spawn_idle_reaper(&client)?;
+        let server = Arc::new(
+            ServerCore::new(
+                config.server_poll_interval,
+                config.server_write_timeout,
+                client.clone(),
+            )
+            .with_max_message_size(config.max_message_size),
+        );
         let mut acceptors = Vec::new();
         for s in &config.listen {
             let acceptor = registry.listen(s).map_err(|source| OrbError::Listen {
@@ -375,9 +420,21 @@ impl Orb {
         Ok(self.string_to_object(&url)?)
     }
 
-    /// The number of idle client connections in the cache.
+    /// The number of idle client connections: exclusive ones in the
+    /// cache, and shared (multiplexed) ones with no call in flight.
     pub fn idle_connections(&self) -> usize {
         self.client.idle_connections()
+    }
+
+    /// Explicit binding: opens connections to the endpoint that calls on
+    /// `object` would use first (under the effective
+    /// `ClientProtocolPolicy`) until `count` are idle there, so that the
+    /// next calls open none; returns how many are idle there. Under the
+    /// multiplexed strategy one shared connection carries every call, so
+    /// at most one is opened. Fails as a call would (`TRANSIENT` when no
+    /// profile can be connected to).
+    pub fn preconnect(&self, object: &Object, count: usize) -> Result<usize, SystemException> {
+        self.client.preconnect(object.target(), count)
     }
 
     /// Whether [`Orb::shutdown`] has been called.

@@ -25,11 +25,14 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb_cdr::{ByteOrder, RTORB_VMCID, Version};
-use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message, ReplyStatus};
+use rtorb_cdr::{ByteOrder, Encoding, RTORB_VMCID, Version};
+use rtorb_giop::message::{
+    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader,
+};
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
     SystemException, SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
+    fragment_chunks,
 };
 
 use crate::runtime::{
@@ -57,6 +60,8 @@ pub(crate) struct ServerCore {
     /// Binds object references that arrive in requests, so a servant can
     /// call them (the ORB's own client side).
     invoker: Arc<dyn Invoker>,
+    /// Replies larger than this go out as fragments.
+    max_message_size: Option<usize>,
 }
 
 /// What an object key is registered for.
@@ -89,7 +94,14 @@ impl ServerCore {
             poll_interval,
             write_timeout,
             invoker,
+            max_message_size: None,
         }
+    }
+
+    /// Sends replies larger than `max` as GIOP fragments (1.1 and 1.2).
+    pub(crate) fn with_max_message_size(mut self, max: Option<usize>) -> ServerCore {
+        self.max_message_size = max;
+        self
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
@@ -198,6 +210,7 @@ struct Connection {
     messaging: FrameProtocol,
     reassembler: Reassembler,
     replies: BufferPool,
+    max_message_size: Option<usize>,
 }
 
 fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
@@ -215,6 +228,7 @@ fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
         messaging,
         reassembler: Reassembler::new(ReassemblyLimits::default()),
         replies: BufferPool::new(BUFFER_CAPACITY),
+        max_message_size: core.max_message_size,
     };
     let next = loop {
         if core.stopping() {
@@ -310,10 +324,30 @@ impl Connection {
         }
     }
 
+    /// Writes `message`, as fragments when it is larger than the maximum
+    /// message size and its version can fragment (else whole).
     fn send(&mut self, message: Bytes) -> Next {
-        match self.transport.write_all_vectored(&[message]) {
+        let written = match self.max_message_size {
+            Some(max) if message.len() > max && self.messaging == FrameProtocol::Giop => {
+                match fragment_chunks(std::slice::from_ref(&message), max) {
+                    Ok(pieces) => self.transport.write_all_vectored(&pieces),
+                    // GIOP 1.0: sent whole.
+                    Err(_) => self.transport.write_all_vectored(&[message]),
+                }
+            }
+            _ => self.transport.write_all_vectored(&[message]),
+        };
+        match written {
             Ok(()) => Next::Continue,
             Err(_) => Next::Close(None),
+        }
+    }
+
+    fn reply_builder(&self, encoding: Encoding, header: &RequestHeader) -> ReplyBuilder {
+        let buffer = self.replies.take();
+        match self.messaging {
+            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
+            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
         }
     }
 
@@ -324,11 +358,7 @@ impl Connection {
         let header = &request.header;
         let response_expected = header.response_expected();
         let encoding = msg.encoding();
-        let buffer = self.replies.take();
-        let mut reply = match self.messaging {
-            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
-            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
-        };
+        let mut reply = self.reply_builder(encoding, header);
         let outcome = match header.target.object_key() {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
@@ -351,6 +381,21 @@ impl Connection {
                     "request without a body",
                 ))
                 .to_system_exception()),
+                (Some(Entry::Servant(skeleton)), Some(arguments))
+                    if header.response_flags == RESPONSE_WITH_SERVER =>
+                {
+                    // SYNC_WITH_SERVER: acknowledged before the upcall,
+                    // which then runs as a plain oneway.
+                    let ack = std::mem::replace(&mut reply, self.reply_builder(encoding, header));
+                    let sent = match ack.finish(Ok(())) {
+                        Ok(bytes) => self.send(bytes),
+                        Err(_) => return self.message_error(),
+                    };
+                    let mut req =
+                        ServerRequest::new(&header.operation, key, false, arguments, &mut reply);
+                    let _ = upcall(core, &*skeleton, &mut req);
+                    return sent;
+                }
                 (Some(Entry::Servant(skeleton)), Some(arguments)) => {
                     let mut req = ServerRequest::new(
                         &header.operation,
@@ -359,16 +404,7 @@ impl Connection {
                         arguments,
                         &mut reply,
                     );
-                    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
-                    }));
-                    run.unwrap_or_else(|_| {
-                        Err(SystemException::new(
-                            SystemExceptionKind::Unknown,
-                            UNKNOWN_SERVANT_PANICKED,
-                            CompletionStatus::Maybe,
-                        ))
-                    })
+                    upcall(core, &*skeleton, &mut req)
                 }
             },
         };
@@ -380,4 +416,23 @@ impl Connection {
             Err(_) => self.message_error(),
         }
     }
+}
+
+/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
+/// a servant that panics gives `UNKNOWN`.
+fn upcall(
+    core: &ServerCore,
+    skeleton: &dyn Skeleton,
+    req: &mut ServerRequest<'_>,
+) -> Result<(), SystemException> {
+    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        with_invoker(&core.invoker, || dispatch(skeleton, req))
+    }));
+    run.unwrap_or_else(|_| {
+        Err(SystemException::new(
+            SystemExceptionKind::Unknown,
+            UNKNOWN_SERVANT_PANICKED,
+            CompletionStatus::Maybe,
+        ))
+    })
 }
