@@ -195,7 +195,10 @@ fn leading<const N: usize>(chunks: &[Bytes]) -> Option<[u8; N]> {
 ///
 /// A message that fits in `max_fragment_size` comes back as the same
 /// chunks. Errors as [`fragment_message`]'s.
-pub fn fragment_chunks(chunks: &[Bytes], max_fragment_size: usize) -> Result<Vec<Bytes>, GiopError> {
+pub fn fragment_chunks(
+    chunks: &[Bytes],
+    max_fragment_size: usize,
+) -> Result<Vec<Bytes>, GiopError> {
     let total: usize = chunks.iter().map(Bytes::len).sum();
     let head: [u8; HEADER_LEN] = leading(chunks).ok_or(GiopError::Truncated {
         needed: HEADER_LEN,

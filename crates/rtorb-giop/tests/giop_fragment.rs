@@ -359,7 +359,10 @@ fn gathered_fragmentation_refuses_what_cannot_be_fragmented() {
         Err(GiopError::CannotFragment)
     ));
     // Fits: passes through, even in 1.0.
-    assert_eq!(fragment_chunks(&[msg.clone()], 4096).unwrap(), vec![msg.clone()]);
+    assert_eq!(
+        fragment_chunks(&[msg.clone()], 4096).unwrap(),
+        vec![msg.clone()]
+    );
     let msg = request(Version::V1_2, ByteOrder::Big, 1, 100);
     assert!(matches!(
         fragment_chunks(&[msg.clone()], 8),

@@ -587,7 +587,11 @@ impl ClientCore {
     /// use first (one shared connection under the multiplexed strategy)
     /// and keeps them idle for the calls to come; returns how many are
     /// idle there now.
-    pub(crate) fn preconnect(&self, target: &Target, count: usize) -> Result<usize, SystemException> {
+    pub(crate) fn preconnect(
+        &self,
+        target: &Target,
+        count: usize,
+    ) -> Result<usize, SystemException> {
         let effective = self.effective(target);
         let selected = self.select(target)?;
         let mut last = None;

@@ -192,9 +192,12 @@ impl OrbConfig {
                 }
                 "clientprotocolpolicy" => {
                     let v = value()?;
-                    self.client_protocol = Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
-                        OrbError::Args(format!("{arg} wants a list like uiop,iiop+lite,*, not {v:?}"))
-                    })?);
+                    self.client_protocol =
+                        Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a list like uiop,iiop+lite,*, not {v:?}"
+                            ))
+                        })?);
                 }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }

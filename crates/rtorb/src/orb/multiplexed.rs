@@ -226,10 +226,7 @@ impl MuxConnection {
     ) -> Result<(Message, Bytes), Failure> {
         let mut st = lock(&self.state);
         loop {
-            let mine = st
-                .waiters
-                .iter()
-                .position(|w| w.request_id == request_id);
+            let mine = st.waiters.iter().position(|w| w.request_id == request_id);
             let Some(i) = mine else {
                 return Err(Failure::Failed(lost(CompletionStatus::Maybe)));
             };
@@ -341,4 +338,3 @@ impl MuxConnection {
         }
     }
 }
-

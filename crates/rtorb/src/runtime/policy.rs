@@ -213,11 +213,7 @@ impl ClientProtocolPolicy {
 pub(crate) fn merge(base: &[Policy], overrides: &[Policy]) -> Arc<[Policy]> {
     let mut out: Vec<Policy> = base
         .iter()
-        .filter(|p| {
-            !overrides
-                .iter()
-                .any(|o| o.policy_type() == p.policy_type())
-        })
+        .filter(|p| !overrides.iter().any(|o| o.policy_type() == p.policy_type()))
         .cloned()
         .collect();
     for o in overrides {
