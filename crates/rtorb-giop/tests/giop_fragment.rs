@@ -355,17 +355,17 @@ proptest! {
 fn gathered_fragmentation_refuses_what_cannot_be_fragmented() {
     let msg = request(Version::V1_0, ByteOrder::Big, 1, 100);
     assert!(matches!(
-        fragment_chunks(&[msg.clone()], 64),
+        fragment_chunks(std::slice::from_ref(&msg), 64),
         Err(GiopError::CannotFragment)
     ));
     // Fits: passes through, even in 1.0.
     assert_eq!(
-        fragment_chunks(&[msg.clone()], 4096).unwrap(),
+        fragment_chunks(std::slice::from_ref(&msg), 4096).unwrap(),
         vec![msg.clone()]
     );
     let msg = request(Version::V1_2, ByteOrder::Big, 1, 100);
     assert!(matches!(
-        fragment_chunks(&[msg.clone()], 8),
+        fragment_chunks(std::slice::from_ref(&msg), 8),
         Err(GiopError::FragmentSizeTooSmall(8))
     ));
     // A chain shorter than its header says.

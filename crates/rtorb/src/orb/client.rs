@@ -1,15 +1,28 @@
 //! The client side of the ORB: an [`Invoker`] over real connections.
 //!
-//! A call picks the first profile of the target's reference that a
-//! registered protocol can reach (the next one if it cannot connect),
-//! takes an idle connection to that
-//! endpoint from the cache or opens one, and uses it exclusively: one
-//! request in flight per connection, so a second concurrent call to the
-//! same endpoint opens (or reuses) another connection. The request is
-//! written in the GIOP version of the profile (GIOPlite when the profile
-//! carries the GIOPlite component) with the connection's next request id;
-//! the reply is read with a [`FrameReader`], fragments reassembled, and the
-//! connection goes back to the cache.
+//! A call picks a profile of the target's reference that a registered
+//! protocol can reach: in the order of the reference, or in the order of
+//! the effective `ClientProtocolPolicy` (the reference's override, else
+//! the thread's, else the ORB's; no match is `INV_POLICY` unless the
+//! policy falls back to any usable profile), the next one if it cannot
+//! connect. How it uses connections to that endpoint depends on the
+//! [`ConnectionStrategy`]:
+//!
+//! - exclusive (the default): it takes an idle connection from the cache
+//!   or opens one, and has it to itself until the reply has come; a second
+//!   concurrent call to the same endpoint opens (or reuses) another;
+//! - multiplexed: every call shares one connection per endpoint, each
+//!   waiting for its own reply (see `multiplexed.rs`: leader/followers).
+//!
+//! The request is written in the GIOP version of the profile (GIOPlite
+//! when the profile carries the GIOPlite component) with the connection's
+//! next request id, as GIOP 1.1/1.2 fragments when it is larger than the
+//! configured maximum message size (a gathered write: the body is not
+//! copied); the reply is read with a [`FrameReader`], fragments
+//! reassembled. Connections unused for the configured idle timeout are
+//! closed by a background thread. [`Invoker::validate_connection`] binds a
+//! reference with a `LocateRequest` (following forwards), and
+//! [`super::Orb::preconnect`] opens connections ahead of the calls.
 //!
 //! Failures: a connection that cannot be opened gives `TRANSIENT`; one
 //! that breaks while a reply is awaited gives `COMM_FAILURE`
@@ -17,8 +30,9 @@
 //! `CloseConnection` from the server, or a failure to write on a cached
 //! connection, means the request was not started: it is sent once more on
 //! a new connection, and a second failure is `TRANSIENT`. A call that
-//! exceeds the round-trip timeout gives `TIMEOUT` and drops its
-//! connection (the reply may still come).
+//! exceeds its round-trip timeout (the effective
+//! `RelativeRoundtripTimeout`) gives `TIMEOUT`; an exclusive connection is
+//! then dropped, a shared one kept (the late reply is discarded).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -494,8 +508,7 @@ impl ClientCore {
         Ok(conn)
     }
 
-    /// Whether calls to `candidate` share a connection: the multiplexed
-    /// strategy, on a transport that can be read and written at once.
+    /// Whether calls share a connection per endpoint.
     fn multiplexed(&self) -> bool {
         self.config.strategy == ConnectionStrategy::Multiplexed
     }

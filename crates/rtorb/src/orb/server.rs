@@ -10,7 +10,11 @@
 //! (requests run to completion before the next message is read), and
 //! answers malformed input with a `MessageError` and closes that
 //! connection only. Replies are written in the GIOP version and byte order
-//! of the request, or in GIOPlite on a GIOPlite connection.
+//! of the request, or in GIOPlite on a GIOPlite connection; a GIOP 1.1 or
+//! 1.2 reply larger than the configured maximum message size goes out as
+//! fragments. A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response flags is
+//! acknowledged with an empty reply before the upcall runs (with
+//! `SYNC_WITH_TARGET`, after it).
 //!
 //! On shutdown the acceptors stop, every connection finishes the request
 //! it is running, sends `CloseConnection` (a request that arrives after
