@@ -12,7 +12,7 @@ use std::sync::{Arc, Barrier, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use counting::{Counts, counting_registry};
+use counting::{Counts, counting_registry, unsharable_registry};
 use rtorb::orb::{
     COMM_FAILURE_CONNECTION_LOST, ConnectionStrategy, INV_POLICY_NO_PROFILE_MATCHES, Orb,
     TIMEOUT_ROUND_TRIP,
@@ -232,6 +232,36 @@ fn exclusive_calls_in_flight_together_use_a_connection_each() {
         c.join().unwrap().unwrap();
     }
     assert_eq!(s.counts.accepted(), 3);
+}
+
+#[test]
+fn multiplexed_falls_back_to_exclusive_on_transports_that_cannot_be_shared() {
+    let s = server("iiop://127.0.0.1:0");
+    let (registry, client_counts) = unsharable_registry();
+    let client = Orb::builder()
+        .registry(registry)
+        .connection_strategy(ConnectionStrategy::Multiplexed)
+        .round_trip_timeout(TIMEOUT)
+        .build()
+        .unwrap();
+    let obj = client.string_to_object(&s.ior).unwrap();
+    let calls: Vec<_> = (0..2)
+        .map(|_| {
+            let obj = obj.clone();
+            std::thread::spawn(move || obj.invoke("wait_gate", |_| Ok(())).map(|_| ()))
+        })
+        .collect();
+    eventually("two calls started", || {
+        s.lab.started.load(Ordering::SeqCst) == 2
+    });
+    s.lab.gate.open();
+    for c in calls {
+        c.join().unwrap().unwrap();
+    }
+    assert_eq!(s.counts.accepted(), 2);
+    assert_eq!(client_counts.open(), 2);
+    assert_eq!(echo(&obj, 3).unwrap(), 3);
+    assert_eq!(s.counts.accepted(), 2);
 }
 
 // ---------------------------------------------------------------------

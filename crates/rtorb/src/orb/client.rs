@@ -153,6 +153,10 @@ pub(crate) struct ClientCore {
 struct EndpointPool {
     idle: Mutex<Vec<Connection>>,
     shared: Mutex<Option<Arc<MuxConnection>>>,
+    /// Whether the endpoint's transport cannot be shared (see
+    /// [`Transport::try_clone_box`]): its calls use connections
+    /// exclusively whatever the strategy.
+    unsharable: std::sync::atomic::AtomicBool,
 }
 
 type Pool = Arc<EndpointPool>;
@@ -489,23 +493,33 @@ impl ClientCore {
     }
 
     /// The shared connection to the candidate's endpoint, opened if there
-    /// is none (or the one there broke).
+    /// is none (or the one there broke); `None` if its transport cannot be
+    /// shared (the connection opened goes to the idle exclusive ones).
     fn shared(
         &self,
         candidate: &Candidate,
         deadline: Option<Instant>,
-    ) -> Result<Arc<MuxConnection>, SystemException> {
+    ) -> Result<Option<Arc<MuxConnection>>, SystemException> {
+        if candidate.pool.unsharable.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let mut slot = lock(&candidate.pool.shared);
         if let Some(c) = slot.as_ref().filter(|c| c.is_usable()) {
-            return Ok(Arc::clone(c));
+            return Ok(Some(Arc::clone(c)));
         }
         let transport = self.connect(&*candidate.endpoint, deadline)?;
-        let conn = Arc::new(
-            MuxConnection::new(transport, self.config.max_message_size)
-                .map_err(|_| connect_failed())?,
-        );
-        *slot = Some(Arc::clone(&conn));
-        Ok(conn)
+        match MuxConnection::new(transport, self.config.max_message_size) {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                *slot = Some(Arc::clone(&conn));
+                Ok(Some(conn))
+            }
+            Err(transport) => {
+                candidate.pool.unsharable.store(true, Ordering::Relaxed);
+                self.checkin(&candidate.pool, Connection::new(transport));
+                Ok(None)
+            }
+        }
     }
 
     /// Whether calls share a connection per endpoint.
@@ -523,8 +537,12 @@ impl ClientCore {
     ) -> Result<Outcome, SystemException> {
         let mut resent = false;
         loop {
-            let result = if self.multiplexed() {
-                let conn = self.shared(candidate, deadline)?;
+            let shared = if self.multiplexed() {
+                self.shared(candidate, deadline)?
+            } else {
+                None
+            };
+            let result = if let Some(conn) = shared {
                 conn.exchange(candidate.encoding, &candidate.object_key, request, deadline)
             } else {
                 let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
@@ -610,7 +628,11 @@ impl ClientCore {
         let mut last = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
             let opened = if self.multiplexed() {
-                self.shared(candidate, effective.deadline).map(|_| 1)
+                match self.shared(candidate, effective.deadline) {
+                    Ok(Some(_)) => Ok(1),
+                    Ok(None) => self.open_idle(candidate, count, effective.deadline),
+                    Err(e) => Err(e),
+                }
             } else {
                 self.open_idle(candidate, count, effective.deadline)
             };

@@ -85,14 +85,16 @@ enum Answer {
 }
 
 impl MuxConnection {
-    /// Shares `transport`; fails if it cannot be read and written from two
-    /// threads ([`Transport::try_clone_box`]).
+    /// Shares `transport`; gives it back if it cannot be read and written
+    /// from two threads ([`Transport::try_clone_box`]).
     pub(super) fn new(
         transport: Box<dyn Transport>,
         max_message_size: Option<usize>,
-    ) -> std::io::Result<MuxConnection> {
+    ) -> Result<MuxConnection, Box<dyn Transport>> {
         let messaging = transport.messaging();
-        let reader = transport.try_clone_box()?;
+        let Ok(reader) = transport.try_clone_box() else {
+            return Err(transport);
+        };
         Ok(MuxConnection {
             writer: Mutex::new(transport),
             buffers: BufferPool::new(BUFFER_CAPACITY),

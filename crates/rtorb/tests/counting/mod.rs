@@ -69,6 +69,88 @@ struct CountingFactory {
     counts: Arc<Counts>,
 }
 
+/// The default protocols, with client transports that cannot be shared
+/// between threads (no [`Transport::try_clone_box`]); `Counts::open`
+/// counts the client connections open.
+pub(crate) fn unsharable_registry() -> (ProtocolRegistry, Arc<Counts>) {
+    let counts = Arc::new(Counts::default());
+    let base = ProtocolRegistry::with_default_protocols();
+    let mut r = ProtocolRegistry::new();
+    for f in base.factories() {
+        r.register(Arc::new(UnsharableFactory {
+            connector: UnsharableConnector {
+                inner: Arc::clone(f),
+                counts: Arc::clone(&counts),
+            },
+        }))
+        .unwrap();
+    }
+    (r, counts)
+}
+
+#[derive(Debug)]
+struct UnsharableFactory {
+    connector: UnsharableConnector,
+}
+
+#[derive(Debug)]
+struct UnsharableConnector {
+    inner: Arc<dyn ProtocolFactory>,
+    counts: Arc<Counts>,
+}
+
+impl Connector for UnsharableConnector {
+    fn protocol(&self) -> &'static str {
+        self.inner.name()
+    }
+    fn connect(
+        &self,
+        endpoint: &dyn Endpoint,
+        timeout: Option<Duration>,
+    ) -> Result<Box<dyn Transport>, TransportError> {
+        let t = self.inner.connector().connect(endpoint, timeout)?;
+        *self.counts.open.lock().unwrap() += 1;
+        Ok(Box::new(CountingTransport {
+            inner: t,
+            counts: Arc::clone(&self.counts),
+        }))
+    }
+}
+
+impl ProtocolFactory for UnsharableFactory {
+    fn name(&self) -> &'static str {
+        self.connector.inner.name()
+    }
+    fn profile_tag(&self) -> ProfileId {
+        self.connector.inner.profile_tag()
+    }
+    fn parse_endpoint(&self, s: &str) -> Result<Box<dyn Endpoint>, EndpointError> {
+        self.connector.inner.parse_endpoint(s)
+    }
+    fn connector(&self) -> &dyn Connector {
+        &self.connector
+    }
+    fn open_acceptor(&self, endpoint: &dyn Endpoint) -> Result<Box<dyn Acceptor>, TransportError> {
+        self.connector.inner.open_acceptor(endpoint)
+    }
+    fn make_profile(
+        &self,
+        endpoint: &dyn Endpoint,
+        object_key: Bytes,
+        components: &[TaggedComponent],
+    ) -> Result<Profile, TransportError> {
+        self.connector
+            .inner
+            .make_profile(endpoint, object_key, components)
+    }
+    fn endpoint_from_profile(
+        &self,
+        profile: &Profile,
+    ) -> Result<Box<dyn Endpoint>, TransportError> {
+        self.connector.inner.endpoint_from_profile(profile)
+    }
+}
+
 impl ProtocolFactory for CountingFactory {
     fn name(&self) -> &'static str {
         self.inner.name()
