@@ -496,6 +496,7 @@ fn validate_connection_binds_before_the_first_call() {
             "iiop://127.0.0.1:0".to_owned(),
             format!("uiop://{}", socket_path("validate")),
             "iiop://1.0@127.0.0.1:0".to_owned(),
+            "iiop://127.0.0.1:0?giop=lite".to_owned(),
         ] {
             let s = server(&endpoint);
             let client = Orb::builder()
