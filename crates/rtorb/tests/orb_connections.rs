@@ -64,6 +64,7 @@ struct Lab {
     gate: Gate,
     started: AtomicUsize,
     done: AtomicUsize,
+    recorded: Mutex<Vec<i64>>,
 }
 
 struct LabSkeleton(Arc<Lab>);
@@ -89,6 +90,16 @@ impl Skeleton for LabSkeleton {
                 data.reverse();
                 let data = Bytes::from(data);
                 req.write_results(|e| e.write_octet_seq_bytes(&data))
+            }
+            "record" => {
+                let v = i32::decode(req.arguments())?;
+                self.0.recorded.lock().unwrap().push(i64::from(v));
+                Ok(())
+            }
+            "record_octets" => {
+                let n = req.arguments().read_octet_seq()?.len();
+                self.0.recorded.lock().unwrap().push(-(n as i64));
+                Ok(())
             }
             "wait_gate" => {
                 self.0.started.fetch_add(1, Ordering::SeqCst);
@@ -654,6 +665,64 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
             oneway_wait_gate(&obj).unwrap();
         });
     }
+}
+
+fn sync_none_returns_before_the_transport_has_the_request(endpoint: impl Fn() -> String) {
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let client = Orb::builder()
+            .connection_strategy(strategy)
+            .sync_scope(SyncScope::None)
+            .max_message_size(32 * 1024)
+            .round_trip_timeout(TIMEOUT)
+            .build()
+            .unwrap();
+        // Nobody listening: SYNC_NONE returns without trying, where
+        // SYNC_WITH_TRANSPORT finds the server gone.
+        let gone = {
+            let s = server(&endpoint());
+            let ior = s.ior.clone();
+            drop(s);
+            ior
+        };
+        let obj = client.string_to_object(&gone).unwrap();
+        obj.invoke_oneway("record", |e| 1i32.encode(e)).unwrap();
+        let err = obj
+            .invoke_oneway_with("record", SyncScope::WithTransport, |e| 1i32.encode(e))
+            .unwrap_err();
+        assert_eq!(err.kind(), Some(SystemExceptionKind::Transient));
+
+        // Delivered, in order, fragments and all.
+        let s = server(&endpoint());
+        let obj = client.string_to_object(&s.ior).unwrap();
+        for i in 0..40 {
+            obj.invoke_oneway("record", |e| i.encode(e)).unwrap();
+        }
+        let data = big_data();
+        obj.invoke_oneway("record_octets", |e| e.write_octet_seq_bytes(&data))
+            .unwrap();
+        eventually("every oneway arrives", || {
+            s.lab.recorded.lock().unwrap().len() == 41
+        });
+        let recorded = s.lab.recorded.lock().unwrap().clone();
+        let mut expected: Vec<i64> = (0..40).collect();
+        expected.push(-(BIG as i64));
+        assert_eq!(recorded, expected);
+    }
+}
+
+#[test]
+fn sync_none_oneways_over_iiop() {
+    sync_none_returns_before_the_transport_has_the_request(|| "iiop://127.0.0.1:0".to_owned());
+}
+
+#[test]
+fn sync_none_oneways_over_uiop() {
+    sync_none_returns_before_the_transport_has_the_request(|| {
+        format!("uiop://{}", socket_path("none"))
+    });
 }
 
 #[test]

@@ -19,7 +19,10 @@
 //! next request id, as GIOP 1.1/1.2 fragments when it is larger than the
 //! configured maximum message size (a gathered write: the body is not
 //! copied); the reply is read with a [`FrameReader`], fragments
-//! reassembled. Connections unused for the configured idle timeout are
+//! reassembled. A `SYNC_NONE` oneway is encoded by the caller and written
+//! by one background thread per ORB (so such oneways keep their order
+//! among themselves, not with other calls). Connections unused for the
+//! configured idle timeout are
 //! closed by a background thread. [`Invoker::validate_connection`] binds a
 //! reference with a `LocateRequest` (following forwards), and
 //! [`super::Orb::preconnect`] opens connections ahead of the calls.
@@ -36,8 +39,9 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU32;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak, mpsc};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -145,6 +149,21 @@ pub(crate) struct ClientCore {
     config: ClientConfig,
     /// The connections to each endpoint, by endpoint string.
     pools: Mutex<HashMap<String, Pool>>,
+    /// This core, for the thread that sends `SYNC_NONE` oneways.
+    me: Weak<ClientCore>,
+    /// The queue of that thread, started by the first such oneway.
+    deferred: OnceLock<Option<mpsc::Sender<Deferred>>>,
+    /// Request ids of `SYNC_NONE` oneways (no reply ever refers to them).
+    next_deferred_id: AtomicU32,
+}
+
+/// A `SYNC_NONE` oneway, encoded by the caller, for the sending thread.
+#[derive(Debug)]
+struct Deferred {
+    pool: Pool,
+    endpoint: Box<dyn Endpoint>,
+    /// The message, as one gathered write (fragments included).
+    pieces: Vec<Bytes>,
 }
 
 /// The connections to one endpoint: idle exclusive ones, and the shared
@@ -290,12 +309,21 @@ impl Request<'_> {
 }
 
 impl ClientCore {
-    pub(crate) fn new(registry: ProtocolRegistry, config: ClientConfig) -> ClientCore {
+    /// A core; build it with `Arc::new_cyclic` so that it knows itself
+    /// (`me`).
+    pub(crate) fn new(
+        registry: ProtocolRegistry,
+        config: ClientConfig,
+        me: Weak<ClientCore>,
+    ) -> ClientCore {
         ClientCore {
             id: NEXT_CORE_ID.fetch_add(1, Ordering::Relaxed),
             registry,
             config,
             pools: Mutex::new(HashMap::new()),
+            me,
+            deferred: OnceLock::new(),
+            next_deferred_id: AtomicU32::new(0x8000_0000),
         }
     }
 
@@ -500,14 +528,23 @@ impl ClientCore {
         candidate: &Candidate,
         deadline: Option<Instant>,
     ) -> Result<Option<Arc<MuxConnection>>, SystemException> {
-        if candidate.pool.unsharable.load(Ordering::Relaxed) {
+        self.shared_to(&candidate.pool, &*candidate.endpoint, deadline)
+    }
+
+    fn shared_to(
+        &self,
+        pool: &EndpointPool,
+        endpoint: &dyn Endpoint,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Arc<MuxConnection>>, SystemException> {
+        if pool.unsharable.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let mut slot = lock(&candidate.pool.shared);
+        let mut slot = lock(&pool.shared);
         if let Some(c) = slot.as_ref().filter(|c| c.is_usable()) {
             return Ok(Some(Arc::clone(c)));
         }
-        let transport = self.connect(&*candidate.endpoint, deadline)?;
+        let transport = self.connect(endpoint, deadline)?;
         match MuxConnection::new(transport, self.config.max_message_size) {
             Ok(conn) => {
                 let conn = Arc::new(conn);
@@ -515,8 +552,8 @@ impl ClientCore {
                 Ok(Some(conn))
             }
             Err(transport) => {
-                candidate.pool.unsharable.store(true, Ordering::Relaxed);
-                self.checkin(&candidate.pool, Connection::new(transport));
+                pool.unsharable.store(true, Ordering::Relaxed);
+                self.checkin(pool, Connection::new(transport));
                 Ok(None)
             }
         }
@@ -612,6 +649,108 @@ impl ClientCore {
             TRANSIENT_TOO_MANY_FORWARDS,
             CompletionStatus::No,
         ))
+    }
+
+    /// A `SYNC_NONE` oneway: encoded now, for the first profile the
+    /// effective preference allows, and handed to the sending thread; the
+    /// call returns before any transport has the request. Only a request
+    /// that cannot be encoded, or a preference that allows no profile,
+    /// fails the call; failures to send are not reported (the request is
+    /// sent once more on a new connection, then dropped).
+    fn send_deferred(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        let effective = self.effective(target);
+        let selected = self.select(target)?;
+        let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
+        else {
+            return Err(system(
+                SystemExceptionKind::InvPolicy,
+                INV_POLICY_CANNOT_RECONCILE,
+                CompletionStatus::No,
+            ));
+        };
+        let pieces = encode_request(
+            candidate.endpoint.messaging(),
+            candidate.encoding,
+            &candidate.object_key,
+            self.next_deferred_id.fetch_add(1, Ordering::Relaxed),
+            operation,
+            rtorb_giop::message::RESPONSE_NONE,
+            arguments,
+            self.config.max_message_size,
+        )?;
+        let deferred = Deferred {
+            pool: Arc::clone(&candidate.pool),
+            endpoint: candidate.endpoint.clone_box(),
+            pieces,
+        };
+        match self.deferred_queue() {
+            Some(queue) => {
+                // The thread ends only with this core.
+                let _ = queue.send(deferred);
+            }
+            // No thread could be started: send it here.
+            None => self.deliver(deferred),
+        }
+        Ok(())
+    }
+
+    /// The queue of the thread sending `SYNC_NONE` oneways, started the
+    /// first time; `None` if it cannot be started.
+    fn deferred_queue(&self) -> Option<&mpsc::Sender<Deferred>> {
+        self.deferred
+            .get_or_init(|| {
+                let (tx, rx) = mpsc::channel::<Deferred>();
+                let me = self.me.clone();
+                std::thread::Builder::new()
+                    .name("rtorb-oneway-sender".into())
+                    .spawn(move || {
+                        while let Ok(d) = rx.recv() {
+                            let Some(core) = me.upgrade() else {
+                                return;
+                            };
+                            core.deliver(d);
+                        }
+                    })
+                    .ok()
+                    .map(|_| tx)
+            })
+            .as_ref()
+    }
+
+    /// Writes a deferred oneway, once more on a new connection if the
+    /// first write fails.
+    fn deliver(&self, d: Deferred) {
+        for _ in 0..2 {
+            let shared = if self.multiplexed() {
+                match self.shared_to(&d.pool, &*d.endpoint, None) {
+                    Ok(s) => s,
+                    Err(_) => return,
+                }
+            } else {
+                None
+            };
+            let written = match shared {
+                Some(conn) => conn.write_pieces(&d.pieces),
+                None => match self.checkout(&d.pool, &*d.endpoint, None) {
+                    Ok(mut conn) => {
+                        let r = conn.transport.write_all_vectored(&d.pieces);
+                        if r.is_ok() {
+                            self.checkin(&d.pool, conn);
+                        }
+                        r.is_ok()
+                    }
+                    Err(_) => return,
+                },
+            };
+            if written {
+                return;
+            }
+        }
     }
 
     /// Opens `count` connections to the endpoint `target`'s calls would
@@ -728,6 +867,9 @@ impl Invoker for ClientCore {
         sync: SyncScope,
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
+        if sync == SyncScope::None {
+            return self.send_deferred(target, &operation, arguments);
+        }
         let request = Request::Call {
             operation: &operation,
             response_flags: sync.response_flags(),
@@ -877,6 +1019,40 @@ pub(super) fn write_request(
         transport.write_all_vectored(&chunks)
     };
     written.map_err(|_| WriteError::Io)
+}
+
+/// A request encoded into buffers of its own, as fragments of at most
+/// `max_message_size` when it is larger and the version allows.
+#[allow(clippy::too_many_arguments)]
+fn encode_request(
+    messaging: FrameProtocol,
+    encoding: Encoding,
+    object_key: &Bytes,
+    request_id: u32,
+    operation: &Operation,
+    response_flags: u8,
+    arguments: Arguments<'_>,
+    max_message_size: Option<usize>,
+) -> Result<Vec<Bytes>, SystemException> {
+    let encoding = wire_encoding(messaging, encoding);
+    let header = request_header(request_id, object_key, operation, response_flags);
+    let buf = bytes::BytesMut::with_capacity(BUFFER_CAPACITY);
+    let encode_failed = |e: GiopError| e.to_system_exception();
+    let mut w = match messaging {
+        FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
+        FrameProtocol::Lite => rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header),
+    }
+    .map_err(encode_failed)?;
+    arguments(w.body())?;
+    let chunks = w.finish_chunks().map_err(encode_failed)?;
+    match max_message_size {
+        Some(max)
+            if messaging == FrameProtocol::Giop && encoding.version >= rtorb_cdr::Version::V1_1 =>
+        {
+            fragment_chunks(&chunks, max).map_err(encode_failed)
+        }
+        _ => Ok(chunks),
+    }
 }
 
 /// The request id a reply or locate reply answers.

@@ -186,18 +186,17 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
-        let client = Arc::new(ClientCore::new(
-            registry.clone(),
-            ClientConfig {
-                round_trip_timeout: config.round_trip_timeout,
-                connect_timeout: config.connect_timeout,
-                strategy: config.connection_strategy,
-                idle_timeout: config.connection_idle_timeout,
-                max_message_size: config.max_message_size,
-                sync_scope: config.sync_scope,
-                client_protocol: config.client_protocol.clone(),
-            },
-        ));
+        let client_config = ClientConfig {
+            round_trip_timeout: config.round_trip_timeout,
+            connect_timeout: config.connect_timeout,
+            strategy: config.connection_strategy,
+            idle_timeout: config.connection_idle_timeout,
+            max_message_size: config.max_message_size,
+            sync_scope: config.sync_scope,
+            client_protocol: config.client_protocol.clone(),
+        };
+        let client =
+            Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
         client::spawn_idle_reaper(&client)?;
         let server = Arc::new(
             ServerCore::new(

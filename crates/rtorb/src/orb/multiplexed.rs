@@ -155,6 +155,17 @@ impl MuxConnection {
         let _ = lock(&self.writer).shutdown(std::net::Shutdown::Both);
     }
 
+    /// Writes an encoded message that expects no reply; whether it was
+    /// written (a connection that fails to write is not used again).
+    pub(super) fn write_pieces(&self, pieces: &[Bytes]) -> bool {
+        let written = lock(&self.writer).write_all_vectored(pieces);
+        lock(&self.state).last_used = Instant::now();
+        if written.is_err() {
+            self.fail(Answer::Lost);
+        }
+        written.is_ok()
+    }
+
     /// Sends `request` and, if it expects one, waits for its answer.
     pub(super) fn exchange(
         &self,

@@ -32,10 +32,10 @@ pub type Arguments<'a> = &'a dyn Fn(&mut Encoder) -> Result<(), CdrError>;
 /// How far a oneway call waits (`Messaging::SyncScope`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SyncScope {
-    /// `SYNC_NONE`: the caller need not wait for the transport. (The
-    /// rtorb ORB's blocking connections still write the request before the
-    /// call returns, as with [`SyncScope::WithTransport`]; no reply is
-    /// asked for.)
+    /// `SYNC_NONE`: return before the request is handed to a transport.
+    /// The rtorb ORB encodes it in the calling thread and one background
+    /// thread per ORB sends such requests, in order; failures to send
+    /// are not reported.
     None,
     /// `SYNC_WITH_TRANSPORT`: return once the transport has the request
     /// (the default, as in most ORBs).
