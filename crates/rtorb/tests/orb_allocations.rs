@@ -1,5 +1,6 @@
 //! Heap allocations per call through the ORB over real connections
-//! (IIOP and UIOP, with and without a round-trip timeout), counted by a
+//! (IIOP and UIOP, exclusive and multiplexed connections, with and without
+//! a round-trip timeout), counted by a
 //! global allocator that wraps the system one.
 //!
 //! The client side is counted on the calling thread. The server side runs
@@ -18,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use rtorb::orb::Orb;
+use rtorb::orb::{ConnectionStrategy, Orb};
 use support::{Cubit, CubitImpl, CubitSkeleton};
 
 /// The system allocator, counting allocations while counting is on.
@@ -125,35 +126,41 @@ fn allocations_per_cube_long_through_the_orb() {
         ("UIOP", ior),
     ];
     let mut worst = (0.0f64, 0.0f64);
-    for (protocol, target) in &targets {
-        for timeout in [None, Some(Duration::from_secs(10))] {
-            let mut builder = Orb::builder();
-            if let Some(t) = timeout {
-                builder = builder.round_trip_timeout(t);
-            }
-            let client = builder.build().unwrap();
-            let cubit: Cubit = client.string_to_object(target).unwrap().unchecked_narrow();
-            let mut l = 0i32;
-            let (on_client, on_server) = allocs_per_call(|| {
-                l = l.wrapping_add(1);
-                assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
-            });
-            println!(
-                "{protocol}, round-trip timeout {timeout:?}: allocations per cube_long: \
-                 client {on_client}, server {on_server}"
-            );
-            worst = (worst.0.max(on_client), worst.1.max(on_server));
-            // The servant builds its result sequence on the server thread,
-            // the stub decodes it into a new Vec on the client: both
-            // sides are counted.
-            let (seq_on_client, seq_on_server) = allocs_per_call(|| {
-                assert_eq!(cubit.cube_long_sequence(&[2, 3]).unwrap(), [8, 27]);
-            });
-            assert!(seq_on_client >= 1.0, "cube_long_sequence: {seq_on_client}");
-            assert!(seq_on_server >= 1.0, "cube_long_sequence: {seq_on_server}");
-            drop(cubit);
-            client.shutdown();
+    let cases = targets.iter().flat_map(|t| {
+        [
+            ConnectionStrategy::Exclusive,
+            ConnectionStrategy::Multiplexed,
+        ]
+        .into_iter()
+        .flat_map(move |s| [None, Some(Duration::from_secs(10))].map(|d| (t, s, d)))
+    });
+    for ((protocol, target), strategy, timeout) in cases {
+        let mut builder = Orb::builder().connection_strategy(strategy);
+        if let Some(t) = timeout {
+            builder = builder.round_trip_timeout(t);
         }
+        let client = builder.build().unwrap();
+        let cubit: Cubit = client.string_to_object(target).unwrap().unchecked_narrow();
+        let mut l = 0i32;
+        let (on_client, on_server) = allocs_per_call(|| {
+            l = l.wrapping_add(1);
+            assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
+        });
+        println!(
+            "{protocol}, {strategy:?}, round-trip timeout {timeout:?}: allocations per cube_long: \
+                 client {on_client}, server {on_server}"
+        );
+        worst = (worst.0.max(on_client), worst.1.max(on_server));
+        // The servant builds its result sequence on the server thread,
+        // the stub decodes it into a new Vec on the client: both
+        // sides are counted.
+        let (seq_on_client, seq_on_server) = allocs_per_call(|| {
+            assert_eq!(cubit.cube_long_sequence(&[2, 3]).unwrap(), [8, 27]);
+        });
+        assert!(seq_on_client >= 1.0, "cube_long_sequence: {seq_on_client}");
+        assert!(seq_on_server >= 1.0, "cube_long_sequence: {seq_on_server}");
+        drop(cubit);
+        client.shutdown();
     }
     println!(
         "cube_long through the ORB: at most {} allocations per call on the client, {} on the server",
