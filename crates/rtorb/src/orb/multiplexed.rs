@@ -5,11 +5,13 @@
 //! (whole, under the write lock, so fragments of two requests never mix
 //! on the wire), and waits for its own reply. Of the waiting threads, one
 //! at a time is the leader: it holds the read side of the connection and
-//! reads messages; a reply to another waiter is handed to it (and the
-//! waiters are woken), a reply to nobody (a waiter that timed out and
-//! left) is dropped. When the leader's own reply arrives, or its deadline
-//! passes, it gives the read side back and wakes the waiters, and the
-//! next one to see it free becomes the leader.
+//! reads messages; a reply to another waiter is handed to it (waking that
+//! thread only), a reply to nobody (a waiter that timed out and left) is
+//! dropped. When the leader's own reply arrives, or its deadline passes,
+//! it gives the read side back and wakes one follower, which becomes the
+//! leader. Each waiter sleeps on a condition variable of its own, taken
+//! from a per-connection stock, so a hand-over wakes one thread and
+//! allocates nothing.
 //!
 //! A connection that breaks (the peer closes it, a read or write fails,
 //! the peer sends what a client cannot accept) fails every waiter with
@@ -18,7 +20,7 @@
 //! sent again on a new connection.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -43,9 +45,6 @@ pub(super) struct MuxConnection {
     max_message_size: Option<usize>,
     next_request_id: AtomicU32,
     state: Mutex<State>,
-    /// Signalled when a reply is handed over, the read side is given back,
-    /// or the connection breaks.
-    changed: Condvar,
 }
 
 /// The read side of the connection.
@@ -60,6 +59,8 @@ struct State {
     /// Absent while a leader reads.
     read_side: Option<ReadSide>,
     waiters: Vec<Waiter>,
+    /// Condition variables of waiters that have left, for the next ones.
+    spare: Vec<Arc<Condvar>>,
     broken: bool,
     /// Whether a call has completed on it (a failure to send after that
     /// means the server closed it while idle).
@@ -72,6 +73,31 @@ struct State {
 struct Waiter {
     request_id: u32,
     answer: Option<Answer>,
+    /// Signalled when the answer is set or the waiter should lead.
+    wake: Arc<Condvar>,
+}
+
+impl State {
+    /// Removes the waiter of `request_id`, keeping its condition variable.
+    fn remove(&mut self, request_id: u32) -> Option<Option<Answer>> {
+        let i = self
+            .waiters
+            .iter()
+            .position(|w| w.request_id == request_id)?;
+        let w = self.waiters.swap_remove(i);
+        self.spare.push(w.wake);
+        self.last_used = Instant::now();
+        Some(w.answer)
+    }
+
+    /// Wakes a waiter without an answer to lead, if the read side is free.
+    fn wake_leader(&self) {
+        if self.read_side.is_some() {
+            if let Some(w) = self.waiters.iter().find(|w| w.answer.is_none()) {
+                w.wake.notify_one();
+            }
+        }
+    }
 }
 
 /// What a waiter gets. Kept inline (not boxed) so that handing a reply
@@ -107,11 +133,11 @@ impl MuxConnection {
                     inbound: Inbound::new(messaging),
                 }),
                 waiters: Vec::new(),
+                spare: Vec::new(),
                 broken: false,
                 reused: false,
                 last_used: Instant::now(),
             }),
-            changed: Condvar::new(),
         })
     }
 
@@ -149,9 +175,9 @@ impl MuxConnection {
                     Answer::NotStarted => Answer::NotStarted,
                     _ => Answer::Lost,
                 });
+                w.wake.notify_one();
             }
         }
-        self.changed.notify_all();
         let _ = lock(&self.writer).shutdown(std::net::Shutdown::Both);
     }
 
@@ -182,9 +208,11 @@ impl MuxConnection {
                 return Err(Failure::NotStarted);
             }
             if expects {
+                let wake = st.spare.pop().unwrap_or_default();
                 st.waiters.push(Waiter {
                     request_id,
                     answer: None,
+                    wake,
                 });
             }
             st.reused
@@ -228,8 +256,9 @@ impl MuxConnection {
     /// dropped).
     fn leave(&self, request_id: u32) {
         let mut st = lock(&self.state);
-        st.waiters.retain(|w| w.request_id != request_id);
+        st.remove(request_id);
         st.last_used = Instant::now();
+        st.wake_leader();
     }
 
     /// Waits for the answer to `request_id`, leading when the read side
@@ -241,14 +270,12 @@ impl MuxConnection {
     ) -> Result<(Message, Bytes), Failure> {
         let mut st = lock(&self.state);
         loop {
-            let mine = st.waiters.iter().position(|w| w.request_id == request_id);
-            let Some(i) = mine else {
+            let Some(mine) = st.waiters.iter().find(|w| w.request_id == request_id) else {
                 return Err(Failure::Failed(lost(CompletionStatus::Maybe)));
             };
-            if st.waiters[i].answer.is_some() {
-                let w = st.waiters.swap_remove(i);
-                st.last_used = Instant::now();
-                return match w.answer {
+            let wake = Arc::clone(&mine.wake);
+            if mine.answer.is_some() {
+                return match st.remove(request_id).flatten() {
                     Some(Answer::Reply(m, b)) => {
                         st.reused = true;
                         Ok((m, b))
@@ -259,8 +286,9 @@ impl MuxConnection {
             }
             let now = Instant::now();
             if st.broken || deadline.is_some_and(|d| now >= d) {
-                st.waiters.swap_remove(i);
-                st.last_used = now;
+                st.remove(request_id);
+                // If we were to lead, another must.
+                st.wake_leader();
                 return Err(Failure::Failed(if st.broken {
                     lost(CompletionStatus::Maybe)
                 } else {
@@ -274,30 +302,23 @@ impl MuxConnection {
                 if !st.broken {
                     st.read_side = Some(side);
                 }
-                st.waiters.retain(|w| w.request_id != request_id);
-                st.last_used = Instant::now();
+                st.remove(request_id);
                 if led.is_ok() {
                     st.reused = true;
                 }
-                drop(st);
-                // The next waiter to see the read side free leads.
-                self.changed.notify_all();
+                // The next waiter leads.
+                st.wake_leader();
                 return led;
             }
             st = match deadline {
-                None => match self.changed.wait(st) {
+                None => match wake.wait(st) {
                     Ok(g) => g,
                     Err(p) => p.into_inner(),
                 },
-                Some(d) => {
-                    match self
-                        .changed
-                        .wait_timeout(st, d.saturating_duration_since(now))
-                    {
-                        Ok((g, _)) => g,
-                        Err(p) => p.into_inner().0,
-                    }
-                }
+                Some(d) => match wake.wait_timeout(st, d.saturating_duration_since(now)) {
+                    Ok((g, _)) => g,
+                    Err(p) => p.into_inner().0,
+                },
             };
         }
     }
@@ -336,8 +357,7 @@ impl MuxConnection {
                         .find(|w| w.request_id == id && w.answer.is_none());
                     if let Some(w) = waiter {
                         w.answer = Some(Answer::Reply(msg, message));
-                        drop(st);
-                        self.changed.notify_all();
+                        w.wake.notify_one();
                     }
                     // Else its caller has left: dropped.
                 }
