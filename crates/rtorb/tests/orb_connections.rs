@@ -246,6 +246,42 @@ fn exclusive_calls_in_flight_together_use_a_connection_each() {
 }
 
 #[test]
+fn multiplexed_waiters_that_time_out_hand_the_connection_on() {
+    let s = server("iiop://127.0.0.1:0");
+    let client = mux_client();
+    let obj = client.string_to_object(&s.ior).unwrap();
+    let impatient =
+        obj.with_policies(&[Policy::RelativeRoundtripTimeout(Duration::from_millis(10))]);
+    let handles: Vec<_> = (0..8)
+        .map(|t| {
+            let obj = obj.clone();
+            let impatient = impatient.clone();
+            std::thread::spawn(move || {
+                for i in 0..8 {
+                    if t % 2 == 0 {
+                        // Slow on the server: always past its deadline,
+                        // and often the leader when it leaves.
+                        let err = slow_echo(&impatient, 30, i).unwrap_err();
+                        assert_eq!(err.kind(), Some(SystemExceptionKind::Timeout));
+                    } else {
+                        assert_eq!(echo(&obj, t * 100 + i).unwrap(), t * 100 + i);
+                    }
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+    assert_eq!(echo(&obj, 7).unwrap(), 7);
+    assert_eq!(
+        s.counts.accepted(),
+        1,
+        "timeouts do not cost the connection"
+    );
+}
+
+#[test]
 fn multiplexed_falls_back_to_exclusive_on_transports_that_cannot_be_shared() {
     let s = server("iiop://127.0.0.1:0");
     let (registry, client_counts) = unsharable_registry();
