@@ -195,6 +195,36 @@ fn leading<const N: usize>(chunks: &[Bytes]) -> Option<[u8; N]> {
 ///
 /// A message that fits in `max_fragment_size` comes back as the same
 /// chunks. Errors as [`fragment_message`]'s.
+///
+/// ```
+/// use bytes::Bytes;
+/// use rtorb_cdr::{Encoding, Version};
+/// use rtorb_giop::message::{MessageWriter, RequestHeader};
+/// use rtorb_giop::{Reassembler, fragment_chunks};
+///
+/// let h = RequestHeader::new(7, Bytes::from_static(b"key"), "put");
+/// let mut w = MessageWriter::request(Encoding::native().with_version(Version::V1_2), &h).unwrap();
+/// let data = Bytes::from(vec![0x5a; 10_000]);
+/// w.body().write_octet_seq_bytes(&data).unwrap();
+/// let chunks = w.finish_chunks().unwrap();
+///
+/// let pieces = fragment_chunks(&chunks, 1024).unwrap();
+/// // Headers and slices, for one gathered write; each message <= 1024.
+/// let mut r = Reassembler::default();
+/// let mut whole = None;
+/// let mut message = Vec::new();
+/// for p in &pieces {
+///     message.extend_from_slice(p);
+///     let len = 12 + u32::from_ne_bytes(message[8..12].try_into().unwrap()) as usize;
+///     if message.len() == len {
+///         assert!(len <= 1024);
+///         whole = r.push(Bytes::from(std::mem::take(&mut message))).unwrap();
+///     }
+/// }
+/// let whole = whole.expect("reassembled");
+/// let original: Vec<u8> = chunks.iter().flat_map(|c| c.iter().copied()).collect();
+/// assert_eq!(whole[..], original[..]);
+/// ```
 pub fn fragment_chunks(
     chunks: &[Bytes],
     max_fragment_size: usize,

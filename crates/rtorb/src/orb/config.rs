@@ -7,6 +7,55 @@ use super::OrbError;
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
+///
+/// Set with [`super::OrbBuilder::connection_strategy`] or
+/// `-ORBClientConnectionStrategy exclusive|multiplexed`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use rtorb::orb::{ConnectionStrategy, Orb};
+/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb_cdr::{CdrDecode, CdrEncode};
+///
+/// struct Echo;
+/// impl Skeleton for Echo {
+///     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Echo:1.0"] }
+///     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+///         match req.operation() {
+///             "echo" => {
+///                 let l = i32::decode(req.arguments())?;
+///                 req.write_results(|e| l.encode(e))
+///             }
+///             _ => Err(bad_operation()),
+///         }
+///     }
+/// }
+///
+/// let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+/// let ior = server.object_to_string(&server.activate(Arc::new(Echo))).unwrap();
+///
+/// let (client, _) = Orb::init(["-ORBClientConnectionStrategy", "multiplexed"]).unwrap();
+/// assert_eq!(client.config().connection_strategy, ConnectionStrategy::Multiplexed);
+/// let obj = client.string_to_object(&ior).unwrap();
+/// // Explicit binding: connected before the first call.
+/// assert_eq!(obj.validate_connection(), Ok(true));
+/// let calls: Vec<_> = (0..4)
+///     .map(|i: i32| {
+///         let obj = obj.clone();
+///         std::thread::spawn(move || {
+///             obj.invoke("echo", |e| i.encode(e)).unwrap()
+///                 .decode::<i32, SystemException>(i32::decode).unwrap()
+///         })
+///     })
+///     .collect();
+/// for (i, c) in calls.into_iter().enumerate() {
+///     assert_eq!(c.join().unwrap(), i as i32);
+/// }
+/// // One shared connection carried every call.
+/// assert_eq!(client.idle_connections(), 1);
+/// server.shutdown();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ConnectionStrategy {
     /// One request in flight per connection: a call takes an idle
