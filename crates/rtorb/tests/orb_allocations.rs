@@ -1,5 +1,6 @@
 //! Heap allocations per call through the ORB over real connections
-//! (IIOP and UIOP, with and without a round-trip timeout), counted by a
+//! (IIOP and UIOP, exclusive and multiplexed connections, with and without
+//! a round-trip timeout), counted by a
 //! global allocator that wraps the system one.
 //!
 //! Under every server strategy. The client side is counted on the calling
@@ -18,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::orb::{ConnectionStrategy, Orb, ServerStrategy};
 use support::{Cubit, CubitImpl, CubitSkeleton};
 
 /// The system allocator, counting allocations while counting is on.
@@ -128,8 +129,14 @@ fn allocations_per_cube_long_through_the_orb() {
         ];
         let mut worst = (0.0f64, 0.0f64);
         for (protocol, target) in &targets {
-            for timeout in [None, Some(Duration::from_secs(10))] {
-                let mut builder = Orb::builder();
+            let client_cases = [
+                ConnectionStrategy::Exclusive,
+                ConnectionStrategy::Multiplexed,
+            ]
+            .into_iter()
+            .flat_map(|c| [None, Some(Duration::from_secs(10))].map(|d| (c, d)));
+            for (connections, timeout) in client_cases {
+                let mut builder = Orb::builder().connection_strategy(connections);
                 if let Some(t) = timeout {
                     builder = builder.round_trip_timeout(t);
                 }
@@ -141,7 +148,7 @@ fn allocations_per_cube_long_through_the_orb() {
                     assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
                 });
                 println!(
-                    "{strategy}, {protocol}, round-trip timeout {timeout:?}: allocations per \
+                    "{strategy}, {protocol}, {connections:?}, round-trip timeout {timeout:?}: allocations per \
                      cube_long: client {on_client}, server {on_server}"
                 );
                 worst = (worst.0.max(on_client), worst.1.max(on_server));
@@ -165,7 +172,7 @@ fn allocations_per_cube_long_through_the_orb() {
                     assert_eq!(cubit.cube_long_sequence(&longs).unwrap(), cubes);
                 });
                 println!(
-                    "{strategy}, {protocol}: allocations per cube_long_sequence(1024): \
+                    "{strategy}, {protocol}, {connections:?}: allocations per cube_long_sequence(1024): \
                      client {big_on_client}, server {big_on_server}"
                 );
                 assert_eq!(big_on_client, 1.0, "cube_long_sequence(1024) client");

@@ -7,6 +7,84 @@ use rtorb_giop::header::DEFAULT_MAX_MESSAGE_SIZE;
 
 use super::OrbError;
 use super::strategy::ServerStrategy;
+use crate::runtime::{ClientProtocolPolicy, SyncScope};
+
+/// How the client side uses its connections to an endpoint.
+///
+/// Set with [`super::OrbBuilder::connection_strategy`] or
+/// `-ORBClientConnectionStrategy exclusive|multiplexed`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use rtorb::orb::{ConnectionStrategy, Orb};
+/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb_cdr::{CdrDecode, CdrEncode};
+///
+/// struct Echo;
+/// impl Skeleton for Echo {
+///     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Echo:1.0"] }
+///     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+///         match req.operation() {
+///             "echo" => {
+///                 let l = i32::decode(req.arguments())?;
+///                 req.write_results(|e| l.encode(e))
+///             }
+///             _ => Err(bad_operation()),
+///         }
+///     }
+/// }
+///
+/// let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+/// let ior = server.object_to_string(&server.activate(Arc::new(Echo))).unwrap();
+///
+/// let (client, _) = Orb::init(["-ORBClientConnectionStrategy", "multiplexed"]).unwrap();
+/// assert_eq!(client.config().connection_strategy, ConnectionStrategy::Multiplexed);
+/// let obj = client.string_to_object(&ior).unwrap();
+/// // Explicit binding: connected before the first call.
+/// assert_eq!(obj.validate_connection(), Ok(true));
+/// let calls: Vec<_> = (0..4)
+///     .map(|i: i32| {
+///         let obj = obj.clone();
+///         std::thread::spawn(move || {
+///             obj.invoke("echo", |e| i.encode(e)).unwrap()
+///                 .decode::<i32, SystemException>(i32::decode).unwrap()
+///         })
+///     })
+///     .collect();
+/// for (i, c) in calls.into_iter().enumerate() {
+///     assert_eq!(c.join().unwrap(), i as i32);
+/// }
+/// // One shared connection carried every call.
+/// assert_eq!(client.idle_connections(), 1);
+/// server.shutdown();
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ConnectionStrategy {
+    /// One request in flight per connection: a call takes an idle
+    /// connection to the endpoint (or opens one) and has it to itself
+    /// until its reply has come. Concurrent calls use as many
+    /// connections. The default: no thread ever waits for another's
+    /// reply, which keeps priorities apart.
+    #[default]
+    Exclusive,
+    /// One connection per endpoint shared by every call: many requests in
+    /// flight at once, each calling thread waiting for its own reply
+    /// (leader/followers: one waiting thread reads and hands the other
+    /// replies to their threads).
+    Multiplexed,
+}
+
+impl ConnectionStrategy {
+    /// Parses `exclusive` or `multiplexed` (any case; `mux` too).
+    pub fn parse(s: &str) -> Option<ConnectionStrategy> {
+        match s.to_ascii_lowercase().as_str() {
+            "exclusive" => Some(ConnectionStrategy::Exclusive),
+            "multiplexed" | "mux" => Some(ConnectionStrategy::Multiplexed),
+            _ => None,
+        }
+    }
+}
 
 /// The settings of an ORB.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +132,25 @@ pub struct OrbConfig {
     /// the connection. (A thread per connection writes blocking and holds
     /// one reply at most.)
     pub max_output_buffer: usize,
+    /// How client calls use connections (default
+    /// [`ConnectionStrategy::Exclusive`]).
+    pub connection_strategy: ConnectionStrategy,
+    /// How long a client connection may stay unused before it is closed;
+    /// `None` (the default): until the ORB is dropped or the server
+    /// closes it.
+    pub connection_idle_timeout: Option<Duration>,
+    /// The largest GIOP message sent in one piece, client requests and
+    /// server replies alike; a larger GIOP 1.1 or 1.2 message goes out as
+    /// fragments of at most this size (GIOP 1.0 and GIOPlite cannot
+    /// fragment: sent whole). `None` (the default): never fragment.
+    pub fragment_size: Option<usize>,
+    /// The sync scope of oneway calls that set none at object or thread
+    /// level (default [`SyncScope::WithTransport`]).
+    pub sync_scope: SyncScope,
+    /// The ORB's `ClientProtocolPolicy`, unless the object or thread
+    /// overrides it; `None` (the default): every profile in the order of
+    /// the reference.
+    pub client_protocol: Option<ClientProtocolPolicy>,
 }
 
 /// The default number of leader/followers threads.
@@ -74,6 +171,11 @@ impl Default for OrbConfig {
             incomplete_message_timeout: Duration::from_secs(10),
             max_connections: 1024,
             max_output_buffer: 1024 * 1024,
+            connection_strategy: ConnectionStrategy::Exclusive,
+            connection_idle_timeout: None,
+            fragment_size: None,
+            sync_scope: SyncScope::WithTransport,
+            client_protocol: None,
         }
     }
 }
@@ -89,8 +191,13 @@ impl OrbConfig {
     /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
     /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
     /// `-ORBIncompleteMessageTimeout MS`, `-ORBMaxConnections N`,
-    /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`. Any
-    /// other argument starting with `-ORB` is an error.
+    /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`, and
+    /// for the client `-ORBClientConnectionStrategy exclusive|multiplexed`,
+    /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
+    /// `-ORBSyncScope none|transport|server|target` and
+    /// `-ORBClientProtocolPolicy LIST` (see
+    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`). Any other
+    /// argument starting with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
         I: IntoIterator<Item = S>,
@@ -168,6 +275,53 @@ impl OrbConfig {
                 "serverwritetimeout" => {
                     let v = value()?;
                     self.server_write_timeout = millis(&arg, &v)?;
+                }
+                "clientconnectionstrategy" => {
+                    let v = value()?;
+                    self.connection_strategy = ConnectionStrategy::parse(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants exclusive or multiplexed, not {v:?}"))
+                    })?;
+                }
+                "connectionidletimeout" => {
+                    let v = value()?;
+                    self.connection_idle_timeout = Some(millis(&arg, &v)?);
+                }
+                "fragmentsize" => {
+                    let v = value()?;
+                    let n = v
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= rtorb_giop::fragment::MIN_FRAGMENT_SIZE)
+                        .ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a size of at least {} octets, not {v:?}",
+                                rtorb_giop::fragment::MIN_FRAGMENT_SIZE
+                            ))
+                        })?;
+                    self.fragment_size = Some(n);
+                }
+                "syncscope" => {
+                    let v = value()?;
+                    self.sync_scope = match v.to_ascii_lowercase().as_str() {
+                        "none" => SyncScope::None,
+                        "transport" => SyncScope::WithTransport,
+                        "server" => SyncScope::WithServer,
+                        "target" => SyncScope::WithTarget,
+                        _ => {
+                            return Err(OrbError::Args(format!(
+                                "{arg} wants none, transport, server or target, not {v:?}"
+                            )));
+                        }
+                    };
+                }
+                "clientprotocolpolicy" => {
+                    let v = value()?;
+                    self.client_protocol =
+                        Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a list like uiop,iiop+lite,*, not {v:?}"
+                            ))
+                        })?);
                 }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }
@@ -250,6 +404,35 @@ mod tests {
                 s.to_ascii_lowercase().replace('_', "-")
             );
         }
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Exclusive);
+    }
+
+    #[test]
+    fn connection_and_policy_options_are_taken() {
+        let mut c = OrbConfig::default();
+        let rest = c
+            .apply_args([
+                "-ORBClientConnectionStrategy",
+                "multiplexed",
+                "-ORBConnectionIdleTimeout",
+                "1500",
+                "-ORBFragmentSize",
+                "65536",
+                "-ORBSyncScope",
+                "server",
+                "-ORBClientProtocolPolicy",
+                "uiop,iiop+lite,*",
+            ])
+            .unwrap();
+        assert!(rest.is_empty());
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Multiplexed);
+        assert_eq!(c.connection_idle_timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(c.fragment_size, Some(65536));
+        assert_eq!(c.sync_scope, SyncScope::WithServer);
+        assert_eq!(
+            c.client_protocol,
+            ClientProtocolPolicy::parse("uiop,iiop+lite,*")
+        );
     }
 
     #[test]
@@ -263,6 +446,10 @@ mod tests {
             &["-ORBServerThreads", "many"],
             &["-ORBMaxMessageSize", "-1"],
             &["-ORBMaxConnections"],
+            &["-ORBClientConnectionStrategy", "shared"],
+            &["-ORBFragmentSize", "8"],
+            &["-ORBSyncScope", "maybe"],
+            &["-ORBClientProtocolPolicy", "iiop+tls"],
         ] {
             let mut c = OrbConfig::default();
             assert!(

@@ -47,6 +47,7 @@
 
 pub mod client;
 pub mod config;
+mod multiplexed;
 pub mod reactor;
 pub mod server;
 pub mod strategy;
@@ -63,15 +64,16 @@ use rtorb_giop::{
     parse_object_url,
 };
 
-use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
 pub use client::{
-    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, TIMEOUT_ROUND_TRIP,
-    TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
+    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
+    TRANSIENT_NO_USABLE_PROFILE,
 };
-pub use config::{DEFAULT_SERVER_THREADS, OrbConfig};
+pub use config::{ConnectionStrategy, DEFAULT_SERVER_THREADS, OrbConfig};
 pub use reactor::MESSAGES_PER_TURN;
 pub use server::UNKNOWN_SERVANT_PANICKED;
 pub use strategy::{ServerStrategy, UnknownStrategy};
@@ -130,6 +132,40 @@ impl OrbBuilder {
     /// Sets how long opening a connection may take.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.config.connect_timeout = timeout;
+        self
+    }
+
+    /// Sets how calls use connections: [`ConnectionStrategy::Exclusive`]
+    /// (the default) or [`ConnectionStrategy::Multiplexed`].
+    pub fn connection_strategy(mut self, strategy: ConnectionStrategy) -> Self {
+        self.config.connection_strategy = strategy;
+        self
+    }
+
+    /// Closes client connections left unused for `timeout`.
+    pub fn connection_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.connection_idle_timeout = Some(timeout);
+        self
+    }
+
+    /// Sends GIOP 1.1 and 1.2 requests and replies larger than `octets`
+    /// as fragments (at least
+    /// [`rtorb_giop::fragment::MIN_FRAGMENT_SIZE`]; smaller values are
+    /// raised to it).
+    pub fn fragment_size(mut self, octets: usize) -> Self {
+        self.config.fragment_size = Some(octets.max(rtorb_giop::fragment::MIN_FRAGMENT_SIZE));
+        self
+    }
+
+    /// Sets the ORB-level sync scope of oneway calls.
+    pub fn sync_scope(mut self, scope: SyncScope) -> Self {
+        self.config.sync_scope = scope;
+        self
+    }
+
+    /// Sets the ORB-level `ClientProtocolPolicy`.
+    pub fn client_protocol(mut self, policy: ClientProtocolPolicy) -> Self {
+        self.config.client_protocol = Some(policy);
         self
     }
 
@@ -205,17 +241,22 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
-        let client = Arc::new(ClientCore::new(
-            registry.clone(),
-            ClientConfig {
-                round_trip_timeout: config.round_trip_timeout,
-                connect_timeout: config.connect_timeout,
-            },
-        ));
-        let server = Arc::new(ServerCore::new(
-            ServerLimits::from_config(&config),
-            client.clone(),
-        ));
+        let client_config = ClientConfig {
+            round_trip_timeout: config.round_trip_timeout,
+            connect_timeout: config.connect_timeout,
+            strategy: config.connection_strategy,
+            idle_timeout: config.connection_idle_timeout,
+            fragment_size: config.fragment_size,
+            sync_scope: config.sync_scope,
+            client_protocol: config.client_protocol.clone(),
+        };
+        let client =
+            Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
+        client::spawn_idle_reaper(&client)?;
+        let server = Arc::new(
+            ServerCore::new(ServerLimits::from_config(&config), client.clone())
+                .with_fragment_size(config.fragment_size),
+        );
         let mut acceptors = Vec::new();
         for s in &config.listen {
             let acceptor = registry.listen(s).map_err(|source| OrbError::Listen {
@@ -439,7 +480,8 @@ impl Orb {
         Ok(self.string_to_object(&url)?)
     }
 
-    /// The number of idle client connections in the cache.
+    /// The number of idle client connections: exclusive ones in the
+    /// cache, and shared (multiplexed) ones with no call in flight.
     pub fn idle_connections(&self) -> usize {
         self.client.idle_connections()
     }
@@ -447,6 +489,17 @@ impl Orb {
     /// The server connections open now (accepted, not yet closed).
     pub fn server_connections(&self) -> usize {
         self.server.open_connections()
+    }
+
+    /// Explicit binding: opens connections to the endpoint that calls on
+    /// `object` would use first (under the effective
+    /// `ClientProtocolPolicy`) until `count` are idle there, so that the
+    /// next calls open none; returns how many are idle there. Under the
+    /// multiplexed strategy one shared connection carries every call, so
+    /// at most one is opened. Fails as a call would (`TRANSIENT` when no
+    /// profile can be connected to).
+    pub fn preconnect(&self, object: &Object, count: usize) -> Result<usize, SystemException> {
+        self.client.preconnect(object.target(), count)
     }
 
     /// Whether [`Orb::shutdown`] has been called.

@@ -31,6 +31,11 @@
 //! (waking at the poll interval) and writes each reply before reading on.
 //! The event-driven strategies are in [`super::reactor`].
 //!
+//! A GIOP 1.1 or 1.2 reply larger than the configured fragment size goes
+//! out as fragments. A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response
+//! flags is acknowledged with an empty reply before the upcall runs (with
+//! `SYNC_WITH_TARGET`, after it).
+//!
 //! On shutdown the acceptors stop, every connection finishes the request
 //! it is running, sends `CloseConnection` (a request that arrives after
 //! that point is not started, so the client may send it again), and
@@ -44,12 +49,14 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{ByteOrder, RTORB_VMCID, Version};
-use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message, ReplyStatus};
+use rtorb_cdr::{ByteOrder, Encoding, RTORB_VMCID, Version};
+use rtorb_giop::message::{
+    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader,
+};
 use rtorb_giop::{
     CompletionStatus, FrameDecoder, FrameProtocol, GiopError, ObjectReference, Reassembler,
     ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
-    encode_lite, encode_message,
+    encode_lite, encode_message, fragment_chunks,
 };
 
 use crate::runtime::{
@@ -117,6 +124,8 @@ pub(crate) struct ServerCore {
     /// Binds object references that arrive in requests, so a servant can
     /// call them (the ORB's own client side).
     invoker: Arc<dyn Invoker>,
+    /// Replies larger than this go out as fragments.
+    fragment_size: Option<usize>,
 }
 
 /// What an object key is registered for.
@@ -146,7 +155,14 @@ impl ServerCore {
             open: AtomicUsize::new(0),
             wakers: Mutex::new(Vec::new()),
             invoker,
+            fragment_size: None,
         }
+    }
+
+    /// Sends replies larger than `max` as GIOP fragments (1.1 and 1.2).
+    pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
+        self.fragment_size = max;
+        self
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
@@ -315,6 +331,8 @@ pub(crate) struct Connection {
     /// The peer ended its stream while replies were still queued: they
     /// are written before the connection closes.
     input_ended: bool,
+    /// Replies larger than this go out as fragments.
+    fragment_size: Option<usize>,
 }
 
 fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
@@ -358,6 +376,7 @@ impl Connection {
             }),
             replies: BufferPool::new(BUFFER_CAPACITY),
             probe: Probe::start(),
+            fragment_size: core.fragment_size,
             reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
             output: OutChain::new(),
             blocking,
@@ -600,20 +619,44 @@ impl Connection {
         }
     }
 
-    /// Sends a message. Every write of the message handling goes through
-    /// here: a blocking connection writes it at once, a nonblocking one
-    /// queues it behind the replies not yet written and writes what the
-    /// socket takes.
+    /// Sends a message, as fragments when it is larger than the fragment
+    /// size and its version can fragment (else whole). Every write of the
+    /// message handling goes through here: a blocking connection writes it
+    /// at once, a nonblocking one queues it behind the replies not yet
+    /// written and writes what the socket takes.
     fn send(&mut self, message: Bytes) -> Next {
+        match self.fragment_size {
+            Some(max) if message.len() > max && self.messaging == FrameProtocol::Giop => {
+                match fragment_chunks(std::slice::from_ref(&message), max) {
+                    Ok(pieces) => self.write_pieces(&pieces),
+                    // GIOP 1.0 cannot fragment: sent whole.
+                    Err(_) => self.write_pieces(std::slice::from_ref(&message)),
+                }
+            }
+            _ => self.write_pieces(std::slice::from_ref(&message)),
+        }
+    }
+
+    fn write_pieces(&mut self, pieces: &[Bytes]) -> Next {
         let sent = if self.blocking {
-            self.transport.write_all_vectored(&[message])
+            self.transport.write_all_vectored(pieces)
         } else {
-            self.output.push(message);
+            for piece in pieces {
+                self.output.push(piece.clone());
+            }
             self.flush()
         };
         match sent {
             Ok(()) => Next::Continue,
             Err(_) => Next::Close(None),
+        }
+    }
+
+    fn reply_builder(&mut self, encoding: Encoding, header: &RequestHeader) -> ReplyBuilder {
+        let buffer = self.replies.take_exclusive();
+        match self.messaging {
+            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
+            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
         }
     }
 
@@ -624,11 +667,7 @@ impl Connection {
         let header = &request.header;
         let response_expected = header.response_expected();
         let encoding = msg.encoding();
-        let buffer = self.replies.take_exclusive();
-        let mut reply = match self.messaging {
-            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
-            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
-        };
+        let mut reply = self.reply_builder(encoding, header);
         let outcome = match header.target.object_key() {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
@@ -651,6 +690,21 @@ impl Connection {
                     "request without a body",
                 ))
                 .to_system_exception()),
+                (Some(Entry::Servant(skeleton)), Some(arguments))
+                    if header.response_flags == RESPONSE_WITH_SERVER =>
+                {
+                    // SYNC_WITH_SERVER: acknowledged before the upcall,
+                    // which then runs as a plain oneway.
+                    let ack = std::mem::replace(&mut reply, self.reply_builder(encoding, header));
+                    let sent = match ack.finish(Ok(())) {
+                        Ok(bytes) => self.send(bytes),
+                        Err(_) => return self.message_error(),
+                    };
+                    let mut req =
+                        ServerRequest::new(&header.operation, key, false, arguments, &mut reply);
+                    let _ = upcall(core, &*skeleton, &mut req);
+                    return sent;
+                }
                 (Some(Entry::Servant(skeleton)), Some(arguments)) => {
                     self.probe.lap(Stage::ServerDemux);
                     let mut req = ServerRequest::new(
@@ -660,16 +714,7 @@ impl Connection {
                         arguments,
                         &mut reply,
                     );
-                    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
-                    }));
-                    let outcome = run.unwrap_or_else(|_| {
-                        Err(SystemException::new(
-                            SystemExceptionKind::Unknown,
-                            UNKNOWN_SERVANT_PANICKED,
-                            CompletionStatus::Maybe,
-                        ))
-                    });
+                    let outcome = upcall(core, &*skeleton, &mut req);
                     self.probe.lap(Stage::ServerUpcall);
                     outcome
                 }
@@ -689,4 +734,23 @@ impl Connection {
             Err(_) => self.message_error(),
         }
     }
+}
+
+/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
+/// a servant that panics gives `UNKNOWN`.
+fn upcall(
+    core: &ServerCore,
+    skeleton: &dyn Skeleton,
+    req: &mut ServerRequest<'_>,
+) -> Result<(), SystemException> {
+    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        with_invoker(&core.invoker, || dispatch(skeleton, req))
+    }));
+    run.unwrap_or_else(|_| {
+        Err(SystemException::new(
+            SystemExceptionKind::Unknown,
+            UNKNOWN_SERVANT_PANICKED,
+            CompletionStatus::Maybe,
+        ))
+    })
 }
