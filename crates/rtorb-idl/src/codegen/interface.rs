@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::sema::{DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Type};
 
 use super::emit::{Gen, doc_or};
-use super::names::{NameKind, Namer, rust_name, upper_camel_case};
+use super::names::{NameKind, Namer, upper_camel_case};
 
 /// An operation or attribute accessor as the wire and Rust see it.
 struct Sig {
@@ -35,7 +35,14 @@ struct Sig {
 const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
 
 impl Gen<'_> {
+    /// The operations and accessors of `i`, inherited ones included.
+    /// Method and error enum names are unique among those of the
+    /// declaring interface (`getValue` and `get_value` give `get_value`
+    /// and `get_value_`), so that every interface names its methods the
+    /// same way wherever they are listed.
     fn sigs(&self, i: &InterfaceDef) -> Vec<Sig> {
+        let mut namers: std::collections::HashMap<DeclId, (Namer, Namer)> =
+            std::collections::HashMap::new();
         let mut out = Vec::new();
         for op in &i.operations {
             let mut namer = Namer::new();
@@ -53,10 +60,14 @@ impl Gen<'_> {
                     )
                 })
                 .collect();
-            let method = rust_name(&op.name, NameKind::Value);
+            let (methods, errors) = namers.entry(op.defined_in).or_default();
+            let method = methods.name(&op.name, NameKind::Value);
             out.push(Sig {
                 wire: op.name.clone(),
-                error: format!("{}Error", upper_camel_case(&op.name)),
+                error: errors.name(
+                    &format!("{}Error", upper_camel_case(&op.name)),
+                    NameKind::Type,
+                ),
                 method,
                 params,
                 result: op.result.clone(),
@@ -67,10 +78,15 @@ impl Gen<'_> {
             });
         }
         for a in &i.attributes {
-            let getter = rust_name(&a.name, NameKind::Value);
+            let (methods, errors) = namers.entry(a.defined_in).or_default();
+            let getter = methods.name(&a.name, NameKind::Value);
+            let get_error = errors.name(
+                &format!("Get{}Error", upper_camel_case(&a.name)),
+                NameKind::Type,
+            );
             out.push(Sig {
                 wire: format!("_get_{}", a.name),
-                error: format!("Get{}Error", upper_camel_case(&a.name)),
+                error: get_error,
                 method: getter,
                 params: Vec::new(),
                 result: Some(a.ty.clone()),
@@ -80,10 +96,16 @@ impl Gen<'_> {
                 defined_in: a.defined_in,
             });
             if !a.readonly {
+                let (methods, errors) = namers.entry(a.defined_in).or_default();
+                let setter = methods.name(&format!("set_{}", a.name), NameKind::Value);
+                let set_error = errors.name(
+                    &format!("Set{}Error", upper_camel_case(&a.name)),
+                    NameKind::Type,
+                );
                 out.push(Sig {
                     wire: format!("_set_{}", a.name),
-                    error: format!("Set{}Error", upper_camel_case(&a.name)),
-                    method: rust_name(&format!("set_{}", a.name), NameKind::Value),
+                    error: set_error,
+                    method: setter,
                     params: vec![("value".into(), Direction::In, a.ty.clone())],
                     result: None,
                     raises: a.set_raises.clone(),
@@ -408,14 +430,26 @@ impl Gen<'_> {
         )
     }
 
-    /// The dispatch function of interface `id`: one `match` on the
-    /// operation name over every operation, inherited ones included.
+    /// The dispatch function of interface `id`, over every operation,
+    /// inherited ones included: a `match` on the operation name, or,
+    /// when [`super::Dispatch`] says so, a `match` on the index the
+    /// perfect-hash table `OPERATIONS` finds for it.
     fn dispatch_fn(&mut self, _id: DeclId, stub: &str, sigs: &[Sig], idl_name: &str) -> String {
         let servant = format!("super::{stub}Servant");
+        let wires: Vec<&str> = sigs.iter().map(|s| s.wire.as_str()).collect();
+        let table = if self.dispatch.uses_table(sigs.len()) {
+            crate::phf::PerfectHash::generate(&wires).ok()
+        } else {
+            None
+        };
         let mut arms = String::new();
-        for sig in sigs {
+        for (i, sig) in sigs.iter().enumerate() {
             let arm = self.dispatch_arm(sig);
-            let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+            if table.is_some() {
+                let _ = write!(arms, "Some({i}) => {{ {arm} }}");
+            } else {
+                let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+            }
         }
         let req = if sigs.is_empty() { "_req" } else { "req" };
         let servant_param = if sigs.is_empty() {
@@ -423,17 +457,29 @@ impl Gen<'_> {
         } else {
             "servant"
         };
+        let mut out = String::new();
         let body = if sigs.is_empty() {
             "Err(::rtorb::runtime::bad_operation())".to_string()
+        } else if let Some(table) = &table {
+            let _ = write!(
+                out,
+                "#[doc = \" The operations of `{idl_name}` (attribute accessors and inherited operations included), by perfect hash: `dispatch` runs the one at the index `lookup` finds.\"]\npub {}",
+                table.render_static("OPERATIONS")
+            );
+            format!(
+                "match OPERATIONS.lookup(req.operation().as_bytes()) {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+            )
         } else {
             format!(
                 "match req.operation() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
             )
         };
-        format!(
+        let _ = write!(
+            out,
             "#[doc = \" Runs a request on a servant of `{idl_name}`: decodes the arguments, calls the servant, writes the results or exception.\"]\n\
              pub fn dispatch<S: {servant} + ?Sized>({servant_param}: &S, {req}: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {body} }}\n"
-        )
+        );
+        out
     }
 
     fn dispatch_arm(&mut self, sig: &Sig) -> String {
