@@ -17,17 +17,17 @@ use rtorb::runtime::{IdlType, Stub, from_any, to_any};
 use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Version};
 
 #[allow(unreachable_pub, dead_code)]
-mod small {
+mod small_idl {
     include!("../../rtorb-idl/tests/codegen/golden/small.rs");
 }
 
 #[allow(unreachable_pub, dead_code)]
-mod constants {
+mod constants_idl {
     include!("../../rtorb-idl/tests/codegen/golden/constants.rs");
 }
 
 #[allow(unreachable_pub, dead_code)]
-mod types {
+mod types_idl {
     include!("../../rtorb-idl/tests/codegen/golden/types.rs");
 }
 
@@ -87,7 +87,7 @@ fn round_trip<T: CdrEncode + CdrDecode + IdlType + PartialEq + std::fmt::Debug>(
 
 #[test]
 fn constants_hold_the_values_the_idl_computes() {
-    use constants::constants::*;
+    use constants_idl::constants::*;
     assert_eq!(S_MIN, i16::MIN);
     assert_eq!(S_EXPR, 13);
     assert_eq!(US_MAX, u16::MAX);
@@ -102,7 +102,8 @@ fn constants_hold_the_values_the_idl_computes() {
     assert_eq!(ULL_SHIFT, 1 << 40);
     assert_eq!(F_HALF, 0.5f32);
     assert_eq!(F_EXP, 1500.0f32);
-    assert_eq!(D_EXPR, 3.14159265358979 * 2.0 - 0.5);
+    assert_eq!(D_RATIO, 1.61803398875);
+    assert_eq!(D_EXPR, 1.61803398875 * 2.0 - 0.5);
     assert_eq!(D_SMALL, 1e-300);
     assert_eq!(LD, 2.5);
     assert_eq!(
@@ -123,12 +124,12 @@ fn constants_hold_the_values_the_idl_computes() {
     assert_eq!(limits::LABEL, "limits");
     let buffer: Buffer = [0; 4];
     assert_eq!(buffer.len(), 4);
-    assert_eq!(small::small::LIMIT, 10);
+    assert_eq!(small_idl::small::LIMIT, 10);
 }
 
 #[test]
 fn recursive_and_constructed_types_round_trip() {
-    use types::types::*;
+    use types_idl::types::*;
     let tree = Tree {
         value: 1,
         children: vec![

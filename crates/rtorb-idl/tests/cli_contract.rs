@@ -253,7 +253,7 @@ fn include_cycles_and_unreadable_inputs_fail_cleanly() {
         "{stderr}"
     );
     let out2 = scratch("dir-out");
-    let r = run(&out2, &[dir.clone()]);
+    let r = run(&out2, std::slice::from_ref(&dir));
     assert_clean_failure(&r, &out2, "a directory");
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&out).unwrap();

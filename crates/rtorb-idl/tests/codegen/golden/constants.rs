@@ -84,10 +84,10 @@ pub mod constants {
     pub const F_HALF: f32 = 0.5f32;
     /// IDL constant `Constants::F_EXP`.
     pub const F_EXP: f32 = 1500.0f32;
-    /// IDL constant `Constants::D_PI`.
-    pub const D_PI: f64 = 3.14159265358979f64;
+    /// IDL constant `Constants::D_RATIO`.
+    pub const D_RATIO: f64 = 1.61803398875f64;
     /// IDL constant `Constants::D_EXPR`.
-    pub const D_EXPR: f64 = 5.78318530717958f64;
+    pub const D_EXPR: f64 = 2.7360679775f64;
     /// IDL constant `Constants::D_SMALL`.
     pub const D_SMALL: f64 = 1e-300f64;
     /// IDL constant `Constants::LD`. A `long double` constant is held as a `f64`.
