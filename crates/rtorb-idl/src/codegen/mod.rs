@@ -58,7 +58,7 @@ pub enum Dispatch {
 /// The most operations (attribute accessors and inherited operations
 /// included) an interface may have for [`Dispatch::Auto`] to choose a
 /// `match`; larger interfaces get a table.
-pub const TABLE_THRESHOLD: usize = 100;
+pub const TABLE_THRESHOLD: usize = 200;
 
 impl Dispatch {
     /// Whether an interface with `operations` operations gets a table.
