@@ -807,6 +807,137 @@ pub mod outer {
             }
         }
         impl ::std::error::Error for GuardedError {}
+        /// The errors of `Outer::Later::_get_protected_value`.
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+        pub enum GetProtectedValueError {
+            /// `Outer::Denied`
+            Denied(super::Denied),
+            /// A system exception.
+            System(::rtorb::runtime::SystemException),
+        }
+        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        for GetProtectedValueError {
+            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+                GetProtectedValueError::System(e)
+            }
+        }
+        impl ::rtorb::runtime::OperationError for GetProtectedValueError {
+            fn from_user_exception(
+                repository_id: &str,
+                members: &mut ::rtorb_cdr::Decoder,
+            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                if repository_id
+                    == <super::Denied as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                {
+                    return Some(
+                        <super::Denied as ::rtorb_cdr::CdrDecode>::decode(members)
+                            .map(GetProtectedValueError::Denied),
+                    );
+                }
+                None
+            }
+        }
+        impl ::std::fmt::Display for GetProtectedValueError {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    GetProtectedValueError::Denied(x) => ::std::fmt::Display::fmt(x, f),
+                    GetProtectedValueError::System(s) => ::std::fmt::Display::fmt(s, f),
+                }
+            }
+        }
+        impl ::std::error::Error for GetProtectedValueError {}
+        /// The errors of `Outer::Later::_set_protected_value`.
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+        pub enum SetProtectedValueError {
+            /// `Outer::Busy`
+            Busy(super::Busy),
+            /// `Outer::Denied`
+            Denied(super::Denied),
+            /// A system exception.
+            System(::rtorb::runtime::SystemException),
+        }
+        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        for SetProtectedValueError {
+            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+                SetProtectedValueError::System(e)
+            }
+        }
+        impl ::rtorb::runtime::OperationError for SetProtectedValueError {
+            fn from_user_exception(
+                repository_id: &str,
+                members: &mut ::rtorb_cdr::Decoder,
+            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                if repository_id
+                    == <super::Busy as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                {
+                    return Some(
+                        <super::Busy as ::rtorb_cdr::CdrDecode>::decode(members)
+                            .map(SetProtectedValueError::Busy),
+                    );
+                }
+                if repository_id
+                    == <super::Denied as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                {
+                    return Some(
+                        <super::Denied as ::rtorb_cdr::CdrDecode>::decode(members)
+                            .map(SetProtectedValueError::Denied),
+                    );
+                }
+                None
+            }
+        }
+        impl ::std::fmt::Display for SetProtectedValueError {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    SetProtectedValueError::Busy(x) => ::std::fmt::Display::fmt(x, f),
+                    SetProtectedValueError::Denied(x) => ::std::fmt::Display::fmt(x, f),
+                    SetProtectedValueError::System(s) => ::std::fmt::Display::fmt(s, f),
+                }
+            }
+        }
+        impl ::std::error::Error for SetProtectedValueError {}
+        /// The errors of `Outer::Later::_get_watched`.
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+        pub enum GetWatchedError {
+            /// `Outer::Busy`
+            Busy(super::Busy),
+            /// A system exception.
+            System(::rtorb::runtime::SystemException),
+        }
+        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        for GetWatchedError {
+            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+                GetWatchedError::System(e)
+            }
+        }
+        impl ::rtorb::runtime::OperationError for GetWatchedError {
+            fn from_user_exception(
+                repository_id: &str,
+                members: &mut ::rtorb_cdr::Decoder,
+            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                if repository_id
+                    == <super::Busy as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                {
+                    return Some(
+                        <super::Busy as ::rtorb_cdr::CdrDecode>::decode(members)
+                            .map(GetWatchedError::Busy),
+                    );
+                }
+                None
+            }
+        }
+        impl ::std::fmt::Display for GetWatchedError {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    GetWatchedError::Busy(x) => ::std::fmt::Display::fmt(x, f),
+                    GetWatchedError::System(s) => ::std::fmt::Display::fmt(s, f),
+                }
+            }
+        }
+        impl ::std::error::Error for GetWatchedError {}
         /// Repository ids of `Outer::Later`, most derived first, then every base.
         pub const REPOSITORY_IDS: &[&str] = &[
             "IDL:Outer/Later:1.0",
@@ -976,6 +1107,46 @@ pub mod outer {
                         d,
                     )?;
                     servant.set_pair(value)
+                }
+                "_get_protected_value" => {
+                    match servant.protected_value() {
+                        Ok(r) => {
+                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                                ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                                Ok(())
+                            })
+                        }
+                        Err(GetProtectedValueError::Denied(x)) => {
+                            req.write_user_exception(&x)
+                        }
+                        Err(GetProtectedValueError::System(s)) => Err(s),
+                    }
+                }
+                "_set_protected_value" => {
+                    let d = req.arguments();
+                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    match servant.set_protected_value(value) {
+                        Ok(()) => Ok(()),
+                        Err(SetProtectedValueError::Busy(x)) => {
+                            req.write_user_exception(&x)
+                        }
+                        Err(SetProtectedValueError::Denied(x)) => {
+                            req.write_user_exception(&x)
+                        }
+                        Err(SetProtectedValueError::System(s)) => Err(s),
+                    }
+                }
+                "_get_watched" => {
+                    match servant.watched() {
+                        Ok(r) => {
+                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                                ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                                Ok(())
+                            })
+                        }
+                        Err(GetWatchedError::Busy(x)) => req.write_user_exception(&x),
+                        Err(GetWatchedError::System(s)) => Err(s),
+                    }
                 }
                 _ => Err(::rtorb::runtime::bad_operation()),
             }
@@ -1305,6 +1476,42 @@ pub mod outer {
                 )?
                 .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
         }
+        /// Accessors that raise exceptions.
+        ///
+        /// Reads IDL attribute `protected_value`.
+        pub fn protected_value(
+            &self,
+        ) -> ::core::result::Result<i32, later::GetProtectedValueError> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "_get_protected_value",
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                )?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// Accessors that raise exceptions.
+        ///
+        /// Writes IDL attribute `protected_value`.
+        pub fn set_protected_value(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), later::SetProtectedValueError> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "_set_protected_value",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+        /// Reads IDL attribute `watched`.
+        pub fn watched(&self) -> ::core::result::Result<i32, later::GetWatchedError> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("_get_watched", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
     }
     /// Servant trait of IDL interface `Outer::Later`: implement it and register `LaterSkeleton(servant)`.
     pub trait LaterServant: super::shared::ServiceServant {
@@ -1422,6 +1629,21 @@ pub mod outer {
             &self,
             value: inner::Pair,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        /// Accessors that raise exceptions.
+        ///
+        /// Reads IDL attribute `protected_value`.
+        fn protected_value(
+            &self,
+        ) -> ::core::result::Result<i32, later::GetProtectedValueError>;
+        /// Accessors that raise exceptions.
+        ///
+        /// Writes IDL attribute `protected_value`.
+        fn set_protected_value(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), later::SetProtectedValueError>;
+        /// Reads IDL attribute `watched`.
+        fn watched(&self) -> ::core::result::Result<i32, later::GetWatchedError>;
     }
     /// Skeleton of IDL interface `Outer::Later`, wrapping a servant.
     pub struct LaterSkeleton<S>(pub S);
