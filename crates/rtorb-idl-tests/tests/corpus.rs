@@ -385,3 +385,51 @@ fn the_shared_include_is_declared_in_both_files() {
     round_trip(a);
     round_trip(b);
 }
+
+/// A servant of `Outer::Contextual`.
+struct Contextual;
+
+mod contextual {
+    use super::nested::deeper::outer::ContextualServant;
+    use rtorb::runtime::SystemException;
+
+    impl ContextualServant for super::Contextual {
+        fn scaled(&self, x: i32) -> Result<i32, SystemException> {
+            Ok(x * 3)
+        }
+        fn bare(&self) -> Result<(), SystemException> {
+            Ok(())
+        }
+    }
+}
+
+/// An operation with a `context` clause carries a context (an empty
+/// `sequence<string>`) after its arguments, as other ORBs send and expect.
+#[test]
+fn operations_with_a_context_clause_carry_a_context() {
+    use nested::deeper::outer::*;
+    use rtorb::runtime::SystemExceptionKind;
+    for orb in orbs() {
+        let obj = orb.activate(&b"ctx"[..], Arc::new(ContextualSkeleton(Contextual)));
+        let c = Contextual::from_object(obj.clone());
+        assert_eq!(c.scaled(5).unwrap(), 15);
+        c.bare().unwrap();
+        // The same request written by hand, with two context properties.
+        let reply = obj
+            .invoke("scaled", |e| {
+                e.write_i32(7);
+                vec!["user".to_string(), "me".to_string()].encode(e)
+            })
+            .unwrap();
+        let r: Result<i32, rtorb::runtime::SystemException> = reply.decode(i32::decode);
+        assert_eq!(r.unwrap(), 21);
+        // Without the context the request is short: MARSHAL, not a panic.
+        let err = obj
+            .invoke("scaled", |e| {
+                e.write_i32(7);
+                Ok(())
+            })
+            .unwrap_err();
+        assert_eq!(err.kind(), Some(SystemExceptionKind::Marshal));
+    }
+}

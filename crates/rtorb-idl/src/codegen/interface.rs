@@ -23,6 +23,10 @@ struct Sig {
     raises: Vec<DeclId>,
     /// Whether it is oneway.
     oneway: bool,
+    /// Whether it has a `context` clause: the request then carries a
+    /// context (a `sequence<string>` of name and value pairs) after the
+    /// arguments.
+    context: bool,
     /// Its doc attribute.
     doc: String,
     /// The interface that declares it.
@@ -73,6 +77,7 @@ impl Gen<'_> {
                 result: op.result.clone(),
                 raises: op.raises.clone(),
                 oneway: op.oneway,
+                context: !op.context.is_empty(),
                 doc: doc_or(&op.doc, &format!("IDL operation `{}`.", op.name)),
                 defined_in: op.defined_in,
             });
@@ -92,6 +97,7 @@ impl Gen<'_> {
                 result: Some(a.ty.clone()),
                 raises: a.get_raises.clone(),
                 oneway: false,
+                context: false,
                 doc: doc_or(&a.doc, &format!("Reads IDL attribute `{}`.", a.name)),
                 defined_in: a.defined_in,
             });
@@ -110,6 +116,7 @@ impl Gen<'_> {
                     result: None,
                     raises: a.set_raises.clone(),
                     oneway: false,
+                    context: false,
                     doc: doc_or(&a.doc, &format!("Writes IDL attribute `{}`.", a.name)),
                     defined_in: a.defined_in,
                 });
@@ -360,6 +367,10 @@ impl Gen<'_> {
         let rt = self.results_ty(&results);
         let wire = &sig.wire;
         let method = &sig.method;
+        if sig.context {
+            // No context properties are sent: an empty list.
+            enc.push_str("e.write_u32(0);");
+        }
         let e = if enc.is_empty() { "_e" } else { "e" };
         let many = if sig.params.len() > 6 {
             "#[allow(clippy::too_many_arguments)]\n"
@@ -419,11 +430,15 @@ impl Gen<'_> {
         } else {
             ""
         };
-        let what = if sig.oneway {
+        let mut what = if sig.oneway {
             "#[doc = \"\"]\n#[doc = \" Oneway: the client does not wait, and an error is not sent back.\"]\n"
         } else {
             ""
-        };
+        }
+        .to_string();
+        if sig.context {
+            what.push_str("#[doc = \"\"]\n#[doc = \" The request's context (IDL `context` clause) is read and not passed on.\"]\n");
+        }
         format!(
             "{}{what}{many}fn {}(&self{params}) -> ::core::result::Result<{rt}, {err}>;\n",
             sig.doc, sig.method
@@ -490,13 +505,17 @@ impl Gen<'_> {
             .iter()
             .filter(|(_, d, _)| *d != Direction::Out)
             .collect();
-        if !ins.is_empty() {
+        if !ins.is_empty() || sig.context {
             out.push_str("let d = req.arguments();");
         }
         for (n, _, ty) in ins {
             let dec = self.decode(ty);
             let _ = write!(out, "let {n} = {dec};");
             args.push(n.clone());
+        }
+        if sig.context {
+            // The context after the arguments: read, not passed on.
+            out.push_str("let _context = <::std::vec::Vec<::std::string::String> as ::rtorb_cdr::CdrDecode>::decode(d)?;");
         }
         let call = format!("servant.{}({})", sig.method, args.join(", "));
         let results = self.results(sig);

@@ -998,6 +998,9 @@ pub mod outer {
                 "with_context" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let _context = <::std::vec::Vec<
+                        ::std::string::String,
+                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.with_context(x_)?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -1285,6 +1288,7 @@ pub mod outer {
                     "with_context",
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                        e.write_u32(0);
                         Ok(())
                     },
                 )?
@@ -1547,6 +1551,8 @@ pub mod outer {
         /// IDL operation `guarded`.
         fn guarded(&self, level: i32) -> ::core::result::Result<(), later::GuardedError>;
         /// IDL operation `with_context`.
+        ///
+        /// The request's context (IDL `context` clause) is read and not passed on.
         fn with_context(
             &self,
             x_: i32,
@@ -1656,6 +1662,127 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             later::dispatch(&self.0, req)
+        }
+    }
+    /// Types and operation support of IDL interface `Outer::Contextual`.
+    pub mod contextual {
+        /// Repository ids of `Outer::Contextual`, most derived first, then every base.
+        pub const REPOSITORY_IDS: &[&str] = &["IDL:Outer/Contextual:1.0"];
+        /// Runs a request on a servant of `Outer::Contextual`: decodes the arguments, calls the servant, writes the results or exception.
+        pub fn dispatch<S: super::ContextualServant + ?Sized>(
+            servant: &S,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            match req.operation() {
+                "scaled" => {
+                    let d = req.arguments();
+                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let _context = <::std::vec::Vec<
+                        ::std::string::String,
+                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let r = servant.scaled(x_)?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "bare" => {
+                    let d = req.arguments();
+                    let _context = <::std::vec::Vec<
+                        ::std::string::String,
+                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.bare()
+                }
+                _ => Err(::rtorb::runtime::bad_operation()),
+            }
+        }
+    }
+    /// An operation with a \`context\` clause.
+    ///
+    /// Client stub of IDL interface `Outer::Contextual` (`IDL:Outer/Contextual:1.0`).
+    #[derive(Debug, Clone)]
+    pub struct Contextual(::rtorb::runtime::Object);
+    impl ::rtorb::runtime::Stub for Contextual {
+        const REPOSITORY_ID: &'static str = "IDL:Outer/Contextual:1.0";
+        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            Contextual(object)
+        }
+        fn as_object(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+        fn into_object(self) -> ::rtorb::runtime::Object {
+            self.0
+        }
+    }
+    /// The operations of the base (or of `CORBA::Object`).
+    impl ::core::ops::Deref for Contextual {
+        type Target = ::rtorb::runtime::Object;
+        fn deref(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Contextual {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::objref("IDL:Outer/Contextual:1.0", "Contextual")
+        }
+    }
+    impl Contextual {
+        /// IDL operation `scaled`.
+        pub fn scaled(
+            &self,
+            x_: i32,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "scaled",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                        e.write_u32(0);
+                        Ok(())
+                    },
+                )?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// IDL operation `bare`.
+        pub fn bare(
+            &self,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "bare",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        e.write_u32(0);
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+    }
+    /// Servant trait of IDL interface `Outer::Contextual`: implement it and register `ContextualSkeleton(servant)`.
+    pub trait ContextualServant: Send + Sync {
+        /// IDL operation `scaled`.
+        ///
+        /// The request's context (IDL `context` clause) is read and not passed on.
+        fn scaled(
+            &self,
+            x_: i32,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// IDL operation `bare`.
+        ///
+        /// The request's context (IDL `context` clause) is read and not passed on.
+        fn bare(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+    }
+    /// Skeleton of IDL interface `Outer::Contextual`, wrapping a servant.
+    pub struct ContextualSkeleton<S>(pub S);
+    impl<S: ContextualServant> ::rtorb::runtime::Skeleton for ContextualSkeleton<S> {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            contextual::REPOSITORY_IDS
+        }
+        fn dispatch(
+            &self,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            contextual::dispatch(&self.0, req)
         }
     }
     /// Types and operation support of IDL interface `Outer::Renamed`.
