@@ -9,10 +9,33 @@
 //! 2. [`lexer`] and [`parser`]: the IDL 3 grammar into the syntax tree of
 //!    [`ast`].
 //! 3. [`sema`]: names resolved, checks, constants evaluated, repository ids;
-//!    the result is a [`sema::Model`] for the back end (to come).
+//!    the result is a [`sema::Model`] for the back end.
+//!
+//! 4. [`codegen`]: Rust source, formatted, one self-contained file per
+//!    input IDL file; skeletons dispatch by `match` or by a perfect-hash
+//!    table ([`phf`], [`codegen::Dispatch`]).
 //!
 //! Every error is a [`Diagnostic`] naming the file, line and column, printed
 //! in the style of `rustc`.
+//!
+//! # The CORBA Component Model is not supported
+//!
+//! `component`, `home`, `eventtype` (also `abstract` and `custom`),
+//! `porttype`, `connector` and the port declarations `provides`, `uses`,
+//! `emits`, `publishes` and `consumes` are each refused where they start,
+//! with a note:
+//!
+//! ```
+//! let err = rtorb_idl::parser::parse(
+//!     "component Camera { provides Control ctl; };",
+//!     &rtorb_idl::lexer::SingleFile("camera.idl".into()),
+//! )
+//! .unwrap_err();
+//! assert_eq!(
+//!     err[0].to_string().lines().next().unwrap(),
+//!     "error: CORBA Component Model constructs are not supported: `component`"
+//! );
+//! ```
 
 pub mod ast;
 pub mod codegen;
@@ -73,6 +96,7 @@ pub struct Config {
     include_dirs: Vec<std::path::PathBuf>,
     defines: Vec<(String, String)>,
     out_dir: Option<std::path::PathBuf>,
+    dispatch: codegen::Dispatch,
 }
 
 impl Config {
@@ -100,6 +124,24 @@ impl Config {
         self
     }
 
+    /// Chooses how generated skeletons find the operation a request
+    /// names: [`codegen::Dispatch::Auto`] (the default) uses a `match` on
+    /// the name up to [`codegen::TABLE_THRESHOLD`] operations and a
+    /// perfect-hash table above; `Match` and `Table` force one.
+    ///
+    /// ```no_run
+    /// use rtorb_idl::codegen::Dispatch;
+    ///
+    /// rtorb_idl::Config::new()
+    ///     .dispatch(Dispatch::Table)
+    ///     .compile(&["idl/big.idl"])?;
+    /// # Ok::<(), Vec<rtorb_idl::Diagnostic>>(())
+    /// ```
+    pub fn dispatch(&mut self, dispatch: codegen::Dispatch) -> &mut Config {
+        self.dispatch = dispatch;
+        self
+    }
+
     /// The preprocessor this configuration sets up.
     fn preprocessor(&self) -> preprocess::Preprocessor {
         let mut pp = preprocess::Preprocessor::new();
@@ -116,7 +158,7 @@ impl Config {
     pub fn generate(&self, file: &Path) -> Result<String, Vec<Diagnostic>> {
         let spec = parse_file(&self.preprocessor(), file)?;
         let model = sema::analyze(&spec)?;
-        codegen::generate(&model)
+        codegen::generate_with(&model, self.dispatch)
     }
 
     /// Compiles every file, writing `OUT_DIR/NAME.rs` for each

@@ -1,7 +1,11 @@
 //! The IDL parser: tokens into the syntax tree of [`crate::ast`].
 //!
 //! A hand-written recursive-descent parser for the IDL 3 grammar (CORBA
-//! 3.x, without the component model). After an error it skips to the next
+//! 3.x, without the component model: `component`, `home`, `eventtype`,
+//! `porttype`, `connector` and the port declarations `provides`, `uses`,
+//! `emits`, `publishes` and `consumes` are each refused with "CORBA
+//! Component Model constructs are not supported: `component`" and a
+//! note). After an error it skips to the next
 //! `;` or to the `}` that closes the current body and goes on, so one run
 //! reports several errors. Nesting deeper than [`MAX_DEPTH`] is an error,
 //! not a stack overflow.
@@ -17,6 +21,20 @@ use crate::{Diagnostic, Location};
 
 /// How deeply declarations, types and expressions may nest.
 pub const MAX_DEPTH: usize = 64;
+
+/// Identifiers that start a definition of the component model in IDL 4
+/// (`porttype P { ... };`, `connector C { ... };`): refused as such.
+const CCM_IDENTIFIERS: &[&str] = &["porttype", "connector"];
+
+/// Keywords of component ports, refused where an interface or value type
+/// expects an operation or attribute.
+const CCM_PORT_KEYWORDS: &[Keyword] = &[
+    Keyword::Provides,
+    Keyword::Uses,
+    Keyword::Emits,
+    Keyword::Publishes,
+    Keyword::Consumes,
+];
 
 /// Parsing stops after this many errors.
 pub const MAX_ERRORS: usize = 100;
@@ -169,6 +187,25 @@ impl Parser {
     fn error_here(&mut self, message: String) -> Stop {
         let location = self.location();
         self.errors.push(Diagnostic::error(location, message));
+        Stop
+    }
+
+    /// The refusal of a construct of the CORBA Component Model, at the
+    /// current token: `construct` is its keyword.
+    fn component_model(&mut self, construct: &str) -> Stop {
+        let location = self.location();
+        self.errors.push(
+            Diagnostic::error(
+                location.clone(),
+                format!("CORBA Component Model constructs are not supported: `{construct}`"),
+            )
+            .with_note(
+                location,
+                "rtorb-idl compiles IDL without the component model (components, homes, \
+                 event types, ports and connectors); declare the interfaces they would \
+                 provide or use as plain interfaces",
+            ),
+        );
         Stop
     }
 
@@ -386,6 +423,15 @@ impl Parser {
         let location = self.location();
         let kw = match self.peek() {
             TokenKind::Keyword(k) => *k,
+            // IDL 4 port types and connectors (no IDL 3 definition starts
+            // with an identifier).
+            TokenKind::Identifier {
+                name,
+                escaped: false,
+            } if CCM_IDENTIFIERS.contains(&name.as_str()) => {
+                let name = name.clone();
+                return Err(self.component_model(&name));
+            }
             _ => return Err(self.expected("a definition", "")),
         };
         match kw {
@@ -409,24 +455,16 @@ impl Parser {
             Keyword::Interface | Keyword::Local => self.interface(doc, location),
             Keyword::Abstract => match self.peek2() {
                 TokenKind::Keyword(Keyword::ValueType) => self.value(doc, location),
-                TokenKind::Keyword(Keyword::EventType) => {
-                    Err(self.error_here("event type declarations are not supported".into()))
-                }
+                TokenKind::Keyword(Keyword::EventType) => Err(self.component_model("eventtype")),
                 _ => self.interface(doc, location),
             },
             Keyword::ValueType => self.value(doc, location),
             Keyword::Custom => match self.peek2() {
-                TokenKind::Keyword(Keyword::EventType) => {
-                    Err(self.error_here("event type declarations are not supported".into()))
-                }
+                TokenKind::Keyword(Keyword::EventType) => Err(self.component_model("eventtype")),
                 _ => self.value(doc, location),
             },
-            Keyword::Component => {
-                Err(self.error_here("component declarations are not supported".into()))
-            }
-            Keyword::Home => Err(self.error_here("home declarations are not supported".into())),
-            Keyword::EventType => {
-                Err(self.error_here("event type declarations are not supported".into()))
+            Keyword::Component | Keyword::Home | Keyword::EventType => {
+                Err(self.component_model(kw.as_str()))
             }
             Keyword::Import => {
                 Err(self.error_here("`import` declarations are not supported".into()))
@@ -547,6 +585,9 @@ impl Parser {
         let doc = self.doc();
         let location = self.location();
         if let TokenKind::Keyword(kw) = *self.peek() {
+            if CCM_PORT_KEYWORDS.contains(&kw) {
+                return Err(self.component_model(kw.as_str()));
+            }
             if let Some(e) = self.common_export(kw, doc.clone(), location.clone())? {
                 return Ok(e);
             }

@@ -52,7 +52,7 @@ fn the_cli_writes_one_file_per_input_as_the_golden_output() {
         .arg("UNUSED=1")
         .arg("-o")
         .arg(&out)
-        .arg(dir().join("small.idl"))
+        .arg(dir().join("corpus/small.idl"))
         .output()
         .unwrap();
     assert!(

@@ -567,11 +567,11 @@ const WRONG: &[(&str, &[&str])] = &[
     ),
     (
         "component C { };",
-        &["1:1: component declarations are not supported"],
+        &["1:1: CORBA Component Model constructs are not supported: `component`"],
     ),
     (
         "home H manages C { };",
-        &["1:1: home declarations are not supported"],
+        &["1:1: CORBA Component Model constructs are not supported: `home`"],
     ),
     (
         "const char c = 'ab';",

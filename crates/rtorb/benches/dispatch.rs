@@ -7,6 +7,11 @@
 //! cargo bench -p rtorb --bench dispatch
 //! ```
 //!
+//! How the `match` and the table compare from 10 to 2000 operations
+//! (where `rtorb-idl` switches from one to the other) is measured by
+//! `crates/rtorb-idl-tests/benches/dispatch_crossover.rs`, whose build
+//! script generates the operation sets.
+//!
 //! Each `all_100` benchmark looks up every one of the 100 names once per
 //! iteration (so its time divided by 100 is the mean per lookup); each
 //! `unknown` benchmark looks up one name the interface does not have.

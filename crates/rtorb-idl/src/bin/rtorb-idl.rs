@@ -1,7 +1,7 @@
 //! `rtorb-idl`: compiles OMG IDL files to Rust.
 //!
 //! ```text
-//! rtorb-idl -I DIR -D NAME[=VALUE] -o OUTDIR FILE.idl...
+//! rtorb-idl -I DIR -D NAME[=VALUE] [--dispatch auto|match|table] -o OUTDIR FILE.idl...
 //! ```
 //!
 //! Writes `OUTDIR/NAME.rs` for each `NAME.idl`; prints every diagnostic
@@ -25,6 +25,11 @@ struct Args {
     /// The directory the Rust files are written to.
     #[arg(short = 'o', value_name = "OUTDIR", default_value = ".")]
     out_dir: PathBuf,
+    /// How skeletons find an operation: `auto` (a `match` on the name
+    /// for small interfaces, a perfect-hash table for large ones),
+    /// `match` or `table`.
+    #[arg(long, value_name = "HOW", default_value = "auto")]
+    dispatch: rtorb_idl::codegen::Dispatch,
     /// The IDL files.
     #[arg(required = true, value_name = "FILE.idl")]
     files: Vec<PathBuf>,
@@ -42,7 +47,7 @@ fn main() -> ExitCode {
             None => config.define(d.as_str(), "1"),
         };
     }
-    config.out_dir(&args.out_dir);
+    config.out_dir(&args.out_dir).dispatch(args.dispatch);
     match config.compile(&args.files) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diagnostics) => {

@@ -11,7 +11,7 @@ use crate::{Diagnostic, Location};
 use super::names::{NameKind, Namer};
 
 /// Names reserved in every generated module's value namespace.
-const RESERVED_VALUES: &[&str] = &["REPOSITORY_IDS", "dispatch"];
+const RESERVED_VALUES: &[&str] = &["REPOSITORY_IDS", "OPERATIONS", "dispatch"];
 
 /// The state of one generation.
 pub(crate) struct Gen<'m> {
@@ -32,6 +32,8 @@ pub(crate) struct Gen<'m> {
     pub(super) location: Location,
     /// Errors found.
     pub(super) diags: Vec<Diagnostic>,
+    /// How skeletons find the operation a request names.
+    pub(super) dispatch: super::Dispatch,
 }
 
 /// A doc attribute with `text` (IDL doc comments lose their indentation,
@@ -83,6 +85,7 @@ impl<'m> Gen<'m> {
             cur: Vec::new(),
             location: Location::new("", 0, 0),
             diags: Vec::new(),
+            dispatch: super::Dispatch::Auto,
         };
         let top = model.top.clone();
         g.name_scope(&top, &[]);

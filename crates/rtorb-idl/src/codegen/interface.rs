@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::sema::{DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Type};
 
 use super::emit::{Gen, doc_or};
-use super::names::{NameKind, Namer, rust_name, upper_camel_case};
+use super::names::{NameKind, Namer, upper_camel_case};
 
 /// An operation or attribute accessor as the wire and Rust see it.
 struct Sig {
@@ -23,6 +23,10 @@ struct Sig {
     raises: Vec<DeclId>,
     /// Whether it is oneway.
     oneway: bool,
+    /// Whether it has a `context` clause: the request then carries a
+    /// context (a `sequence<string>` of name and value pairs) after the
+    /// arguments.
+    context: bool,
     /// Its doc attribute.
     doc: String,
     /// The interface that declares it.
@@ -35,7 +39,14 @@ struct Sig {
 const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
 
 impl Gen<'_> {
+    /// The operations and accessors of `i`, inherited ones included.
+    /// Method and error enum names are unique among those of the
+    /// declaring interface (`getValue` and `get_value` give `get_value`
+    /// and `get_value_`), so that every interface names its methods the
+    /// same way wherever they are listed.
     fn sigs(&self, i: &InterfaceDef) -> Vec<Sig> {
+        let mut namers: std::collections::HashMap<DeclId, (Namer, Namer)> =
+            std::collections::HashMap::new();
         let mut out = Vec::new();
         for op in &i.operations {
             let mut namer = Namer::new();
@@ -53,41 +64,59 @@ impl Gen<'_> {
                     )
                 })
                 .collect();
-            let method = rust_name(&op.name, NameKind::Value);
+            let (methods, errors) = namers.entry(op.defined_in).or_default();
+            let method = methods.name(&op.name, NameKind::Value);
             out.push(Sig {
                 wire: op.name.clone(),
-                error: format!("{}Error", upper_camel_case(&op.name)),
+                error: errors.name(
+                    &format!("{}Error", upper_camel_case(&op.name)),
+                    NameKind::Type,
+                ),
                 method,
                 params,
                 result: op.result.clone(),
                 raises: op.raises.clone(),
                 oneway: op.oneway,
+                context: !op.context.is_empty(),
                 doc: doc_or(&op.doc, &format!("IDL operation `{}`.", op.name)),
                 defined_in: op.defined_in,
             });
         }
         for a in &i.attributes {
-            let getter = rust_name(&a.name, NameKind::Value);
+            let (methods, errors) = namers.entry(a.defined_in).or_default();
+            let getter = methods.name(&a.name, NameKind::Value);
+            let get_error = errors.name(
+                &format!("Get{}Error", upper_camel_case(&a.name)),
+                NameKind::Type,
+            );
             out.push(Sig {
                 wire: format!("_get_{}", a.name),
-                error: format!("Get{}Error", upper_camel_case(&a.name)),
+                error: get_error,
                 method: getter,
                 params: Vec::new(),
                 result: Some(a.ty.clone()),
                 raises: a.get_raises.clone(),
                 oneway: false,
+                context: false,
                 doc: doc_or(&a.doc, &format!("Reads IDL attribute `{}`.", a.name)),
                 defined_in: a.defined_in,
             });
             if !a.readonly {
+                let (methods, errors) = namers.entry(a.defined_in).or_default();
+                let setter = methods.name(&format!("set_{}", a.name), NameKind::Value);
+                let set_error = errors.name(
+                    &format!("Set{}Error", upper_camel_case(&a.name)),
+                    NameKind::Type,
+                );
                 out.push(Sig {
                     wire: format!("_set_{}", a.name),
-                    error: format!("Set{}Error", upper_camel_case(&a.name)),
-                    method: rust_name(&format!("set_{}", a.name), NameKind::Value),
+                    error: set_error,
+                    method: setter,
                     params: vec![("value".into(), Direction::In, a.ty.clone())],
                     result: None,
                     raises: a.set_raises.clone(),
                     oneway: false,
+                    context: false,
                     doc: doc_or(&a.doc, &format!("Writes IDL attribute `{}`.", a.name)),
                     defined_in: a.defined_in,
                 });
@@ -338,6 +367,10 @@ impl Gen<'_> {
         let rt = self.results_ty(&results);
         let wire = &sig.wire;
         let method = &sig.method;
+        if sig.context {
+            // No context properties are sent: an empty list.
+            enc.push_str("e.write_u32(0);");
+        }
         let e = if enc.is_empty() { "_e" } else { "e" };
         let many = if sig.params.len() > 6 {
             "#[allow(clippy::too_many_arguments)]\n"
@@ -397,25 +430,41 @@ impl Gen<'_> {
         } else {
             ""
         };
-        let what = if sig.oneway {
+        let mut what = if sig.oneway {
             "#[doc = \"\"]\n#[doc = \" Oneway: the client does not wait, and an error is not sent back.\"]\n"
         } else {
             ""
-        };
+        }
+        .to_string();
+        if sig.context {
+            what.push_str("#[doc = \"\"]\n#[doc = \" The request's context (IDL `context` clause) is read and not passed on.\"]\n");
+        }
         format!(
             "{}{what}{many}fn {}(&self{params}) -> ::core::result::Result<{rt}, {err}>;\n",
             sig.doc, sig.method
         )
     }
 
-    /// The dispatch function of interface `id`: one `match` on the
-    /// operation name over every operation, inherited ones included.
+    /// The dispatch function of interface `id`, over every operation,
+    /// inherited ones included: a `match` on the operation name, or,
+    /// when [`super::Dispatch`] says so, a `match` on the index the
+    /// perfect-hash table `OPERATIONS` finds for it.
     fn dispatch_fn(&mut self, _id: DeclId, stub: &str, sigs: &[Sig], idl_name: &str) -> String {
         let servant = format!("super::{stub}Servant");
+        let wires: Vec<&str> = sigs.iter().map(|s| s.wire.as_str()).collect();
+        let table = if self.dispatch.uses_table(sigs.len()) {
+            crate::phf::PerfectHash::generate(&wires).ok()
+        } else {
+            None
+        };
         let mut arms = String::new();
-        for sig in sigs {
+        for (i, sig) in sigs.iter().enumerate() {
             let arm = self.dispatch_arm(sig);
-            let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+            if table.is_some() {
+                let _ = write!(arms, "Some({i}) => {{ {arm} }}");
+            } else {
+                let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+            }
         }
         let req = if sigs.is_empty() { "_req" } else { "req" };
         let servant_param = if sigs.is_empty() {
@@ -423,17 +472,29 @@ impl Gen<'_> {
         } else {
             "servant"
         };
+        let mut out = String::new();
         let body = if sigs.is_empty() {
             "Err(::rtorb::runtime::bad_operation())".to_string()
+        } else if let Some(table) = &table {
+            let _ = write!(
+                out,
+                "#[doc = \" The operations of `{idl_name}` (attribute accessors and inherited operations included), by perfect hash: `dispatch` runs the one at the index `lookup` finds.\"]\npub {}",
+                table.render_static("OPERATIONS")
+            );
+            format!(
+                "match OPERATIONS.lookup(req.operation().as_bytes()) {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+            )
         } else {
             format!(
                 "match req.operation() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
             )
         };
-        format!(
+        let _ = write!(
+            out,
             "#[doc = \" Runs a request on a servant of `{idl_name}`: decodes the arguments, calls the servant, writes the results or exception.\"]\n\
              pub fn dispatch<S: {servant} + ?Sized>({servant_param}: &S, {req}: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {body} }}\n"
-        )
+        );
+        out
     }
 
     fn dispatch_arm(&mut self, sig: &Sig) -> String {
@@ -444,13 +505,17 @@ impl Gen<'_> {
             .iter()
             .filter(|(_, d, _)| *d != Direction::Out)
             .collect();
-        if !ins.is_empty() {
+        if !ins.is_empty() || sig.context {
             out.push_str("let d = req.arguments();");
         }
         for (n, _, ty) in ins {
             let dec = self.decode(ty);
             let _ = write!(out, "let {n} = {dec};");
             args.push(n.clone());
+        }
+        if sig.context {
+            // The context after the arguments: read, not passed on.
+            out.push_str("let _context = <::std::vec::Vec<::std::string::String> as ::rtorb_cdr::CdrDecode>::decode(d)?;");
         }
         let call = format!("servant.{}({})", sig.method, args.join(", "));
         let results = self.results(sig);

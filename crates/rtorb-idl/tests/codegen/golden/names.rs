@@ -1,0 +1,975 @@
+/// Shared declarations.
+///
+/// IDL module `Shared`.
+pub mod shared {
+    /// A token passed between services.
+    ///
+    /// IDL struct `Shared::Token` (`IDL:Shared/Token:1.0`).
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Token {
+        /// `value`
+        pub value: ::std::string::String,
+        /// `serial`
+        pub serial: u32,
+    }
+    impl ::rtorb_cdr::CdrEncode for Token {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
+            ::rtorb_cdr::CdrEncode::encode(&self.serial, e)?;
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Token {
+        const MIN_WIRE_SIZE: usize = 9;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Token {
+                value: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                serial: <u32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Token {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::struct_tc(
+                "IDL:Shared/Token:1.0",
+                "Token",
+                [
+                    ("value", ::rtorb_cdr::TypeCode::string(0)),
+                    ("serial", ::rtorb_cdr::TypeCode::ulong()),
+                ],
+            )
+        }
+    }
+    /// Types and operation support of IDL interface `Shared::Service`.
+    pub mod service {
+        /// Repository ids of `Shared::Service`, most derived first, then every base.
+        pub const REPOSITORY_IDS: &[&str] = &["IDL:Shared/Service:1.0"];
+        /// Runs a request on a servant of `Shared::Service`: decodes the arguments, calls the servant, writes the results or exception.
+        pub fn dispatch<S: super::ServiceServant + ?Sized>(
+            servant: &S,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            match req.operation() {
+                "issue" => {
+                    let r = servant.issue()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "revoke" => {
+                    let d = req.arguments();
+                    let t = <super::Token as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.revoke(t)
+                }
+                _ => Err(::rtorb::runtime::bad_operation()),
+            }
+        }
+    }
+    /// A service every other interface derives from.
+    ///
+    /// Client stub of IDL interface `Shared::Service` (`IDL:Shared/Service:1.0`).
+    #[derive(Debug, Clone)]
+    pub struct Service(::rtorb::runtime::Object);
+    impl ::rtorb::runtime::Stub for Service {
+        const REPOSITORY_ID: &'static str = "IDL:Shared/Service:1.0";
+        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            Service(object)
+        }
+        fn as_object(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+        fn into_object(self) -> ::rtorb::runtime::Object {
+            self.0
+        }
+    }
+    /// The operations of the base (or of `CORBA::Object`).
+    impl ::core::ops::Deref for Service {
+        type Target = ::rtorb::runtime::Object;
+        fn deref(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Service {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
+        }
+    }
+    impl Service {
+        /// IDL operation `issue`.
+        pub fn issue(
+            &self,
+        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("issue", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// IDL operation `revoke`.
+        pub fn revoke(
+            &self,
+            t: &Token,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "revoke",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(t, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+    }
+    /// Servant trait of IDL interface `Shared::Service`: implement it and register `ServiceSkeleton(servant)`.
+    pub trait ServiceServant: Send + Sync {
+        /// IDL operation `issue`.
+        fn issue(
+            &self,
+        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException>;
+        /// IDL operation `revoke`.
+        fn revoke(
+            &self,
+            t: Token,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+    }
+    /// Skeleton of IDL interface `Shared::Service`, wrapping a servant.
+    pub struct ServiceSkeleton<S>(pub S);
+    impl<S: ServiceServant> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            service::REPOSITORY_IDS
+        }
+        fn dispatch(
+            &self,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            service::dispatch(&self.0, req)
+        }
+    }
+}
+/// Names Rust reserves.
+///
+/// A doc comment with \<angle brackets\>, \[brackets\], \`backquotes\`,
+/// \*stars\*, \_underscores\_ and \# signs.
+///
+/// IDL module `match`.
+pub mod r#match {
+    /// A struct named after a keyword, with keyword members.
+    ///
+    /// IDL struct `match::type` (`IDL:match/type:1.0`).
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Type {
+        /// `fn`
+        pub r#fn: i32,
+        /// `let`
+        pub r#let: ::std::string::String,
+        /// `ref`
+        pub r#ref: bool,
+    }
+    impl ::rtorb_cdr::CdrEncode for Type {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.r#fn, e)?;
+            ::rtorb_cdr::CdrEncode::encode(&self.r#let, e)?;
+            ::rtorb_cdr::CdrEncode::encode(&self.r#ref, e)?;
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Type {
+        const MIN_WIRE_SIZE: usize = 10;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Type {
+                r#fn: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                r#let: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                r#ref: <bool as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Type {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::struct_tc(
+                "IDL:match/type:1.0",
+                "type",
+                [
+                    ("fn", ::rtorb_cdr::TypeCode::long()),
+                    ("let", ::rtorb_cdr::TypeCode::string(0)),
+                    ("ref", ::rtorb_cdr::TypeCode::boolean()),
+                ],
+            )
+        }
+    }
+    /// IDL enum `match::loop` (`IDL:match/loop:1.0`): an `unsigned long` on the wire.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    #[repr(u32)]
+    #[allow(clippy::enum_variant_names)]
+    pub enum Loop {
+        /// `break`
+        #[default]
+        Break = 0,
+        /// `continue`
+        Continue = 1,
+        /// `return`
+        Return = 2,
+        /// `yield`
+        Yield = 3,
+    }
+    impl ::rtorb_cdr::CdrEncode for Loop {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            e.write_u32(*self as u32);
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Loop {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            match d.read_u32()? {
+                0 => Ok(Loop::Break),
+                1 => Ok(Loop::Continue),
+                2 => Ok(Loop::Return),
+                3 => Ok(Loop::Yield),
+                value => {
+                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                        value,
+                        count: 4,
+                    })
+                }
+            }
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Loop {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::enum_tc(
+                "IDL:match/loop:1.0",
+                "loop",
+                ["break", "continue", "return", "yield"],
+            )
+        }
+    }
+    /// IDL constant `match::self`.
+    pub const SELF: i32 = 1;
+    /// IDL constant `match::Self_`.
+    pub const SELF_: i32 = 2;
+    /// IDL typedef `match::super`.
+    pub type Super = i32;
+    /// The TypeCode of `super` (`tk_alias`).
+    pub fn super_type_code() -> ::rtorb_cdr::TypeCode {
+        ::rtorb_cdr::TypeCode::alias(
+            "IDL:match/super:1.0",
+            "super",
+            ::rtorb_cdr::TypeCode::long(),
+        )
+    }
+    /// IDL union `match::where` (`IDL:match/where:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
+    #[derive(Debug, Clone, PartialEq)]
+    #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+    pub enum Where {
+        /// `case 1: impl`
+        Impl(i32),
+        /// `case 2: trait`
+        Trait(::std::string::String),
+        /// No member: the discriminator matches no label.
+        NoMember(i32),
+    }
+    impl ::rtorb_cdr::CdrEncode for Where {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            match self {
+                Where::Impl(x) => {
+                    ::rtorb_cdr::CdrEncode::encode(&1i32, e)?;
+                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                }
+                Where::Trait(x) => {
+                    ::rtorb_cdr::CdrEncode::encode(&2i32, e)?;
+                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                }
+                Where::NoMember(disc) => {
+                    ::rtorb_cdr::CdrEncode::encode(disc, e)?;
+                }
+            }
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Where {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            let disc: i32 = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+            Ok(
+                match disc {
+                    1 => Where::Impl(<i32 as ::rtorb_cdr::CdrDecode>::decode(d)?),
+                    2 => {
+                        Where::Trait(
+                            <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                        )
+                    }
+                    disc => Where::NoMember(disc),
+                },
+            )
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Where {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::union_tc(
+                    "IDL:match/where:1.0",
+                    "where",
+                    ::rtorb_cdr::TypeCode::long(),
+                    ::std::vec![
+                        ::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Long(1),
+                        "impl",
+                        ::rtorb_cdr::TypeCode::long()),::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Long(2),
+                        "trait", ::rtorb_cdr::TypeCode::string(0)),
+                    ],
+                )
+                .unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null())
+        }
+    }
+    /// IDL exception `match::unsafe` (`IDL:match/unsafe:1.0`).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Unsafe {
+        /// `static`
+        pub r#static: ::std::string::String,
+    }
+    impl ::rtorb_cdr::CdrEncode for Unsafe {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.r#static, e)?;
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Unsafe {
+        const MIN_WIRE_SIZE: usize = 5;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Unsafe {
+                r#static: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Unsafe {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::exception_tc(
+                "IDL:match/unsafe:1.0",
+                "unsafe",
+                [("static", ::rtorb_cdr::TypeCode::string(0))],
+            )
+        }
+    }
+    impl ::rtorb::runtime::UserException for Unsafe {
+        const REPOSITORY_ID: &'static str = "IDL:match/unsafe:1.0";
+    }
+    impl ::std::fmt::Display for Unsafe {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str("user exception match::unsafe")
+        }
+    }
+    impl ::std::error::Error for Unsafe {}
+    /// Types and operation support of IDL interface `match::mod`.
+    pub mod r#mod {
+        /// The errors of `match::mod::move`.
+        #[derive(Debug, Clone, PartialEq)]
+        #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
+        pub enum MoveError {
+            /// `match::unsafe`
+            Unsafe(super::Unsafe),
+            /// A system exception.
+            System(::rtorb::runtime::SystemException),
+        }
+        impl ::core::convert::From<::rtorb::runtime::SystemException> for MoveError {
+            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+                MoveError::System(e)
+            }
+        }
+        impl ::rtorb::runtime::OperationError for MoveError {
+            fn from_user_exception(
+                repository_id: &str,
+                members: &mut ::rtorb_cdr::Decoder,
+            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                if repository_id
+                    == <super::Unsafe as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                {
+                    return Some(
+                        <super::Unsafe as ::rtorb_cdr::CdrDecode>::decode(members)
+                            .map(MoveError::Unsafe),
+                    );
+                }
+                None
+            }
+        }
+        impl ::std::fmt::Display for MoveError {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    MoveError::Unsafe(x) => ::std::fmt::Display::fmt(x, f),
+                    MoveError::System(s) => ::std::fmt::Display::fmt(s, f),
+                }
+            }
+        }
+        impl ::std::error::Error for MoveError {}
+        /// Repository ids of `match::mod`, most derived first, then every base.
+        pub const REPOSITORY_IDS: &[&str] = &["IDL:match/mod:1.0"];
+        /// Runs a request on a servant of `match::mod`: decodes the arguments, calls the servant, writes the results or exception.
+        pub fn dispatch<S: super::ModServant + ?Sized>(
+            servant: &S,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            match req.operation() {
+                "move" => {
+                    let d = req.arguments();
+                    let r#box = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let crate_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    match servant.r#move(r#box, crate_) {
+                        Ok((r0, r1, r2)) => {
+                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                                ::rtorb_cdr::CdrEncode::encode(&r0, e)?;
+                                ::rtorb_cdr::CdrEncode::encode(&r1, e)?;
+                                ::rtorb_cdr::CdrEncode::encode(&r2, e)?;
+                                Ok(())
+                            })
+                        }
+                        Err(MoveError::Unsafe(x)) => req.write_user_exception(&x),
+                        Err(MoveError::System(s)) => Err(s),
+                    }
+                }
+                "macro" => {
+                    let d = req.arguments();
+                    let r#use = <super::Type as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.r#macro(r#use)
+                }
+                "token" => {
+                    let r = servant.token()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "_get_async" => {
+                    let r = servant.r#async()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "_set_async" => {
+                    let d = req.arguments();
+                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.set_async(value)
+                }
+                "_get_await" => {
+                    let r = servant.r#await()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                _ => Err(::rtorb::runtime::bad_operation()),
+            }
+        }
+    }
+    /// An interface named after a keyword.
+    ///
+    /// Client stub of IDL interface `match::mod` (`IDL:match/mod:1.0`).
+    #[derive(Debug, Clone)]
+    pub struct Mod(::rtorb::runtime::Object);
+    impl ::rtorb::runtime::Stub for Mod {
+        const REPOSITORY_ID: &'static str = "IDL:match/mod:1.0";
+        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            Mod(object)
+        }
+        fn as_object(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+        fn into_object(self) -> ::rtorb::runtime::Object {
+            self.0
+        }
+    }
+    /// The operations of the base (or of `CORBA::Object`).
+    impl ::core::ops::Deref for Mod {
+        type Target = ::rtorb::runtime::Object;
+        fn deref(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Mod {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::objref("IDL:match/mod:1.0", "mod")
+        }
+    }
+    impl Mod {
+        /// IDL operation `move`.
+        pub fn r#move(
+            &self,
+            r#box: i32,
+            crate_: &i32,
+        ) -> ::core::result::Result<(i32, i32, i32), r#mod::MoveError> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "move",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r#box, e)?;
+                        ::rtorb_cdr::CdrEncode::encode(crate_, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                    let r = (
+                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                    );
+                    Ok(r)
+                })
+        }
+        /// IDL operation `macro`.
+        pub fn r#macro(
+            &self,
+            r#use: &Type,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke_oneway(
+                    "macro",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(r#use, e)?;
+                        Ok(())
+                    },
+                )
+        }
+        /// IDL operation `token`.
+        pub fn token(
+            &self,
+        ) -> ::core::result::Result<
+            super::shared::Token,
+            ::rtorb::runtime::SystemException,
+        > {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("token", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<super::shared::Token as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// Reads IDL attribute `async`.
+        pub fn r#async(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("_get_async", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// Writes IDL attribute `async`.
+        pub fn set_async(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "_set_async",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+        /// Reads IDL attribute `await`.
+        pub fn r#await(
+            &self,
+        ) -> ::core::result::Result<
+            ::std::string::String,
+            ::rtorb::runtime::SystemException,
+        > {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("_get_await", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<::std::string::String as ::rtorb_cdr::CdrDecode>::decode)
+        }
+    }
+    /// Servant trait of IDL interface `match::mod`: implement it and register `ModSkeleton(servant)`.
+    pub trait ModServant: Send + Sync {
+        /// IDL operation `move`.
+        fn r#move(
+            &self,
+            r#box: i32,
+            crate_: i32,
+        ) -> ::core::result::Result<(i32, i32, i32), r#mod::MoveError>;
+        /// IDL operation `macro`.
+        ///
+        /// Oneway: the client does not wait, and an error is not sent back.
+        fn r#macro(
+            &self,
+            r#use: Type,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        /// IDL operation `token`.
+        fn token(
+            &self,
+        ) -> ::core::result::Result<
+            super::shared::Token,
+            ::rtorb::runtime::SystemException,
+        >;
+        /// Reads IDL attribute `async`.
+        fn r#async(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// Writes IDL attribute `async`.
+        fn set_async(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        /// Reads IDL attribute `await`.
+        fn r#await(
+            &self,
+        ) -> ::core::result::Result<
+            ::std::string::String,
+            ::rtorb::runtime::SystemException,
+        >;
+    }
+    /// Skeleton of IDL interface `match::mod`, wrapping a servant.
+    pub struct ModSkeleton<S>(pub S);
+    impl<S: ModServant> ::rtorb::runtime::Skeleton for ModSkeleton<S> {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            r#mod::REPOSITORY_IDS
+        }
+        fn dispatch(
+            &self,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            r#mod::dispatch(&self.0, req)
+        }
+    }
+}
+/// Names that differ only in case or underscores in IDL.
+///
+/// IDL module `Clashes`.
+pub mod clashes {
+    /// IDL struct `Clashes::getName` (`IDL:Clashes/getName:1.0`).
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct GetName {
+        /// `value`
+        pub value: i32,
+    }
+    impl ::rtorb_cdr::CdrEncode for GetName {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for GetName {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(GetName {
+                value: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+    }
+    impl ::rtorb::runtime::IdlType for GetName {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::struct_tc(
+                "IDL:Clashes/getName:1.0",
+                "getName",
+                [("value", ::rtorb_cdr::TypeCode::long())],
+            )
+        }
+    }
+    /// IDL struct `Clashes::get_name` (`IDL:Clashes/get_name:1.0`).
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct GetName_ {
+        /// `value`
+        pub value: i32,
+    }
+    impl ::rtorb_cdr::CdrEncode for GetName_ {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for GetName_ {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(GetName_ {
+                value: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+    }
+    impl ::rtorb::runtime::IdlType for GetName_ {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::struct_tc(
+                "IDL:Clashes/get_name:1.0",
+                "get_name",
+                [("value", ::rtorb_cdr::TypeCode::long())],
+            )
+        }
+    }
+    /// IDL constant `Clashes::maxLength`.
+    pub const MAX_LENGTH: i32 = 1;
+    /// IDL constant `Clashes::MAX_LENGTH_`.
+    pub const MAX_LENGTH_: i32 = 2;
+    /// IDL enum `Clashes::Lights` (`IDL:Clashes/Lights:1.0`): an `unsigned long` on the wire.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    #[repr(u32)]
+    #[allow(clippy::enum_variant_names)]
+    pub enum Lights {
+        /// `RED_LIGHT`
+        #[default]
+        RedLight = 0,
+        /// `redLight`
+        RedLight_ = 1,
+        /// `GreenLight`
+        GreenLight = 2,
+    }
+    impl ::rtorb_cdr::CdrEncode for Lights {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            e.write_u32(*self as u32);
+            Ok(())
+        }
+    }
+    impl ::rtorb_cdr::CdrDecode for Lights {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            match d.read_u32()? {
+                0 => Ok(Lights::RedLight),
+                1 => Ok(Lights::RedLight_),
+                2 => Ok(Lights::GreenLight),
+                value => {
+                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                        value,
+                        count: 3,
+                    })
+                }
+            }
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Lights {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::enum_tc(
+                "IDL:Clashes/Lights:1.0",
+                "Lights",
+                ["RED_LIGHT", "redLight", "GreenLight"],
+            )
+        }
+    }
+    /// Types and operation support of IDL interface `Clashes::Accessors`.
+    pub mod accessors {
+        /// Repository ids of `Clashes::Accessors`, most derived first, then every base.
+        pub const REPOSITORY_IDS: &[&str] = &["IDL:Clashes/Accessors:1.0"];
+        /// Runs a request on a servant of `Clashes::Accessors`: decodes the arguments, calls the servant, writes the results or exception.
+        pub fn dispatch<S: super::AccessorsServant + ?Sized>(
+            servant: &S,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            match req.operation() {
+                "getValue" => {
+                    let r = servant.get_value()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "get_value_" => {
+                    let r = servant.get_value_()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "set_value_2" => {
+                    let d = req.arguments();
+                    let v = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.set_value_2(v)
+                }
+                "_get_value" => {
+                    let r = servant.value()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "_set_value" => {
+                    let d = req.arguments();
+                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    servant.set_value(value)
+                }
+                _ => Err(::rtorb::runtime::bad_operation()),
+            }
+        }
+    }
+    /// Client stub of IDL interface `Clashes::Accessors` (`IDL:Clashes/Accessors:1.0`).
+    #[derive(Debug, Clone)]
+    pub struct Accessors(::rtorb::runtime::Object);
+    impl ::rtorb::runtime::Stub for Accessors {
+        const REPOSITORY_ID: &'static str = "IDL:Clashes/Accessors:1.0";
+        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            Accessors(object)
+        }
+        fn as_object(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+        fn into_object(self) -> ::rtorb::runtime::Object {
+            self.0
+        }
+    }
+    /// The operations of the base (or of `CORBA::Object`).
+    impl ::core::ops::Deref for Accessors {
+        type Target = ::rtorb::runtime::Object;
+        fn deref(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Accessors {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::objref("IDL:Clashes/Accessors:1.0", "Accessors")
+        }
+    }
+    impl Accessors {
+        /// IDL operation `getValue`.
+        pub fn get_value(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("getValue", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// IDL operation `get_value_`.
+        pub fn get_value_(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("get_value_", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// IDL operation `set_value_2`.
+        pub fn set_value_2(
+            &self,
+            v: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "set_value_2",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&v, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+        /// Reads IDL attribute `value`.
+        pub fn value(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke("_get_value", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
+                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+        }
+        /// Writes IDL attribute `value`.
+        pub fn set_value(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .invoke(
+                    "_set_value",
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                        Ok(())
+                    },
+                )?
+                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+        }
+    }
+    /// Servant trait of IDL interface `Clashes::Accessors`: implement it and register `AccessorsSkeleton(servant)`.
+    pub trait AccessorsServant: Send + Sync {
+        /// IDL operation `getValue`.
+        fn get_value(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// IDL operation `get_value_`.
+        fn get_value_(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// IDL operation `set_value_2`.
+        fn set_value_2(
+            &self,
+            v: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        /// Reads IDL attribute `value`.
+        fn value(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// Writes IDL attribute `value`.
+        fn set_value(
+            &self,
+            value: i32,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+    }
+    /// Skeleton of IDL interface `Clashes::Accessors`, wrapping a servant.
+    pub struct AccessorsSkeleton<S>(pub S);
+    impl<S: AccessorsServant> ::rtorb::runtime::Skeleton for AccessorsSkeleton<S> {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            accessors::REPOSITORY_IDS
+        }
+        fn dispatch(
+            &self,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            accessors::dispatch(&self.0, req)
+        }
+    }
+    /// IDL module `CosNaming`.
+    pub mod cos_naming {
+        /// IDL struct `Clashes::CosNaming::NameComponent` (`IDL:Clashes/CosNaming/NameComponent:1.0`).
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct NameComponent {
+            /// `id`
+            pub id: ::std::string::String,
+            /// `kind`
+            pub kind: ::std::string::String,
+        }
+        impl ::rtorb_cdr::CdrEncode for NameComponent {
+            fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+                ::rtorb_cdr::CdrEncode::encode(&self.id, e)?;
+                ::rtorb_cdr::CdrEncode::encode(&self.kind, e)?;
+                Ok(())
+            }
+        }
+        impl ::rtorb_cdr::CdrDecode for NameComponent {
+            const MIN_WIRE_SIZE: usize = 10;
+            fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+                Ok(NameComponent {
+                    id: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                    kind: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                })
+            }
+        }
+        impl ::rtorb::runtime::IdlType for NameComponent {
+            fn type_code() -> ::rtorb_cdr::TypeCode {
+                ::rtorb_cdr::TypeCode::struct_tc(
+                    "IDL:Clashes/CosNaming/NameComponent:1.0",
+                    "NameComponent",
+                    [
+                        ("id", ::rtorb_cdr::TypeCode::string(0)),
+                        ("kind", ::rtorb_cdr::TypeCode::string(0)),
+                    ],
+                )
+            }
+        }
+    }
+    /// IDL module `cos_naming_`.
+    pub mod cos_naming_ {
+        /// IDL struct `Clashes::cos_naming_::Binding` (`IDL:Clashes/cos_naming_/Binding:1.0`).
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct Binding {
+            /// `b`
+            pub b: i32,
+        }
+        impl ::rtorb_cdr::CdrEncode for Binding {
+            fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+                ::rtorb_cdr::CdrEncode::encode(&self.b, e)?;
+                Ok(())
+            }
+        }
+        impl ::rtorb_cdr::CdrDecode for Binding {
+            const MIN_WIRE_SIZE: usize = 4;
+            fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+                Ok(Binding {
+                    b: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                })
+            }
+        }
+        impl ::rtorb::runtime::IdlType for Binding {
+            fn type_code() -> ::rtorb_cdr::TypeCode {
+                ::rtorb_cdr::TypeCode::struct_tc(
+                    "IDL:Clashes/cos_naming_/Binding:1.0",
+                    "Binding",
+                    [("b", ::rtorb_cdr::TypeCode::long())],
+                )
+            }
+        }
+    }
+}
