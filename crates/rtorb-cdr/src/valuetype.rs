@@ -596,7 +596,7 @@ pub(crate) fn begin_value(d: &mut Decoder) -> Result<ValueStart> {
 /// reads its end tag, and records `value` for later indirections.
 pub(crate) fn end_value(d: &mut Decoder, header: &ValueHeader, value: Slot) -> Result<()> {
     let level = read_state_of(d).stack.len();
-    if header.chunked && !read_state_of(d).closed_to.is_some_and(|c| c <= level) {
+    if header.chunked && read_state_of(d).closed_to.is_none_or(|c| c > level) {
         loop {
             if let Some(end) = read_state_of(d).chunk_end.take() {
                 if d.offset() > end {

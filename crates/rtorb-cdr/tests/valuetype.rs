@@ -353,7 +353,6 @@ fn deep_nesting_is_bounded() {
     let e = read_value::<N>(&mut d, Some(("IDL:N:1.0", read_n))).unwrap_err();
     assert!(matches!(e, CdrError::NestingTooDeep(_)), "{e:?}");
     // Drop the chain iteratively so the test's own stack is not at risk.
-    let mut v = v;
     while let Some(n) = v {
         v = Arc::try_unwrap(n).ok().and_then(|n| n.0);
     }

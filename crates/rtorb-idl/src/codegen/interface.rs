@@ -4,31 +4,33 @@
 
 use std::fmt::Write as _;
 
-use crate::sema::{DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Type};
+use crate::sema::{
+    Attribute, DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Operation, Type,
+};
 
 use super::emit::{Gen, doc_or};
 use super::names::{NameKind, Namer, rust_name, upper_camel_case};
 
 /// An operation or attribute accessor as the wire and Rust see it.
-struct Sig {
+pub(super) struct Sig {
     /// The operation name on the wire (`op`, `_get_x`, `_set_x`).
-    wire: String,
+    pub(super) wire: String,
     /// The Rust method name.
-    method: String,
+    pub(super) method: String,
     /// Parameters: Rust name, direction, type.
-    params: Vec<(String, Direction, Type)>,
+    pub(super) params: Vec<(String, Direction, Type)>,
     /// The result type, `None` for void.
-    result: Option<Type>,
+    pub(super) result: Option<Type>,
     /// The exceptions it raises.
-    raises: Vec<DeclId>,
+    pub(super) raises: Vec<DeclId>,
     /// Whether it is oneway.
-    oneway: bool,
+    pub(super) oneway: bool,
     /// Its doc attribute.
-    doc: String,
+    pub(super) doc: String,
     /// The interface that declares it.
-    defined_in: DeclId,
+    pub(super) defined_in: DeclId,
     /// The name of its error enum (in the declaring interface's module).
-    error: String,
+    pub(super) error: String,
 }
 
 /// Names a parameter must not take, used by generated code.
@@ -36,8 +38,13 @@ const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
 
 impl Gen<'_> {
     fn sigs(&self, i: &InterfaceDef) -> Vec<Sig> {
+        self.sigs_of(&i.operations, &i.attributes)
+    }
+
+    /// The operations and attribute accessors of an interface or value.
+    pub(super) fn sigs_of(&self, operations: &[Operation], attributes: &[Attribute]) -> Vec<Sig> {
         let mut out = Vec::new();
-        for op in &i.operations {
+        for op in operations {
             let mut namer = Namer::new();
             for r in RESERVED_PARAMS {
                 namer.reserve(r);
@@ -66,7 +73,7 @@ impl Gen<'_> {
                 defined_in: op.defined_in,
             });
         }
-        for a in &i.attributes {
+        for a in attributes {
             let getter = rust_name(&a.name, NameKind::Value);
             out.push(Sig {
                 wire: format!("_get_{}", a.name),
@@ -148,11 +155,7 @@ impl Gen<'_> {
             return String::new();
         };
         if i.kind == InterfaceKind::Local {
-            self.unsupported(&format!(
-                "local interface `{}` is not supported by the Rust back end",
-                decl.name
-            ));
-            return String::new();
+            return self.local_interface(id, i);
         }
         let outer = self.cur.clone();
         let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
@@ -161,6 +164,7 @@ impl Gen<'_> {
         let rid = decl.repository_id.clone().unwrap_or_default();
         let sigs = self.sigs(i);
         let idl_name = decl.scoped_name.join("::");
+        self.check_marshalable(&sigs);
 
         // The module of the interface: its types, error enums, ids, dispatch.
         let mut body = self.scope(&i.contents, &inner);
@@ -208,6 +212,11 @@ impl Gen<'_> {
                 _ => "::rtorb::runtime::Object".into(),
             }
         );
+        let tc_ctor = if i.kind == InterfaceKind::Abstract {
+            "abstract_interface"
+        } else {
+            "objref"
+        };
         let (from, as_obj, into, deref) = match (&base, single) {
             (Some(b), true) => (
                 format!("{stub}(<{b} as ::rtorb::runtime::Stub>::from_object(object))"),
@@ -230,7 +239,7 @@ impl Gen<'_> {
              fn into_object(self) -> ::rtorb::runtime::Object {{ {into} }} }}\n\
              #[doc = \" The operations of the base (or of `CORBA::Object`).\"]\n\
              impl ::core::ops::Deref for {stub} {{ type Target = {deref}; fn deref(&self) -> &{deref} {{ &self.0 }} }}\n\
-             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::objref({rid:?}, {:?}) }} }}",
+             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::{tc_ctor}({rid:?}, {:?}) }} }}",
             decl.name
         );
         let mut methods = String::new();
@@ -275,7 +284,7 @@ impl Gen<'_> {
         out
     }
 
-    fn error_enum(&mut self, sig: &Sig, idl_name: &str) -> String {
+    pub(super) fn error_enum(&mut self, sig: &Sig, idl_name: &str) -> String {
         let name = &sig.error;
         let mut variants = Namer::new();
         variants.reserve("System");
@@ -381,7 +390,7 @@ impl Gen<'_> {
         )
     }
 
-    fn servant_method(&mut self, sig: &Sig) -> String {
+    pub(super) fn servant_method(&mut self, sig: &Sig) -> String {
         let mut params = String::new();
         for (n, dir, ty) in &sig.params {
             if *dir != Direction::Out {

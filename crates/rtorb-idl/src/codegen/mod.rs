@@ -28,6 +28,7 @@ mod emit;
 mod interface;
 pub mod names;
 mod types;
+mod value;
 
 use crate::Diagnostic;
 use crate::sema::Model;

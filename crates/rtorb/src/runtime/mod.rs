@@ -130,6 +130,7 @@ mod op_table;
 mod pool;
 mod server;
 mod support;
+mod values;
 
 pub use client::{
     Arguments, Binding, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
@@ -145,6 +146,11 @@ pub use server::{ServerRequest, Skeleton, dispatch};
 pub use support::{
     IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,
     write_object,
+};
+pub use values::{
+    Abstract, Local, Opaque, StateReader, downcast_value, lookup_value_factory, not_marshalable,
+    not_unmarshalable, read_abstract, register_value_factory, unregister_value_factory,
+    write_abstract,
 };
 
 pub(crate) use pool::BufferPool;
