@@ -17,8 +17,8 @@ use crate::encoder::Encoder;
 use crate::error::{CdrError, Result};
 use crate::traits::{CdrDecode, CdrEncode};
 use crate::typecode::{Body, TCKind, TypeCode, VM_ABSTRACT, VM_CUSTOM, VM_TRUNCATABLE};
-use crate::valuetype;
 use crate::types::{Fixed, Ior, LongDouble};
+use crate::valuetype;
 
 /// A sequence or array of a numeric primitive type, held unboxed.
 #[derive(Debug, Clone, PartialEq)]

@@ -65,6 +65,7 @@
 //! impl ValueBase for Point {
 //!     fn repository_id(&self) -> &'static str { "IDL:Point:1.0" }
 //!     fn write_state(&self, e: &mut Encoder) -> Result<()> { e.write_i32(self.x); Ok(()) }
+//!     fn as_any(&self) -> &dyn std::any::Any { self }
 //!     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn std::any::Any>> {
 //!         (to == TypeId::of::<Point>()).then(|| Box::new(self) as Box<dyn std::any::Any>)
 //!     }
@@ -125,6 +126,8 @@ pub trait ValueBase: Any + Send + Sync + fmt::Debug {
     }
     /// Writes the state members, those of the bases first.
     fn write_state(&self, e: &mut Encoder) -> Result<()>;
+    /// This value as an `Any`, to downcast it to its Rust type.
+    fn as_any(&self) -> &dyn Any;
     /// This value as an `Arc<T>` boxed in an `Any`, if `to` is
     /// `TypeId::of::<T>()` for `T` its own type or the trait object of
     /// one of the IDL types it derives from (how a value decoded as
@@ -132,9 +135,10 @@ pub trait ValueBase: Any + Send + Sync + fmt::Debug {
     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>>;
 }
 
-/// The value of type `T` behind `value`, if that is its type.
-pub fn downcast_value<T: ValueBase>(value: &dyn ValueBase) -> Option<&T> {
-    (value as &dyn Any).downcast_ref::<T>()
+/// The value of type `T` behind `value` (a `dyn ValueBase` or the trait
+/// object of any IDL valuetype), if that is its type.
+pub fn downcast_value<T: ValueBase, V: ValueBase + ?Sized>(value: &V) -> Option<&T> {
+    value.as_any().downcast_ref::<T>()
 }
 
 /// Reads the state of one valuetype (after its header) and builds the
@@ -247,9 +251,8 @@ fn write_new<T: ValueBase + ?Sized>(e: &mut Encoder, v: &T, key: Option<usize>) 
     if outer_chunked {
         close_chunk(e);
     }
-    if let Some(k) = key
-        && let Some(&target) = write_state_of(e).written.get(&k)
-    {
+    let earlier = key.and_then(|k| write_state_of(e).written.get(&k).copied());
+    if let Some(target) = earlier {
         e.write_u32(INDIRECTION_TAG);
         let off = offset_to(target, e.len())?;
         e.write_i32(off);
@@ -297,10 +300,10 @@ fn write_new<T: ValueBase + ?Sized>(e: &mut Encoder, v: &T, key: Option<usize>) 
     st.stack.pop();
     if outer_chunked {
         open_chunk(e);
-    } else if !st.stack.contains(&true)
-        && let Some(t) = st.saved_threshold.take()
-    {
-        e.set_zero_copy_threshold(t);
+    } else if !st.stack.contains(&true) {
+        if let Some(t) = st.saved_threshold.take() {
+            e.set_zero_copy_threshold(t);
+        }
     }
     r
 }
@@ -682,15 +685,11 @@ pub fn read_value<T: ?Sized + 'static>(
     match begin_value(d)? {
         ValueStart::Null => Ok(None),
         ValueStart::Shared(Slot::Typed(v)) => cast(v).map(Some),
-        ValueStart::Shared(_) => Err(CdrError::BadValue(
-            "indirection to a value of another kind",
-        )),
+        ValueStart::Shared(_) => Err(CdrError::BadValue("indirection to a value of another kind")),
         ValueStart::New(h) => {
             let mut reader = None;
             for id in h.ids.iter() {
-                if let Some((own_id, r)) = own
-                    && own_id == &**id
-                {
+                if let Some((_, r)) = own.filter(|(own_id, _)| *own_id == &**id) {
                     reader = Some(r);
                     break;
                 }
@@ -736,9 +735,7 @@ pub(crate) fn read_dynamic(
     match begin_value(d)? {
         ValueStart::Null => Ok(Value::Null),
         ValueStart::Shared(Slot::Dynamic(v)) => Ok(v),
-        ValueStart::Shared(_) => Err(CdrError::BadValue(
-            "indirection to a value of another kind",
-        )),
+        ValueStart::Shared(_) => Err(CdrError::BadValue("indirection to a value of another kind")),
         ValueStart::New(h) => {
             let v = state(d, &h)?;
             end_value(d, &h, Slot::Dynamic(v.clone()))?;

@@ -30,6 +30,9 @@ impl ValueBase for P {
         e.write_i32(self.x);
         Ok(())
     }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>> {
         (to == TypeId::of::<P>()).then(|| Box::new(self) as Box<dyn Any>)
     }
@@ -60,6 +63,9 @@ impl ValueBase for D {
         e.write_i32(self.y);
         Ok(())
     }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>> {
         (to == TypeId::of::<D>()).then(|| Box::new(self) as Box<dyn Any>)
     }
@@ -85,6 +91,9 @@ impl ValueBase for O {
         write_value(e, self.inner.as_ref())?;
         e.write_i32(self.z);
         Ok(())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>> {
         (to == TypeId::of::<O>()).then(|| Box::new(self) as Box<dyn Any>)
@@ -166,7 +175,11 @@ fn a_truncatable_value_is_chunked_with_its_base_ids() {
     let mut d = decoder(&tail);
     let p = read_value::<P>(&mut d, OWN_P).unwrap().unwrap();
     assert_eq!(*p, P { x: 1 });
-    assert_eq!(d.read_i32().unwrap(), 42, "reading resumes after the end tag");
+    assert_eq!(
+        d.read_i32().unwrap(),
+        42,
+        "reading resumes after the end tag"
+    );
     // A receiver with a factory for D builds a D, also where P is declared
     // (read as `dyn ValueBase`).
     fn read_d(d: &mut Decoder) -> Result<Arc<dyn ValueBase>> {
@@ -179,7 +192,7 @@ fn a_truncatable_value_is_chunked_with_its_base_ids() {
     let mut d = decoder(&bytes);
     let any = read_value::<dyn ValueBase>(&mut d, OWN_P).unwrap().unwrap();
     assert_eq!(
-        rtorb_cdr::valuetype::downcast_value::<D>(&*any),
+        rtorb_cdr::valuetype::downcast_value::<D, _>(&*any),
         Some(&D { x: 1, y: 2 })
     );
     rtorb_cdr::valuetype::unregister_value_factory("IDL:D:1.0");
@@ -302,7 +315,9 @@ fn hostile_tags_chunks_and_nesting_are_errors() {
         assert!(matches!(e, CdrError::BadValue(_)), "{tag}: {e:?}");
     }
     // A chunk longer than the message.
-    let e = bad(&hex(&format!("7fffff0a 0000000a {id}00 0000 7ffffeff 00000001")));
+    let e = bad(&hex(&format!(
+        "7fffff0a 0000000a {id}00 0000 7ffffeff 00000001"
+    )));
     assert!(matches!(e, CdrError::LengthTooLarge { .. }), "{e:?}");
     // An end tag deeper than the open values.
     let e = bad(&hex(&format!(
@@ -315,7 +330,9 @@ fn hostile_tags_chunks_and_nesting_are_errors() {
     )));
     assert!(matches!(e, CdrError::BadValue(_)), "{e:?}");
     // No end tag at all.
-    let e = bad(&hex(&format!("7fffff0a 0000000a {id}00 0000 00000004 00000001")));
+    let e = bad(&hex(&format!(
+        "7fffff0a 0000000a {id}00 0000 00000004 00000001"
+    )));
     assert!(matches!(e, CdrError::UnexpectedEnd { .. }), "{e:?}");
     // A huge id list count.
     let e = bad(&hex("7fffff06 7fffffff"));
@@ -333,13 +350,19 @@ impl ValueBase for N {
     fn write_state(&self, e: &mut Encoder) -> Result<()> {
         write_value(e, self.0.as_ref())
     }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
     fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>> {
         (to == TypeId::of::<N>()).then(|| Box::new(self) as Box<dyn Any>)
     }
 }
 
 fn read_n(d: &mut Decoder) -> Result<Arc<dyn ValueBase>> {
-    Ok(Arc::new(N(read_value::<N>(d, Some(("IDL:N:1.0", read_n)))?)))
+    Ok(Arc::new(N(read_value::<N>(
+        d,
+        Some(("IDL:N:1.0", read_n)),
+    )?)))
 }
 
 #[test]

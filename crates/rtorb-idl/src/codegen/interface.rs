@@ -33,6 +33,11 @@ pub(super) struct Sig {
     pub(super) error: String,
 }
 
+/// Lints that IDL names of operations (`clone`, `from_string`) and the
+/// size of their user exceptions can trip, allowed where methods named
+/// after IDL operations are generated.
+pub(super) const IDL_NAMED_METHODS: &str = "#[allow(clippy::should_implement_trait, clippy::wrong_self_convention, clippy::result_large_err)]\n";
+
 /// Names a parameter must not take, used by generated code.
 const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
 
@@ -249,7 +254,7 @@ impl Gen<'_> {
             }
             methods.push_str(&self.stub_method(sig));
         }
-        let _ = write!(out, "impl {stub} {{ {methods} }}");
+        let _ = write!(out, "{IDL_NAMED_METHODS}impl {stub} {{ {methods} }}");
 
         // The servant trait.
         let supertraits = if i.bases.is_empty() {
@@ -270,7 +275,7 @@ impl Gen<'_> {
         }
         let _ = write!(
             out,
-            "#[doc = \" Servant trait of IDL interface `{idl_name}`: implement it and register `{stub}Skeleton(servant)`.\"]\npub trait {stub}Servant: {supertraits} {{ {trait_methods} }}"
+            "#[doc = \" Servant trait of IDL interface `{idl_name}`: implement it and register `{stub}Skeleton(servant)`.\"]\n{IDL_NAMED_METHODS}pub trait {stub}Servant: {supertraits} {{ {trait_methods} }}"
         );
 
         // The skeleton.

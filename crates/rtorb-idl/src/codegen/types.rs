@@ -169,9 +169,11 @@ impl Gen<'_> {
     /// Whether the Rust type's own CDR impls encode `ty` as IDL says.
     pub(super) fn plain(&self, ty: &Type) -> bool {
         match ty {
-            Type::WChar | Type::WString(_) | Type::Fixed { .. } | Type::Object | Type::ValueBase => {
-                false
-            }
+            Type::WChar
+            | Type::WString(_)
+            | Type::Fixed { .. }
+            | Type::Object
+            | Type::ValueBase => false,
             Type::String(bound) => bound.is_none(),
             Type::Sequence { element, bound } => bound.is_none() && self.plain(element),
             Type::Array { element, .. } => self.plain(element),
@@ -378,9 +380,7 @@ impl Gen<'_> {
                 DeclKind::Forward(f) if matches!(f.of, ForwardKind::Value(_)) => {
                     return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
                 }
-                DeclKind::Forward(f)
-                    if f.of == ForwardKind::Interface(InterfaceKind::Abstract) =>
-                {
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
                     return format!("::rtorb::runtime::write_abstract(e, {recv}.as_ref())?;");
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
@@ -476,15 +476,17 @@ impl Gen<'_> {
                     return format!("::rtorb::runtime::not_unmarshalable(d, {what:?})?");
                 }
                 DeclKind::Interface(i) if i.kind == InterfaceKind::Abstract => {
-                    return format!("::rtorb::runtime::read_abstract::<{}>(d)?", self.path_to(*id));
+                    return format!(
+                        "::rtorb::runtime::read_abstract::<{}>(d)?",
+                        self.path_to(*id)
+                    );
                 }
                 DeclKind::Forward(f) if matches!(f.of, ForwardKind::Value(_)) => {
                     return READ_VALUE_BASE.into();
                 }
-                DeclKind::Forward(f)
-                    if f.of == ForwardKind::Interface(InterfaceKind::Abstract) =>
-                {
-                    return "::rtorb::runtime::read_abstract::<::rtorb::runtime::Object>(d)?".into();
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
+                    return "::rtorb::runtime::read_abstract::<::rtorb::runtime::Object>(d)?"
+                        .into();
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
                     return "::rtorb::runtime::not_unmarshalable(d, \"local interface\")?".into();

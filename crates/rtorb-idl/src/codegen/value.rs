@@ -11,12 +11,11 @@
 use std::fmt::Write as _;
 
 use crate::sema::{
-    DeclId, DeclKind, InterfaceDef, InterfaceKind, StateMember, Type, ValueDef,
-    ValueKind,
+    DeclId, DeclKind, InterfaceDef, InterfaceKind, StateMember, Type, ValueDef, ValueKind,
 };
 
 use super::emit::{Gen, doc_or};
-use super::interface::Sig;
+use super::interface::{IDL_NAMED_METHODS, Sig};
 use super::names::{NameKind, Namer, upper_camel_case};
 
 impl Gen<'_> {
@@ -30,10 +29,10 @@ impl Gen<'_> {
     /// The concrete (first, non-abstract) value base of `id`.
     fn concrete_base(&self, id: DeclId) -> Option<DeclId> {
         let v = self.value_def(id)?;
-        v.bases
-            .first()
-            .copied()
-            .filter(|b| self.value_def(*b).is_some_and(|d| d.kind != ValueKind::Abstract))
+        v.bases.first().copied().filter(|b| {
+            self.value_def(*b)
+                .is_some_and(|d| d.kind != ValueKind::Abstract)
+        })
     }
 
     /// The state members of `id`, those of its concrete bases first.
@@ -59,13 +58,7 @@ impl Gen<'_> {
             let Some(b) = self.concrete_base(cur) else {
                 break;
             };
-            out.push(
-                self.model
-                    .decl(b)
-                    .repository_id
-                    .clone()
-                    .unwrap_or_default(),
-            );
+            out.push(self.model.decl(b).repository_id.clone().unwrap_or_default());
             cur = b;
         }
         out
@@ -117,7 +110,13 @@ impl Gen<'_> {
                     params: f
                         .params
                         .iter()
-                        .map(|p| (namer.name(&p.name, NameKind::Value), p.direction, p.ty.clone()))
+                        .map(|p| {
+                            (
+                                namer.name(&p.name, NameKind::Value),
+                                p.direction,
+                                p.ty.clone(),
+                            )
+                        })
                         .collect(),
                     result: None,
                     raises: f.raises.clone(),
@@ -210,7 +209,7 @@ impl Gen<'_> {
             }
             let _ = write!(
                 out,
-                "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.\"]\npub trait {name}Operations {{ {methods} }}\n"
+                "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.\"]\n{IDL_NAMED_METHODS}pub trait {name}Operations {{ {methods} }}\n"
             );
         }
         // Factories.
@@ -240,7 +239,7 @@ impl Gen<'_> {
             }
             let _ = write!(
                 out,
-                "#[doc = \" The factories (initialisers) of IDL valuetype `{idl_name}`: implement them to build values.\"]\npub trait {name}Init: Send + Sync {{ {methods} }}\n"
+                "#[doc = \" The factories (initialisers) of IDL valuetype `{idl_name}`: implement them to build values.\"]\n{IDL_NAMED_METHODS}pub trait {name}Init: Send + Sync {{ {methods} }}\n"
             );
         }
         if is_abstract {
@@ -319,6 +318,7 @@ impl Gen<'_> {
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
                fn truncatable_ids(&self) -> &'static [&'static str] {{ &[{}] }}\
                fn write_state(&self, {e}: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ {upcasts} None }}\
              }}\n\
              {impls}\
@@ -359,6 +359,7 @@ impl Gen<'_> {
              impl ::rtorb_cdr::valuetype::ValueBase for {name} {{\
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
                fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ if to == ::std::any::TypeId::of::<{name}>() {{ return Some(::std::boxed::Box::new(self)); }} None }}\
              }}\n\
              impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::value_box({rid:?}, {:?}, {tc}) }} }}\n\
@@ -455,7 +456,7 @@ impl Gen<'_> {
         }
         let _ = write!(
             out,
-            "{}pub trait {name}: {supers} {{ {methods} }}\n\
+            "{}{IDL_NAMED_METHODS}pub trait {name}: {supers} {{ {methods} }}\n\
              impl ::rtorb::runtime::IdlType for dyn {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?}) }} }}\n",
             doc_or(
                 &decl.doc,
@@ -494,9 +495,10 @@ impl Gen<'_> {
                         .members
                         .iter()
                         .find_map(|m| self.local_only(&m.ty, depth + 1)),
-                    DeclKind::Union(u) => {
-                        u.cases.iter().find_map(|c| self.local_only(&c.ty, depth + 1))
-                    }
+                    DeclKind::Union(u) => u
+                        .cases
+                        .iter()
+                        .find_map(|c| self.local_only(&c.ty, depth + 1)),
                     _ => None,
                 }
             }
