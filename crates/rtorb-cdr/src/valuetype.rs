@@ -48,11 +48,13 @@
 //! # Limits
 //!
 //! Chunks written by rtorb end only before nested values and at the end of
-//! a value; the reader also accepts chunks split anywhere *between* the
-//! members of a value state read through [`read_value`] (every member
-//! boundary where a nested value starts or a value ends), but not in the
-//! middle of primitive data inside a state: such a stream is
-//! [`CdrError::BadValue`], never misread.
+//! a value, and the reader expects the same of other senders: a chunk may
+//! end (and a new one begin) wherever a nested value, a null or an
+//! indirection starts, and at the end of the state, but not between two
+//! members of primitive type. A stream whose chunk ends inside the data of
+//! a state is [`CdrError::BadValue`] when the value ends, never accepted.
+//! A chunked value nested in a truncated part is skipped; an indirection
+//! to it is an error.
 //!
 //! ```
 //! use std::any::TypeId;

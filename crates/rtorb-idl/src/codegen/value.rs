@@ -136,9 +136,13 @@ impl Gen<'_> {
         } else {
             ""
         };
-        let mut out = format!(
-            "#[doc = \" Types declared in IDL valuetype `{idl_name}`.\"]\n{inception}pub mod {module} {{ {body} }}\n"
-        );
+        let mut out = if body.trim().is_empty() {
+            String::new()
+        } else {
+            format!(
+                "#[doc = \" Types declared in IDL valuetype `{idl_name}`.\"]\n{inception}pub mod {module} {{ {body} }}\n"
+            )
+        };
 
         // The trait.
         let supers: Vec<String> = v

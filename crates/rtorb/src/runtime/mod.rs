@@ -59,6 +59,16 @@
 //! - The runtime answers `_is_a`, `_non_existent` and `_interface` itself
 //!   ([`dispatch`]) before the skeleton sees a request.
 //!
+//! # Values, abstract and local interfaces, native types
+//!
+//! Valuetypes are written and read by [`rtorb_cdr::valuetype`]; sharing is
+//! `Arc` identity within one message, and values of types the receiver
+//! does not declare are built by the factories of
+//! [`register_value_factory`]. An abstract interface is an [`Abstract`]
+//! (a reference or a value), a local interface reference a [`Local`], a
+//! native value an [`Opaque`]; the last two are never marshalled
+//! ([`not_marshalable`]).
+//!
 //! # Example
 //!
 //! A hand-written stub and skeleton for
