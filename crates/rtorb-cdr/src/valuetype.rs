@@ -54,7 +54,10 @@
 //! members of primitive type. A stream whose chunk ends inside the data of
 //! a state is [`CdrError::BadValue`] when the value ends, never accepted.
 //! A chunked value nested in a truncated part is skipped; an indirection
-//! to it is an error.
+//! to it is an error. An `any` read inside a value is decoded at once (its
+//! octets hold the enclosing value's chunks); one read elsewhere keeps its
+//! octets, so sharing between a value inside it and one outside it is
+//! [`CdrError::BadValue`].
 //!
 //! ```
 //! use std::any::TypeId;
@@ -809,4 +812,14 @@ pub(crate) fn skip_dynamic(
             end_value(d, &h, Slot::Skipped)
         }
     }
+}
+
+/// Whether `d` is reading the state of a value.
+pub(crate) fn reading_value(d: &Decoder) -> bool {
+    d.values.as_ref().is_some_and(|s| !s.stack.is_empty())
+}
+
+/// Whether `e` is writing the state of a value.
+pub(crate) fn writing_value(e: &Encoder) -> bool {
+    e.values.as_ref().is_some_and(|s| !s.stack.is_empty())
 }

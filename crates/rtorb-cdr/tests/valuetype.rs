@@ -421,3 +421,55 @@ fn dynamic_values_follow_indirections_and_chunks() {
         written(|e| write_value(e, Some(&p)))
     );
 }
+
+/// `valuetype A : truncatable AB { public any a; };`
+#[derive(Debug)]
+struct A(rtorb_cdr::Any);
+
+impl ValueBase for A {
+    fn repository_id(&self) -> &'static str {
+        "IDL:A:1.0"
+    }
+    fn truncatable_ids(&self) -> &'static [&'static str] {
+        &["IDL:AB:1.0"]
+    }
+    fn write_state(&self, e: &mut Encoder) -> Result<()> {
+        rtorb_cdr::CdrEncode::encode(&self.0, e)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn upcast(self: Arc<Self>, to: TypeId) -> Option<Box<dyn Any>> {
+        (to == TypeId::of::<A>()).then(|| Box::new(self) as Box<dyn Any>)
+    }
+}
+
+fn read_a(d: &mut Decoder) -> Result<Arc<dyn ValueBase>> {
+    Ok(Arc::new(A(
+        <rtorb_cdr::Any as rtorb_cdr::CdrDecode>::decode(d)?,
+    )))
+}
+
+#[test]
+fn an_any_holding_a_value_inside_a_chunked_value() {
+    let inner = Value::ValueType(vec![Value::Long(5)]);
+    let any = rtorb_cdr::Any::from_value(p_tc(), inner.clone());
+    let v = Arc::new(A(any));
+    let bytes = written(|e| {
+        write_value(e, Some(&v))?;
+        e.write_i32(77);
+        Ok(())
+    });
+    let mut d = decoder(&bytes);
+    let a = read_value::<A>(&mut d, Some(("IDL:A:1.0", read_a)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.read_i32().unwrap(), 77);
+    assert!(d.is_empty());
+    assert_eq!(a.0.value().unwrap(), inner);
+    // Written again from the decoded Any: the same octets.
+    assert_eq!(
+        written(|e| write_value(e, Some(&a))),
+        bytes[..bytes.len() - 4]
+    );
+}
