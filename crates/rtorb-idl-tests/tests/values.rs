@@ -110,6 +110,8 @@ fn null_and_plain_values_and_state() {
         let p: PointRef = Some(Arc::new(Point { x: 3, y: -4 }));
         let r = v.echo_point(&p).unwrap();
         assert_eq!(point(&r), &Point { x: 3, y: -4 });
+        // The state through the trait of the declared type.
+        assert_eq!(r.as_ref().map(|p| (*p.x(), *p.y())), Some((3, -4)));
         assert!(!Arc::ptr_eq(r.as_ref().unwrap(), p.as_ref().unwrap()));
         let (made, q) = v.out_point(&p).unwrap();
         assert_eq!(point(&made), &Point { x: 1, y: 2 });

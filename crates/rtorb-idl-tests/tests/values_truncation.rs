@@ -112,6 +112,9 @@ fn unknown_truncatable_values_truncate_and_others_are_marshal_minor_1() {
         let r = v.echo_point(&labelled).unwrap();
         let p = downcast_value::<Point3, _>(&**r.as_ref().unwrap()).expect("a Point3");
         assert_eq!((p.x, p.y, p.z), (4, 5, 6));
+        // The state of the declared type, whatever the type of the value.
+        let r = r.unwrap();
+        assert_eq!((*r.x(), *r.y()), (4, 5));
         assert_eq!(v.type_of(&strict).unwrap(), "IDL:vals/Strict:1.0");
     }
     Labelled::register_factory();

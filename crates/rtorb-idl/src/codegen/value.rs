@@ -2,7 +2,7 @@
 //!
 //! | IDL | Rust |
 //! | --- | --- |
-//! | `valuetype V { ... }` | struct `V` with every state member (those of its concrete bases first, `private` ones too), trait `VValue` (what a member of type `V` holds: `Option<Arc<dyn VValue>>`), `pub mod v` with the types declared inside; `VOperations` (operations and attributes, which the program implements for `V`) and `VInit` (factories) when declared |
+//! | `valuetype V { ... }` | struct `V` with every state member (those of its concrete bases first, `private` ones too), trait `VValue` with a method reading each state member `V` declares (what a member of type `V` holds: `Option<Arc<dyn VValue>>`), `pub mod v` with the types declared inside; `VOperations` (operations and attributes, which the program implements for `V`) and `VInit` (factories) when declared |
 //! | `abstract valuetype A` | trait `AValue` only |
 //! | `valuetype B T;` | `pub struct B(pub T)`, held as `Option<B>` |
 //! | `native N;` | `pub struct N(pub rtorb::runtime::Opaque)`, never marshalled |
@@ -46,6 +46,66 @@ impl Gen<'_> {
         }
         if let Some(v) = self.value_def(id) {
             out.extend(v.members.iter().cloned());
+        }
+        out
+    }
+
+    /// The accessor methods of the own state members of `id` in its trait:
+    /// IDL member name, method name, type.
+    fn accessors(&self, id: DeclId) -> Vec<(String, String, Type)> {
+        let mut namer = Namer::new();
+        for r in [
+            "repository_id",
+            "truncatable_ids",
+            "write_state",
+            "as_any",
+            "upcast",
+            "type_id",
+        ] {
+            namer.reserve(r);
+        }
+        self.value_def(id)
+            .map(|v| {
+                v.members
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.name.clone(),
+                            namer.name(&m.name, NameKind::Value),
+                            m.ty.clone(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The trait items reading the state members of `id`.
+    fn accessor_decls(&mut self, id: DeclId) -> String {
+        let mut out = String::new();
+        for (idl, method, ty) in self.accessors(id) {
+            let rt = self.rust_ty(&ty);
+            let _ = write!(
+                out,
+                "#[doc = {:?}]\nfn {method}(&self) -> &{rt};",
+                format!(" The state member `{idl}`.")
+            );
+        }
+        out
+    }
+
+    /// The accessors of the trait of `of` for a state struct whose fields
+    /// are `fields` (IDL name, Rust field).
+    fn accessor_impl(&mut self, of: DeclId, fields: &[(String, String)]) -> String {
+        let mut out = String::new();
+        for (idl, method, ty) in self.accessors(of) {
+            let rt = self.rust_ty(&ty);
+            let field = fields
+                .iter()
+                .find(|(n, _)| *n == idl)
+                .map(|(_, f)| f.clone())
+                .unwrap_or_default();
+            let _ = write!(out, "fn {method}(&self) -> &{rt} {{ &self.{field} }}");
         }
         out
     }
@@ -164,13 +224,14 @@ impl Gen<'_> {
         };
         let _ = write!(
             out,
-            "{}pub trait {trait_name}: {supers} {{}}",
+            "{}pub trait {trait_name}: {supers} {{ {} }}",
             doc_or(
                 &decl.doc,
                 &format!(
-                    "IDL {what} `{idl_name}` (`{rid}`): implemented by the Rust type of every value of this type or a type derived from it. A member of this type is an `Option<Arc<dyn {trait_name}>>`."
+                    "IDL {what} `{idl_name}` (`{rid}`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn {trait_name}>>`."
                 )
-            )
+            ),
+            self.accessor_decls(id)
         );
         // Its TypeCode.
         let modifier = match (v.kind, v.truncatable) {
@@ -298,7 +359,13 @@ impl Gen<'_> {
             "if to == ::std::any::TypeId::of::<{name}>() {{ return Some(::std::boxed::Box::new(self)); }}\
              if to == ::std::any::TypeId::of::<dyn {trait_name}>() {{ return Some(::std::boxed::Box::new(self as ::std::sync::Arc<dyn {trait_name}>)); }}"
         );
-        let mut impls = format!("impl {trait_name} for {name} {{}}\n");
+        let field_map: Vec<(String, String)> = state
+            .iter()
+            .zip(&names)
+            .map(|(m, n)| (m.name.clone(), n.clone()))
+            .collect();
+        let own = self.accessor_impl(id, &field_map);
+        let mut impls = format!("impl {trait_name} for {name} {{ {own} }}\n");
         for a in &v.all_bases {
             if self.value_def(*a).is_none() {
                 continue;
@@ -308,7 +375,8 @@ impl Gen<'_> {
                 upcasts,
                 "if to == ::std::any::TypeId::of::<dyn {at}>() {{ return Some(::std::boxed::Box::new(self as ::std::sync::Arc<dyn {at}>)); }}"
             );
-            let _ = writeln!(impls, "impl {at} for {name} {{}}");
+            let body = self.accessor_impl(*a, &field_map);
+            let _ = writeln!(impls, "impl {at} for {name} {{ {body} }}");
         }
         let _ = write!(
             out,

@@ -6,9 +6,11 @@
 //!
 //! - A concrete `valuetype V` is a struct `V` holding its state (the
 //!   state of its concrete bases first), plus a trait `VValue` that `V`
-//!   and every type derived from `V` implement. A member, parameter or
-//!   result declared of type `V` is an `Option<Arc<dyn VValue>>`: `None` is
-//!   the null value, and any value of a type derived from `V` fits.
+//!   and every type derived from `V` implement, with a method reading each
+//!   state member `V` declares. A member, parameter or result declared of
+//!   type `V` is an `Option<Arc<dyn VValue>>`: `None` is the null value,
+//!   and any value of a type derived from `V` fits; [`downcast_value`]
+//!   gives the concrete struct.
 //! - **Sharing** is `Arc` identity: the same `Arc` written twice in one
 //!   message (two arguments, two members, two sequence elements) is
 //!   encoded once and then as an indirection, and decodes to one `Arc`

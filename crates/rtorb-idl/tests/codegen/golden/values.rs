@@ -65,7 +65,7 @@ pub mod vals {
                 .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
         }
     }
-    /// IDL abstract valuetype `Vals::Base` (`IDL:Vals/Base:1.0`): implemented by the Rust type of every value of this type or a type derived from it. A member of this type is an `Option<Arc<dyn BaseValue>>`.
+    /// IDL abstract valuetype `Vals::Base` (`IDL:Vals/Base:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn BaseValue>>`.
     pub trait BaseValue: ::rtorb_cdr::valuetype::ValueBase {}
     impl ::rtorb::runtime::IdlType for dyn BaseValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
@@ -89,8 +89,13 @@ pub mod vals {
         /// IDL operation `size`.
         fn size(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
     }
-    /// IDL valuetype `Vals::Shape` (`IDL:Vals/Shape:1.0`): implemented by the Rust type of every value of this type or a type derived from it. A member of this type is an `Option<Arc<dyn ShapeValue>>`.
-    pub trait ShapeValue: BaseValue {}
+    /// IDL valuetype `Vals::Shape` (`IDL:Vals/Shape:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn ShapeValue>>`.
+    pub trait ShapeValue: BaseValue {
+        /// The state member `x`.
+        fn x(&self) -> &i32;
+        /// The state member `label`.
+        fn label(&self) -> &::core::option::Option<Name>;
+    }
     impl ::rtorb::runtime::IdlType for dyn ShapeValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
             ::rtorb_cdr::TypeCode::value_tc(
@@ -208,7 +213,14 @@ pub mod vals {
             None
         }
     }
-    impl ShapeValue for Shape {}
+    impl ShapeValue for Shape {
+        fn x(&self) -> &i32 {
+            &self.x
+        }
+        fn label(&self) -> &::core::option::Option<Name> {
+            &self.label
+        }
+    }
     impl BaseValue for Shape {}
     impl ::rtorb::runtime::IdlType for Shape {
         fn type_code() -> ::rtorb_cdr::TypeCode {
@@ -231,8 +243,11 @@ pub mod vals {
                 .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
         }
     }
-    /// IDL valuetype `Vals::Point` (`IDL:Vals/Point:1.0`): implemented by the Rust type of every value of this type or a type derived from it. A member of this type is an `Option<Arc<dyn PointValue>>`.
-    pub trait PointValue: ShapeValue {}
+    /// IDL valuetype `Vals::Point` (`IDL:Vals/Point:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn PointValue>>`.
+    pub trait PointValue: ShapeValue {
+        /// The state member `y`.
+        fn y(&self) -> &i32;
+    }
     impl ::rtorb::runtime::IdlType for dyn PointValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
             ::rtorb_cdr::TypeCode::value_tc(
@@ -339,8 +354,19 @@ pub mod vals {
             None
         }
     }
-    impl PointValue for Point {}
-    impl ShapeValue for Point {}
+    impl PointValue for Point {
+        fn y(&self) -> &i32 {
+            &self.y
+        }
+    }
+    impl ShapeValue for Point {
+        fn x(&self) -> &i32 {
+            &self.x
+        }
+        fn label(&self) -> &::core::option::Option<Name> {
+            &self.label
+        }
+    }
     impl BaseValue for Point {}
     impl ::rtorb::runtime::IdlType for Point {
         fn type_code() -> ::rtorb_cdr::TypeCode {
