@@ -540,9 +540,6 @@ pub(crate) fn begin_value(d: &mut Decoder) -> Result<ValueStart> {
             Some(Slot::Reading) => Err(CdrError::BadValue(
                 "indirection to a value still being decoded (a cycle)",
             )),
-            Some(Slot::Skipped) => Err(CdrError::BadValue(
-                "indirection to a value of a type that was skipped",
-            )),
             Some(s) => Ok(ValueStart::Shared(s)),
             None => Err(CdrError::BadValue(
                 "indirection does not point at an earlier value",
@@ -690,6 +687,9 @@ pub fn read_value<T: ?Sized + 'static>(
     match begin_value(d)? {
         ValueStart::Null => Ok(None),
         ValueStart::Shared(Slot::Typed(v)) => cast(v).map(Some),
+        ValueStart::Shared(Slot::Skipped) => Err(CdrError::BadValue(
+            "indirection to a value of a type that was skipped",
+        )),
         ValueStart::Shared(_) => Err(CdrError::BadValue("indirection to a value of another kind")),
         ValueStart::New(h) => {
             let mut reader = None;
@@ -740,6 +740,9 @@ pub(crate) fn read_dynamic(
     match begin_value(d)? {
         ValueStart::Null => Ok(Value::Null),
         ValueStart::Shared(Slot::Dynamic(v)) => Ok(v),
+        ValueStart::Shared(Slot::Skipped) => Err(CdrError::BadValue(
+            "indirection to a value of a type that was skipped",
+        )),
         ValueStart::Shared(_) => Err(CdrError::BadValue("indirection to a value of another kind")),
         ValueStart::New(h) => {
             let v = state(d, &h)?;

@@ -414,3 +414,44 @@ fn byte_exact_encodings() {
         hex(&format!("7fffff02 00000017 {sid}00 00 00000003 686900"))
     )
 }
+
+#[test]
+fn mutually_recursive_values_have_finite_type_codes_and_round_trip() {
+    use rtorb_idl_tests::values_idl::trees::*;
+    let tree = <dyn TreeValue as IdlType>::type_code();
+    assert_eq!(tree.id(), Some("IDL:trees/Tree:1.0"));
+    let branch = tree.member_type(0).expect("left");
+    assert_eq!(branch.id(), Some("IDL:trees/Branch:1.0"));
+    // Branch.rest is Tree again (the placeholder, resolved).
+    let rest = branch.member_type(1).expect("rest");
+    assert_eq!(rest.id(), Some("IDL:trees/Tree:1.0"));
+    assert_eq!(rest.kind(), TCKind::Value);
+    // The TypeCode goes on the wire (as an indirection) and back.
+    let mut e = Encoder::new(Encoding::native());
+    tree.encode(&mut e).unwrap();
+    let mut d = Decoder::new(e.into_bytes(), Encoding::native());
+    assert!(
+        rtorb_cdr::TypeCode::decode(&mut d)
+            .unwrap()
+            .equivalent(&tree)
+    );
+    // A value graph with a shared leaf, through an Any.
+    let leaf: Arc<dyn TreeValue> = Arc::new(Tree {
+        left: None,
+        right: None,
+    });
+    let b: Arc<dyn BranchValue> = Arc::new(Branch {
+        weight: 3,
+        rest: Some(leaf.clone()),
+    });
+    let t = Tree {
+        left: Some(b.clone()),
+        right: Some(b),
+    };
+    let any = to_any(&t).unwrap();
+    let back = from_any::<Tree>(&any).unwrap();
+    let (l, r) = (back.left.unwrap(), back.right.unwrap());
+    assert!(Arc::ptr_eq(&l, &r));
+    assert_eq!(*l.weight(), 3);
+    assert!(l.rest().is_some());
+}

@@ -262,7 +262,7 @@ impl Gen<'_> {
         }
         let _ = write!(
             out,
-            "impl ::rtorb::runtime::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}]) }} }}",
+            "impl ::rtorb::runtime::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::Value, {rid:?}, || ::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
             decl.name
         );
 
@@ -434,7 +434,7 @@ impl Gen<'_> {
                fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ if to == ::std::any::TypeId::of::<{name}>() {{ return Some(::std::boxed::Box::new(self)); }} None }}\
              }}\n\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::value_box({rid:?}, {:?}, {tc}) }} }}\n\
+             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::ValueBox, {rid:?}, || ::rtorb_cdr::TypeCode::value_box({rid:?}, {:?}, {tc})) }} }}\n\
              #[doc = \" Writes the box as a value.\"]\n\
              impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a box (not null).\"]\n\

@@ -158,9 +158,9 @@ pub use support::{
     write_object,
 };
 pub use values::{
-    Abstract, Local, Opaque, StateReader, downcast_value, lookup_value_factory, not_marshalable,
-    not_unmarshalable, read_abstract, register_value_factory, unregister_value_factory,
-    write_abstract,
+    Abstract, Local, Opaque, StateReader, downcast_value, guarded_type_code, lookup_value_factory,
+    not_marshalable, not_unmarshalable, read_abstract, register_value_factory,
+    unregister_value_factory, write_abstract,
 };
 
 pub(crate) use pool::BufferPool;

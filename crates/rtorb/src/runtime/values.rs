@@ -39,7 +39,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use rtorb_cdr::valuetype::{ValueBase, read_value, write_value};
-use rtorb_cdr::{CdrError, Decoder, Encoder};
+use rtorb_cdr::{CdrError, Decoder, Encoder, TCKind, TypeCode};
 
 pub use rtorb_cdr::valuetype::{
     StateReader, downcast_value, lookup_value_factory, register_value_factory,
@@ -150,4 +150,36 @@ pub fn not_marshalable(_e: &mut Encoder, what: &'static str) -> Result<(), CdrEr
 /// read from `_d`.
 pub fn not_unmarshalable<T>(_d: &mut Decoder, what: &'static str) -> Result<T, CdrError> {
     Err(CdrError::Unsupported(what))
+}
+
+thread_local! {
+    static BUILDING: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Pops the id pushed by [`guarded_type_code`], also on unwinding.
+struct Building;
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        BUILDING.with(|b| b.borrow_mut().pop());
+    }
+}
+
+/// The TypeCode that `build` makes for the type of kind `kind` and
+/// repository id `id`; while it runs, a TypeCode of the same id asked for
+/// on this thread is a recursive placeholder ([`TypeCode::recursive`]),
+/// bound by the TypeCode being built. This is how the TypeCodes of
+/// valuetypes that refer to each other (`A` holds a `B` that holds an
+/// `A`) end instead of recursing forever.
+pub fn guarded_type_code(
+    kind: TCKind,
+    id: &'static str,
+    build: impl FnOnce() -> TypeCode,
+) -> TypeCode {
+    if BUILDING.with(|b| b.borrow().contains(&id)) {
+        return TypeCode::recursive(kind, id).unwrap_or_else(|_| TypeCode::null());
+    }
+    BUILDING.with(|b| b.borrow_mut().push(id));
+    let _building = Building;
+    build()
 }

@@ -42,10 +42,14 @@ pub mod vals {
     }
     impl ::rtorb::runtime::IdlType for Name {
         fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::value_box(
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::ValueBox,
                 "IDL:Vals/Name:1.0",
-                "Name",
-                ::rtorb_cdr::TypeCode::string(0),
+                || ::rtorb_cdr::TypeCode::value_box(
+                    "IDL:Vals/Name:1.0",
+                    "Name",
+                    ::rtorb_cdr::TypeCode::string(0),
+                ),
             )
         }
     }
@@ -69,12 +73,16 @@ pub mod vals {
     pub trait BaseValue: ::rtorb_cdr::valuetype::ValueBase {}
     impl ::rtorb::runtime::IdlType for dyn BaseValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::value_tc(
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
                 "IDL:Vals/Base:1.0",
-                "Base",
-                ::rtorb_cdr::typecode::VM_ABSTRACT,
-                None,
-                ::std::vec![],
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Base:1.0",
+                    "Base",
+                    ::rtorb_cdr::typecode::VM_ABSTRACT,
+                    None,
+                    ::std::vec![],
+                ),
             )
         }
     }
@@ -98,19 +106,23 @@ pub mod vals {
     }
     impl ::rtorb::runtime::IdlType for dyn ShapeValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::value_tc(
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
                 "IDL:Vals/Shape:1.0",
-                "Shape",
-                ::rtorb_cdr::typecode::VM_NONE,
-                None,
-                ::std::vec![
-                    ::rtorb_cdr::ValueMember { name : "x".into(), type_code :
-                    ::rtorb_cdr::TypeCode::long(), visibility :
-                    ::rtorb_cdr::typecode::PUBLIC_MEMBER },::rtorb_cdr::ValueMember {
-                    name : "label".into(), type_code : < Name as
-                    ::rtorb::runtime::IdlType >::type_code(), visibility :
-                    ::rtorb_cdr::typecode::PRIVATE_MEMBER },
-                ],
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Shape:1.0",
+                    "Shape",
+                    ::rtorb_cdr::typecode::VM_NONE,
+                    None,
+                    ::std::vec![
+                        ::rtorb_cdr::ValueMember { name : "x".into(), type_code :
+                        ::rtorb_cdr::TypeCode::long(), visibility :
+                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },::rtorb_cdr::ValueMember {
+                        name : "label".into(), type_code : < Name as
+                        ::rtorb::runtime::IdlType >::type_code(), visibility :
+                        ::rtorb_cdr::typecode::PRIVATE_MEMBER },
+                    ],
+                ),
             )
         }
     }
@@ -250,16 +262,20 @@ pub mod vals {
     }
     impl ::rtorb::runtime::IdlType for dyn PointValue {
         fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::value_tc(
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
                 "IDL:Vals/Point:1.0",
-                "Point",
-                ::rtorb_cdr::typecode::VM_TRUNCATABLE,
-                Some(<dyn ShapeValue as ::rtorb::runtime::IdlType>::type_code()),
-                ::std::vec![
-                    ::rtorb_cdr::ValueMember { name : "y".into(), type_code :
-                    ::rtorb_cdr::TypeCode::long(), visibility :
-                    ::rtorb_cdr::typecode::PUBLIC_MEMBER },
-                ],
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Point:1.0",
+                    "Point",
+                    ::rtorb_cdr::typecode::VM_TRUNCATABLE,
+                    Some(<dyn ShapeValue as ::rtorb::runtime::IdlType>::type_code()),
+                    ::std::vec![
+                        ::rtorb_cdr::ValueMember { name : "y".into(), type_code :
+                        ::rtorb_cdr::TypeCode::long(), visibility :
+                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                    ],
+                ),
             )
         }
     }
