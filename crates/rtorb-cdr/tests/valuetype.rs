@@ -473,3 +473,71 @@ fn an_any_holding_a_value_inside_a_chunked_value() {
         bytes[..bytes.len() - 4]
     );
 }
+
+mod random_input {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Bytes that look like value encodings: tags, chunk sizes, end tags,
+    /// indirections and small numbers, in any order.
+    fn words() -> impl Strategy<Value = Vec<u8>> {
+        let word = prop_oneof![
+            Just(0x7fff_ff00u32),
+            Just(0x7fff_ff02),
+            Just(0x7fff_ff06),
+            Just(0x7fff_ff0a),
+            Just(0x7fff_ff0e),
+            Just(0xffff_ffff),
+            Just(0xffff_fffe),
+            Just(0xffff_fffc),
+            Just(0),
+            0u32..16,
+            any::<u32>(),
+        ];
+        prop::collection::vec(word, 0..40)
+            .prop_map(|ws| ws.iter().flat_map(|w| w.to_be_bytes()).collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Whatever the bytes, reading values (typed and dynamic) gives a
+        /// value or an error, never a panic.
+        #[test]
+        fn no_input_panics(bytes in words()) {
+            let mut d = decoder(&bytes);
+            for _ in 0..4 {
+                if read_value::<O>(&mut d, Some(("IDL:O:1.0", read_o))).is_err() {
+                    break;
+                }
+            }
+            let mut d = decoder(&bytes);
+            let _ = read_value::<N>(&mut d, Some(("IDL:N:1.0", read_n)));
+            let mut d = decoder(&bytes);
+            let _ = Value::decode(&p_tc(), &mut d);
+            let mut d = decoder(&bytes);
+            let _ = <rtorb_cdr::Any as rtorb_cdr::CdrDecode>::decode(&mut d);
+        }
+
+        /// A chain of values written and read back is the same chain.
+        #[test]
+        fn written_values_read_back(xs in prop::collection::vec(any::<i32>(), 0..8)) {
+            let vs: Vec<Arc<P>> = xs.iter().map(|&x| Arc::new(P { x })).collect();
+            let bytes = written(|e| {
+                for v in &vs {
+                    write_value(e, Some(v))?;
+                    write_value(e, Some(v))?;
+                }
+                Ok(())
+            });
+            let mut d = decoder(&bytes);
+            for &x in &xs {
+                let a = read_value::<P>(&mut d, OWN_P).unwrap().unwrap();
+                let b = read_value::<P>(&mut d, OWN_P).unwrap().unwrap();
+                prop_assert_eq!(a.x, x);
+                prop_assert!(Arc::ptr_eq(&a, &b));
+            }
+            prop_assert!(d.is_empty());
+        }
+    }
+}
