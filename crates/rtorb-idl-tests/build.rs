@@ -28,7 +28,12 @@ fn main() {
     };
     let cubit = shared.join("idl/cubit.idl");
     let own = manifest.join("idl");
-    let files = [cubit, own.join("everything.idl"), own.join("relay.idl")];
+    let files = [
+        cubit,
+        own.join("everything.idl"),
+        own.join("relay.idl"),
+        own.join("values.idl"),
+    ];
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

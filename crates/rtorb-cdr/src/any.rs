@@ -151,6 +151,12 @@ impl CdrDecode for Any {
 
 fn decode_any(dec: &mut Decoder) -> Result<Any> {
     let tc = TypeCode::decode(dec)?;
+    if crate::valuetype::reading_value(dec) {
+        // Inside a value, the octets of the Any may hold chunk headers and
+        // end tags of the enclosing value: decode it now, in this stream.
+        let v = Value::decode(&tc, dec)?;
+        return Ok(Any::from_value(tc, v));
+    }
     let pad = dec.position() % 8;
     let start = dec.offset();
     value::skip(&tc, dec)?;
@@ -169,8 +175,9 @@ fn decode_any(dec: &mut Decoder) -> Result<Any> {
 }
 
 /// Writes the TypeCode and the value. An encoded value is copied as it is
-/// when the stream has the same encoding and the same alignment modulo 8;
-/// otherwise it is decoded and encoded again.
+/// when the stream has the same encoding and the same alignment modulo 8
+/// and is not inside a valuetype (whose chunks and nesting levels the copy
+/// would not follow); otherwise it is decoded and encoded again.
 impl CdrEncode for Any {
     fn encode(&self, enc: &mut Encoder) -> Result<()> {
         self.tc.encode(enc)?;
@@ -179,7 +186,10 @@ impl CdrEncode for Any {
                 data,
                 pad,
                 encoding,
-            } if *encoding == enc.encoding() && enc.position() % 8 == *pad => {
+            } if *encoding == enc.encoding()
+                && enc.position() % 8 == *pad
+                && !crate::valuetype::writing_value(enc) =>
+            {
                 enc.write_bytes(&data.slice(*pad..));
                 Ok(())
             }

@@ -31,6 +31,9 @@ pub struct Decoder {
     encoding: Encoding,
     depth: u32,
     max_depth: u32,
+    /// The values read so far, for indirections and chunking (allocated
+    /// on the first value).
+    pub(crate) values: Option<Box<crate::valuetype::ReadState>>,
 }
 
 impl Decoder {
@@ -44,6 +47,7 @@ impl Decoder {
             encoding,
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
+            values: None,
         }
     }
 
@@ -60,6 +64,7 @@ impl Decoder {
             encoding,
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
+            values: None,
         }
     }
 
@@ -521,6 +526,7 @@ impl Decoder {
             encoding: outer.with_order(order),
             depth,
             max_depth,
+            values: None,
         })
     }
 }

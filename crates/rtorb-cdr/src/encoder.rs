@@ -31,6 +31,9 @@ pub struct Encoder {
     encoding: Encoding,
     zero_copy_threshold: usize,
     encapsulation_depth: u32,
+    /// The values written so far, for sharing and chunking (allocated on
+    /// the first value).
+    pub(crate) values: Option<Box<crate::valuetype::WriteState>>,
 }
 
 impl Encoder {
@@ -50,6 +53,7 @@ impl Encoder {
             encoding,
             zero_copy_threshold: usize::MAX,
             encapsulation_depth: 0,
+            values: None,
         }
     }
 
@@ -193,6 +197,24 @@ impl Encoder {
         let at = self.len();
         self.buf.put_u32(0);
         at
+    }
+
+    /// Drops what was written from output offset `at` (a reservation of
+    /// [`Encoder::reserve_u32`] nothing followed); `false` if it lies in a
+    /// frozen chunk.
+    pub(crate) fn truncate_to(&mut self, at: usize) -> bool {
+        match at.checked_sub(self.chunks_len) {
+            Some(local) if local <= self.buf.len() => {
+                self.buf.truncate(local);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The zero-copy threshold in force.
+    pub(crate) fn zero_copy_threshold(&self) -> usize {
+        self.zero_copy_threshold
     }
 
     /// Overwrites the `unsigned long` at output offset `at` (from

@@ -93,6 +93,15 @@ pub enum CdrError {
     /// A feature of CDR this implementation does not handle.
     #[error("not supported: {0}")]
     Unsupported(&'static str),
+    /// A malformed valuetype encoding: a bad value tag, chunk, end tag or
+    /// indirection, or an indirection to a value still being decoded (a
+    /// cycle, which shared `Arc`s cannot represent).
+    #[error("malformed valuetype encoding: {0}")]
+    BadValue(&'static str),
+    /// A value of a type for which no factory is registered and that
+    /// cannot be truncated to a type the receiver knows.
+    #[error("no value factory for `{0}`")]
+    UnknownValueType(String),
 }
 
 impl CdrError {
@@ -121,6 +130,9 @@ impl CdrError {
             CdrError::BadIndirection(_) => RTORB_VMCID | 14,
             CdrError::TypeMismatch(_) => RTORB_VMCID | 15,
             CdrError::Unsupported(_) => RTORB_VMCID | 16,
+            CdrError::BadValue(_) => RTORB_VMCID | 17,
+            // OMG MARSHAL minor 1: unable to locate a value factory.
+            CdrError::UnknownValueType(_) => OMG_VMCID | 1,
         }
     }
 }

@@ -44,6 +44,7 @@ mod traits;
 pub mod typecode;
 mod types;
 pub mod value;
+pub mod valuetype;
 
 pub use any::{Any, AnyValue};
 pub use codeset::{CodeSetId, TransmissionCodeSets};

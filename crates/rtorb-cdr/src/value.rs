@@ -16,8 +16,9 @@ use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::{CdrError, Result};
 use crate::traits::{CdrDecode, CdrEncode};
-use crate::typecode::{Body, TCKind, TypeCode, VM_ABSTRACT, VM_CUSTOM};
+use crate::typecode::{Body, TCKind, TypeCode, VM_ABSTRACT, VM_CUSTOM, VM_TRUNCATABLE};
 use crate::types::{Fixed, Ior, LongDouble};
+use crate::valuetype;
 
 /// A sequence or array of a numeric primitive type, held unboxed.
 #[derive(Debug, Clone, PartialEq)]
@@ -265,8 +266,24 @@ fn min_wire_size(tc: &TypeCode) -> usize {
     }
 }
 
-const VALUE_TAG_MIN: u32 = 0x7fff_ff00;
-const VALUE_TAG_SINGLE_ID: u32 = 0x7fff_ff02;
+/// The repository ids a value of `tc` is written with: its own, then
+/// those of the bases it is truncatable to.
+fn value_ids(tc: &TypeCode, id: &str) -> Result<Vec<String>> {
+    let mut out = vec![id.to_string()];
+    let mut t = tc.clone();
+    while t.type_modifier() == Some(VM_TRUNCATABLE) {
+        let Some(Some(base)) = t.concrete_base_type() else {
+            break;
+        };
+        if out.len() > crate::DEFAULT_MAX_DEPTH as usize {
+            return Err(CdrError::NestingTooDeep(crate::DEFAULT_MAX_DEPTH));
+        }
+        let base = base.unalias().clone();
+        out.push(base.id().unwrap_or_default().to_string());
+        t = base;
+    }
+    Ok(out)
+}
 
 /// The TypeCodes of a valuetype's state members, bases first.
 fn value_state(tc: &TypeCode) -> Result<Vec<TypeCode>> {
@@ -289,48 +306,6 @@ fn value_state(tc: &TypeCode) -> Result<Vec<TypeCode>> {
         }
     }
     Ok(out)
-}
-
-/// Reads a value header; `false` for a null value.
-fn read_value_header(dec: &mut Decoder) -> Result<bool> {
-    let tag = dec.read_u32()?;
-    if tag == 0 {
-        return Ok(false);
-    }
-    if tag == 0xffff_ffff {
-        return Err(CdrError::Unsupported("valuetype indirection"));
-    }
-    if tag < VALUE_TAG_MIN {
-        return Err(CdrError::TypeMismatch("invalid valuetype tag"));
-    }
-    if tag & 0x08 != 0 {
-        return Err(CdrError::Unsupported("chunked valuetype encoding"));
-    }
-    if tag & 0x01 != 0 {
-        skip_string_or_indirection(dec)?;
-    }
-    match tag & 0x06 {
-        0 => {}
-        2 => skip_string_or_indirection(dec)?,
-        6 => {
-            let n = dec.read_len(4)?;
-            for _ in 0..n {
-                skip_string_or_indirection(dec)?;
-            }
-        }
-        _ => return Err(CdrError::TypeMismatch("invalid valuetype tag")),
-    }
-    Ok(true)
-}
-
-fn skip_string_or_indirection(dec: &mut Decoder) -> Result<()> {
-    let at = dec.offset();
-    if dec.read_u32()? == 0xffff_ffff {
-        dec.read_i32()?;
-        return Ok(());
-    }
-    dec.seek(at)?;
-    skip_string(dec)
 }
 
 fn skip_string(dec: &mut Decoder) -> Result<()> {
@@ -496,10 +471,12 @@ impl Value {
                 TCKind::AbstractInterface => {
                     if dec.read_bool()? {
                         Value::ObjRef(Ior::decode(dec)?)
-                    } else if read_value_header(dec)? {
-                        return Err(CdrError::Unsupported("valuetype in an abstract interface"));
                     } else {
-                        Value::Null
+                        valuetype::read_dynamic(dec, |_, _| {
+                            Err(CdrError::Unsupported(
+                                "a value of unknown type in an abstract interface",
+                            ))
+                        })?
                     }
                 }
                 TCKind::Native | TCKind::LocalInterface => {
@@ -509,17 +486,11 @@ impl Value {
                 }
                 _ => Value::ObjRef(Ior::decode(dec)?),
             },
-            Body::Named { content, .. } => nested(dec, |dec| {
+            Body::Named { content, .. } => valuetype::read_dynamic(dec, |dec, _| {
                 // A value box (aliases were stripped above).
-                if !read_value_header(dec)? {
-                    return Ok(Value::Null);
-                }
                 Value::decode(&tc.resolve_child(content), dec)
             })?,
-            Body::Value { modifier, .. } => nested(dec, |dec| {
-                if !read_value_header(dec)? {
-                    return Ok(Value::Null);
-                }
+            Body::Value { modifier, .. } => valuetype::read_dynamic(dec, |dec, _| {
                 if *modifier == VM_ABSTRACT {
                     return Err(CdrError::Unsupported("value of an abstract valuetype"));
                 }
@@ -644,21 +615,19 @@ impl Value {
                 }
                 (TCKind::AbstractInterface, Value::Null) => {
                     enc.write_bool(false);
-                    enc.write_u32(0)
+                    valuetype::write_null(enc)?
                 }
                 (TCKind::AbstractInterface, _) => return Err(mismatch()),
                 (_, Value::ObjRef(ior)) => ior.encode(enc)?,
                 _ => return Err(mismatch()),
             },
             (Body::Named { id, content, .. }, v) => match v {
-                Value::Null => enc.write_u32(0),
-                v => {
-                    enc.write_u32(VALUE_TAG_SINGLE_ID);
-                    enc.write_string(id)?;
-                    v.encode(&tc.resolve_child(content), enc)?
-                }
+                Value::Null => valuetype::write_null(enc)?,
+                v => valuetype::write_dynamic(enc, &[id.as_str()], |enc| {
+                    v.encode(&tc.resolve_child(content), enc)
+                })?,
             },
-            (Body::Value { .. }, Value::Null) => enc.write_u32(0),
+            (Body::Value { .. }, Value::Null) => valuetype::write_null(enc)?,
             (Body::Value { id, modifier, .. }, Value::ValueType(vals)) => {
                 if *modifier == VM_ABSTRACT {
                     return Err(CdrError::Unsupported("value of an abstract valuetype"));
@@ -669,11 +638,14 @@ impl Value {
                         "valuetype value has the wrong member count",
                     ));
                 }
-                enc.write_u32(VALUE_TAG_SINGLE_ID);
-                enc.write_string(id)?;
-                for (t, v) in state.iter().zip(vals) {
-                    v.encode(t, enc)?;
-                }
+                let ids = value_ids(tc, id)?;
+                let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+                valuetype::write_dynamic(enc, &ids, |enc| {
+                    for (t, v) in state.iter().zip(vals) {
+                        v.encode(t, enc)?;
+                    }
+                    Ok(())
+                })?;
             }
             (Body::Recursive { .. }, _) => {
                 return Err(CdrError::BadTypeCode("unresolved recursive TypeCode"));
@@ -840,26 +812,30 @@ pub(crate) fn skip(tc: &TypeCode, dec: &mut Decoder) -> Result<()> {
             TCKind::AbstractInterface => {
                 if dec.read_bool()? {
                     skip_ior(dec)?;
-                } else if read_value_header(dec)? {
-                    return Err(CdrError::Unsupported("valuetype in an abstract interface"));
+                } else {
+                    valuetype::skip_dynamic(dec, |_, h| {
+                        if h.chunked {
+                            // The chunks are skipped by the end of the value.
+                            Ok(())
+                        } else {
+                            Err(CdrError::Unsupported(
+                                "a value of unknown type in an abstract interface",
+                            ))
+                        }
+                    })?
                 }
             }
             _ => skip_ior(dec)?,
         },
-        Body::Named { content, .. } => nested(dec, |dec| {
-            if read_value_header(dec)? {
-                skip(&tc.resolve_child(content), dec)?;
+        Body::Named { content, .. } => {
+            valuetype::skip_dynamic(dec, |dec, _| skip(&tc.resolve_child(content), dec))?
+        }
+        Body::Value { modifier, .. } => valuetype::skip_dynamic(dec, |dec, _| {
+            if *modifier == VM_ABSTRACT {
+                return Err(CdrError::Unsupported("value of an abstract valuetype"));
             }
-            Ok(())
-        })?,
-        Body::Value { modifier, .. } => nested(dec, |dec| {
-            if read_value_header(dec)? {
-                if *modifier == VM_ABSTRACT {
-                    return Err(CdrError::Unsupported("value of an abstract valuetype"));
-                }
-                for t in &value_state(tc)? {
-                    skip(t, dec)?;
-                }
+            for t in &value_state(tc)? {
+                skip(t, dec)?;
             }
             Ok(())
         })?,

@@ -240,10 +240,10 @@ fn valuetypes_and_boxes() {
         Value::ValueType(vec![Value::Long(3)])
     );
     assert_eq!(Value::decode(&vt, &mut d).unwrap(), Value::Null);
-    // Chunked encodings are not supported: a typed error.
+    // A chunked header cut short: a typed error.
     let mut d = Decoder::new(Bytes::from_static(&[0x7f, 0xff, 0xff, 0x0a]), be());
     assert!(matches!(
         Value::decode(&vt, &mut d),
-        Err(CdrError::Unsupported(_))
+        Err(CdrError::UnexpectedEnd { .. })
     ));
 }

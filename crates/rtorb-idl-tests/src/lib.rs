@@ -15,3 +15,44 @@ pub mod everything_idl {
 pub mod relay_idl {
     include!(concat!(env!("OUT_DIR"), "/relay.rs"));
 }
+
+/// Generated from `idl/values.idl`, with the local operations of its
+/// valuetypes implemented here (they belong to the crate that includes
+/// the generated code).
+pub mod values_idl {
+    include!(concat!(env!("OUT_DIR"), "/values.rs"));
+
+    use rtorb::runtime::SystemException;
+
+    impl vals::PointOperations for vals::Point {
+        fn sum(&self) -> Result<i32, SystemException> {
+            Ok(self.x.wrapping_add(self.y))
+        }
+    }
+
+    impl vals::ShapeOperations for vals::Circle {
+        fn area(&self) -> Result<f64, SystemException> {
+            Ok(std::f64::consts::PI * self.r * self.r)
+        }
+    }
+
+    impl vals::CircleOperations for vals::Circle {
+        fn area(&self) -> Result<f64, SystemException> {
+            vals::ShapeOperations::area(self)
+        }
+    }
+
+    /// Builds `Point`s: the factory of `vals::Point`.
+    #[derive(Debug, Default)]
+    pub struct PointFactory;
+
+    impl vals::PointInit for PointFactory {
+        fn make(
+            &self,
+            x: i32,
+            y: i32,
+        ) -> Result<std::sync::Arc<dyn vals::PointValue>, SystemException> {
+            Ok(std::sync::Arc::new(vals::Point { x, y }))
+        }
+    }
+}

@@ -31,6 +31,11 @@ mod types_idl {
     include!("../../rtorb-idl/tests/codegen/golden/types.rs");
 }
 
+#[allow(unreachable_pub, dead_code)]
+mod values_idl {
+    include!("../../rtorb-idl/tests/codegen/golden/values.rs");
+}
+
 /// Two levels down.
 mod nested {
     #[allow(unreachable_pub, dead_code)]
@@ -48,7 +53,14 @@ mod elsewhere {
 }
 
 /// The goldens included above, by file stem.
-const INCLUDED: &[&str] = &["constants", "interfaces", "names", "small", "types"];
+const INCLUDED: &[&str] = &[
+    "constants",
+    "interfaces",
+    "names",
+    "small",
+    "types",
+    "values",
+];
 
 #[test]
 fn every_golden_is_included_here() {

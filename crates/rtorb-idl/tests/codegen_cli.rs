@@ -73,10 +73,61 @@ fn the_cli_writes_one_file_per_input_as_the_golden_output() {
 fn unsupported_constructs_are_errors() {
     let out = out_dir("value");
     let idl = out.join("value.idl");
-    std::fs::write(&idl, "valuetype V { public long x; };\n").unwrap();
+    std::fs::write(&idl, "custom valuetype V { public long x; };\n").unwrap();
     let err = rtorb_idl::Config::new()
         .out_dir(&out)
         .compile(&[&idl])
         .unwrap_err();
-    assert!(err[0].message.contains("not supported"), "{:?}", err);
+    assert!(
+        err[0]
+            .message
+            .contains("custom valuetype `V` is not supported"),
+        "{:?}",
+        err
+    );
+}
+
+#[test]
+fn native_types_and_local_interfaces_only_in_local_operations() {
+    let out = out_dir("local_only");
+    for (name, text, what) in [
+        (
+            "native",
+            "native N; interface I { void f(in N n); };",
+            "native type `N`",
+        ),
+        (
+            "local",
+            "local interface L {}; struct S { L peer; }; interface I { S f(); };",
+            "local interface `L`",
+        ),
+        (
+            "seq",
+            "native N; typedef sequence<N> Ns; interface I { void f(out Ns n); };",
+            "native type `N`",
+        ),
+    ] {
+        let idl = out.join(format!("{name}.idl"));
+        std::fs::write(&idl, text).unwrap();
+        let err = rtorb_idl::Config::new()
+            .out_dir(&out)
+            .compile(&[&idl])
+            .unwrap_err();
+        assert_eq!(err.len(), 1, "{err:?}");
+        assert!(
+            err[0].message.contains(what) && err[0].message.contains("cannot be marshalled"),
+            "{name}: {err:?}"
+        );
+    }
+    // The same types in a local interface are fine.
+    let idl = out.join("ok.idl");
+    std::fs::write(
+        &idl,
+        "native N; local interface L { N f(in N n); }; local interface M { L g(in L other); };",
+    )
+    .unwrap();
+    rtorb_idl::Config::new()
+        .out_dir(&out)
+        .compile(&[&idl])
+        .unwrap();
 }

@@ -24,6 +24,8 @@ pub(crate) struct Gen<'m> {
     alias_fn: HashMap<DeclId, (Vec<String>, String)>,
     /// The Rust variant of each enumerator.
     variant: HashMap<DeclId, String>,
+    /// The module path and name of the trait of each valuetype.
+    pub(super) value_trait: HashMap<DeclId, (Vec<String>, String)>,
     /// The names taken in each module (types, values).
     namers: HashMap<Vec<String>, (Namer, Namer)>,
     /// The module being written.
@@ -81,6 +83,7 @@ impl<'m> Gen<'m> {
             scope_mod: HashMap::new(),
             alias_fn: HashMap::new(),
             variant: HashMap::new(),
+            value_trait: HashMap::new(),
             namers: HashMap::new(),
             cur: Vec::new(),
             location: Location::new("", 0, 0),
@@ -126,6 +129,21 @@ impl<'m> Gen<'m> {
                     self.scope_mod.insert(id, inner.clone());
                     self.name_scope(&i.contents, &inner);
                 }
+                DeclKind::ValueType(v) => {
+                    let (types, _) = self.namers(path);
+                    let name = types.name(&decl.name, NameKind::Type);
+                    let value_trait = types.name(&format!("{name}Value"), NameKind::Type);
+                    types.reserve(&format!("{name}Operations"));
+                    types.reserve(&format!("{name}Init"));
+                    let module = types.name(&decl.name, NameKind::Module);
+                    self.item.insert(id, (path.to_vec(), name));
+                    self.value_trait.insert(id, (path.to_vec(), value_trait));
+                    let mut inner = path.to_vec();
+                    inner.push(module);
+                    self.scope_mod.insert(id, inner.clone());
+                    self.name_scope(&v.contents, &inner);
+                }
+                DeclKind::ValueBox(_) | DeclKind::Native => self.name_type(id, path),
                 DeclKind::Struct(s) => {
                     self.name_type(id, path);
                     self.name_scope(&s.contents, path);
@@ -214,6 +232,15 @@ impl<'m> Gen<'m> {
         }
     }
 
+    /// The Rust path of the trait of valuetype `id`, from the current
+    /// module.
+    pub(super) fn value_trait_path(&self, id: DeclId) -> String {
+        match self.value_trait.get(&id) {
+            Some((path, name)) => self.relative(path, name),
+            None => "::rtorb_cdr::valuetype::ValueBase".into(),
+        }
+    }
+
     /// The path of the TypeCode function of typedef `id`.
     pub(super) fn alias_tc_fn_path(&self, id: DeclId) -> String {
         match self.alias_fn.get(&id) {
@@ -287,11 +314,10 @@ impl<'m> Gen<'m> {
                 DeclKind::Enum(_) => out.push_str(&self.enum_item(id)),
                 DeclKind::Alias(a) => out.push_str(&self.alias_item(id, &a.target)),
                 DeclKind::Const(c) => out.push_str(&self.const_item(id, &c.ty, &c.value)),
-                DeclKind::ValueType(_) | DeclKind::ValueBox(_) => self.unsupported(&format!(
-                    "value type `{}` is not supported by the Rust back end",
-                    decl.name
-                )),
-                DeclKind::Forward(_) | DeclKind::Native | DeclKind::Enumerator(_) => {}
+                DeclKind::ValueType(_) => out.push_str(&self.value_type(id)),
+                DeclKind::ValueBox(b) => out.push_str(&self.value_box(id, &b.boxed)),
+                DeclKind::Native => out.push_str(&self.native(id)),
+                DeclKind::Forward(_) | DeclKind::Enumerator(_) => {}
             }
         }
         self.cur = path.to_vec();

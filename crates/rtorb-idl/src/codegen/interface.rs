@@ -4,36 +4,43 @@
 
 use std::fmt::Write as _;
 
-use crate::sema::{DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Type};
+use crate::sema::{
+    Attribute, DeclId, DeclKind, Direction, InterfaceDef, InterfaceKind, Operation, Type,
+};
 
 use super::emit::{Gen, doc_or};
 use super::names::{NameKind, Namer, upper_camel_case};
 
 /// An operation or attribute accessor as the wire and Rust see it.
-struct Sig {
+pub(super) struct Sig {
     /// The operation name on the wire (`op`, `_get_x`, `_set_x`).
-    wire: String,
+    pub(super) wire: String,
     /// The Rust method name.
-    method: String,
+    pub(super) method: String,
     /// Parameters: Rust name, direction, type.
-    params: Vec<(String, Direction, Type)>,
+    pub(super) params: Vec<(String, Direction, Type)>,
     /// The result type, `None` for void.
-    result: Option<Type>,
+    pub(super) result: Option<Type>,
     /// The exceptions it raises.
-    raises: Vec<DeclId>,
+    pub(super) raises: Vec<DeclId>,
     /// Whether it is oneway.
-    oneway: bool,
+    pub(super) oneway: bool,
     /// Whether it has a `context` clause: the request then carries a
     /// context (a `sequence<string>` of name and value pairs) after the
     /// arguments.
-    context: bool,
+    pub(super) context: bool,
     /// Its doc attribute.
-    doc: String,
+    pub(super) doc: String,
     /// The interface that declares it.
-    defined_in: DeclId,
+    pub(super) defined_in: DeclId,
     /// The name of its error enum (in the declaring interface's module).
-    error: String,
+    pub(super) error: String,
 }
+
+/// Lints that IDL names of operations (`clone`, `from_string`), the size
+/// of their user exceptions and the spelled-out types of their results can
+/// trip, allowed where methods named after IDL operations are generated.
+pub(super) const IDL_NAMED_METHODS: &str = "#[allow(clippy::should_implement_trait, clippy::wrong_self_convention, clippy::result_large_err, clippy::type_complexity)]\n";
 
 /// Names a parameter must not take, used by generated code.
 const RESERVED_PARAMS: &[&str] = &["e", "d", "x", "req", "servant"];
@@ -45,10 +52,15 @@ impl Gen<'_> {
     /// and `get_value_`), so that every interface names its methods the
     /// same way wherever they are listed.
     fn sigs(&self, i: &InterfaceDef) -> Vec<Sig> {
+        self.sigs_of(&i.operations, &i.attributes)
+    }
+
+    /// The operations and attribute accessors of an interface or value.
+    pub(super) fn sigs_of(&self, operations: &[Operation], attributes: &[Attribute]) -> Vec<Sig> {
         let mut namers: std::collections::HashMap<DeclId, (Namer, Namer)> =
             std::collections::HashMap::new();
         let mut out = Vec::new();
-        for op in &i.operations {
+        for op in operations {
             let mut namer = Namer::new();
             for r in RESERVED_PARAMS {
                 namer.reserve(r);
@@ -82,7 +94,7 @@ impl Gen<'_> {
                 defined_in: op.defined_in,
             });
         }
-        for a in &i.attributes {
+        for a in attributes {
             let (methods, errors) = namers.entry(a.defined_in).or_default();
             let getter = methods.name(&a.name, NameKind::Value);
             let get_error = errors.name(
@@ -161,12 +173,9 @@ impl Gen<'_> {
     }
 
     fn uses_objref(&self, sig: &Sig) -> bool {
-        sig.params.iter().any(|(_, _, t)| self.has_objref(t, 0))
-            || sig.result.as_ref().is_some_and(|t| self.has_objref(t, 0))
-            || sig
-                .raises
-                .iter()
-                .any(|x| self.has_objref(&Type::Named(*x), 0))
+        sig.params.iter().any(|(_, _, t)| self.has_objref(t))
+            || sig.result.as_ref().is_some_and(|t| self.has_objref(t))
+            || sig.raises.iter().any(|x| self.has_objref(&Type::Named(*x)))
     }
 
     /// The items of interface `id`.
@@ -177,11 +186,7 @@ impl Gen<'_> {
             return String::new();
         };
         if i.kind == InterfaceKind::Local {
-            self.unsupported(&format!(
-                "local interface `{}` is not supported by the Rust back end",
-                decl.name
-            ));
-            return String::new();
+            return self.local_interface(id, i);
         }
         let outer = self.cur.clone();
         let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
@@ -190,6 +195,7 @@ impl Gen<'_> {
         let rid = decl.repository_id.clone().unwrap_or_default();
         let sigs = self.sigs(i);
         let idl_name = decl.scoped_name.join("::");
+        self.check_marshalable(&sigs);
 
         // The module of the interface: its types, error enums, ids, dispatch.
         let mut body = self.scope(&i.contents, &inner);
@@ -237,6 +243,11 @@ impl Gen<'_> {
                 _ => "::rtorb::runtime::Object".into(),
             }
         );
+        let tc_ctor = if i.kind == InterfaceKind::Abstract {
+            "abstract_interface"
+        } else {
+            "objref"
+        };
         let (from, as_obj, into, deref) = match (&base, single) {
             (Some(b), true) => (
                 format!("{stub}(<{b} as ::rtorb::runtime::Stub>::from_object(object))"),
@@ -259,7 +270,7 @@ impl Gen<'_> {
              fn into_object(self) -> ::rtorb::runtime::Object {{ {into} }} }}\n\
              #[doc = \" The operations of the base (or of `CORBA::Object`).\"]\n\
              impl ::core::ops::Deref for {stub} {{ type Target = {deref}; fn deref(&self) -> &{deref} {{ &self.0 }} }}\n\
-             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::objref({rid:?}, {:?}) }} }}",
+             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::{tc_ctor}({rid:?}, {:?}) }} }}",
             decl.name
         );
         let mut methods = String::new();
@@ -269,7 +280,7 @@ impl Gen<'_> {
             }
             methods.push_str(&self.stub_method(sig));
         }
-        let _ = write!(out, "impl {stub} {{ {methods} }}");
+        let _ = write!(out, "{IDL_NAMED_METHODS}impl {stub} {{ {methods} }}");
 
         // The servant trait.
         let supertraits = if i.bases.is_empty() {
@@ -290,7 +301,7 @@ impl Gen<'_> {
         }
         let _ = write!(
             out,
-            "#[doc = \" Servant trait of IDL interface `{idl_name}`: implement it and register `{stub}Skeleton(servant)`.\"]\npub trait {stub}Servant: {supertraits} {{ {trait_methods} }}"
+            "#[doc = \" Servant trait of IDL interface `{idl_name}`: implement it and register `{stub}Skeleton(servant)`.\"]\n{IDL_NAMED_METHODS}pub trait {stub}Servant: {supertraits} {{ {trait_methods} }}"
         );
 
         // The skeleton.
@@ -304,7 +315,7 @@ impl Gen<'_> {
         out
     }
 
-    fn error_enum(&mut self, sig: &Sig, idl_name: &str) -> String {
+    pub(super) fn error_enum(&mut self, sig: &Sig, idl_name: &str) -> String {
         let name = &sig.error;
         let mut variants = Namer::new();
         variants.reserve("System");
@@ -414,7 +425,7 @@ impl Gen<'_> {
         )
     }
 
-    fn servant_method(&mut self, sig: &Sig) -> String {
+    pub(super) fn servant_method(&mut self, sig: &Sig) -> String {
         let mut params = String::new();
         for (n, dir, ty) in &sig.params {
             if *dir != Direction::Out {

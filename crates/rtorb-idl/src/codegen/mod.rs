@@ -20,14 +20,27 @@
 //! | `any`, `TypeCode`, `fixed`, `long double` | `rtorb_cdr::{Any, TypeCode, Fixed, LongDouble}` |
 //! | `Object`, `interface I` (as a type) | `Option<rtorb::runtime::Object>`, `Option<I>` |
 //! | `interface I` | stub `I`, servant trait `IServant`, skeleton `ISkeleton<S>`, and `pub mod i` with the types declared inside, an error enum per operation with `raises`, `REPOSITORY_IDS` and `dispatch` |
+//! | `abstract interface A` | as an interface (stub, servant trait, skeleton); as a type `Option<rtorb::runtime::Abstract<A>>`, an object reference or a value |
+//! | `local interface L` | trait `L` and `pub mod l`; as a type `Option<rtorb::runtime::Local<dyn L>>`; never marshalled |
+//! | `valuetype V` | state struct `V`, trait `VValue`, `pub mod v`, `VOperations` and `VInit` traits for operations and factories; as a type `Option<Arc<dyn VValue>>` (shared values are one `Arc`) |
+//! | `abstract valuetype A` | trait `AValue`; as a type `Option<Arc<dyn AValue>>` |
+//! | `valuetype B T;` (box) | `pub struct B(pub T)`; as a type `Option<B>` |
+//! | `native N` | `pub struct N(pub rtorb::runtime::Opaque)`; never marshalled |
+//! | `ValueBase` | `Option<Arc<dyn rtorb_cdr::valuetype::ValueBase>>` |
 //!
-//! Value types, value boxes, native types and local interfaces are not
-//! supported: they are reported as errors.
+//! `custom` valuetypes are reported as errors, and so is an operation of an
+//! interface that is not local whose parameters or result hold a native
+//! type or a local interface. The operations of interfaces a valuetype
+//! `supports` are not generated for the value (a value is passed as the
+//! abstract interface it supports through `rtorb::runtime::Abstract`
+//! only). See `rtorb::runtime` (module `values`) for the sharing and
+//! factory rules.
 
 mod emit;
 mod interface;
 pub mod names;
 mod types;
+mod value;
 
 use crate::Diagnostic;
 use crate::sema::Model;

@@ -9,7 +9,16 @@
 //! and sequences or arrays of them) get code written out element by
 //! element, with bound checks.
 
-use crate::sema::{ConstValue, DeclId, DeclKind, Type};
+use crate::sema::{ConstValue, DeclId, DeclKind, ForwardKind, InterfaceKind, Type, ValueKind};
+
+/// The Rust type of `ValueBase` (and of a valuetype only declared
+/// forward).
+const VALUE_BASE_TY: &str =
+    "::core::option::Option<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>>";
+
+/// Reads a `ValueBase`.
+const READ_VALUE_BASE: &str =
+    "::rtorb_cdr::valuetype::read_value::<dyn ::rtorb_cdr::valuetype::ValueBase>(d, None)?";
 
 use super::emit::Gen;
 
@@ -81,17 +90,41 @@ impl Gen<'_> {
                 out
             }
             Type::Named(id) => self.named_ty(*id),
-            _ => {
-                self.unsupported("this type (ValueBase) is not supported by the Rust back end");
-                "()".into()
-            }
+            _ => VALUE_BASE_TY.into(),
         }
     }
 
     fn named_ty(&mut self, id: DeclId) -> String {
         match &self.model.decl(id).kind {
-            DeclKind::Interface(_) => format!("::core::option::Option<{}>", self.path_to(id)),
-            DeclKind::Forward(_) => "::core::option::Option<::rtorb::runtime::Object>".into(),
+            DeclKind::Interface(i) => match i.kind {
+                InterfaceKind::Local => format!(
+                    "::core::option::Option<::rtorb::runtime::Local<dyn {}>>",
+                    self.path_to(id)
+                ),
+                InterfaceKind::Abstract => format!(
+                    "::core::option::Option<::rtorb::runtime::Abstract<{}>>",
+                    self.path_to(id)
+                ),
+                _ => format!("::core::option::Option<{}>", self.path_to(id)),
+            },
+            DeclKind::ValueType(_) => format!(
+                "::core::option::Option<::std::sync::Arc<dyn {}>>",
+                self.value_trait_path(id)
+            ),
+            DeclKind::ValueBox(_) => format!("::core::option::Option<{}>", self.path_to(id)),
+            DeclKind::Native => self.path_to(id),
+            DeclKind::Forward(f) => match f.of {
+                ForwardKind::Value(_) => VALUE_BASE_TY.into(),
+                ForwardKind::Interface(InterfaceKind::Abstract) => {
+                    "::core::option::Option<::rtorb::runtime::Abstract<::rtorb::runtime::Object>>"
+                        .into()
+                }
+                ForwardKind::Interface(InterfaceKind::Local) => {
+                    "::core::option::Option<::rtorb::runtime::Local<dyn ::std::any::Any + Send + Sync>>"
+                        .into()
+                }
+                _ => "::core::option::Option<::rtorb::runtime::Object>".into(),
+            },
             DeclKind::Struct(_)
             | DeclKind::Union(_)
             | DeclKind::Enum(_)
@@ -136,7 +169,11 @@ impl Gen<'_> {
     /// Whether the Rust type's own CDR impls encode `ty` as IDL says.
     pub(super) fn plain(&self, ty: &Type) -> bool {
         match ty {
-            Type::WChar | Type::WString(_) | Type::Fixed { .. } | Type::Object => false,
+            Type::WChar
+            | Type::WString(_)
+            | Type::Fixed { .. }
+            | Type::Object
+            | Type::ValueBase => false,
             Type::String(bound) => bound.is_none(),
             Type::Sequence { element, bound } => bound.is_none() && self.plain(element),
             Type::Array { element, .. } => self.plain(element),
@@ -154,32 +191,71 @@ impl Gen<'_> {
 
     /// Whether a value of `ty` holds an object reference (its decoding
     /// needs the current invoker).
-    pub(super) fn has_objref(&self, ty: &Type, depth: usize) -> bool {
-        if depth > 64 {
-            return false;
-        }
+    pub(super) fn has_objref(&self, ty: &Type) -> bool {
+        self.objref_in(ty, &mut Vec::new())
+    }
+
+    /// [`Self::has_objref`], not looking again into the named types in
+    /// `seen` (recursive types refer to themselves).
+    fn objref_in(&self, ty: &Type, seen: &mut Vec<DeclId>) -> bool {
         match ty {
-            Type::Object => true,
+            // A value may be of a derived type holding references.
+            Type::Object | Type::ValueBase => true,
             Type::Sequence { element, .. } | Type::Array { element, .. } => {
-                self.has_objref(element, depth + 1)
+                self.objref_in(element, seen)
             }
-            Type::Named(id) => match &self.model.decl(*id).kind {
-                DeclKind::Interface(_) | DeclKind::Forward(_) => true,
-                DeclKind::Alias(a) => self.has_objref(&a.target, depth + 1),
-                DeclKind::Struct(s) => s.members.iter().any(|m| self.has_objref(&m.ty, depth + 1)),
-                DeclKind::Exception(s) => {
-                    s.members.iter().any(|m| self.has_objref(&m.ty, depth + 1))
+            Type::Named(id) => {
+                if seen.contains(id) {
+                    return false;
                 }
-                DeclKind::Union(u) => u.cases.iter().any(|c| self.has_objref(&c.ty, depth + 1)),
-                _ => false,
-            },
+                seen.push(*id);
+                match &self.model.decl(*id).kind {
+                    DeclKind::Interface(i) => i.kind != InterfaceKind::Local,
+                    DeclKind::Forward(_) | DeclKind::ValueType(_) => true,
+                    DeclKind::ValueBox(b) => self.objref_in(&b.boxed, seen),
+                    DeclKind::Alias(a) => self.objref_in(&a.target, seen),
+                    DeclKind::Struct(s) => s.members.iter().any(|m| self.objref_in(&m.ty, seen)),
+                    DeclKind::Exception(x) => x.members.iter().any(|m| self.objref_in(&m.ty, seen)),
+                    DeclKind::Union(u) => u.cases.iter().any(|c| self.objref_in(&c.ty, seen)),
+                    _ => false,
+                }
+            }
             _ => false,
         }
     }
 
     /// Whether the Rust type of `ty` implements `PartialEq`.
     pub(super) fn has_eq(&self, ty: &Type) -> bool {
-        !self.has_objref(ty, 0)
+        !self.has_objref(ty) && !self.no_eq_in(ty, &mut Vec::new())
+    }
+
+    /// Whether `ty` holds a local interface or native value (whose Rust
+    /// types have no `PartialEq`), not looking again into the named types
+    /// in `seen`: a type that holds itself (through a sequence) is
+    /// comparable if the rest of it is.
+    fn no_eq_in(&self, ty: &Type, seen: &mut Vec<DeclId>) -> bool {
+        match ty {
+            Type::Sequence { element, .. } | Type::Array { element, .. } => {
+                self.no_eq_in(element, seen)
+            }
+            Type::Named(id) => {
+                if seen.contains(id) {
+                    return false;
+                }
+                seen.push(*id);
+                match &self.model.decl(*id).kind {
+                    DeclKind::Interface(_) | DeclKind::Native | DeclKind::ValueType(_) => true,
+                    DeclKind::Forward(_) => true,
+                    DeclKind::ValueBox(b) => self.no_eq_in(&b.boxed, seen),
+                    DeclKind::Alias(a) => self.no_eq_in(&a.target, seen),
+                    DeclKind::Struct(s) => s.members.iter().any(|m| self.no_eq_in(&m.ty, seen)),
+                    DeclKind::Exception(x) => x.members.iter().any(|m| self.no_eq_in(&m.ty, seen)),
+                    DeclKind::Union(u) => u.cases.iter().any(|c| self.no_eq_in(&c.ty, seen)),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
     }
 
     /// Whether the Rust type of `ty` implements `Default`.
@@ -195,7 +271,11 @@ impl Gen<'_> {
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Alias(a) => self.has_default(&a.target, depth + 1),
                 DeclKind::Struct(s) => s.members.iter().all(|m| self.has_default(&m.ty, depth + 1)),
-                DeclKind::Enum(_) | DeclKind::Interface(_) | DeclKind::Forward(_) => true,
+                DeclKind::Enum(_)
+                | DeclKind::Interface(_)
+                | DeclKind::Forward(_)
+                | DeclKind::ValueType(_)
+                | DeclKind::ValueBox(_) => true,
                 _ => false,
             },
             _ => true,
@@ -240,7 +320,13 @@ impl Gen<'_> {
                     .fold(0usize, usize::saturating_add),
                 DeclKind::Union(u) => self.min_size(&u.discriminator, depth + 1),
                 DeclKind::Enum(_) => 4,
-                DeclKind::Interface(_) | DeclKind::Forward(_) => 9,
+                DeclKind::Interface(i) => match i.kind {
+                    InterfaceKind::Local => 1,
+                    InterfaceKind::Abstract => 5,
+                    _ => 9,
+                },
+                DeclKind::Forward(_) => 5,
+                DeclKind::ValueType(_) | DeclKind::ValueBox(_) => 4,
                 _ => 1,
             },
             Type::ValueBase => 4,
@@ -274,10 +360,41 @@ impl Gen<'_> {
             Type::Object => {
                 return format!("::rtorb::runtime::write_object(e, {recv}.as_ref())?;");
             }
+            Type::ValueBase => {
+                return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+            }
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Alias(a) => {
                     let target = a.target.clone();
                     return self.encode(&target, expr);
+                }
+                DeclKind::ValueType(_) => {
+                    return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+                }
+                DeclKind::ValueBox(_) => {
+                    return format!(
+                        "::rtorb_cdr::valuetype::write_value_unshared(e, {recv}.as_ref())?;"
+                    );
+                }
+                DeclKind::Native => {
+                    let what = format!("native type {}", self.model.decl(*id).name);
+                    return format!("::rtorb::runtime::not_marshalable(e, {what:?})?;");
+                }
+                DeclKind::Interface(i) if i.kind == InterfaceKind::Local => {
+                    let what = format!("local interface {}", self.model.decl(*id).name);
+                    return format!("::rtorb::runtime::not_marshalable(e, {what:?})?;");
+                }
+                DeclKind::Interface(i) if i.kind == InterfaceKind::Abstract => {
+                    return format!("::rtorb::runtime::write_abstract(e, {recv}.as_ref())?;");
+                }
+                DeclKind::Forward(f) if matches!(f.of, ForwardKind::Value(_)) => {
+                    return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+                }
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
+                    return format!("::rtorb::runtime::write_abstract(e, {recv}.as_ref())?;");
+                }
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
+                    return "::rtorb::runtime::not_marshalable(e, \"local interface\")?;".into();
                 }
                 DeclKind::Interface(_) => {
                     return format!(
@@ -336,10 +453,53 @@ impl Gen<'_> {
                 return format!("d.read_fixed({digits}, {scale})?");
             }
             Type::Object => return "::rtorb::runtime::read_object(d)?".into(),
+            Type::ValueBase => return READ_VALUE_BASE.into(),
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Alias(a) => {
                     let target = a.target.clone();
                     return self.decode(&target);
+                }
+                DeclKind::ValueType(v) => {
+                    let own = if v.kind == ValueKind::Abstract {
+                        "None".to_string()
+                    } else {
+                        let p = self.path_to(*id);
+                        format!("Some(({p}::REPOSITORY_ID, {p}::unmarshal))")
+                    };
+                    return format!(
+                        "::rtorb_cdr::valuetype::read_value::<dyn {}>(d, {own})?",
+                        self.value_trait_path(*id)
+                    );
+                }
+                DeclKind::ValueBox(_) => {
+                    let p = self.path_to(*id);
+                    return format!(
+                        "::rtorb_cdr::valuetype::read_value_unshared::<{p}>(d, {p}::REPOSITORY_ID, {p}::unmarshal)?"
+                    );
+                }
+                DeclKind::Native => {
+                    let what = format!("native type {}", self.model.decl(*id).name);
+                    return format!("::rtorb::runtime::not_unmarshalable(d, {what:?})?");
+                }
+                DeclKind::Interface(i) if i.kind == InterfaceKind::Local => {
+                    let what = format!("local interface {}", self.model.decl(*id).name);
+                    return format!("::rtorb::runtime::not_unmarshalable(d, {what:?})?");
+                }
+                DeclKind::Interface(i) if i.kind == InterfaceKind::Abstract => {
+                    return format!(
+                        "::rtorb::runtime::read_abstract::<{}>(d)?",
+                        self.path_to(*id)
+                    );
+                }
+                DeclKind::Forward(f) if matches!(f.of, ForwardKind::Value(_)) => {
+                    return READ_VALUE_BASE.into();
+                }
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
+                    return "::rtorb::runtime::read_abstract::<::rtorb::runtime::Object>(d)?"
+                        .into();
+                }
+                DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
+                    return "::rtorb::runtime::not_unmarshalable(d, \"local interface\")?".into();
                 }
                 DeclKind::Interface(_) => {
                     let stub = self.path_to(*id);
@@ -422,6 +582,8 @@ impl Gen<'_> {
                 if Some(*id) == within {
                     let kind = match decl.kind {
                         DeclKind::Union(_) => "Union",
+                        DeclKind::ValueType(_) => "Value",
+                        DeclKind::ValueBox(_) => "ValueBox",
                         _ => "Struct",
                     };
                     return format!(
@@ -430,9 +592,32 @@ impl Gen<'_> {
                 }
                 match &decl.kind {
                     DeclKind::Alias(_) => format!("{}()", self.alias_tc_fn_path(*id)),
-                    DeclKind::Forward(_) => {
-                        format!("::rtorb_cdr::TypeCode::objref({rid:?}, {:?})", decl.name)
+                    DeclKind::Forward(f) => match f.of {
+                        ForwardKind::Value(_) => format!(
+                            "::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::VM_ABSTRACT, None, ::std::vec::Vec::new())",
+                            decl.name
+                        ),
+                        ForwardKind::Interface(InterfaceKind::Abstract) => format!(
+                            "::rtorb_cdr::TypeCode::abstract_interface({rid:?}, {:?})",
+                            decl.name
+                        ),
+                        ForwardKind::Interface(InterfaceKind::Local) => format!(
+                            "::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?})",
+                            decl.name
+                        ),
+                        _ => format!("::rtorb_cdr::TypeCode::objref({rid:?}, {:?})", decl.name),
+                    },
+                    DeclKind::Native => {
+                        format!("::rtorb_cdr::TypeCode::native({rid:?}, {:?})", decl.name)
                     }
+                    DeclKind::Interface(i) if i.kind == InterfaceKind::Local => format!(
+                        "::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?})",
+                        decl.name
+                    ),
+                    DeclKind::ValueType(_) => format!(
+                        "<dyn {} as ::rtorb::runtime::IdlType>::type_code()",
+                        self.value_trait_path(*id)
+                    ),
                     DeclKind::Interface(_) => {
                         format!(
                             "<{} as ::rtorb::runtime::IdlType>::type_code()",
@@ -445,6 +630,7 @@ impl Gen<'_> {
                     ),
                 }
             }
+            Type::ValueBase => "::rtorb_cdr::TypeCode::value_tc(\"IDL:omg.org/CORBA/ValueBase:1.0\", \"ValueBase\", ::rtorb_cdr::typecode::VM_NONE, None, ::std::vec::Vec::new())".into(),
             _ => "::rtorb_cdr::TypeCode::null()".into(),
         }
     }

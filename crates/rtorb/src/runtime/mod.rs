@@ -59,6 +59,16 @@
 //! - The runtime answers `_is_a`, `_non_existent` and `_interface` itself
 //!   ([`dispatch`]) before the skeleton sees a request.
 //!
+//! # Values, abstract and local interfaces, native types
+//!
+//! Valuetypes are written and read by [`rtorb_cdr::valuetype`]; sharing is
+//! `Arc` identity within one message, and values of types the receiver
+//! does not declare are built by the factories of
+//! [`register_value_factory`]. An abstract interface is an [`Abstract`]
+//! (a reference or a value), a local interface reference a [`Local`], a
+//! native value an [`Opaque`]; the last two are never marshalled
+//! ([`not_marshalable`]).
+//!
 //! # Example
 //!
 //! A hand-written stub and skeleton for
@@ -131,6 +141,7 @@ pub mod policy;
 mod pool;
 mod server;
 mod support;
+mod values;
 
 pub use client::{
     Arguments, Binding, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
@@ -150,6 +161,11 @@ pub use server::{ServerRequest, Skeleton, dispatch};
 pub use support::{
     IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,
     write_object,
+};
+pub use values::{
+    Abstract, Local, Opaque, StateReader, downcast_value, guarded_type_code, lookup_value_factory,
+    not_marshalable, not_unmarshalable, read_abstract, register_value_factory,
+    unregister_value_factory, write_abstract,
 };
 
 pub(crate) use pool::BufferPool;

@@ -208,6 +208,12 @@ pub mod constants {
             ::rtorb_cdr::TypeCode::objref("IDL:Constants/Limits:1.0", "Limits")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Limits {
         /// IDL operation `limit`.
         pub fn limit(
@@ -219,6 +225,12 @@ pub mod constants {
         }
     }
     /// Servant trait of IDL interface `Constants::Limits`: implement it and register `LimitsSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait LimitsServant: Send + Sync {
         /// IDL operation `limit`.
         fn limit(

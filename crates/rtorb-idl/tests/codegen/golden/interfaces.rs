@@ -95,6 +95,12 @@ pub mod shared {
             ::rtorb_cdr::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Service {
         /// IDL operation `issue`.
         pub fn issue(
@@ -121,6 +127,12 @@ pub mod shared {
         }
     }
     /// Servant trait of IDL interface `Shared::Service`: implement it and register `ServiceSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait ServiceServant: Send + Sync {
         /// IDL operation `issue`.
         fn issue(
@@ -359,6 +371,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/Top:1.0", "Top")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Top {
         /// IDL operation `top`.
         pub fn top(
@@ -385,6 +403,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::Top`: implement it and register `TopSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait TopServant: Send + Sync {
         /// IDL operation `top`.
         fn top(
@@ -476,6 +500,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/LeftSide:1.0", "LeftSide")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl LeftSide {
         /// IDL operation `left`.
         pub fn left(
@@ -487,6 +517,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::LeftSide`: implement it and register `LeftSideSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait LeftSideServant: TopServant {
         /// IDL operation `left`.
         fn left(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
@@ -571,6 +607,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/RightSide:1.0", "RightSide")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl RightSide {
         /// IDL operation `right`.
         pub fn right(
@@ -582,6 +624,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::RightSide`: implement it and register `RightSideSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait RightSideServant: TopServant {
         /// IDL operation `right`.
         fn right(
@@ -686,6 +734,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/Bottom:1.0", "Bottom")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Bottom {
         /// IDL operation `bottom`.
         pub fn bottom(
@@ -736,6 +790,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::Bottom`: implement it and register `BottomSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait BottomServant: LeftSideServant + RightSideServant {
         /// IDL operation `bottom`.
         fn bottom(
@@ -1186,6 +1246,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/Later:1.0", "Later")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Later {
         /// IDL operation `in_out`.
         pub fn in_out(
@@ -1518,6 +1584,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::Later`: implement it and register `LaterSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait LaterServant: super::shared::ServiceServant {
         /// IDL operation `in_out`.
         fn in_out(
@@ -1726,6 +1798,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:Outer/Contextual:1.0", "Contextual")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Contextual {
         /// IDL operation `scaled`.
         pub fn scaled(
@@ -1759,6 +1837,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::Contextual`: implement it and register `ContextualSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait ContextualServant: Send + Sync {
         /// IDL operation `scaled`.
         ///
@@ -1829,6 +1913,12 @@ pub mod outer {
             ::rtorb_cdr::TypeCode::objref("IDL:custom/Renamed:2.1", "Renamed")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Renamed {
         /// IDL operation `op`.
         pub fn op(
@@ -1840,6 +1930,12 @@ pub mod outer {
         }
     }
     /// Servant trait of IDL interface `Outer::Renamed`: implement it and register `RenamedSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait RenamedServant: Send + Sync {
         /// IDL operation `op`.
         fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
@@ -1906,6 +2002,12 @@ pub mod outer {
                 )
             }
         }
+        #[allow(
+            clippy::should_implement_trait,
+            clippy::wrong_self_convention,
+            clippy::result_large_err,
+            clippy::type_complexity
+        )]
         impl Inside {
             /// IDL operation `op`.
             pub fn op(
@@ -1917,6 +2019,12 @@ pub mod outer {
             }
         }
         /// Servant trait of IDL interface `Outer::Prefixed::Inside`: implement it and register `InsideSkeleton(servant)`.
+        #[allow(
+            clippy::should_implement_trait,
+            clippy::wrong_self_convention,
+            clippy::result_large_err,
+            clippy::type_complexity
+        )]
         pub trait InsideServant: Send + Sync {
             /// IDL operation `op`.
             fn op(
@@ -1987,6 +2095,12 @@ pub mod pragmas {
             )
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl WithPrefix {
         /// IDL operation `op`.
         pub fn op(
@@ -1998,6 +2112,12 @@ pub mod pragmas {
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithPrefix`: implement it and register `WithPrefixSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait WithPrefixServant: Send + Sync {
         /// IDL operation `op`.
         fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
@@ -2057,6 +2177,12 @@ pub mod pragmas {
             ::rtorb_cdr::TypeCode::objref("LOCAL:with-id", "WithId")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl WithId {
         /// IDL operation `op`.
         pub fn op(
@@ -2068,6 +2194,12 @@ pub mod pragmas {
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithId`: implement it and register `WithIdSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait WithIdServant: Send + Sync {
         /// IDL operation `op`.
         fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
@@ -2130,6 +2262,12 @@ pub mod pragmas {
             )
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl WithVersion {
         /// IDL operation `op`.
         pub fn op(
@@ -2141,6 +2279,12 @@ pub mod pragmas {
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithVersion`: implement it and register `WithVersionSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait WithVersionServant: Send + Sync {
         /// IDL operation `op`.
         fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;

@@ -95,6 +95,12 @@ pub mod shared {
             ::rtorb_cdr::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Service {
         /// IDL operation `issue`.
         pub fn issue(
@@ -121,6 +127,12 @@ pub mod shared {
         }
     }
     /// Servant trait of IDL interface `Shared::Service`: implement it and register `ServiceSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait ServiceServant: Send + Sync {
         /// IDL operation `issue`.
         fn issue(
@@ -487,6 +499,12 @@ pub mod r#match {
             ::rtorb_cdr::TypeCode::objref("IDL:match/mod:1.0", "mod")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Mod {
         /// IDL operation `move`.
         pub fn r#move(
@@ -573,6 +591,12 @@ pub mod r#match {
         }
     }
     /// Servant trait of IDL interface `match::mod`: implement it and register `ModSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait ModServant: Send + Sync {
         /// IDL operation `move`.
         fn r#move(
@@ -807,6 +831,12 @@ pub mod clashes {
             ::rtorb_cdr::TypeCode::objref("IDL:Clashes/Accessors:1.0", "Accessors")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Accessors {
         /// IDL operation `getValue`.
         pub fn get_value(
@@ -864,6 +894,12 @@ pub mod clashes {
         }
     }
     /// Servant trait of IDL interface `Clashes::Accessors`: implement it and register `AccessorsSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait AccessorsServant: Send + Sync {
         /// IDL operation `getValue`.
         fn get_value(

@@ -298,6 +298,12 @@ pub mod small {
             ::rtorb_cdr::TypeCode::objref("IDL:Small/Calc:1.0", "Calc")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Calc {
         /// IDL operation `add`.
         pub fn add(
@@ -354,6 +360,12 @@ pub mod small {
         }
     }
     /// Servant trait of IDL interface `Small::Calc`: implement it and register `CalcSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait CalcServant: Send + Sync {
         /// IDL operation `add`.
         fn add(

@@ -1723,6 +1723,12 @@ pub mod types {
             ::rtorb_cdr::TypeCode::objref("IDL:example.org/Types/Carrier:1.0", "Carrier")
         }
     }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     impl Carrier {
         /// IDL operation `echo_basic`.
         pub fn echo_basic(
@@ -1856,6 +1862,12 @@ pub mod types {
         }
     }
     /// Servant trait of IDL interface `Types::Carrier`: implement it and register `CarrierSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
     pub trait CarrierServant: Send + Sync {
         /// IDL operation `echo_basic`.
         fn echo_basic(
