@@ -16,7 +16,11 @@
 //! - [`orb::Orb`]: the ORB over real connections: a client invoker with a
 //!   connection cache, and a server of thread-per-connection dispatch
 //!   behind the acceptors of [`transport`].
+//! - [`poa`]: the Portable Object Adapter (Root POA, child POAs,
+//!   managers, policies, servant managers), with active demultiplexing
+//!   of its object keys and collocated calls.
 
 pub mod orb;
+pub mod poa;
 pub mod runtime;
 pub mod transport;

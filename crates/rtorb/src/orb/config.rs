@@ -24,6 +24,9 @@ pub struct OrbConfig {
     /// How often an idle server connection looks whether the ORB is
     /// shutting down.
     pub server_poll_interval: Duration,
+    /// How many requests a POA manager in the holding state lets wait;
+    /// more get `TRANSIENT` (`-ORBPoaHoldLimit N`).
+    pub poa_hold_limit: usize,
 }
 
 impl Default for OrbConfig {
@@ -35,6 +38,7 @@ impl Default for OrbConfig {
             connect_timeout: Duration::from_secs(10),
             server_write_timeout: Duration::from_secs(30),
             server_poll_interval: Duration::from_millis(50),
+            poa_hold_limit: 1024,
         }
     }
 }
@@ -46,7 +50,7 @@ impl OrbConfig {
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
     /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
-    /// `-ORBConnectTimeout MS` (milliseconds). Any other argument starting
+    /// `-ORBConnectTimeout MS` (milliseconds), `-ORBPoaHoldLimit N`. Any other argument starting
     /// with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
@@ -93,6 +97,12 @@ impl OrbConfig {
                 "connecttimeout" => {
                     let v = value()?;
                     self.connect_timeout = millis(&arg, &v)?;
+                }
+                "poaholdlimit" => {
+                    let v = value()?;
+                    self.poa_hold_limit = v.parse().map_err(|_| {
+                        OrbError::Args(format!("{arg} wants a number, not {v:?}"))
+                    })?;
                 }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }

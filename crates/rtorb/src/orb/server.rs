@@ -17,10 +17,9 @@
 //! that point is not started, so the client may send it again), and
 //! closes.
 
-use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -32,9 +31,11 @@ use rtorb_giop::{
     SystemException, SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
 };
 
+use crate::poa::Found;
+use crate::poa::table::{AdapterTable, Location};
 use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
-    object_not_exist, with_invoker,
+    with_invoker,
 };
 use crate::transport::{Acceptor, FrameReader, Transport, TransportError};
 
@@ -47,9 +48,11 @@ const BUFFER_CAPACITY: usize = 512;
 /// How long an acceptor sleeps when no connection is waiting.
 const ACCEPT_POLL: Duration = Duration::from_millis(5);
 
-/// The object map and thread bookkeeping shared by the server threads.
+/// The object adapters and thread bookkeeping shared by the server
+/// threads.
 pub(crate) struct ServerCore {
-    objects: RwLock<HashMap<Bytes, Entry>>,
+    /// Plain keys and POAs: what demultiplexes requests.
+    adapters: Arc<AdapterTable>,
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
     poll_interval: Duration,
@@ -59,7 +62,7 @@ pub(crate) struct ServerCore {
     invoker: Arc<dyn Invoker>,
 }
 
-/// What an object key is registered for.
+/// What a plain object key is registered for.
 #[derive(Clone)]
 pub(crate) enum Entry {
     /// A servant, through its skeleton.
@@ -81,9 +84,10 @@ impl ServerCore {
         poll_interval: Duration,
         write_timeout: Duration,
         invoker: Arc<dyn Invoker>,
+        adapters: Arc<AdapterTable>,
     ) -> ServerCore {
         ServerCore {
-            objects: RwLock::new(HashMap::new()),
+            adapters,
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
             poll_interval,
@@ -93,24 +97,19 @@ impl ServerCore {
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
-        match self.objects.write() {
-            Ok(mut m) => m.insert(key, entry),
-            Err(p) => p.into_inner().insert(key, entry),
-        };
+        self.adapters.insert(key, entry);
     }
 
+    /// Stops serving `key` (a plain key, or a POA's object).
     pub(crate) fn remove(&self, key: &[u8]) -> bool {
-        match self.objects.write() {
-            Ok(mut m) => m.remove(key).is_some(),
-            Err(p) => p.into_inner().remove(key).is_some(),
-        }
+        self.adapters.deactivate(key)
     }
 
-    pub(crate) fn lookup(&self, key: &[u8]) -> Option<Entry> {
-        match self.objects.read() {
-            Ok(m) => m.get(key).cloned(),
-            Err(p) => p.into_inner().get(key).cloned(),
-        }
+    /// The demultiplexing step: the servant (or forward) of a request
+    /// for `operation` on `key`. Plain keys first, then the POA's direct
+    /// index; see [`crate::poa`].
+    pub(crate) fn lookup(&self, key: &[u8], operation: &str) -> Result<Found, SystemException> {
+        self.adapters.lookup(key, operation)
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -277,13 +276,14 @@ impl Connection {
         match &msg.content {
             Content::Request(_) => self.request(core, &msg, &message),
             Content::LocateRequest(l) => {
-                let status = match l.target.object_key().and_then(|k| core.lookup(k)) {
-                    Some(Entry::Servant(_)) => LocateStatus::ObjectHere,
-                    Some(Entry::Forward(to)) => match to.to_ior() {
+                let located = l.target.object_key().map(|k| core.adapters.locate(k));
+                let status = match located {
+                    Some(Location::Here) => LocateStatus::ObjectHere,
+                    Some(Location::Forward(to)) => match to.to_ior() {
                         Ok(ior) => LocateStatus::ObjectForward(ior),
                         Err(_) => LocateStatus::UnknownObject,
                     },
-                    None => LocateStatus::UnknownObject,
+                    Some(Location::Unknown) | None => LocateStatus::UnknownObject,
                 };
                 let reply = Message::new(
                     msg.version,
@@ -336,22 +336,23 @@ impl Connection {
                 CompletionStatus::No,
             )),
             Some(key) => match (
-                core.lookup(key),
+                core.lookup(key, header.operation.as_str()),
                 msg.body_decoder(message, encoding.codesets),
             ) {
-                (None, _) => Err(object_not_exist()),
-                (Some(Entry::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
+                (Err(e), _) => Err(e),
+                (Ok(Found::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
                         .to_ior()
                         .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
                         .map_err(SystemException::from),
                     Err(e) => Err(e.to_system_exception()),
                 },
-                (Some(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
+                (Ok(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
                     "request without a body",
                 ))
                 .to_system_exception()),
-                (Some(Entry::Servant(skeleton)), Some(arguments)) => {
+                (Ok(Found::Servant(upcall)), Some(arguments)) => {
+                    let skeleton = upcall.skeleton();
                     let mut req = ServerRequest::new(
                         &header.operation,
                         key,
@@ -360,7 +361,7 @@ impl Connection {
                         &mut reply,
                     );
                     let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
+                        with_invoker(&core.invoker, || dispatch(&**skeleton, &mut req))
                     }));
                     run.unwrap_or_else(|_| {
                         Err(SystemException::new(

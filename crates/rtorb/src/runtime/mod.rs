@@ -124,6 +124,7 @@
 //! ```
 
 mod client;
+mod collocation;
 mod exception;
 pub mod loopback;
 mod op_table;
@@ -132,8 +133,10 @@ mod server;
 mod support;
 
 pub use client::{
-    Arguments, Binding, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
+    Arguments, Binding, Collocated, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope,
+    Target,
 };
+pub use collocation::{ParamFrom, ServantCast};
 pub use exception::{
     BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,
     MARSHAL_UNEXPECTED_REPLY, NO_IMPLEMENT_OBJECT_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT,
