@@ -154,3 +154,36 @@ fn keys_that_are_not_poa_keys_or_are_cut_short_are_object_not_exist() {
     }
     assert_eq!(who(&reference(&key)).unwrap(), 1);
 }
+
+#[test]
+fn a_transient_key_naming_a_persistent_poas_slot_is_object_not_exist() {
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let transient_key = orb.activate(tagged(1)).target().object_key().clone();
+    let persistent = root
+        .create_poa(
+            "p",
+            Some(&root.the_poa_manager()),
+            &[
+                rtorb::poa::Policy::Lifespan(rtorb::poa::LifespanPolicy::Persistent),
+                rtorb::poa::Policy::IdAssignment(rtorb::poa::IdAssignmentPolicy::UserId),
+            ],
+        )
+        .unwrap();
+    persistent.activate_object_with_id(b"x", tagged(2)).unwrap();
+    // The first child POA has slot 1, generation 0.
+    let mut forged = transient_key[..12].to_vec();
+    forged.extend_from_slice(&1u32.to_le_bytes());
+    forged.extend_from_slice(&0u32.to_le_bytes());
+    forged.extend_from_slice(b"x");
+    let r = orb.reference(TAGGED_ID, &Bytes::from(forged));
+    let obj = rtorb::runtime::Object::new(
+        orb.invoker(),
+        rtorb::runtime::Target::from_reference(r).unwrap(),
+    );
+    let e = who(&remote(&orb, &c, &obj)).unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
+    let real = remote(&orb, &c, &persistent.id_to_reference(b"x").unwrap());
+    assert_eq!(who(&real).unwrap(), 2);
+}

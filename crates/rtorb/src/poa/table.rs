@@ -256,7 +256,9 @@ impl AdapterTable {
                 .slots
                 .get(t.poa.slot as usize)
                 .filter(|s| s.generation == t.poa.generation)
-                .and_then(|s| s.poa.clone());
+                .and_then(|s| s.poa.clone())
+                // A persistent POA is reached by its path only.
+                .filter(|p| !p.0.policies.persistent());
             return found.map(|p| (p, t.id)).ok_or_else(no_adapter);
         }
         let Some((path, id)) = key::parse_persistent(key) else {
