@@ -120,10 +120,7 @@ fn plain_keys_come_first_and_corbaloc_reaches_them() {
     assert!(orb.deactivate(&key));
     assert_eq!(who(&r).unwrap(), 11);
     // A forwarded plain key still forwards.
-    let fwd = orb.forward(
-        &b"Moved"[..],
-        rtorb::runtime::object_reference(&poa_obj),
-    );
+    let fwd = orb.forward(&b"Moved"[..], rtorb::runtime::object_reference(&poa_obj));
     assert_eq!(who(&remote(&orb, &c, &fwd)).unwrap(), 11);
     assert_eq!(who(&fwd).unwrap(), 11, "collocated, following the forward");
 }

@@ -17,8 +17,7 @@ use rtorb::poa::{
     TRANSIENT_DISCARDED,
 };
 use rtorb::runtime::{
-    CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind,
-    bad_operation,
+    CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
 };
 
 /// A POA with a manager of its own (holding), an object in it, and that
@@ -108,8 +107,14 @@ fn an_inactive_manager_gives_obj_adapter_for_good() {
     let e = who(&obj).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::ObjAdapter));
     assert_eq!(manager.activate().unwrap_err(), PoaError::AdapterInactive);
-    assert_eq!(manager.hold_requests(false).unwrap_err(), PoaError::AdapterInactive);
-    assert_eq!(manager.discard_requests(false).unwrap_err(), PoaError::AdapterInactive);
+    assert_eq!(
+        manager.hold_requests(false).unwrap_err(),
+        PoaError::AdapterInactive
+    );
+    assert_eq!(
+        manager.discard_requests(false).unwrap_err(),
+        PoaError::AdapterInactive
+    );
     assert_eq!(manager.get_state(), State::Inactive);
     // Other managers are not affected.
     let other = orb.activate(tagged(2));
@@ -205,7 +210,10 @@ fn collocated_calls_honour_the_manager() {
     manager.activate().unwrap();
     assert_eq!(held.recv().unwrap().unwrap(), 3);
     manager.discard_requests(false).unwrap();
-    assert_eq!(who(&obj).unwrap_err().kind(), Some(SystemExceptionKind::Transient));
+    assert_eq!(
+        who(&obj).unwrap_err().kind(),
+        Some(SystemExceptionKind::Transient)
+    );
     assert_eq!(orb.idle_connections(), 0, "no connection was opened");
     assert!(orb.collocation_stats().marshaled_calls >= 1);
 }

@@ -9,9 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use poa_common::{TAGGED_ID, client, free_port, tagged, who};
 use rtorb::orb::Orb;
-use rtorb::poa::{
-    AdapterActivator, IdAssignmentPolicy, LifespanPolicy, Poa, Policy,
-};
+use rtorb::poa::{AdapterActivator, IdAssignmentPolicy, LifespanPolicy, Poa, Policy};
 use rtorb::runtime::SystemExceptionKind;
 
 fn persistent_user_ids() -> [Policy; 2] {
@@ -53,7 +51,11 @@ fn a_persistent_reference_reaches_the_object_after_a_restart() {
     assert!(who(&obj).is_err(), "nobody listens");
     let (second, ior2) = serve(&endpoint, 2);
     assert_eq!(ior, ior2, "the same reference");
-    assert_eq!(who(&obj).unwrap(), 2, "the old reference reaches the new servant");
+    assert_eq!(
+        who(&obj).unwrap(),
+        2,
+        "the old reference reaches the new servant"
+    );
     second.shutdown();
 }
 
@@ -95,7 +97,11 @@ fn an_adapter_activator_recreates_persistent_poas_on_the_first_request() {
     assert_eq!(recreate.0.load(Ordering::SeqCst), 2, "Outer, then Inner");
     assert_eq!(who(&obj).unwrap(), 3);
     assert_eq!(recreate.0.load(Ordering::SeqCst), 2, "made once");
-    let inner = root.find_poa("Outer", false).unwrap().find_poa("Inner", false).unwrap();
+    let inner = root
+        .find_poa("Outer", false)
+        .unwrap()
+        .find_poa("Inner", false)
+        .unwrap();
     assert!(inner.policies().persistent());
 }
 

@@ -72,7 +72,9 @@ fn child_poas_are_created_found_and_destroyed() {
         PoaError::AdapterNonExistent
     );
     let e = a.activate_object(tagged(1)).unwrap_err();
-    assert!(matches!(e, PoaError::System(s) if s.kind() == Some(SystemExceptionKind::ObjectNotExist)));
+    assert!(
+        matches!(e, PoaError::System(s) if s.kind() == Some(SystemExceptionKind::ObjectNotExist))
+    );
     // The name is free again.
     let again = root.create_poa("A", None, &[]).unwrap();
     assert_ne!(again, a);
@@ -130,24 +132,47 @@ fn operations_the_policies_forbid_are_wrong_policy() {
             ],
         )
         .unwrap();
-    assert_eq!(user.activate_object(tagged(1)).unwrap_err(), PoaError::WrongPolicy);
-    assert_eq!(user.create_reference(TAGGED_ID).unwrap_err(), PoaError::WrongPolicy);
+    assert_eq!(
+        user.activate_object(tagged(1)).unwrap_err(),
+        PoaError::WrongPolicy
+    );
+    assert_eq!(
+        user.create_reference(TAGGED_ID).unwrap_err(),
+        PoaError::WrongPolicy
+    );
     assert_eq!(
         non_retain.activate_object(tagged(1)).unwrap_err(),
         PoaError::WrongPolicy
     );
     assert_eq!(
-        non_retain.activate_object_with_id(b"x", tagged(1)).unwrap_err(),
+        non_retain
+            .activate_object_with_id(b"x", tagged(1))
+            .unwrap_err(),
         PoaError::WrongPolicy
     );
-    assert_eq!(non_retain.deactivate_object(b"x").unwrap_err(), PoaError::WrongPolicy);
-    assert_eq!(non_retain.id_to_reference(b"x").unwrap_err(), PoaError::WrongPolicy);
+    assert_eq!(
+        non_retain.deactivate_object(b"x").unwrap_err(),
+        PoaError::WrongPolicy
+    );
+    assert_eq!(
+        non_retain.id_to_reference(b"x").unwrap_err(),
+        PoaError::WrongPolicy
+    );
     assert_eq!(err(root.get_servant()), PoaError::WrongPolicy);
-    assert_eq!(root.set_servant(tagged(1)).unwrap_err(), PoaError::WrongPolicy);
-    assert_eq!(root.get_servant_manager().unwrap_err(), PoaError::WrongPolicy);
+    assert_eq!(
+        root.set_servant(tagged(1)).unwrap_err(),
+        PoaError::WrongPolicy
+    );
+    assert_eq!(
+        root.get_servant_manager().unwrap_err(),
+        PoaError::WrongPolicy
+    );
     assert_eq!(err(non_retain.get_servant()), PoaError::NoServant);
     // NO_IMPLICIT_ACTIVATION, UNIQUE_ID, RETAIN: servant_to_id only finds.
-    assert_eq!(user.servant_to_id(&tagged(1)).unwrap_err(), PoaError::ServantNotActive);
+    assert_eq!(
+        user.servant_to_id(&tagged(1)).unwrap_err(),
+        PoaError::ServantNotActive
+    );
     // NON_RETAIN without a default servant to compare with.
     let locator = root
         .create_poa(
@@ -159,7 +184,10 @@ fn operations_the_policies_forbid_are_wrong_policy() {
             ],
         )
         .unwrap();
-    assert_eq!(locator.servant_to_id(&tagged(1)).unwrap_err(), PoaError::WrongPolicy);
+    assert_eq!(
+        locator.servant_to_id(&tagged(1)).unwrap_err(),
+        PoaError::WrongPolicy
+    );
     assert_eq!(err(locator.id_to_servant(b"x")), PoaError::WrongPolicy);
 }
 
@@ -193,12 +221,21 @@ fn activation_errors_follow_the_uniqueness_policy() {
     multiple.activate_object_with_id(b"b", s.clone()).unwrap();
     assert!(Arc::ptr_eq(&multiple.id_to_servant(b"b").unwrap(), &s));
     multiple.deactivate_object(b"a").unwrap();
-    assert_eq!(multiple.deactivate_object(b"a").unwrap_err(), PoaError::ObjectNotActive);
+    assert_eq!(
+        multiple.deactivate_object(b"a").unwrap_err(),
+        PoaError::ObjectNotActive
+    );
     assert_eq!(err(multiple.id_to_servant(b"a")), PoaError::ObjectNotActive);
-    assert_eq!(multiple.id_to_reference(b"a").unwrap_err(), PoaError::ObjectNotActive);
+    assert_eq!(
+        multiple.id_to_reference(b"a").unwrap_err(),
+        PoaError::ObjectNotActive
+    );
     // The root POA (UNIQUE_ID) refuses a servant active in it already.
     let id = root.activate_object(s.clone()).unwrap();
-    assert_eq!(root.activate_object(s.clone()).unwrap_err(), PoaError::ServantAlreadyActive);
+    assert_eq!(
+        root.activate_object(s.clone()).unwrap_err(),
+        PoaError::ServantAlreadyActive
+    );
     assert_eq!(root.servant_to_id(&s).unwrap(), id);
 }
 
@@ -206,7 +243,9 @@ fn activation_errors_follow_the_uniqueness_policy() {
 fn a_system_id_poa_refuses_ids_it_did_not_assign() {
     let orb = server();
     let root = orb.root_poa();
-    let e = root.activate_object_with_id(b"made up", tagged(1)).unwrap_err();
+    let e = root
+        .activate_object_with_id(b"made up", tagged(1))
+        .unwrap_err();
     assert!(
         matches!(&e, PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == BAD_PARAM_FOREIGN_ID),
         "{e:?}"
@@ -234,9 +273,15 @@ fn implicit_activation_and_the_conversions() {
     assert_eq!(root.id_to_reference(&id).unwrap().target(), obj.target());
     // Another POA's reference is not this one's.
     let other = root.create_poa("other", None, &user_ids()).unwrap();
-    assert_eq!(other.reference_to_id(&obj).unwrap_err(), PoaError::WrongAdapter);
+    assert_eq!(
+        other.reference_to_id(&obj).unwrap_err(),
+        PoaError::WrongAdapter
+    );
     let o = other.create_reference_with_id(b"x", TAGGED_ID).unwrap();
-    assert_eq!(root.reference_to_id(&o).unwrap_err(), PoaError::WrongAdapter);
+    assert_eq!(
+        root.reference_to_id(&o).unwrap_err(),
+        PoaError::WrongAdapter
+    );
     assert_eq!(&other.reference_to_id(&o).unwrap()[..], b"x");
 }
 
@@ -284,7 +329,11 @@ fn a_default_servant_serves_every_id() {
         .unwrap();
     root.the_poa_manager().activate().unwrap();
     let c = client();
-    let any = remote(&orb, &c, &poa.create_reference_with_id(b"any", TAGGED_ID).unwrap());
+    let any = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"any", TAGGED_ID).unwrap(),
+    );
     let e = who(&any).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::ObjAdapter));
     assert_eq!(e.minor, OBJ_ADAPTER_NO_DEFAULT_SERVANT);
@@ -292,7 +341,11 @@ fn a_default_servant_serves_every_id() {
     poa.set_servant(s.clone()).unwrap();
     assert!(Arc::ptr_eq(&poa.get_servant().unwrap(), &s));
     assert_eq!(who(&any).unwrap(), 9);
-    let other = remote(&orb, &c, &poa.create_reference_with_id(b"other", TAGGED_ID).unwrap());
+    let other = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"other", TAGGED_ID).unwrap(),
+    );
     assert_eq!(who(&other).unwrap(), 9);
     assert!(Arc::ptr_eq(&poa.id_to_servant(b"whatever").unwrap(), &s));
 }
@@ -323,5 +376,8 @@ fn orb_activate_leaves_a_manager_the_application_set() {
     root.the_poa_manager().discard_requests(false).unwrap();
     let obj = orb.activate(tagged(1));
     assert_eq!(root.the_poa_manager().get_state(), State::Discarding);
-    assert_eq!(who(&obj).unwrap_err().kind(), Some(SystemExceptionKind::Transient));
+    assert_eq!(
+        who(&obj).unwrap_err().kind(),
+        Some(SystemExceptionKind::Transient)
+    );
 }

@@ -52,7 +52,11 @@ fn world() -> World {
     // A user-id child, a persistent user-id child, a persistent
     // system-id child.
     let user = root
-        .create_poa("user", Some(&manager), &[Policy::IdAssignment(IdAssignmentPolicy::UserId)])
+        .create_poa(
+            "user",
+            Some(&manager),
+            &[Policy::IdAssignment(IdAssignmentPolicy::UserId)],
+        )
         .unwrap();
     let persistent = root
         .create_poa(

@@ -10,8 +10,8 @@ use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
 use rtorb::poa::{
     AdapterActivator, BAD_INV_ORDER_SERVANT_MANAGER_SET, Cookie, ForwardRequest,
     IdAssignmentPolicy, OBJ_ADAPTER_NO_SERVANT_MANAGER, Poa, PoaError, Policy,
-    RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
-    ServantManagerError, ServantRetentionPolicy,
+    RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager, ServantManagerError,
+    ServantRetentionPolicy,
 };
 use rtorb::runtime::{Object, Skeleton, SystemException, SystemExceptionKind};
 
@@ -87,8 +87,15 @@ fn an_activator_incarnates_on_the_first_request_and_etherealizes_on_deactivation
     let orb = server();
     let c = client();
     let (poa, activator) = activator_poa(&orb, "activated", true);
-    let obj = remote(&orb, &c, &poa.create_reference_with_id(b"x", TAGGED_ID).unwrap());
-    assert_eq!(poa.id_to_servant(b"x").err(), Some(PoaError::ObjectNotActive));
+    let obj = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"x", TAGGED_ID).unwrap(),
+    );
+    assert_eq!(
+        poa.id_to_servant(b"x").err(),
+        Some(PoaError::ObjectNotActive)
+    );
     assert_eq!(who(&obj).unwrap(), 1);
     assert_eq!(who(&obj).unwrap(), 1, "kept in the active object map");
     assert_eq!(activator.incarnations.load(Ordering::SeqCst), 1);
@@ -100,9 +107,16 @@ fn an_activator_incarnates_on_the_first_request_and_etherealizes_on_deactivation
     );
     assert_eq!(who(&obj).unwrap(), 2, "incarnated again");
     // A system exception from incarnate reaches the client.
-    let refused = remote(&orb, &c, &poa.create_reference_with_id(b"refuse", TAGGED_ID).unwrap());
+    let refused = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"refuse", TAGGED_ID).unwrap(),
+    );
     let e = who(&refused).unwrap_err();
-    assert_eq!((e.kind(), e.minor), (Some(SystemExceptionKind::NoPermission), 7));
+    assert_eq!(
+        (e.kind(), e.minor),
+        (Some(SystemExceptionKind::NoPermission), 7)
+    );
     // Destroying the POA etherealizes, as cleanup.
     poa.destroy(true, true).unwrap();
     assert_eq!(
@@ -121,7 +135,10 @@ fn an_activator_with_system_ids_incarnates_into_the_reserved_slot() {
     let obj = remote(&orb, &c, &local);
     assert_eq!(who(&obj).unwrap(), 1);
     assert!(poa.id_to_servant(&id).is_ok());
-    assert_eq!(poa.id_to_reference(&id).unwrap().target().object_key(), local.target().object_key());
+    assert_eq!(
+        poa.id_to_reference(&id).unwrap().target().object_key(),
+        local.target().object_key()
+    );
     // Deactivated: the id stays valid for the activator.
     poa.deactivate_object(&id).unwrap();
     assert_eq!(who(&obj).unwrap(), 2);
@@ -135,7 +152,11 @@ fn a_forward_request_from_incarnate_forwards_the_client() {
     let (poa, activator) = activator_poa(&orb, "forwarding", true);
     let elsewhere = orb.activate(tagged(42));
     *activator.forward.lock().unwrap() = Some((b"moved".to_vec(), elsewhere));
-    let obj = remote(&orb, &c, &poa.create_reference_with_id(b"moved", TAGGED_ID).unwrap());
+    let obj = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"moved", TAGGED_ID).unwrap(),
+    );
     assert_eq!(who(&obj).unwrap(), 42);
     let local = poa.create_reference_with_id(b"moved", TAGGED_ID).unwrap();
     assert_eq!(who(&local).unwrap(), 42, "collocated");
@@ -165,10 +186,10 @@ impl ServantLocator for Locator {
             .into());
         }
         let n = self.next.fetch_add(1, Ordering::SeqCst);
-        self.log
-            .lock()
-            .unwrap()
-            .push(format!("pre {} {operation} {n}", String::from_utf8_lossy(oid)));
+        self.log.lock().unwrap().push(format!(
+            "pre {} {operation} {n}",
+            String::from_utf8_lossy(oid)
+        ));
         Ok((tagged(oid.len() as u32), Some(Box::new(n))))
     }
 
@@ -184,10 +205,10 @@ impl ServantLocator for Locator {
             .and_then(|c| c.downcast::<u32>().ok())
             .map(|b| *b)
             .unwrap_or(u32::MAX);
-        self.log
-            .lock()
-            .unwrap()
-            .push(format!("post {} {operation} {n}", String::from_utf8_lossy(oid)));
+        self.log.lock().unwrap().push(format!(
+            "post {} {operation} {n}",
+            String::from_utf8_lossy(oid)
+        ));
     }
 }
 
@@ -208,7 +229,11 @@ fn a_locator_is_asked_around_every_request_and_gets_its_cookie_back() {
         )
         .unwrap();
     root.the_poa_manager().activate().unwrap();
-    let none = remote(&orb, &c, &poa.create_reference_with_id(b"abc", TAGGED_ID).unwrap());
+    let none = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"abc", TAGGED_ID).unwrap(),
+    );
     let e = who(&none).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::ObjAdapter));
     assert_eq!(e.minor, OBJ_ADAPTER_NO_SERVANT_MANAGER);
@@ -223,9 +248,16 @@ fn a_locator_is_asked_around_every_request_and_gets_its_cookie_back() {
         poa.set_servant_manager(ServantManager::Locator(locator.clone())),
         Err(PoaError::System(e)) if e.minor == BAD_INV_ORDER_SERVANT_MANAGER_SET
     ));
-    assert!(matches!(poa.get_servant_manager(), Ok(Some(ServantManager::Locator(_)))));
+    assert!(matches!(
+        poa.get_servant_manager(),
+        Ok(Some(ServantManager::Locator(_)))
+    ));
     assert_eq!(who(&none).unwrap(), 3);
-    let other = remote(&orb, &c, &poa.create_reference_with_id(b"de", TAGGED_ID).unwrap());
+    let other = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"de", TAGGED_ID).unwrap(),
+    );
     assert_eq!(who(&other).unwrap(), 2);
     assert!(other.is_a(TAGGED_ID).unwrap());
     assert_eq!(
@@ -239,10 +271,21 @@ fn a_locator_is_asked_around_every_request_and_gets_its_cookie_back() {
             "post de _is_a 2",
         ]
     );
-    let nobody = remote(&orb, &c, &poa.create_reference_with_id(b"nobody", TAGGED_ID).unwrap());
+    let nobody = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"nobody", TAGGED_ID).unwrap(),
+    );
     let e = who(&nobody).unwrap_err();
-    assert_eq!((e.kind(), e.minor), (Some(SystemExceptionKind::ObjectNotExist), 99));
-    assert_eq!(locator.log.lock().unwrap().len(), 6, "no postinvoke without preinvoke");
+    assert_eq!(
+        (e.kind(), e.minor),
+        (Some(SystemExceptionKind::ObjectNotExist), 99)
+    );
+    assert_eq!(
+        locator.log.lock().unwrap().len(),
+        6,
+        "no postinvoke without preinvoke"
+    );
 }
 
 /// Makes the child it is asked for, with a user-id object `obj` in it.
@@ -273,10 +316,16 @@ fn an_adapter_activator_makes_children_on_demand() {
     let maker = Arc::new(Maker(AtomicU32::new(0)));
     root.set_the_activator(Some(maker.clone()));
     assert!(root.the_activator().is_some());
-    assert_eq!(root.find_poa("made", false).err(), Some(PoaError::AdapterNonExistent));
+    assert_eq!(
+        root.find_poa("made", false).err(),
+        Some(PoaError::AdapterNonExistent)
+    );
     let made = root.find_poa("made", true).unwrap();
     assert_eq!(made.the_name(), "made");
     assert_eq!(root.find_poa("made", true).unwrap(), made);
     assert_eq!(maker.0.load(Ordering::SeqCst), 1);
-    assert_eq!(root.find_poa("never", true).err(), Some(PoaError::AdapterNonExistent));
+    assert_eq!(
+        root.find_poa("never", true).err(),
+        Some(PoaError::AdapterNonExistent)
+    );
 }

@@ -21,11 +21,11 @@ use rtorb_giop::{
 
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
+use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::{
     Arguments, Collocated, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, ReplyBuilder, ServerRequest,
     Skeleton, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target, dispatch,
 };
-use crate::runtime::loopback::MAX_FORWARDS;
 
 use super::client::ClientCore;
 use super::server::UNKNOWN_SERVANT_PANICKED;
@@ -150,14 +150,8 @@ impl OrbInvoker {
                 self.direct_calls.fetch_add(1, Ordering::Relaxed);
                 return Ok(Collocated::Direct);
             }
-            self.marshaled(
-                &*skeleton,
-                target,
-                operation,
-                response_expected,
-                arguments,
-            )
-            .map(Collocated::Reply)
+            self.marshaled(&*skeleton, target, operation, response_expected, arguments)
+                .map(Collocated::Reply)
         }));
         drop(upcall);
         ran.unwrap_or_else(|_| {
@@ -246,7 +240,9 @@ impl OrbInvoker {
             let t = forwarded.as_ref().unwrap_or(target);
             if forwarded.is_some() && !self.is_local(t) {
                 let r = if response_expected {
-                    self.client.invoke(t, operation.clone(), arguments).map(Some)
+                    self.client
+                        .invoke(t, operation.clone(), arguments)
+                        .map(Some)
                 } else {
                     self.client
                         .invoke_oneway(t, operation.clone(), SyncScope::default(), arguments)
@@ -296,7 +292,9 @@ impl Invoker for OrbInvoker {
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
         match self.call_local(target, &operation, sync.waits_for_reply(), arguments) {
-            None => self.client.invoke_oneway(target, operation, sync, arguments),
+            None => self
+                .client
+                .invoke_oneway(target, operation, sync, arguments),
             // The servant has run: every sync scope is satisfied; only
             // the scopes that wait for a reply report its failure.
             Some(Err(e)) if sync.waits_for_reply() => Err(e),

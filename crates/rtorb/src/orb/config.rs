@@ -100,9 +100,9 @@ impl OrbConfig {
                 }
                 "poaholdlimit" => {
                     let v = value()?;
-                    self.poa_hold_limit = v.parse().map_err(|_| {
-                        OrbError::Args(format!("{arg} wants a number, not {v:?}"))
-                    })?;
+                    self.poa_hold_limit = v
+                        .parse()
+                        .map_err(|_| OrbError::Args(format!("{arg} wants a number, not {v:?}")))?;
                 }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }

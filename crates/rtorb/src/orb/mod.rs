@@ -319,10 +319,7 @@ impl Orb {
     fn object_for(&self, type_id: &str, key: Bytes) -> Object {
         match self.adapters.object(type_id, key.clone()) {
             Some(o) => o,
-            None => Object::new(
-                self.invoker(),
-                Target::from_key(type_id, key),
-            ),
+            None => Object::new(self.invoker(), Target::from_key(type_id, key)),
         }
     }
 
@@ -479,4 +476,3 @@ fn activate_root(root: &Poa) -> Result<(), PoaError> {
         Err(PoaError::AdapterInactive)
     }
 }
-

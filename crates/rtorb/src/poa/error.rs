@@ -92,21 +92,29 @@ impl From<SystemException> for PoaError {
     }
 }
 
-
 pub(crate) fn system(kind: SystemExceptionKind, minor: u32) -> SystemException {
     SystemException::new(kind, minor, CompletionStatus::No)
 }
 
 pub(crate) fn no_adapter() -> SystemException {
-    system(SystemExceptionKind::ObjectNotExist, OBJECT_NOT_EXIST_NO_ADAPTER)
+    system(
+        SystemExceptionKind::ObjectNotExist,
+        OBJECT_NOT_EXIST_NO_ADAPTER,
+    )
 }
 
 pub(crate) fn not_active() -> SystemException {
-    system(SystemExceptionKind::ObjectNotExist, OBJECT_NOT_EXIST_NOT_ACTIVE)
+    system(
+        SystemExceptionKind::ObjectNotExist,
+        OBJECT_NOT_EXIST_NOT_ACTIVE,
+    )
 }
 
 pub(crate) fn would_deadlock() -> SystemException {
-    system(SystemExceptionKind::BadInvOrder, BAD_INV_ORDER_WOULD_DEADLOCK)
+    system(
+        SystemExceptionKind::BadInvOrder,
+        BAD_INV_ORDER_WOULD_DEADLOCK,
+    )
 }
 
 pub(crate) fn destroyed() -> PoaError {

@@ -166,10 +166,13 @@ mod tests {
             slot: 7,
             generation: 3,
         };
-        let id = system_id(None, SlotRef {
-            slot: 9,
-            generation: 1,
-        });
+        let id = system_id(
+            None,
+            SlotRef {
+                slot: 9,
+                generation: 1,
+            },
+        );
         let k = transient_key(0xabcd, poa, &id);
         let t = parse_transient(&k).unwrap();
         assert_eq!((t.instance, t.poa, t.id), (0xabcd, poa, &id[..]));

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use rtorb_giop::{SystemException, SystemExceptionKind};
 
+use super::PoaInner;
 use super::error::{
     OBJ_ADAPTER_INACTIVE, PoaError, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN, system,
     would_deadlock,
 };
-use super::PoaInner;
 
 /// `PortableServer::POAManager::State`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -251,7 +251,10 @@ impl PoaManager {
                     return Err(system(SystemExceptionKind::Transient, TRANSIENT_DISCARDED));
                 }
                 State::Inactive => {
-                    return Err(system(SystemExceptionKind::ObjAdapter, OBJ_ADAPTER_INACTIVE));
+                    return Err(system(
+                        SystemExceptionKind::ObjAdapter,
+                        OBJ_ADAPTER_INACTIVE,
+                    ));
                 }
                 State::Holding => {
                     let mut held = lock(&inner.held);

@@ -125,9 +125,7 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use bytes::Bytes;
 use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
 
-use crate::runtime::{
-    Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target,
-};
+use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target};
 
 pub use error::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_INV_ORDER_WOULD_DEADLOCK, BAD_PARAM_FOREIGN_ID,
@@ -243,9 +241,8 @@ impl Aom {
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
-                let s = u32::try_from(self.slots.len()).map_err(|_| {
-                    PoaError::System(system(SystemExceptionKind::NoResources, 0))
-                })?;
+                let s = u32::try_from(self.slots.len())
+                    .map_err(|_| PoaError::System(system(SystemExceptionKind::NoResources, 0)))?;
                 self.slots.push(ObjectSlot::default());
                 s
             }
@@ -273,7 +270,10 @@ impl Aom {
     }
 
     fn note_servant(&mut self, servant: &Arc<dyn Skeleton>, slot: u32) {
-        let e = self.by_servant.entry(servant_addr(servant)).or_insert((0, slot));
+        let e = self
+            .by_servant
+            .entry(servant_addr(servant))
+            .or_insert((0, slot));
         e.0 += 1;
         e.1 = slot;
     }
@@ -596,7 +596,11 @@ impl Poa {
         if self.0.destroyed.swap(true, Ordering::AcqRel) {
             return Ok(());
         }
-        let children: Vec<Poa> = write(&self.0.state).children.drain().map(|(_, p)| p).collect();
+        let children: Vec<Poa> = write(&self.0.state)
+            .children
+            .drain()
+            .map(|(_, p)| p)
+            .collect();
         for c in children {
             c.destroy(etherealize_objects, wait_for_completion)?;
         }
@@ -1091,11 +1095,7 @@ impl Poa {
         }
     }
 
-    fn find_servant(
-        &self,
-        id: &[u8],
-        operation: &str,
-    ) -> Result<Resolved, SystemException> {
+    fn find_servant(&self, id: &[u8], operation: &str) -> Result<Resolved, SystemException> {
         let p = self.0.policies;
         let (default, manager) = {
             let st = read(&self.0.state);
@@ -1168,7 +1168,10 @@ impl Poa {
             .insert_with_id(&mut st.aom, id, servant)
             .map_err(|_| not_active())?;
         active.in_flight.fetch_add(1, Ordering::SeqCst);
-        Ok(Resolved::Servant(active.servant.clone(), How::Retained(active)))
+        Ok(Resolved::Servant(
+            active.servant.clone(),
+            How::Retained(active),
+        ))
     }
 }
 
@@ -1177,8 +1180,8 @@ struct Admitted<'a>(&'a Poa);
 
 impl Drop for Admitted<'_> {
     fn drop(&mut self) {
-        self.0 .0.in_flight.fetch_sub(1, Ordering::AcqRel);
-        self.0 .0.manager.release();
+        self.0.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.0.0.manager.release();
         leave_upcall();
     }
 }
@@ -1193,8 +1196,8 @@ enum Resolved {
 fn forwarded(e: ServantManagerError) -> Result<Resolved, SystemException> {
     match e {
         ServantManagerError::System(s) => Err(s),
-        ServantManagerError::Forward(f) => Ok(Resolved::Forward(
-            crate::runtime::object_reference(&f.0),
-        )),
+        ServantManagerError::Forward(f) => {
+            Ok(Resolved::Forward(crate::runtime::object_reference(&f.0)))
+        }
     }
 }

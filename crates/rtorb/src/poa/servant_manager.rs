@@ -41,7 +41,11 @@ impl From<ForwardRequest> for ServantManagerError {
 pub trait ServantActivator: Send + Sync {
     /// A servant for `oid`, which the POA then keeps in its active
     /// object map.
-    fn incarnate(&self, oid: &[u8], adapter: &Poa) -> Result<Arc<dyn Skeleton>, ServantManagerError>;
+    fn incarnate(
+        &self,
+        oid: &[u8],
+        adapter: &Poa,
+    ) -> Result<Arc<dyn Skeleton>, ServantManagerError>;
 
     /// `servant` no longer incarnates `oid`: it was deactivated
     /// (`cleanup_in_progress` when because its POA or POA manager went);
