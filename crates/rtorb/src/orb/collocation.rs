@@ -186,10 +186,10 @@ impl OrbInvoker {
             Decoder::new(body, encoding),
             &mut reply,
         );
-        let invoker: Arc<dyn Invoker> = self.adapters.references().map_or_else(
-            || Arc::new(NoInvoker) as Arc<dyn Invoker>,
-            |r| r.invoker.clone(),
-        );
+        let invoker: Arc<dyn Invoker> = self
+            .adapters
+            .references()
+            .map_or_else(|| Arc::new(NoInvoker) as Arc<dyn Invoker>, |r| r.invoker());
         let outcome = crate::runtime::with_invoker(&invoker, || dispatch(skeleton, &mut req));
         if !response_expected {
             self.marshaled_bytes.fetch_add(octets, Ordering::Relaxed);
@@ -321,8 +321,8 @@ impl Invoker for OrbInvoker {
 /// (rtorb).
 const TRANSIENT_NOT_READY: u32 = RTORB_VMCID | 0x322;
 
-/// Stands in for the ORB's invoker before it exists.
-struct NoInvoker;
+/// Stands in for the ORB's invoker before it exists or once it is gone.
+pub(crate) struct NoInvoker;
 
 impl Invoker for NoInvoker {
     fn invoke(

@@ -214,10 +214,11 @@ impl OrbBuilder {
             })
             .collect();
         invoker.set_local_endpoints(local);
+        let orb_invoker: Arc<dyn Invoker> = invoker.clone();
         adapters.set_references(References {
             registry: registry.clone(),
             endpoints: endpoints.clone(),
-            invoker: invoker.clone(),
+            invoker: Arc::downgrade(&orb_invoker),
         });
         Ok(Orb {
             registry,

@@ -162,7 +162,11 @@ pub struct Poa(pub(crate) Arc<PoaInner>);
 pub(crate) struct PoaInner {
     name: String,
     parent: Option<Weak<PoaInner>>,
-    table: Arc<AdapterTable>,
+    /// The ORB's table (which holds the POA: weak, so that the two do
+    /// not keep each other alive).
+    table: Weak<AdapterTable>,
+    /// The ORB instance number (the table's).
+    instance: u64,
     slot: SlotRef,
     /// The encoded path (see [`key::encode_path`]).
     path: Vec<u8>,
@@ -445,7 +449,8 @@ impl Poa {
         let poa = Poa(Arc::new(PoaInner {
             name,
             parent: parent.map(|p| Arc::downgrade(&p.0)),
-            table,
+            instance: table.instance,
+            table: Arc::downgrade(&table),
             slot,
             path,
             policies,
@@ -508,6 +513,10 @@ impl Poa {
         self.0.destroyed.load(Ordering::Acquire)
     }
 
+    fn table(&self) -> Result<Arc<AdapterTable>, PoaError> {
+        self.0.table.upgrade().ok_or_else(destroyed)
+    }
+
     fn check(&self) -> Result<(), PoaError> {
         if self.is_destroyed() {
             return Err(destroyed());
@@ -543,14 +552,12 @@ impl Poa {
         if st.children.contains_key(name) {
             return Err(PoaError::AdapterAlreadyExists);
         }
+        let table = self.table()?;
         let manager = match manager {
             Some(m) => m.clone(),
-            None => self.0.table.new_manager(name),
+            None => table.new_manager(name),
         };
-        let poa = self
-            .0
-            .table
-            .register(name.to_owned(), Some(self), policies, manager)?;
+        let poa = table.register(name.to_owned(), Some(self), policies, manager)?;
         st.children.insert(name.to_owned(), poa.clone());
         Ok(poa)
     }
@@ -610,7 +617,9 @@ impl Poa {
                 st.children.remove(&self.0.name);
             }
         }
-        self.0.table.unregister(self);
+        if let Some(table) = self.0.table.upgrade() {
+            table.unregister(self);
+        }
         self.0.manager.wake();
         if wait_for_completion {
             while self.0.in_flight.load(Ordering::Acquire) > 0 {
@@ -691,10 +700,7 @@ impl Poa {
     }
 
     fn id_instance(&self) -> Option<u64> {
-        self.0
-            .policies
-            .persistent()
-            .then_some(self.0.table.instance)
+        self.0.policies.persistent().then_some(self.0.instance)
     }
 
     /// `activate_object` (needs `SYSTEM_ID` and `RETAIN`): activates
@@ -898,14 +904,13 @@ impl Poa {
         let k = if self.0.policies.persistent() {
             key::persistent_key(&self.0.path, id).unwrap_or_default()
         } else {
-            key::transient_key(self.0.table.instance, self.0.slot, id)
+            key::transient_key(self.0.instance, self.0.slot, id)
         };
         Bytes::from(k)
     }
 
     fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
-        self.0
-            .table
+        self.table()?
             .object(type_id, self.object_key(id))
             .ok_or_else(|| PoaError::System(system(SystemExceptionKind::ObjAdapter, 0)))
     }
@@ -991,7 +996,7 @@ impl Poa {
             (path == self.0.path.as_slice()).then_some(id)
         } else {
             let t = key::parse_transient(key)?;
-            (t.instance == self.0.table.instance && t.poa == self.0.slot).then_some(t.id)
+            (t.instance == self.0.instance && t.poa == self.0.slot).then_some(t.id)
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock, RwLock, Weak};
 
 use bytes::Bytes;
 use rtorb_giop::{ObjectReference, SystemException};
@@ -20,7 +20,8 @@ use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
 pub(crate) struct References {
     pub(crate) registry: ProtocolRegistry,
     pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
-    pub(crate) invoker: Arc<dyn Invoker>,
+    /// The ORB's invoker (which holds the table: weak).
+    pub(crate) invoker: Weak<dyn Invoker>,
 }
 
 impl References {
@@ -43,7 +44,16 @@ impl References {
         let reference = self.reference(type_id, &key);
         let target =
             Target::from_reference(reference).unwrap_or_else(|_| Target::from_key(type_id, key));
-        Object::new(self.invoker.clone(), target)
+        Object::new(self.invoker(), target)
+    }
+
+    /// The ORB's invoker, or one that fails every call once the ORB is
+    /// gone.
+    pub(crate) fn invoker(&self) -> Arc<dyn Invoker> {
+        match self.invoker.upgrade() {
+            Some(i) => i,
+            None => Arc::new(crate::orb::collocation::NoInvoker),
+        }
     }
 }
 
