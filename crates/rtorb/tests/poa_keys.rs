@@ -184,3 +184,79 @@ fn a_transient_key_naming_a_persistent_poas_slot_is_object_not_exist() {
     let real = remote(&orb, &c, &persistent.id_to_reference(b"x").unwrap());
     assert_eq!(who(&real).unwrap(), 2);
 }
+
+/// Sends a LocateRequest for `key` on `stream` and returns the status.
+fn locate(stream: &mut std::net::TcpStream, key: &[u8]) -> rtorb_giop::message::LocateStatus {
+    use rtorb_giop::message::{Content, LocateRequest, Message};
+    use std::io::{Read, Write};
+    let msg = Message::new(
+        rtorb_cdr::Version::V1_2,
+        rtorb_cdr::ByteOrder::Little,
+        Content::LocateRequest(LocateRequest {
+            request_id: 5,
+            target: rtorb_giop::target::TargetAddress::Key(Bytes::copy_from_slice(key)),
+        }),
+    );
+    stream
+        .write_all(&rtorb_giop::encode_message(&msg).unwrap())
+        .unwrap();
+    let mut header = [0u8; 12];
+    stream.read_exact(&mut header).unwrap();
+    let size = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
+    let mut whole = header.to_vec();
+    whole.resize(12 + size as usize, 0);
+    stream.read_exact(&mut whole[12..]).unwrap();
+    match rtorb_giop::decode_message(whole.into()).unwrap().content {
+        Content::LocateReply(l) => l.status,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn locate_requests_answer_for_poa_keys() {
+    use rtorb_giop::message::LocateStatus;
+    let orb = server();
+    let root = orb.root_poa();
+    let live = orb.activate(tagged(1));
+    let dead = orb.activate(tagged(2));
+    assert!(orb.deactivate(dead.target().object_key()));
+    let user = root
+        .create_poa(
+            "u",
+            Some(&root.the_poa_manager()),
+            &[rtorb::poa::Policy::IdAssignment(
+                rtorb::poa::IdAssignmentPolicy::UserId,
+            )],
+        )
+        .unwrap();
+    user.activate_object_with_id(b"x", tagged(3)).unwrap();
+    let e = orb.endpoints()[0].clone();
+    let e = e.trim_start_matches("iiop://");
+    let e = e.split_once('@').map_or(e, |(_, a)| a);
+    let addr = e.split(['/', '?']).next().unwrap().to_owned();
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    assert_eq!(
+        locate(&mut stream, live.target().object_key()),
+        LocateStatus::ObjectHere
+    );
+    assert_eq!(
+        locate(&mut stream, dead.target().object_key()),
+        LocateStatus::UnknownObject
+    );
+    assert_eq!(
+        locate(&mut stream, &user.object_key(b"x")),
+        LocateStatus::ObjectHere
+    );
+    assert_eq!(
+        locate(&mut stream, &user.object_key(b"y")),
+        LocateStatus::UnknownObject
+    );
+    user.destroy(false, false).unwrap();
+    assert_eq!(
+        locate(&mut stream, &user.object_key(b"x")),
+        LocateStatus::UnknownObject
+    );
+}
