@@ -367,6 +367,12 @@ fn orb_activate_serves_on_the_root_poa_and_deactivate_ends_it() {
         Some(SystemExceptionKind::ObjectNotExist)
     );
     assert!(!orb.deactivate(obj.target().object_key()));
+    // The same servant twice: one object (UNIQUE_ID), one reference.
+    let s = tagged(5);
+    let first = orb.activate(s.clone());
+    let second = orb.activate(s);
+    assert_eq!(first.target().object_key(), second.target().object_key());
+    assert_eq!(who(&second).unwrap(), 5);
 }
 
 #[test]

@@ -143,6 +143,26 @@ fn an_activator_with_system_ids_incarnates_into_the_reserved_slot() {
     poa.deactivate_object(&id).unwrap();
     assert_eq!(who(&obj).unwrap(), 2);
     assert_eq!(activator.incarnations.load(Ordering::SeqCst), 2);
+    // An id naming a slot never assigned, or with another generation, is
+    // not incarnated.
+    let mut forged = local.target().object_key().to_vec();
+    let n = forged.len();
+    forged[n - 4] ^= 1;
+    let e = who(&remote(&orb, &c, &object_with_key(&orb, &forged))).unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
+    forged[n - 4] ^= 1;
+    forged[n - 8] ^= 0x40;
+    let e = who(&remote(&orb, &c, &object_with_key(&orb, &forged))).unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
+    assert_eq!(activator.incarnations.load(Ordering::SeqCst), 2);
+}
+
+fn object_with_key(orb: &rtorb::orb::Orb, key: &[u8]) -> Object {
+    let r = orb.reference(TAGGED_ID, &bytes::Bytes::copy_from_slice(key));
+    Object::new(
+        orb.invoker(),
+        rtorb::runtime::Target::from_reference(r).unwrap(),
+    )
 }
 
 #[test]

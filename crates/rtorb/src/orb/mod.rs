@@ -347,7 +347,12 @@ impl Orb {
         let root = self.root_poa();
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
         let _ = activate_root(&root);
-        match root.activate_object(skeleton) {
+        let activated = match root.activate_object(skeleton.clone()) {
+            // Active already (the Root POA has UNIQUE_ID): its reference.
+            Err(PoaError::ServantAlreadyActive) => root.servant_to_id(&skeleton),
+            other => other,
+        };
+        match activated {
             Ok(id) => self.object_for(type_id, root.object_key(&id)),
             // The Root POA is destroyed (the ORB shut down): a reference
             // that gets OBJECT_NOT_EXIST.

@@ -1158,6 +1158,17 @@ impl Poa {
                 return Ok(Resolved::Servant(a.servant.clone(), How::Retained(a)));
             }
         }
+        if self.0.policies.system_ids() {
+            // A system id is incarnated only in the slot it names (or,
+            // for a persistent POA, when an earlier instance assigned
+            // it): a stale id never gets a servant.
+            let st = read(&self.0.state);
+            let earlier = self.0.policies.persistent()
+                && key::parse_system_id(id, self.id_instance()).is_none();
+            if !earlier && self.slot_of(&st.aom, id).is_none() {
+                return Err(not_active());
+            }
+        }
         let servant = match activator.incarnate(id, self) {
             Ok(s) => s,
             Err(e) => return forwarded(e),
