@@ -395,15 +395,23 @@ impl Gen<'_> {
     }
 
     /// The closure a stub method passes to `Object::call` to run a
-    /// collocated servant through its servant trait, or `None` when an
-    /// argument type is not known to be `Clone` (the call is then always
-    /// marshaled).
+    /// collocated servant through its servant trait, or `None` when a
+    /// parameter or result type does not allow it (see
+    /// [`Gen::direct_ok`]): the call is then marshaled, in memory.
     fn direct_call(&mut self, sig: &Sig) -> Option<String> {
+        if sig.result.as_ref().is_some_and(|t| !self.direct_ok(t, 0))
+            || sig
+                .raises
+                .iter()
+                .any(|x| !self.direct_ok(&Type::Named(*x), 0))
+        {
+            return None;
+        }
         let mut args = Vec::new();
         for (n, dir, ty) in &sig.params {
             match dir {
+                _ if !self.direct_ok(ty, 0) => return None,
                 Direction::Out => {}
-                _ if !self.clonable(ty, 0) => return None,
                 Direction::In => {
                     let (_, by_ref) = self.in_param_ty(ty);
                     args.push(if by_ref {
@@ -423,26 +431,42 @@ impl Gen<'_> {
         ))
     }
 
-    /// Whether the Rust type of `ty` is known to implement `Clone`.
-    fn clonable(&self, ty: &Type, depth: usize) -> bool {
+    /// Whether a value of `ty` may go to a collocated servant (or come
+    /// back from it) without marshaling: its Rust type is known to be
+    /// `Clone`, and marshaling would check nothing about it (no bound of
+    /// a string or sequence, no `char` or `wchar` that the code set may
+    /// not hold).
+    fn direct_ok(&self, ty: &Type, depth: usize) -> bool {
         if depth > 64 {
             return false;
         }
         match ty {
-            Type::Any | Type::TypeCode | Type::Fixed { .. } | Type::LongDouble => false,
-            Type::Sequence { element, .. } | Type::Array { element, .. } => {
-                self.clonable(element, depth + 1)
+            Type::Any
+            | Type::TypeCode
+            | Type::Fixed { .. }
+            | Type::LongDouble
+            | Type::Char
+            | Type::WChar
+            | Type::ValueBase => false,
+            Type::String(bound) | Type::WString(bound) => bound.is_none(),
+            Type::Sequence { element, bound } => {
+                bound.is_none() && self.direct_ok(element, depth + 1)
             }
+            Type::Array { element, .. } => self.direct_ok(element, depth + 1),
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Interface(_) | DeclKind::Forward(_) | DeclKind::Enum(_) => true,
-                DeclKind::Alias(a) => self.clonable(&a.target, depth + 1),
-                DeclKind::Struct(st) => st.members.iter().all(|m| self.clonable(&m.ty, depth + 1)),
-                DeclKind::Exception(x) => x.members.iter().all(|m| self.clonable(&m.ty, depth + 1)),
-                DeclKind::Union(u) => u.cases.iter().all(|c| self.clonable(&c.ty, depth + 1)),
+                DeclKind::Alias(a) => self.direct_ok(&a.target, depth + 1),
+                DeclKind::Struct(st) => st.members.iter().all(|m| self.direct_ok(&m.ty, depth + 1)),
+                DeclKind::Exception(x) => {
+                    x.members.iter().all(|m| self.direct_ok(&m.ty, depth + 1))
+                }
+                DeclKind::Union(u) => {
+                    self.direct_ok(&u.discriminator, depth + 1)
+                        && u.cases.iter().all(|c| self.direct_ok(&c.ty, depth + 1))
+                }
                 _ => false,
             },
-            Type::Object | Type::String(_) | Type::WString(_) => true,
-            _ => !matches!(ty, Type::ValueBase),
+            _ => true,
         }
     }
 
