@@ -136,8 +136,11 @@ mod tests {
                 "Cubit=corbaloc::1.2@127.0.0.1:1/Cubit",
                 "-ORBRoundTripTimeout",
                 "250",
+                "-ORBPoaHoldLimit",
+                "3",
             ])
             .unwrap();
+        assert_eq!(c.poa_hold_limit, 3);
         assert_eq!(rest, ["prog", "x"]);
         assert_eq!(
             c.listen,

@@ -1,9 +1,11 @@
 //! The ORB: object references over real connections, and a server that
 //! dispatches the requests its acceptors receive.
 //!
-//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
-//! (object key → [`Skeleton`]), one thread per acceptor, one thread per
-//! accepted connection, and the client's connection cache. Everything is
+//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object
+//! adapters (plain object keys → [`Skeleton`], and the POAs of
+//! [`crate::poa`] from the Root POA down), one thread per acceptor, one
+//! thread per accepted connection, and the client's connection cache.
+//! Calls on its own objects are served in process ([`collocation`]). Everything is
 //! blocking I/O on threads; see [`client`] and [`server`] for how calls
 //! and connections behave.
 //!

@@ -105,7 +105,9 @@
 //! the calling thread, through the same lookup (manager state, servant
 //! managers included), without a connection: generated stubs call the
 //! servant trait directly (no marshaling), other calls are marshaled in
-//! memory. See [`crate::runtime::ServantCast`].
+//! memory. See [`crate::runtime::ServantCast`]. A collocated call runs in
+//! the caller's thread, so it waits while the manager holds requests,
+//! oneways included.
 //!
 //! Not provided: the thread policy (every POA is `ORB_CTRL_MODEL`), POA
 //! `Current`, and `servant_to_id` for a default servant inside its own
