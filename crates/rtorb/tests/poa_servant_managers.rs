@@ -349,3 +349,92 @@ fn an_adapter_activator_makes_children_on_demand() {
         Some(PoaError::AdapterNonExistent)
     );
 }
+
+/// A servant whose `who` waits until the gate opens.
+struct Gate {
+    entered: Arc<std::sync::atomic::AtomicBool>,
+    open: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Skeleton for Gate {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &[TAGGED_ID]
+    }
+    fn dispatch(&self, req: &mut rtorb::runtime::ServerRequest<'_>) -> Result<(), SystemException> {
+        use rtorb::runtime::CdrEncode;
+        self.entered.store(true, Ordering::SeqCst);
+        while !self.open.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        req.write_results(|e| 77u32.encode(e))
+    }
+}
+
+/// Incarnates one `Gate`, records etherealizations.
+struct GateActivator {
+    gate: Mutex<Option<Gate>>,
+    etherealized: Mutex<Vec<(Vec<u8>, bool)>>,
+}
+
+impl ServantActivator for GateActivator {
+    fn incarnate(&self, _: &[u8], _: &Poa) -> Result<Arc<dyn Skeleton>, ServantManagerError> {
+        let gate = self.gate.lock().unwrap().take().expect("one incarnation");
+        Ok(Arc::new(gate))
+    }
+    fn etherealize(&self, oid: &[u8], _: &Poa, _: Arc<dyn Skeleton>, cleanup: bool, _: bool) {
+        self.etherealized
+            .lock()
+            .unwrap()
+            .push((oid.to_vec(), cleanup));
+    }
+}
+
+#[test]
+fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
+    use std::sync::atomic::AtomicBool;
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let poa = root
+        .create_poa(
+            "gated",
+            Some(&root.the_poa_manager()),
+            &[
+                Policy::IdAssignment(IdAssignmentPolicy::UserId),
+                Policy::RequestProcessing(RequestProcessingPolicy::UseServantManager),
+            ],
+        )
+        .unwrap();
+    let entered = Arc::new(AtomicBool::new(false));
+    let open = Arc::new(AtomicBool::new(false));
+    let activator = Arc::new(GateActivator {
+        gate: Mutex::new(Some(Gate {
+            entered: entered.clone(),
+            open: open.clone(),
+        })),
+        etherealized: Mutex::new(Vec::new()),
+    });
+    poa.set_servant_manager(ServantManager::Activator(activator.clone()))
+        .unwrap();
+    root.the_poa_manager().activate().unwrap();
+    let obj = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"g", TAGGED_ID).unwrap(),
+    );
+    let call = std::thread::spawn(move || who(&obj));
+    while !entered.load(Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    poa.destroy(true, false).unwrap();
+    assert!(
+        activator.etherealized.lock().unwrap().is_empty(),
+        "not while its request runs"
+    );
+    open.store(true, Ordering::SeqCst);
+    assert_eq!(call.join().unwrap().unwrap(), 77);
+    assert_eq!(
+        *activator.etherealized.lock().unwrap(),
+        vec![(b"g".to_vec(), true)]
+    );
+}

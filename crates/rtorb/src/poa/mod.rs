@@ -221,6 +221,8 @@ pub(crate) struct Active {
     servant: Arc<dyn Skeleton>,
     in_flight: AtomicUsize,
     deactivated: AtomicBool,
+    /// Whether it was deactivated because its POA or manager went.
+    cleanup: AtomicBool,
     etherealized: AtomicBool,
 }
 
@@ -384,7 +386,8 @@ impl Drop for Upcall {
                         .aom
                         .by_servant
                         .contains_key(&servant_addr(&active.servant));
-                    poa.etherealize_one(&active, false, remaining);
+                    let cleanup = active.cleanup.load(Ordering::SeqCst);
+                    poa.etherealize_one(&active, cleanup, remaining);
                 }
             }
             How::Default => {}
@@ -634,9 +637,10 @@ impl Poa {
             let mut st = write(&self.0.state);
             st.aom = Aom::default();
         }
+        // The servant manager stays: objects with requests still running
+        // are etherealized when those end.
         let mut st = write(&self.0.state);
         st.default_servant = None;
-        st.servant_manager = None;
         st.activator = None;
         Ok(())
     }
@@ -737,6 +741,7 @@ impl Poa {
             servant,
             in_flight: AtomicUsize::new(0),
             deactivated: AtomicBool::new(false),
+            cleanup: AtomicBool::new(false),
             etherealized: AtomicBool::new(false),
         });
         let s = &mut aom.slots[slot as usize];
@@ -878,6 +883,7 @@ impl Poa {
             let mut actives = Vec::new();
             for s in &mut st.aom.slots {
                 if let Some(a) = s.active.take() {
+                    a.cleanup.store(cleanup, Ordering::SeqCst);
                     a.deactivated.store(true, Ordering::SeqCst);
                     actives.push(a);
                 }
