@@ -173,7 +173,12 @@ impl Skeleton for Waiter {
                     Err(PoaError::System(e)) => e.minor,
                     _ => 0,
                 };
-                m.activate().ok();
+                // Refused: the state did not change.
+                let minor = if m.get_state() == State::Active {
+                    minor
+                } else {
+                    1
+                };
                 req.write_results(|e| minor.encode(e))
             }
             _ => Err(bad_operation()),

@@ -138,13 +138,17 @@ impl PoaManager {
     /// `hold_requests`: requests wait until the manager leaves the
     /// holding state; with `wait_for_completion`, returns once the
     /// requests already running have ended.
+    /// Waiting from inside a request is `BAD_INV_ORDER`, and the state
+    /// does not change.
     pub fn hold_requests(&self, wait_for_completion: bool) -> Result<(), PoaError> {
+        refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Holding)?;
         self.wait(wait_for_completion)
     }
 
     /// `discard_requests`: requests (held ones included) get `TRANSIENT`.
     pub fn discard_requests(&self, wait_for_completion: bool) -> Result<(), PoaError> {
+        refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Discarding)?;
         self.wait(wait_for_completion)
     }
@@ -157,9 +161,7 @@ impl PoaManager {
         etherealize_objects: bool,
         wait_for_completion: bool,
     ) -> Result<(), PoaError> {
-        if wait_for_completion && in_upcall() {
-            return Err(PoaError::System(would_deadlock()));
-        }
+        refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Inactive)?;
         self.wait(wait_for_completion)?;
         if etherealize_objects {
@@ -295,6 +297,14 @@ impl PoaManager {
     pub(crate) fn release(&self) {
         self.0.active.fetch_sub(1, Ordering::AcqRel);
     }
+}
+
+/// `BAD_INV_ORDER` for waiting for completion inside a request.
+fn refuse_wait_in_upcall(wait_for_completion: bool) -> Result<(), PoaError> {
+    if wait_for_completion && in_upcall() {
+        return Err(PoaError::System(would_deadlock()));
+    }
+    Ok(())
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
