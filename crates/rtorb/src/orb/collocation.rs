@@ -144,9 +144,9 @@ impl OrbInvoker {
             Found::Servant(u) => u,
             Found::Forward(to) => return Ok(Collocated::Forward(Target::from_reference(to)?)),
         };
-        let skeleton = upcall.skeleton().clone();
+        let skeleton = &**upcall.skeleton();
         let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            if direct(&*skeleton) {
+            if direct(skeleton) {
                 self.direct_calls.fetch_add(1, Ordering::Relaxed);
                 return Ok(Collocated::Direct);
             }
