@@ -242,3 +242,66 @@ fn a_skeleton_without_the_direct_path_is_called_with_in_memory_giop() {
     assert!(stats.marshaled_bytes > 0);
     assert_eq!(server.idle_connections(), 0);
 }
+
+/// Gives a fresh `Cuber` per request and counts pre- and postinvokes,
+/// checking the cookie.
+#[derive(Default)]
+struct Locator {
+    pre: AtomicU32,
+    post: AtomicU32,
+}
+
+impl rtorb::poa::ServantLocator for Locator {
+    fn preinvoke(
+        &self,
+        _oid: &[u8],
+        _adapter: &Poa,
+        operation: &str,
+    ) -> Result<(Arc<dyn Skeleton>, rtorb::poa::Cookie), ServantManagerError> {
+        assert_eq!(operation, "cube_long");
+        let n = self.pre.fetch_add(1, Ordering::SeqCst);
+        Ok((Arc::new(CubitSkeleton(Cuber::default())), Some(Box::new(n))))
+    }
+    fn postinvoke(
+        &self,
+        _oid: &[u8],
+        _adapter: &Poa,
+        _operation: &str,
+        cookie: rtorb::poa::Cookie,
+        _servant: Arc<dyn Skeleton>,
+    ) {
+        let n = cookie.and_then(|c| c.downcast::<u32>().ok()).map(|b| *b);
+        assert_eq!(n, Some(self.post.fetch_add(1, Ordering::SeqCst)));
+    }
+}
+
+#[test]
+fn a_collocated_call_goes_through_a_servant_locator() {
+    let server = orb();
+    let root = server.root_poa();
+    let poa = root
+        .create_poa(
+            "located",
+            Some(&root.the_poa_manager()),
+            &[
+                Policy::ServantRetention(rtorb::poa::ServantRetentionPolicy::NonRetain),
+                Policy::RequestProcessing(RequestProcessingPolicy::UseServantManager),
+            ],
+        )
+        .unwrap();
+    let locator = Arc::new(Locator::default());
+    poa.set_servant_manager(ServantManager::Locator(locator.clone()))
+        .unwrap();
+    root.the_poa_manager().activate().unwrap();
+    let cubit = Cubit::unchecked_narrow(
+        poa.create_reference(<Cubit as Stub>::REPOSITORY_ID)
+            .unwrap(),
+    );
+    for l in 1..=3 {
+        assert_eq!(cubit.cube_long(l).unwrap(), l * l * l);
+    }
+    assert_eq!(locator.pre.load(Ordering::SeqCst), 3);
+    assert_eq!(locator.post.load(Ordering::SeqCst), 3);
+    assert_eq!(server.collocation_stats().direct_calls, 3);
+    assert_eq!(server.collocation_stats().marshaled_calls, 0);
+}
