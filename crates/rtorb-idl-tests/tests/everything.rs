@@ -287,6 +287,31 @@ fn orbs() -> Vec<Arc<Loopback>> {
 fn operations_attributes_and_exceptions_through_the_loopback() {
     for orb in orbs() {
         let obj = orb.activate(&b"derived"[..], Arc::new(DerivedSkeleton(Impl::default())));
+        let cb_obj = orb.activate(&b"callback"[..], Arc::new(CallbackSkeleton(Calls)));
+        exercise(obj, cb_obj);
+    }
+}
+
+#[test]
+fn operations_attributes_and_exceptions_through_a_collocated_orb() {
+    let orb = rtorb::orb::Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .build()
+        .unwrap();
+    let obj = orb.activate(Arc::new(DerivedSkeleton(Impl::default())));
+    let cb_obj = orb.activate(Arc::new(CallbackSkeleton(Calls)));
+    exercise(obj, cb_obj);
+    let stats = orb.collocation_stats();
+    // Most operations call the servant directly; those with bounded,
+    // `char` or `any` values are marshaled in memory, as is `_is_a`.
+    assert!(stats.direct_calls > 20, "{stats:?}");
+    assert!(stats.marshaled_calls > 0, "{stats:?}");
+    assert_eq!(orb.idle_connections(), 0);
+}
+
+/// Every operation of `Derived` (on `obj`), with `cb_obj` a `Callback`.
+fn exercise(obj: Object, cb_obj: Object) {
+    {
         let d = Derived::narrow(obj).unwrap().expect("a Derived");
         // Inherited through both bases (multiple inheritance: generated directly).
         assert_eq!(d.twice(21).unwrap(), 42);
@@ -356,7 +381,6 @@ fn operations_attributes_and_exceptions_through_the_loopback() {
         d.note("written").unwrap();
         assert_eq!(d.last_note().unwrap(), "written");
         // Object references passed, returned and called back.
-        let cb_obj = orb.activate(&b"callback"[..], Arc::new(CallbackSkeleton(Calls)));
         let cb = Callback::narrow(cb_obj.clone()).unwrap().unwrap();
         assert_eq!(d.call_back(&Some(cb.clone()), 41).unwrap(), 42);
         assert!(matches!(

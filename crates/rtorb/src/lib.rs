@@ -21,8 +21,12 @@
 //! - [`sync`]: the locks the ORB takes, counted per thread with the
 //!   `lock-count` feature; [`whitebox`]: the time of each stage of a call,
 //!   with the `whitebox` feature. Both cost nothing when off.
+//! - [`poa`]: the Portable Object Adapter (Root POA, child POAs,
+//!   managers, policies, servant managers), with active demultiplexing
+//!   of its object keys and collocated calls.
 
 pub mod orb;
+pub mod poa;
 pub mod runtime;
 pub mod sync;
 pub mod transport;

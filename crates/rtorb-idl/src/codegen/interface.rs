@@ -308,9 +308,11 @@ impl Gen<'_> {
         let _ = write!(
             out,
             "#[doc = \" Skeleton of IDL interface `{idl_name}`, wrapping a servant.\"]\npub struct {stub}Skeleton<S>(pub S);\n\
-             impl<S: {stub}Servant> ::rtorb::runtime::Skeleton for {stub}Skeleton<S> {{\
+             impl<S: {stub}Servant + 'static> ::rtorb::runtime::Skeleton for {stub}Skeleton<S> {{\
              fn repository_ids(&self) -> &'static [&'static str] {{ {module}::REPOSITORY_IDS }}\
-             fn dispatch(&self, req: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {module}::dispatch(&self.0, req) }} }}"
+             fn dispatch(&self, req: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {module}::dispatch(&self.0, req) }}\
+             {} }}",
+            self.servant_access(&stub, i)
         );
         out
     }
@@ -388,10 +390,16 @@ impl Gen<'_> {
         } else {
             ""
         };
+        let direct = self.direct_call(sig);
         let call = if sig.oneway {
-            format!(
-                "::rtorb::runtime::Stub::as_object(self).invoke_oneway({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
-            )
+            match &direct {
+                Some(d) => format!(
+                    "::rtorb::runtime::Stub::as_object(self).call_oneway({wire:?}, {d}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
+                ),
+                None => format!(
+                    "::rtorb::runtime::Stub::as_object(self).invoke_oneway({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
+                ),
+            }
         } else {
             let decs: Vec<String> = results.iter().map(|(_, t)| self.decode(t)).collect();
             let reader = match &results[..] {
@@ -408,9 +416,14 @@ impl Gen<'_> {
                     decs.join(", ")
                 ),
             };
-            format!(
-                "::rtorb::runtime::Stub::as_object(self).invoke({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})?.decode({reader})"
-            )
+            match &direct {
+                Some(d) => format!(
+                    "::rtorb::runtime::Stub::as_object(self).call({wire:?}, {d}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }}, |reply: ::rtorb::runtime::Reply| reply.decode({reader}))"
+                ),
+                None => format!(
+                    "::rtorb::runtime::Stub::as_object(self).invoke({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})?.decode({reader})"
+                ),
+            }
         };
         let call = if self.uses_objref(sig) {
             format!(
@@ -422,6 +435,104 @@ impl Gen<'_> {
         format!(
             "{}{many}pub fn {method}(&self{params}) -> ::core::result::Result<{rt}, {err}> {{ {call} }}\n",
             sig.doc
+        )
+    }
+
+    /// The closure a stub method passes to `Object::call` to run a
+    /// collocated servant through its servant trait, or `None` when a
+    /// parameter or result type does not allow it (see
+    /// [`Gen::direct_ok`]): the call is then marshaled, in memory.
+    fn direct_call(&mut self, sig: &Sig) -> Option<String> {
+        if sig.result.as_ref().is_some_and(|t| !self.direct_ok(t, 0))
+            || sig
+                .raises
+                .iter()
+                .any(|x| !self.direct_ok(&Type::Named(*x), 0))
+        {
+            return None;
+        }
+        let mut args = Vec::new();
+        for (n, dir, ty) in &sig.params {
+            match dir {
+                _ if !self.direct_ok(ty, 0) => return None,
+                Direction::Out => {}
+                Direction::In => {
+                    let (_, by_ref) = self.in_param_ty(ty);
+                    args.push(if by_ref {
+                        format!("::rtorb::runtime::ParamFrom::param_from({n})")
+                    } else {
+                        n.clone()
+                    });
+                }
+                Direction::InOut => args.push(format!("::core::clone::Clone::clone({n})")),
+            }
+        }
+        let servant = format!("{}Servant", self.path_to(sig.defined_in));
+        Some(format!(
+            "|servant: &(dyn {servant} + 'static)| servant.{}({})",
+            sig.method,
+            args.join(", ")
+        ))
+    }
+
+    /// Whether a value of `ty` may go to a collocated servant (or come
+    /// back from it) without marshaling: its Rust type is known to be
+    /// `Clone`, and marshaling would check nothing about it (no bound of
+    /// a string or sequence, no `char` or `wchar` that the code set may
+    /// not hold).
+    fn direct_ok(&self, ty: &Type, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match ty {
+            Type::Any
+            | Type::TypeCode
+            | Type::Fixed { .. }
+            | Type::LongDouble
+            | Type::Char
+            | Type::WChar
+            | Type::ValueBase => false,
+            Type::String(bound) | Type::WString(bound) => bound.is_none(),
+            Type::Sequence { element, bound } => {
+                bound.is_none() && self.direct_ok(element, depth + 1)
+            }
+            Type::Array { element, .. } => self.direct_ok(element, depth + 1),
+            Type::Named(id) => match &self.model.decl(*id).kind {
+                DeclKind::Interface(_) | DeclKind::Forward(_) | DeclKind::Enum(_) => true,
+                DeclKind::Alias(a) => self.direct_ok(&a.target, depth + 1),
+                DeclKind::Struct(st) => st.members.iter().all(|m| self.direct_ok(&m.ty, depth + 1)),
+                DeclKind::Exception(x) => {
+                    x.members.iter().all(|m| self.direct_ok(&m.ty, depth + 1))
+                }
+                DeclKind::Union(u) => {
+                    self.direct_ok(&u.discriminator, depth + 1)
+                        && u.cases.iter().all(|c| self.direct_ok(&c.ty, depth + 1))
+                }
+                _ => false,
+            },
+            _ => true,
+        }
+    }
+
+    /// The `Skeleton` methods that give collocated stubs the servant:
+    /// as `Any`, and as the servant trait of the interface and of each
+    /// base.
+    fn servant_access(&mut self, stub: &str, i: &InterfaceDef) -> String {
+        let mut traits = vec![format!("{stub}Servant")];
+        for b in &i.all_bases {
+            traits.push(format!("{}Servant", self.path_to(*b)));
+        }
+        let offers: String = traits
+            .iter()
+            .map(|t| {
+                format!(
+                    "::rtorb::runtime::ServantCast::<dyn {t}>::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn {t}));"
+                )
+            })
+            .collect();
+        format!(
+            "fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {{ ::core::option::Option::Some(&self.0) }}\
+             fn servant_cast(&self, query: &mut dyn ::core::any::Any) {{ {offers} }}"
         )
     }
 

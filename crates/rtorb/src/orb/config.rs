@@ -151,6 +151,9 @@ pub struct OrbConfig {
     /// overrides it; `None` (the default): every profile in the order of
     /// the reference.
     pub client_protocol: Option<ClientProtocolPolicy>,
+    /// How many requests a POA manager in the holding state lets wait;
+    /// more get `TRANSIENT` (`-ORBPoaHoldLimit N`).
+    pub poa_hold_limit: usize,
 }
 
 /// The default number of leader/followers threads.
@@ -176,6 +179,7 @@ impl Default for OrbConfig {
             fragment_size: None,
             sync_scope: SyncScope::WithTransport,
             client_protocol: None,
+            poa_hold_limit: 1024,
         }
     }
 }
@@ -194,9 +198,10 @@ impl OrbConfig {
     /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`, and
     /// for the client `-ORBClientConnectionStrategy exclusive|multiplexed`,
     /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
-    /// `-ORBSyncScope none|transport|server|target` and
+    /// `-ORBSyncScope none|transport|server|target`,
     /// `-ORBClientProtocolPolicy LIST` (see
-    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`). Any other
+    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`), and for the
+    /// object adapters `-ORBPoaHoldLimit N`. Any other
     /// argument starting with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
@@ -323,6 +328,12 @@ impl OrbConfig {
                             ))
                         })?);
                 }
+                "poaholdlimit" => {
+                    let v = value()?;
+                    self.poa_hold_limit = v
+                        .parse()
+                        .map_err(|_| OrbError::Args(format!("{arg} wants a number, not {v:?}")))?;
+                }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }
         }
@@ -374,8 +385,11 @@ mod tests {
                 "4096",
                 "-ORBServerWriteTimeout",
                 "700",
+                "-ORBPoaHoldLimit",
+                "3",
             ])
             .unwrap();
+        assert_eq!(c.poa_hold_limit, 3);
         assert_eq!(rest, ["prog", "x"]);
         assert_eq!(
             c.listen,

@@ -1,10 +1,12 @@
 //! The ORB: object references over real connections, and a server that
 //! dispatches the requests its acceptors receive.
 //!
-//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
-//! (object key → [`Skeleton`]), the server's threads, and the client's
-//! connection cache. The client does blocking I/O on the calling thread
-//! (see [`client`]). The server's threads follow the configured
+//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object
+//! adapters (plain object keys → [`Skeleton`], and the POAs of
+//! [`crate::poa`] from the Root POA down), the server's threads, and the
+//! client's connection cache. Calls on its own objects are served in
+//! process ([`collocation`]). The client does blocking I/O on the calling
+//! thread (see [`client`]). The server's threads follow the configured
 //! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
 //! default), a single reactive thread, or a leader/followers pool, all
 //! handing each message to the same code (see [`server`] and
@@ -46,6 +48,7 @@
 //! ```
 
 pub mod client;
+pub mod collocation;
 pub mod config;
 mod multiplexed;
 pub mod reactor;
@@ -53,7 +56,6 @@ pub mod server;
 pub mod strategy;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -64,6 +66,8 @@ use rtorb_giop::{
     parse_object_url,
 };
 
+use crate::poa::table::{AdapterTable, References};
+use crate::poa::{Poa, PoaError};
 use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
@@ -73,12 +77,14 @@ pub use client::{
     TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
     TRANSIENT_NO_USABLE_PROFILE,
 };
+pub use collocation::CollocationStats;
 pub use config::{ConnectionStrategy, DEFAULT_SERVER_THREADS, OrbConfig};
 pub use reactor::MESSAGES_PER_TURN;
 pub use server::UNKNOWN_SERVANT_PANICKED;
 pub use strategy::{ServerStrategy, UnknownStrategy};
 
 use client::{ClientConfig, ClientCore};
+use collocation::OrbInvoker;
 use server::{ServerCore, ServerLimits};
 
 /// Why an ORB could not be set up, or a name not resolved.
@@ -169,6 +175,13 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets how many requests a POA manager in the holding state lets
+    /// wait ([`OrbConfig::poa_hold_limit`]).
+    pub fn poa_hold_limit(mut self, limit: usize) -> Self {
+        self.config.poa_hold_limit = limit;
+        self
+    }
+
     /// Registers an initial reference for
     /// [`Orb::resolve_initial_references`].
     pub fn initial_reference(mut self, name: impl Into<String>, url: impl Into<String>) -> Self {
@@ -253,9 +266,19 @@ impl OrbBuilder {
         let client =
             Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
         client::spawn_idle_reaper(&client)?;
+        let adapters = AdapterTable::new(config.poa_hold_limit);
+        let root = adapters
+            .root()
+            .cloned()
+            .ok_or_else(|| OrbError::Args("no Root POA".into()))?;
+        let invoker = Arc::new(OrbInvoker::new(client.clone(), adapters.clone()));
         let server = Arc::new(
-            ServerCore::new(ServerLimits::from_config(&config), client.clone())
-                .with_fragment_size(config.fragment_size),
+            ServerCore::new(
+                ServerLimits::from_config(&config),
+                invoker.clone(),
+                adapters.clone(),
+            )
+            .with_fragment_size(config.fragment_size),
         );
         let mut acceptors = Vec::new();
         for s in &config.listen {
@@ -290,10 +313,23 @@ impl OrbBuilder {
                 reactor::spawn(Arc::clone(&server), acceptors, config.server_threads)?
             }
         };
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0);
+        // The endpoints of the ORB's own profiles, as a client reads them
+        // back: what makes a reference collocated.
+        let local = endpoints
+            .iter()
+            .filter_map(|e| {
+                let profile = registry.make_profile(&**e, Bytes::new(), &[]).ok()?;
+                let back = registry.endpoint_from_profile(&profile).ok()?;
+                Some(back.to_string())
+            })
+            .collect();
+        invoker.set_local_endpoints(local);
+        let orb_invoker: Arc<dyn Invoker> = invoker.clone();
+        adapters.set_references(References {
+            registry: registry.clone(),
+            endpoints: endpoints.clone(),
+            invoker: Arc::downgrade(&orb_invoker),
+        });
         Ok(Orb {
             registry,
             config,
@@ -301,8 +337,9 @@ impl OrbBuilder {
             server,
             endpoints,
             acceptor_threads: Mutex::new(threads),
-            key_prefix: format!("rtorb/{nanos:x}/"),
-            next_key: AtomicU64::new(1),
+            adapters,
+            invoker,
+            root,
         })
     }
 }
@@ -318,8 +355,9 @@ pub struct Orb {
     server: Arc<ServerCore>,
     endpoints: Vec<Box<dyn Endpoint>>,
     acceptor_threads: Mutex<Vec<JoinHandle<()>>>,
-    key_prefix: String,
-    next_key: AtomicU64,
+    adapters: Arc<AdapterTable>,
+    invoker: Arc<OrbInvoker>,
+    root: Poa,
 }
 
 impl std::fmt::Debug for Orb {
@@ -363,31 +401,37 @@ impl Orb {
         self.endpoints.iter().map(|e| e.to_string()).collect()
     }
 
-    /// The invoker of references this ORB makes.
+    /// The invoker of references this ORB makes: objects of this ORB
+    /// are called in process (see [`collocation`]), the others over
+    /// connections.
     pub fn invoker(&self) -> Arc<dyn Invoker> {
-        self.client.clone()
+        self.invoker.clone()
+    }
+
+    /// What collocated calls have done so far.
+    pub fn collocation_stats(&self) -> CollocationStats {
+        self.invoker.stats()
+    }
+
+    /// The Root POA (also `resolve_initial_references("RootPOA")`).
+    pub fn root_poa(&self) -> Poa {
+        self.root.clone()
     }
 
     /// A reference to whatever is (or will be) served here under
     /// `object_key`: one profile per listening endpoint.
     pub fn reference(&self, type_id: &str, object_key: &Bytes) -> ObjectReference {
-        let profiles = self
-            .endpoints
-            .iter()
-            .filter_map(|e| {
-                self.registry
-                    .make_profile(&**e, object_key.clone(), &[])
-                    .ok()
-            })
-            .collect();
-        ObjectReference::new(type_id, profiles)
+        match self.adapters.references() {
+            Some(r) => r.reference(type_id, object_key),
+            None => ObjectReference::new(type_id, Vec::new()),
+        }
     }
 
     fn object_for(&self, type_id: &str, key: Bytes) -> Object {
-        let reference = self.reference(type_id, &key);
-        let target =
-            Target::from_reference(reference).unwrap_or_else(|_| Target::from_key(type_id, key));
-        Object::new(self.invoker(), target)
+        match self.adapters.object(type_id, key.clone()) {
+            Some(o) => o,
+            None => Object::new(self.invoker(), Target::from_key(type_id, key)),
+        }
     }
 
     /// Serves `skeleton` under `object_key` (a plain key such as `Cubit`,
@@ -405,11 +449,25 @@ impl Orb {
         self.object_for(type_id, key)
     }
 
-    /// Serves `skeleton` under a new system-generated object key.
+    /// Serves `skeleton` on the Root POA (`activate_object`) and returns
+    /// a reference to it. So that it is served at once, the Root POA's
+    /// manager is activated if nothing has changed its state yet (a
+    /// manager the application put in the holding state stays there).
     pub fn activate(&self, skeleton: Arc<dyn Skeleton>) -> Object {
-        let n = self.next_key.fetch_add(1, Ordering::Relaxed);
-        let key = Bytes::from(format!("{}{n}", self.key_prefix));
-        self.activate_with_key(key, skeleton)
+        let root = self.root_poa();
+        let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
+        let _ = activate_root(&root);
+        let activated = match root.activate_object(skeleton.clone()) {
+            // Active already (the Root POA has UNIQUE_ID): its reference.
+            Err(PoaError::ServantAlreadyActive) => root.servant_to_id(&skeleton),
+            other => other,
+        };
+        match activated {
+            Ok(id) => self.object_for(type_id, root.object_key(&id)),
+            // The Root POA is destroyed (the ORB shut down): a reference
+            // that gets OBJECT_NOT_EXIST.
+            Err(_) => self.object_for(type_id, root.object_key(b"")),
+        }
     }
 
     /// Answers requests to `object_key` with `LOCATION_FORWARD` to
@@ -423,7 +481,8 @@ impl Orb {
         self.object_for(&type_id, key)
     }
 
-    /// Stops serving `object_key`; whether anything was served there.
+    /// Stops serving `object_key` (a plain key, or an object of a POA,
+    /// which is deactivated); whether anything was served there.
     pub fn deactivate(&self, object_key: &[u8]) -> bool {
         self.server.remove(object_key)
     }
@@ -468,15 +527,22 @@ impl Orb {
 
     /// `CORBA::ORB::resolve_initial_references` for the names given with
     /// `-ORBInitRef` or [`OrbBuilder::initial_reference`].
+    ///
+    /// `"RootPOA"`, unless configured otherwise, is the Root POA as a
+    /// local object: [`Poa::narrow`] gives the [`Poa`].
     pub fn resolve_initial_references(&self, name: &str) -> Result<Object, OrbError> {
-        let url = self
+        let configured = self
             .config
             .initial_references
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, u)| u.clone())
-            .ok_or_else(|| OrbError::InvalidName(name.to_owned()))?;
+            .map(|(_, u)| u.clone());
+        let url = match configured {
+            Some(u) => u,
+            None if name == "RootPOA" => return Ok(self.root_poa().as_object()),
+            None => return Err(OrbError::InvalidName(name.to_owned())),
+        };
         Ok(self.string_to_object(&url)?)
     }
 
@@ -511,8 +577,13 @@ impl Orb {
     /// connection finish the request it is running, sends
     /// `CloseConnection` on each, joins every thread, and closes the idle
     /// client connections. Calling it again does nothing.
+    ///
+    /// Requests held by POA managers get `TRANSIENT`, and the Root POA is
+    /// destroyed (every POA with it, servant activators etherealizing
+    /// their objects).
     pub fn shutdown(&self) {
         self.server.stop();
+        self.adapters.shutdown();
         let threads: Vec<JoinHandle<()>> = self.acceptor_threads.lock().drain(..).collect();
         for h in threads {
             let _ = h.join();
@@ -525,5 +596,13 @@ impl Orb {
 impl Drop for Orb {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+fn activate_root(root: &Poa) -> Result<(), PoaError> {
+    if root.the_poa_manager().activate_if_untouched() {
+        Ok(())
+    } else {
+        Err(PoaError::AdapterInactive)
     }
 }

@@ -41,7 +41,6 @@
 //! that point is not started, so the client may send it again), and
 //! closes.
 
-use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -59,11 +58,13 @@ use rtorb_giop::{
     encode_lite, encode_message, fragment_chunks,
 };
 
+use crate::poa::Found;
+use crate::poa::table::{AdapterTable, Location};
 use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
-    object_not_exist, with_invoker,
+    with_invoker,
 };
-use crate::sync::{Mutex, RwLock};
+use crate::sync::Mutex;
 use crate::transport::io::MIN_READ;
 use crate::transport::{Acceptor, FrameReader, OutChain, Transport};
 use crate::whitebox::{Probe, Stage};
@@ -111,9 +112,11 @@ impl ServerLimits {
     }
 }
 
-/// The object map and thread bookkeeping shared by the server threads.
+/// The object adapters and thread bookkeeping shared by the server
+/// threads.
 pub(crate) struct ServerCore {
-    objects: RwLock<HashMap<Bytes, Entry>>,
+    /// Plain keys and POAs: what demultiplexes requests.
+    adapters: Arc<AdapterTable>,
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
     pub(crate) limits: ServerLimits,
@@ -128,7 +131,7 @@ pub(crate) struct ServerCore {
     fragment_size: Option<usize>,
 }
 
-/// What an object key is registered for.
+/// What a plain object key is registered for.
 #[derive(Clone)]
 pub(crate) enum Entry {
     /// A servant, through its skeleton.
@@ -146,9 +149,13 @@ impl std::fmt::Debug for ServerCore {
 }
 
 impl ServerCore {
-    pub(crate) fn new(limits: ServerLimits, invoker: Arc<dyn Invoker>) -> ServerCore {
+    pub(crate) fn new(
+        limits: ServerLimits,
+        invoker: Arc<dyn Invoker>,
+        adapters: Arc<AdapterTable>,
+    ) -> ServerCore {
         ServerCore {
-            objects: RwLock::new(HashMap::new()),
+            adapters,
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
             limits,
@@ -166,15 +173,19 @@ impl ServerCore {
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
-        self.objects.write().insert(key, entry);
+        self.adapters.insert(key, entry);
     }
 
+    /// Stops serving `key` (a plain key, or a POA's object).
     pub(crate) fn remove(&self, key: &[u8]) -> bool {
-        self.objects.write().remove(key).is_some()
+        self.adapters.deactivate(key)
     }
 
-    pub(crate) fn lookup(&self, key: &[u8]) -> Option<Entry> {
-        self.objects.read().get(key).cloned()
+    /// The demultiplexing step: the servant (or forward) of a request
+    /// for `operation` on `key`. Plain keys first, then the POA's direct
+    /// index; see [`crate::poa`].
+    pub(crate) fn lookup(&self, key: &[u8], operation: &str) -> Result<Found, SystemException> {
+        self.adapters.lookup(key, operation)
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -586,13 +597,14 @@ impl Connection {
         match &msg.content {
             Content::Request(_) => self.request(core, &msg, &message),
             Content::LocateRequest(l) => {
-                let status = match l.target.object_key().and_then(|k| core.lookup(k)) {
-                    Some(Entry::Servant(_)) => LocateStatus::ObjectHere,
-                    Some(Entry::Forward(to)) => match to.to_ior() {
+                let located = l.target.object_key().map(|k| core.adapters.locate(k));
+                let status = match located {
+                    Some(Location::Here) => LocateStatus::ObjectHere,
+                    Some(Location::Forward(to)) => match to.to_ior() {
                         Ok(ior) => LocateStatus::ObjectForward(ior),
                         Err(_) => LocateStatus::UnknownObject,
                     },
-                    None => LocateStatus::UnknownObject,
+                    Some(Location::Unknown) | None => LocateStatus::UnknownObject,
                 };
                 let reply = Message::new(
                     msg.version,
@@ -675,22 +687,22 @@ impl Connection {
                 CompletionStatus::No,
             )),
             Some(key) => match (
-                core.lookup(key),
+                core.lookup(key, header.operation.as_str()),
                 msg.body_decoder(message, encoding.codesets),
             ) {
-                (None, _) => Err(object_not_exist()),
-                (Some(Entry::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
+                (Err(e), _) => Err(e),
+                (Ok(Found::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
                         .to_ior()
                         .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
                         .map_err(SystemException::from),
                     Err(e) => Err(e.to_system_exception()),
                 },
-                (Some(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
+                (Ok(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
                     "request without a body",
                 ))
                 .to_system_exception()),
-                (Some(Entry::Servant(skeleton)), Some(arguments))
+                (Ok(Found::Servant(servant)), Some(arguments))
                     if header.response_flags == RESPONSE_WITH_SERVER =>
                 {
                     // SYNC_WITH_SERVER: acknowledged before the upcall,
@@ -702,11 +714,12 @@ impl Connection {
                     };
                     let mut req =
                         ServerRequest::new(&header.operation, key, false, arguments, &mut reply);
-                    let _ = upcall(core, &*skeleton, &mut req);
+                    let _ = upcall(core, &**servant.skeleton(), &mut req);
                     return sent;
                 }
-                (Some(Entry::Servant(skeleton)), Some(arguments)) => {
+                (Ok(Found::Servant(servant)), Some(arguments)) => {
                     self.probe.lap(Stage::ServerDemux);
+                    let skeleton = servant.skeleton();
                     let mut req = ServerRequest::new(
                         &header.operation,
                         key,
@@ -714,7 +727,7 @@ impl Connection {
                         arguments,
                         &mut reply,
                     );
-                    let outcome = upcall(core, &*skeleton, &mut req);
+                    let outcome = upcall(core, &**skeleton, &mut req);
                     self.probe.lap(Stage::ServerUpcall);
                     outcome
                 }

@@ -117,6 +117,37 @@ pub trait Invoker: Send + Sync {
         let _ = target;
         Ok(true)
     }
+
+    /// A call on an object this invoker serves in the calling process
+    /// (collocation), without a connection: `None` if `target` is not
+    /// one. Otherwise the servant is found as for a request from the
+    /// network (object adapter state, servant managers), and `direct` is
+    /// called with its skeleton; if `direct` returns `false` (it cannot
+    /// call the servant itself), the request is marshaled with
+    /// `arguments` and dispatched to the skeleton in memory, giving
+    /// [`Collocated::Reply`] (`None` for a oneway). The default: `None`.
+    fn invoke_collocated(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn super::Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Collocated, SystemException>> {
+        let _ = (target, operation, response_expected, direct, arguments);
+        None
+    }
+}
+
+/// How a collocated call ([`Invoker::invoke_collocated`]) went.
+#[derive(Debug)]
+pub enum Collocated {
+    /// The `direct` call ran.
+    Direct,
+    /// The request was marshaled and dispatched: its reply, if any.
+    Reply(Option<Reply>),
+    /// The object is elsewhere: call this target instead.
+    Forward(Target),
 }
 
 /// What a twoway call brought back: the body of a `NO_EXCEPTION` reply

@@ -24,6 +24,12 @@
 //!   [`rtorb_cdr::Decoder`]. The invoker may run the argument closure
 //!   again when it follows a `LOCATION_FORWARD`, so it borrows the
 //!   arguments and nothing else.
+//! - Stub methods whose arguments are all `Clone` call [`Object::call`]
+//!   (or [`Object::call_oneway`]) instead, adding a closure that calls
+//!   the servant trait directly: an invoker that serves the object in
+//!   the same process ([`Invoker::invoke_collocated`]) runs it without
+//!   marshaling, after its object adapter has found the servant (see
+//!   [`ServantCast`] and [`ParamFrom`]).
 //! - Oneway operations call [`Object::invoke_oneway`] (or
 //!   [`Object::invoke_oneway_with`] and a [`SyncScope`]).
 //! - Errors: an operation without `raises` returns
@@ -56,6 +62,10 @@
 //!   interface inheritance, emit the per-interface dispatch as a generic
 //!   function over the servant trait and let a derived interface's
 //!   fall-through arm call its bases' functions.
+//! - Generated skeletons also give their servant to collocated stubs:
+//!   [`Skeleton::servant`] (the servant as `Any`) and
+//!   [`Skeleton::servant_cast`] (answering [`ServantCast::offer`] for
+//!   the servant trait of the interface and of each base).
 //! - The runtime answers `_is_a`, `_non_existent` and `_interface` itself
 //!   ([`dispatch`]) before the skeleton sees a request.
 //!
@@ -134,6 +144,7 @@
 //! ```
 
 mod client;
+mod collocation;
 mod exception;
 pub mod loopback;
 mod op_table;
@@ -144,8 +155,10 @@ mod support;
 mod values;
 
 pub use client::{
-    Arguments, Binding, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope, Target,
+    Arguments, Binding, Collocated, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope,
+    Target,
 };
+pub use collocation::{ParamFrom, ServantCast};
 pub use exception::{
     BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,
     MARSHAL_UNEXPECTED_REPLY, NO_IMPLEMENT_OBJECT_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT,

@@ -28,6 +28,22 @@ pub trait Skeleton: Send + Sync {
     /// `MARSHAL` (`?` on a `CdrError` converts); an `Err` becomes a
     /// `SYSTEM_EXCEPTION` reply, replacing anything written.
     fn dispatch(&self, request: &mut ServerRequest<'_>) -> Result<(), SystemException>;
+
+    /// The servant the skeleton wraps, for collocated calls that skip
+    /// marshaling (see [`super::ServantCast`]). Generated skeletons give
+    /// their servant; the default, `None`, makes collocated calls go
+    /// through [`Skeleton::dispatch`].
+    fn servant(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
+    /// Answers a [`super::ServantCast`] `query` for the servant trait of
+    /// an interface the skeleton implements (its own and every base), so
+    /// that a collocated stub can call [`Skeleton::servant`] through that
+    /// trait. The default answers nothing.
+    fn servant_cast(&self, query: &mut dyn std::any::Any) {
+        let _ = query;
+    }
 }
 
 /// One request as a skeleton sees it: the operation name, a decoder over

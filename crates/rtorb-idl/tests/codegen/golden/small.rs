@@ -312,36 +312,50 @@ pub mod small {
             b: i32,
         ) -> ::core::result::Result<(i32, i32), calc::AddError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "add",
+                    |servant: &(dyn CalcServant + 'static)| servant.add(a, b),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&a, e)?;
                         ::rtorb_cdr::CdrEncode::encode(&b, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                    let r = (
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    );
-                    Ok(r)
-                })
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                let r = (
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                );
+                                Ok(r)
+                            })
+                    },
+                )
         }
         /// IDL operation `poke`.
         pub fn poke(
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke_oneway("poke", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })
+                .call_oneway(
+                    "poke",
+                    |servant: &(dyn CalcServant + 'static)| servant.poke(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                )
         }
         /// Reads IDL attribute `current`.
         pub fn current(
             &self,
         ) -> ::core::result::Result<Mode, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_current", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<Mode as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_current",
+                    |servant: &(dyn CalcServant + 'static)| servant.current(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<Mode as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Writes IDL attribute `current`.
         pub fn set_current(
@@ -349,14 +363,17 @@ pub mod small {
             value: Mode,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_current",
+                    |servant: &(dyn CalcServant + 'static)| servant.set_current(value),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Small::Calc`: implement it and register `CalcSkeleton(servant)`.
@@ -389,7 +406,7 @@ pub mod small {
     }
     /// Skeleton of IDL interface `Small::Calc`, wrapping a servant.
     pub struct CalcSkeleton<S>(pub S);
-    impl<S: CalcServant> ::rtorb::runtime::Skeleton for CalcSkeleton<S> {
+    impl<S: CalcServant + 'static> ::rtorb::runtime::Skeleton for CalcSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             calc::REPOSITORY_IDS
         }
@@ -398,6 +415,14 @@ pub mod small {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             calc::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn CalcServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn CalcServant));
         }
     }
 }

@@ -1,0 +1,366 @@
+//! The ORB's invoker: calls on objects of this ORB are served in the
+//! calling thread through the object adapters (collocation); the others
+//! go to the client side's connections.
+//!
+//! A target is collocated when one of its reference's profiles names an
+//! endpoint this ORB listens on (or, for a target without a reference,
+//! when its key is one this ORB serves). The first call works it out
+//! and marks the target's binding; later calls read the mark.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use bytes::BytesMut;
+use rtorb_cdr::{Decoder, Encoder, Encoding, RTORB_VMCID};
+use rtorb_giop::message::{Content, ReplyStatus};
+use rtorb_giop::{
+    CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
+    decode_message,
+};
+
+use crate::poa::Found;
+use crate::poa::table::AdapterTable;
+use crate::runtime::loopback::MAX_FORWARDS;
+use crate::runtime::{
+    Arguments, Collocated, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, ReplyBuilder, ServerRequest,
+    Skeleton, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target, dispatch,
+};
+
+use super::client::ClientCore;
+use super::server::UNKNOWN_SERVANT_PANICKED;
+
+/// What collocated calls did, counted by the ORB
+/// ([`super::Orb::collocation_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CollocationStats {
+    /// Calls that ran the servant directly through its servant trait.
+    pub direct_calls: u64,
+    /// Calls that were marshaled and dispatched in memory.
+    pub marshaled_calls: u64,
+    /// Octets of arguments and replies those marshaled.
+    pub marshaled_bytes: u64,
+}
+
+/// Marks a target as served by the invoker `.0` (an [`OrbInvoker::id`]).
+#[derive(Debug)]
+struct Local(u64);
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The ORB's invoker. See the [module](self).
+pub(crate) struct OrbInvoker {
+    id: u64,
+    client: Arc<ClientCore>,
+    adapters: Arc<AdapterTable>,
+    /// The endpoint strings of this ORB's own profiles.
+    local: OnceLock<Vec<String>>,
+    direct_calls: AtomicU64,
+    marshaled_calls: AtomicU64,
+    marshaled_bytes: AtomicU64,
+}
+
+impl std::fmt::Debug for OrbInvoker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OrbInvoker")
+            .field("local", &self.local.get())
+            .finish_non_exhaustive()
+    }
+}
+
+fn system(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> SystemException {
+    SystemException::new(kind, minor, completed)
+}
+
+impl OrbInvoker {
+    pub(crate) fn new(client: Arc<ClientCore>, adapters: Arc<AdapterTable>) -> OrbInvoker {
+        OrbInvoker {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            client,
+            adapters,
+            local: OnceLock::new(),
+            direct_calls: AtomicU64::new(0),
+            marshaled_calls: AtomicU64::new(0),
+            marshaled_bytes: AtomicU64::new(0),
+        }
+    }
+
+    /// Sets the endpoints this ORB's profiles name (once the acceptors
+    /// are open).
+    pub(crate) fn set_local_endpoints(&self, endpoints: Vec<String>) {
+        let _ = self.local.set(endpoints);
+    }
+
+    pub(crate) fn stats(&self) -> CollocationStats {
+        CollocationStats {
+            direct_calls: self.direct_calls.load(Ordering::Relaxed),
+            marshaled_calls: self.marshaled_calls.load(Ordering::Relaxed),
+            marshaled_bytes: self.marshaled_bytes.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Whether `target` is served by this ORB.
+    fn is_local(&self, target: &Target) -> bool {
+        if let Some(b) = target.binding().get() {
+            return b.downcast_ref::<Local>().is_some_and(|l| l.0 == self.id);
+        }
+        let local = match target.reference() {
+            None => self.adapters.serves(target.object_key()),
+            Some(r) => self.names_local_endpoint(r),
+        };
+        if local {
+            let _ = target.binding().set(Arc::new(Local(self.id)));
+        }
+        local
+    }
+
+    fn names_local_endpoint(&self, reference: &ObjectReference) -> bool {
+        let Some(local) = self.local.get() else {
+            return false;
+        };
+        let Some(refs) = self.adapters.references() else {
+            return false;
+        };
+        reference.profiles.iter().any(|p| {
+            refs.registry
+                .endpoint_from_profile(p)
+                .is_ok_and(|e| local.iter().any(|l| *l == e.to_string()))
+        })
+    }
+
+    /// A collocated call on `target`, following forwards.
+    fn collocated(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Result<Collocated, SystemException> {
+        let found = self
+            .adapters
+            .lookup(target.object_key(), operation.as_str())?;
+        let upcall = match found {
+            Found::Servant(u) => u,
+            Found::Forward(to) => return Ok(Collocated::Forward(Target::from_reference(to)?)),
+        };
+        let skeleton = &**upcall.skeleton();
+        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            if direct(skeleton) {
+                self.direct_calls.fetch_add(1, Ordering::Relaxed);
+                return Ok(Collocated::Direct);
+            }
+            self.marshaled(&*skeleton, target, operation, response_expected, arguments)
+                .map(Collocated::Reply)
+        }));
+        drop(upcall);
+        ran.unwrap_or_else(|_| {
+            Err(system(
+                SystemExceptionKind::Unknown,
+                UNKNOWN_SERVANT_PANICKED,
+                CompletionStatus::Maybe,
+            ))
+        })
+    }
+
+    /// The request marshaled and dispatched in memory: its reply.
+    fn marshaled(
+        &self,
+        skeleton: &dyn Skeleton,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        arguments: Arguments<'_>,
+    ) -> Result<Option<Reply>, SystemException> {
+        self.marshaled_calls.fetch_add(1, Ordering::Relaxed);
+        let encoding = Encoding::native();
+        let mut e = Encoder::new(encoding);
+        arguments(&mut e)?;
+        let body = e.into_bytes();
+        let mut octets = body.len() as u64;
+        let mut reply = ReplyBuilder::new(encoding, 0, BytesMut::new());
+        let mut req = ServerRequest::new(
+            operation,
+            target.object_key(),
+            response_expected,
+            Decoder::new(body, encoding),
+            &mut reply,
+        );
+        let invoker: Arc<dyn Invoker> = self
+            .adapters
+            .references()
+            .map_or_else(|| Arc::new(NoInvoker) as Arc<dyn Invoker>, |r| r.invoker());
+        let outcome = crate::runtime::with_invoker(&invoker, || dispatch(skeleton, &mut req));
+        if !response_expected {
+            self.marshaled_bytes.fetch_add(octets, Ordering::Relaxed);
+            return Ok(None);
+        }
+        let message = reply.finish(outcome).map_err(|e| e.to_system_exception())?;
+        octets += message.len() as u64;
+        self.marshaled_bytes.fetch_add(octets, Ordering::Relaxed);
+        let unexpected = || {
+            system(
+                SystemExceptionKind::Marshal,
+                MARSHAL_UNEXPECTED_REPLY,
+                CompletionStatus::Maybe,
+            )
+        };
+        let msg = decode_message(message.clone()).map_err(|e| e.to_system_exception())?;
+        let Content::Reply(r) = &msg.content else {
+            return Err(unexpected());
+        };
+        let body = || {
+            msg.body_decoder(&message, encoding.codesets)
+                .ok_or_else(unexpected)
+        };
+        match r.header.reply_status {
+            ReplyStatus::NoException => Ok(Some(Reply::results(body()?))),
+            ReplyStatus::UserException => Ok(Some(Reply::user_exception(body()?))),
+            ReplyStatus::SystemException => Err(r
+                .system_exception(msg.order)
+                .map_err(|e| e.to_system_exception())?),
+            _ => Err(unexpected()),
+        }
+    }
+
+    /// A call through the in-memory path, following forwards, or `None`
+    /// if `target` is not local.
+    fn call_local(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Option<Reply>, SystemException>> {
+        if !self.is_local(target) {
+            return None;
+        }
+        let mut forwarded: Option<Target> = None;
+        for _ in 0..=MAX_FORWARDS {
+            let t = forwarded.as_ref().unwrap_or(target);
+            if forwarded.is_some() && !self.is_local(t) {
+                let r = if response_expected {
+                    self.client
+                        .invoke(t, operation.clone(), arguments)
+                        .map(Some)
+                } else {
+                    self.client
+                        .invoke_oneway(t, operation.clone(), SyncScope::default(), arguments)
+                        .map(|()| None)
+                };
+                return Some(r);
+            }
+            match self.collocated(t, operation, response_expected, &mut |_| false, arguments) {
+                Ok(Collocated::Reply(r)) => return Some(Ok(r)),
+                Ok(Collocated::Forward(to)) => forwarded = Some(to),
+                Ok(Collocated::Direct) => return Some(Ok(None)),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Err(system(
+            SystemExceptionKind::Transient,
+            TRANSIENT_TOO_MANY_FORWARDS,
+            CompletionStatus::No,
+        )))
+    }
+}
+
+impl Invoker for OrbInvoker {
+    fn invoke(
+        &self,
+        target: &Target,
+        operation: Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException> {
+        match self.call_local(target, &operation, true, arguments) {
+            None => self.client.invoke(target, operation, arguments),
+            Some(r) => r?.ok_or_else(|| {
+                system(
+                    SystemExceptionKind::Marshal,
+                    MARSHAL_UNEXPECTED_REPLY,
+                    CompletionStatus::Maybe,
+                )
+            }),
+        }
+    }
+
+    fn invoke_oneway(
+        &self,
+        target: &Target,
+        operation: Operation,
+        sync: SyncScope,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        match self.call_local(target, &operation, sync.waits_for_reply(), arguments) {
+            None => self
+                .client
+                .invoke_oneway(target, operation, sync, arguments),
+            // The servant has run: every sync scope is satisfied; only
+            // the scopes that wait for a reply report its failure.
+            Some(Err(e)) if sync.waits_for_reply() => Err(e),
+            Some(_) => Ok(()),
+        }
+    }
+
+    fn invoke_collocated(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Collocated, SystemException>> {
+        if !self.is_local(target) {
+            return None;
+        }
+        Some(self.collocated(target, operation, response_expected, direct, arguments))
+    }
+
+    fn default_sync_scope(&self) -> SyncScope {
+        self.client.default_sync_scope()
+    }
+
+    /// A collocated object needs no connection: bound as it is.
+    fn validate_connection(&self, target: &Target) -> Result<bool, SystemException> {
+        if self.is_local(target) {
+            return Ok(true);
+        }
+        self.client.validate_connection(target)
+    }
+}
+
+/// `TRANSIENT` minor code of a collocated call before the ORB was set up
+/// (rtorb).
+const TRANSIENT_NOT_READY: u32 = RTORB_VMCID | 0x322;
+
+/// Stands in for the ORB's invoker before it exists or once it is gone.
+pub(crate) struct NoInvoker;
+
+impl Invoker for NoInvoker {
+    fn invoke(
+        &self,
+        _target: &Target,
+        _operation: Operation,
+        _arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException> {
+        Err(system(
+            SystemExceptionKind::Transient,
+            TRANSIENT_NOT_READY,
+            CompletionStatus::No,
+        ))
+    }
+
+    fn invoke_oneway(
+        &self,
+        _target: &Target,
+        _operation: Operation,
+        _sync: SyncScope,
+        _arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        Err(system(
+            SystemExceptionKind::Transient,
+            TRANSIENT_NOT_READY,
+            CompletionStatus::No,
+        ))
+    }
+}

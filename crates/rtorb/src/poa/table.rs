@@ -1,0 +1,348 @@
+//! The ORB's table of object adapters: the plain keys, the POA slots of
+//! direct demultiplexing, and the persistent POAs by path.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+
+use crate::sync::RwLock;
+
+use bytes::Bytes;
+use rtorb_giop::{ObjectReference, SystemException};
+
+use crate::orb::server::Entry;
+use crate::runtime::{Invoker, Object, Target, object_not_exist};
+use crate::transport::{Endpoint, ProtocolRegistry};
+
+use super::error::no_adapter;
+use super::key::{self, SlotRef};
+use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
+
+/// Makes references to objects of this ORB.
+pub(crate) struct References {
+    pub(crate) registry: ProtocolRegistry,
+    pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
+    /// The ORB's invoker (which holds the table: weak).
+    pub(crate) invoker: Weak<dyn Invoker>,
+}
+
+impl References {
+    /// A reference to `object_key`: one profile per endpoint.
+    pub(crate) fn reference(&self, type_id: &str, object_key: &Bytes) -> ObjectReference {
+        let profiles = self
+            .endpoints
+            .iter()
+            .filter_map(|e| {
+                self.registry
+                    .make_profile(&**e, object_key.clone(), &[])
+                    .ok()
+            })
+            .collect();
+        ObjectReference::new(type_id, profiles)
+    }
+
+    /// An object for `key` through the ORB's invoker.
+    pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Object {
+        let reference = self.reference(type_id, &key);
+        let target =
+            Target::from_reference(reference).unwrap_or_else(|_| Target::from_key(type_id, key));
+        Object::new(self.invoker(), target)
+    }
+
+    /// The ORB's invoker, or one that fails every call once the ORB is
+    /// gone.
+    pub(crate) fn invoker(&self) -> Arc<dyn Invoker> {
+        match self.invoker.upgrade() {
+            Some(i) => i,
+            None => Arc::new(crate::orb::collocation::NoInvoker),
+        }
+    }
+}
+
+#[derive(Default)]
+struct PoaSlots {
+    slots: Vec<PoaSlot>,
+    free: Vec<u32>,
+}
+
+#[derive(Default)]
+struct PoaSlot {
+    generation: u32,
+    poa: Option<Poa>,
+}
+
+/// Whether a key reaches something (a `LocateRequest`'s answer).
+pub(crate) enum Location {
+    /// A servant is (or will be) found for it.
+    Here,
+    /// It is forwarded there.
+    Forward(ObjectReference),
+    /// Nothing.
+    Unknown,
+}
+
+/// The object adapters of one ORB.
+pub(crate) struct AdapterTable {
+    /// The ORB instance number in transient keys and persistent system
+    /// ids.
+    pub(crate) instance: u64,
+    plain: RwLock<HashMap<Bytes, Entry>>,
+    /// How many plain keys look like POA keys (then POA keys are looked
+    /// up in the plain table first).
+    plain_like_poa: AtomicUsize,
+    poas: RwLock<PoaSlots>,
+    persistent: RwLock<HashMap<Vec<u8>, Poa>>,
+    root: OnceLock<Poa>,
+    references: OnceLock<References>,
+    hold_limit: usize,
+    stopping: Arc<AtomicBool>,
+    next_manager: AtomicU64,
+}
+
+/// Draws an ORB instance number: the time, the process and a counter,
+/// mixed.
+pub(crate) fn instance_number() -> u64 {
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut x = nanos
+        ^ (u64::from(std::process::id()) << 40)
+        ^ COUNT
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // splitmix64 finaliser.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl AdapterTable {
+    /// A table with a Root POA (its manager holding).
+    pub(crate) fn new(hold_limit: usize) -> Arc<AdapterTable> {
+        let table = Arc::new(AdapterTable {
+            instance: instance_number(),
+            plain: RwLock::new(HashMap::new()),
+            plain_like_poa: AtomicUsize::new(0),
+            poas: RwLock::new(PoaSlots::default()),
+            persistent: RwLock::new(HashMap::new()),
+            root: OnceLock::new(),
+            references: OnceLock::new(),
+            hold_limit,
+            stopping: Arc::new(AtomicBool::new(false)),
+            next_manager: AtomicU64::new(0),
+        });
+        let manager = table.new_manager("RootPOAManager");
+        if let Ok(root) = table.register("RootPOA".into(), None, Policies::root(), manager) {
+            let _ = table.root.set(root);
+        }
+        table
+    }
+
+    pub(crate) fn set_references(&self, references: References) {
+        let _ = self.references.set(references);
+    }
+
+    pub(crate) fn references(&self) -> Option<&References> {
+        self.references.get()
+    }
+
+    /// The Root POA.
+    pub(crate) fn root(&self) -> Option<&Poa> {
+        self.root.get()
+    }
+
+    pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Option<Object> {
+        Some(self.references.get()?.object(type_id, key))
+    }
+
+    pub(crate) fn new_manager(&self, name: &str) -> PoaManager {
+        let n = self.next_manager.fetch_add(1, Ordering::Relaxed);
+        PoaManager::new(
+            format!("{name}#{n}"),
+            self.hold_limit,
+            self.stopping.clone(),
+        )
+    }
+
+    /// Makes a POA and gives it a slot.
+    pub(crate) fn register(
+        self: &Arc<Self>,
+        name: String,
+        parent: Option<&Poa>,
+        policies: Policies,
+        manager: PoaManager,
+    ) -> Result<Poa, PoaError> {
+        let mut slots = write(&self.poas);
+        let slot = match slots.free.pop() {
+            Some(s) => s,
+            None => {
+                let s = u32::try_from(slots.slots.len()).map_err(|_| {
+                    PoaError::System(super::error::system(
+                        rtorb_giop::SystemExceptionKind::NoResources,
+                        0,
+                    ))
+                })?;
+                slots.slots.push(PoaSlot::default());
+                s
+            }
+        };
+        let r = SlotRef {
+            slot,
+            generation: slots.slots[slot as usize].generation,
+        };
+        let poa = Poa::new(name, parent, self.clone(), r, policies, manager);
+        slots.slots[slot as usize].poa = Some(poa.clone());
+        drop(slots);
+        if policies.persistent() {
+            write(&self.persistent).insert(poa.0.path.clone(), poa.clone());
+        }
+        Ok(poa)
+    }
+
+    /// Takes a destroyed POA out: its slot's generation moves on.
+    pub(crate) fn unregister(&self, poa: &Poa) {
+        {
+            let mut slots = write(&self.poas);
+            let i = poa.0.slot.slot as usize;
+            if let Some(s) = slots.slots.get_mut(i) {
+                if s.generation == poa.0.slot.generation && s.poa.is_some() {
+                    s.poa = None;
+                    if s.generation != u32::MAX {
+                        s.generation += 1;
+                        slots.free.push(poa.0.slot.slot);
+                    }
+                }
+            }
+        }
+        if poa.0.policies.persistent() {
+            let mut p = write(&self.persistent);
+            if p.get(&poa.0.path).is_some_and(|q| q == poa) {
+                p.remove(&poa.0.path);
+            }
+        }
+    }
+
+    /// Serves `key` as a plain key (replacing what was there).
+    pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
+        let like = key::is_poa_key(&key);
+        let old = write(&self.plain).insert(key, entry);
+        if like && old.is_none() {
+            self.plain_like_poa.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Stops serving the plain key `key`.
+    pub(crate) fn remove(&self, key: &[u8]) -> bool {
+        let removed = write(&self.plain).remove(key).is_some();
+        if removed && key::is_poa_key(key) {
+            self.plain_like_poa.fetch_sub(1, Ordering::AcqRel);
+        }
+        removed
+    }
+
+    /// Stops serving `key`: a plain key, or an object of a POA.
+    pub(crate) fn deactivate(&self, key: &[u8]) -> bool {
+        if self.remove(key) {
+            return true;
+        }
+        match self.poa_of(key) {
+            Ok((poa, id)) => poa.deactivate_object(id).is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    fn plain(&self, key: &[u8]) -> Option<Entry> {
+        read(&self.plain).get(key).cloned()
+    }
+
+    /// The POA of a POA key, and the object id in it. A persistent POA
+    /// that does not exist is asked of the adapter activators on its
+    /// path.
+    fn poa_of<'k>(&self, key: &'k [u8]) -> Result<(Poa, &'k [u8]), SystemException> {
+        if let Some(t) = key::parse_transient(key) {
+            if t.instance != self.instance {
+                return Err(no_adapter());
+            }
+            let slots = read(&self.poas);
+            let found = slots
+                .slots
+                .get(t.poa.slot as usize)
+                .filter(|s| s.generation == t.poa.generation)
+                .and_then(|s| s.poa.clone())
+                // A persistent POA is reached by its path only.
+                .filter(|p| !p.0.policies.persistent());
+            return found.map(|p| (p, t.id)).ok_or_else(no_adapter);
+        }
+        let Some((path, id)) = key::parse_persistent(key) else {
+            return Err(object_not_exist());
+        };
+        if let Some(p) = read(&self.persistent).get(path).cloned() {
+            return Ok((p, id));
+        }
+        // Not there: let the adapter activators make it.
+        let names = key::decode_path(path).ok_or_else(no_adapter)?;
+        let mut poa = self.root.get().cloned().ok_or_else(no_adapter)?;
+        for n in names {
+            poa = poa.find_poa(n, true).map_err(|_| no_adapter())?;
+        }
+        if poa.0.policies.persistent() && poa.0.path == path {
+            Ok((poa, id))
+        } else {
+            Err(no_adapter())
+        }
+    }
+
+    /// Finds what serves a request for `operation` on `key`.
+    pub(crate) fn lookup(&self, key: &[u8], operation: &str) -> Result<Found, SystemException> {
+        let poa_key = key::is_poa_key(key);
+        if !poa_key || self.plain_like_poa.load(Ordering::Acquire) > 0 {
+            match self.plain(key) {
+                Some(Entry::Servant(s)) => return Ok(Found::Servant(Upcall::plain(s))),
+                Some(Entry::Forward(r)) => return Ok(Found::Forward(r)),
+                None if !poa_key => return Err(object_not_exist()),
+                None => {}
+            }
+        }
+        let (poa, id) = self.poa_of(key)?;
+        poa.serve(id, operation)
+    }
+
+    /// Whether `key` reaches anything, without running anything.
+    pub(crate) fn locate(&self, key: &[u8]) -> Location {
+        match self.plain(key) {
+            Some(Entry::Servant(_)) => return Location::Here,
+            Some(Entry::Forward(r)) => return Location::Forward(r),
+            None => {}
+        }
+        if !key::is_poa_key(key) {
+            return Location::Unknown;
+        }
+        match self.poa_of(key) {
+            Ok((poa, id)) if poa.locates(id) => Location::Here,
+            _ => Location::Unknown,
+        }
+    }
+
+    /// Whether `key` names something here (a plain key, or a POA key of
+    /// this ORB instance).
+    pub(crate) fn serves(&self, key: &[u8]) -> bool {
+        if key::is_poa_key(key) {
+            return match key::parse_transient(key) {
+                Some(t) => t.instance == self.instance,
+                None => true,
+            };
+        }
+        read(&self.plain).contains_key(key)
+    }
+
+    /// The ORB shuts down: held requests are let go, and the Root POA
+    /// (with every POA) is destroyed, etherealizing objects.
+    pub(crate) fn shutdown(&self) {
+        self.stopping.store(true, Ordering::Release);
+        if let Some(root) = self.root.get() {
+            let _ = root.destroy(true, false);
+        }
+    }
+}

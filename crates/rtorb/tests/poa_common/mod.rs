@@ -1,0 +1,88 @@
+//! What the POA tests share: a servant that says who it is, ORBs, and
+//! calls over IIOP.
+#![allow(dead_code, unreachable_pub)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::Orb;
+use rtorb::runtime::{
+    CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
+};
+
+/// The repository id of [`Tagged`].
+pub const TAGGED_ID: &str = "IDL:Tagged:1.0";
+
+/// A servant whose `who` operation answers its tag, and whose `sleep`
+/// operation takes the milliseconds it is given.
+#[derive(Debug)]
+pub struct Tagged(pub u32);
+
+impl Skeleton for Tagged {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &[TAGGED_ID]
+    }
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "who" => {
+                let tag = self.0;
+                req.write_results(|e| tag.encode(e))
+            }
+            "sleep" => {
+                let ms = u32::decode(req.arguments())?;
+                std::thread::sleep(Duration::from_millis(ms.into()));
+                req.write_results(|e| ms.encode(e))
+            }
+            _ => Err(bad_operation()),
+        }
+    }
+}
+
+/// A new `Tagged` servant as the skeleton a POA takes.
+pub fn tagged(tag: u32) -> Arc<dyn Skeleton> {
+    Arc::new(Tagged(tag))
+}
+
+/// Calls `who`.
+pub fn who(object: &Object) -> Result<u32, SystemException> {
+    object
+        .invoke("who", |_| Ok(()))?
+        .decode::<u32, SystemException>(u32::decode)
+}
+
+/// Calls `sleep`.
+pub fn sleep(object: &Object, ms: u32) -> Result<u32, SystemException> {
+    object
+        .invoke("sleep", |e| ms.encode(e))?
+        .decode::<u32, SystemException>(u32::decode)
+}
+
+/// A server ORB on a fresh IIOP port.
+pub fn server() -> Orb {
+    Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .build()
+        .expect("a server ORB")
+}
+
+/// A client ORB (calls through it go over IIOP).
+pub fn client() -> Orb {
+    Orb::builder()
+        .round_trip_timeout(Duration::from_secs(10))
+        .build()
+        .expect("a client ORB")
+}
+
+/// `object`, as the client ORB sees it through its stringified IOR.
+pub fn remote(server: &Orb, client: &Orb, object: &Object) -> Object {
+    let ior = server.object_to_string(object).expect("a reference");
+    client.string_to_object(&ior).expect("a reference")
+}
+
+/// A free TCP port on 127.0.0.1.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
