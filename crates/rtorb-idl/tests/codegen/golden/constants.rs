@@ -220,8 +220,14 @@ pub mod constants {
             &self,
         ) -> ::core::result::Result<u32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("limit", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<u32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "limit",
+                    |servant: &(dyn LimitsServant + 'static)| servant.limit(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<u32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Constants::Limits`: implement it and register `LimitsSkeleton(servant)`.
@@ -239,7 +245,7 @@ pub mod constants {
     }
     /// Skeleton of IDL interface `Constants::Limits`, wrapping a servant.
     pub struct LimitsSkeleton<S>(pub S);
-    impl<S: LimitsServant> ::rtorb::runtime::Skeleton for LimitsSkeleton<S> {
+    impl<S: LimitsServant + 'static> ::rtorb::runtime::Skeleton for LimitsSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             limits::REPOSITORY_IDS
         }
@@ -248,6 +254,14 @@ pub mod constants {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             limits::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn LimitsServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn LimitsServant));
         }
     }
     /// An array sized by a constant expression.

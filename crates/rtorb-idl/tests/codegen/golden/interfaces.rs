@@ -107,8 +107,14 @@ pub mod shared {
             &self,
         ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("issue", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "issue",
+                    |servant: &(dyn ServiceServant + 'static)| servant.issue(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `revoke`.
         pub fn revoke(
@@ -116,14 +122,19 @@ pub mod shared {
             t: &Token,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "revoke",
+                    |servant: &(dyn ServiceServant + 'static)| {
+                        servant.revoke(::rtorb::runtime::ParamFrom::param_from(t))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Shared::Service`: implement it and register `ServiceSkeleton(servant)`.
@@ -146,7 +157,7 @@ pub mod shared {
     }
     /// Skeleton of IDL interface `Shared::Service`, wrapping a servant.
     pub struct ServiceSkeleton<S>(pub S);
-    impl<S: ServiceServant> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
+    impl<S: ServiceServant + 'static> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             service::REPOSITORY_IDS
         }
@@ -155,6 +166,14 @@ pub mod shared {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             service::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn ServiceServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ServiceServant));
         }
     }
 }
@@ -384,22 +403,31 @@ pub mod outer {
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "top",
+                    |servant: &(dyn TopServant + 'static)| servant.top(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         Ok(())
                     },
-                )?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Reads IDL attribute `depth`.
         pub fn depth(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_depth", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_depth",
+                    |servant: &(dyn TopServant + 'static)| servant.depth(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::Top`: implement it and register `TopSkeleton(servant)`.
@@ -422,7 +450,7 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Top`, wrapping a servant.
     pub struct TopSkeleton<S>(pub S);
-    impl<S: TopServant> ::rtorb::runtime::Skeleton for TopSkeleton<S> {
+    impl<S: TopServant + 'static> ::rtorb::runtime::Skeleton for TopSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             top::REPOSITORY_IDS
         }
@@ -431,6 +459,14 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             top::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn TopServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
     }
     /// Types and operation support of IDL interface `Outer::LeftSide`.
@@ -512,8 +548,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("left", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "left",
+                    |servant: &(dyn LeftSideServant + 'static)| servant.left(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::LeftSide`: implement it and register `LeftSideSkeleton(servant)`.
@@ -529,7 +571,8 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::LeftSide`, wrapping a servant.
     pub struct LeftSideSkeleton<S>(pub S);
-    impl<S: LeftSideServant> ::rtorb::runtime::Skeleton for LeftSideSkeleton<S> {
+    impl<S: LeftSideServant + 'static> ::rtorb::runtime::Skeleton
+    for LeftSideSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             left_side::REPOSITORY_IDS
         }
@@ -538,6 +581,20 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             left_side::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn LeftSideServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn LeftSideServant),
+            );
+            ::rtorb::runtime::ServantCast::<
+                dyn TopServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
     }
     /// Types and operation support of IDL interface `Outer::RightSide`.
@@ -619,8 +676,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("right", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "right",
+                    |servant: &(dyn RightSideServant + 'static)| servant.right(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::RightSide`: implement it and register `RightSideSkeleton(servant)`.
@@ -638,7 +701,8 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::RightSide`, wrapping a servant.
     pub struct RightSideSkeleton<S>(pub S);
-    impl<S: RightSideServant> ::rtorb::runtime::Skeleton for RightSideSkeleton<S> {
+    impl<S: RightSideServant + 'static> ::rtorb::runtime::Skeleton
+    for RightSideSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             right_side::REPOSITORY_IDS
         }
@@ -647,6 +711,20 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             right_side::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn RightSideServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn RightSideServant),
+            );
+            ::rtorb::runtime::ServantCast::<
+                dyn TopServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
     }
     /// Types and operation support of IDL interface `Outer::Bottom`.
@@ -746,16 +824,28 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("bottom", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "bottom",
+                    |servant: &(dyn BottomServant + 'static)| servant.bottom(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `left`.
         pub fn left(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("left", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "left",
+                    |servant: &(dyn LeftSideServant + 'static)| servant.left(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `top`.
         pub fn top(
@@ -763,30 +853,45 @@ pub mod outer {
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "top",
+                    |servant: &(dyn TopServant + 'static)| servant.top(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         Ok(())
                     },
-                )?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `right`.
         pub fn right(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("right", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "right",
+                    |servant: &(dyn RightSideServant + 'static)| servant.right(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Reads IDL attribute `depth`.
         pub fn depth(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_depth", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_depth",
+                    |servant: &(dyn TopServant + 'static)| servant.depth(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::Bottom`: implement it and register `BottomSkeleton(servant)`.
@@ -804,7 +909,7 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Bottom`, wrapping a servant.
     pub struct BottomSkeleton<S>(pub S);
-    impl<S: BottomServant> ::rtorb::runtime::Skeleton for BottomSkeleton<S> {
+    impl<S: BottomServant + 'static> ::rtorb::runtime::Skeleton for BottomSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             bottom::REPOSITORY_IDS
         }
@@ -813,6 +918,29 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             bottom::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn BottomServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn BottomServant));
+            ::rtorb::runtime::ServantCast::<
+                dyn LeftSideServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn LeftSideServant),
+            );
+            ::rtorb::runtime::ServantCast::<
+                dyn TopServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
+            ::rtorb::runtime::ServantCast::<
+                dyn RightSideServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn RightSideServant),
+            );
         }
     }
     /// Types and operation support of IDL interface `Outer::Later`.
@@ -1260,21 +1388,27 @@ pub mod outer {
             c: &i32,
         ) -> ::core::result::Result<(i32, i32), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "in_out",
+                    |servant: &(dyn LaterServant + 'static)| {
+                        servant.in_out(a, ::core::clone::Clone::clone(c))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&a, e)?;
                         ::rtorb_cdr::CdrEncode::encode(c, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                    let r = (
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    );
-                    Ok(r)
-                })
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                let r = (
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                );
+                                Ok(r)
+                            })
+                    },
+                )
         }
         /// IDL operation `all_kinds`.
         pub fn all_kinds(
@@ -1287,23 +1421,36 @@ pub mod outer {
             ::rtorb::runtime::SystemException,
         > {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "all_kinds",
+                    |servant: &(dyn LaterServant + 'static)| {
+                        servant
+                            .all_kinds(
+                                ::rtorb::runtime::ParamFrom::param_from(s),
+                                ::core::clone::Clone::clone(l),
+                                ::rtorb::runtime::ParamFrom::param_from(t),
+                            )
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(s, e)?;
                         ::rtorb_cdr::CdrEncode::encode(l, e)?;
                         ::rtorb_cdr::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                    let r = (
-                        <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <inner::Pair as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <::std::vec::Vec<i32> as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    );
-                    Ok(r)
-                })
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                let r = (
+                                    <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
+                                        d,
+                                    )?,
+                                    <inner::Pair as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <::std::vec::Vec<i32> as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                );
+                                Ok(r)
+                            })
+                    },
+                )
         }
         /// IDL operation `fire`.
         pub fn fire(
@@ -1311,8 +1458,11 @@ pub mod outer {
             message: &str,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke_oneway(
+                .call_oneway(
                     "fire",
+                    |servant: &(dyn LaterServant + 'static)| {
+                        servant.fire(::rtorb::runtime::ParamFrom::param_from(message))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(message, e)?;
                         Ok(())
@@ -1324,8 +1474,9 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke_oneway(
+                .call_oneway(
                     "fire_and_forget",
+                    |servant: &(dyn LaterServant + 'static)| servant.fire_and_forget(),
                     |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
                 )
         }
@@ -1335,14 +1486,17 @@ pub mod outer {
             level: i32,
         ) -> ::core::result::Result<(), later::GuardedError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "guarded",
+                    |servant: &(dyn LaterServant + 'static)| servant.guarded(level),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&level, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// IDL operation `with_context`.
         pub fn with_context(
@@ -1350,15 +1504,18 @@ pub mod outer {
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "with_context",
+                    |servant: &(dyn LaterServant + 'static)| servant.with_context(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         e.write_u32(0);
                         Ok(())
                     },
-                )?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `self_ref`.
         pub fn self_ref(
@@ -1372,8 +1529,12 @@ pub mod outer {
                 ::rtorb::runtime::Stub::as_object(self).invoker(),
                 || {
                     ::rtorb::runtime::Stub::as_object(self)
-                        .invoke(
+                        .call(
                             "self_ref",
+                            |servant: &(dyn LaterServant + 'static)| {
+                                servant
+                                    .self_ref(::rtorb::runtime::ParamFrom::param_from(other))
+                            },
                             |e: &mut ::rtorb_cdr::Encoder| {
                                 ::rtorb::runtime::write_object(
                                     e,
@@ -1381,12 +1542,15 @@ pub mod outer {
                                 )?;
                                 Ok(())
                             },
-                        )?
-                        .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                            let r = ::rtorb::runtime::read_object(d)?
-                                .map(<Later as ::rtorb::runtime::Stub>::from_object);
-                            Ok(r)
-                        })
+                            |reply: ::rtorb::runtime::Reply| {
+                                reply
+                                    .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                        let r = ::rtorb::runtime::read_object(d)?
+                                            .map(<Later as ::rtorb::runtime::Stub>::from_object);
+                                        Ok(r)
+                                    })
+                            },
+                        )
                 },
             )
         }
@@ -1402,8 +1566,11 @@ pub mod outer {
                 ::rtorb::runtime::Stub::as_object(self).invoker(),
                 || {
                     ::rtorb::runtime::Stub::as_object(self)
-                        .invoke(
+                        .call(
                             "upcast",
+                            |servant: &(dyn LaterServant + 'static)| {
+                                servant.upcast(::rtorb::runtime::ParamFrom::param_from(b))
+                            },
                             |e: &mut ::rtorb_cdr::Encoder| {
                                 ::rtorb::runtime::write_object(
                                     e,
@@ -1411,12 +1578,15 @@ pub mod outer {
                                 )?;
                                 Ok(())
                             },
-                        )?
-                        .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                            let r = ::rtorb::runtime::read_object(d)?
-                                .map(<Top as ::rtorb::runtime::Stub>::from_object);
-                            Ok(r)
-                        })
+                            |reply: ::rtorb::runtime::Reply| {
+                                reply
+                                    .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                        let r = ::rtorb::runtime::read_object(d)?
+                                            .map(<Top as ::rtorb::runtime::Stub>::from_object);
+                                        Ok(r)
+                                    })
+                            },
+                        )
                 },
             )
         }
@@ -1427,8 +1597,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_first", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_first",
+                    |servant: &(dyn LaterServant + 'static)| servant.first(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Several attributes on one line.
         ///
@@ -1438,14 +1614,17 @@ pub mod outer {
             value: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_first",
+                    |servant: &(dyn LaterServant + 'static)| servant.set_first(value),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Several attributes on one line.
         ///
@@ -1454,8 +1633,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_second", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_second",
+                    |servant: &(dyn LaterServant + 'static)| servant.second(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Several attributes on one line.
         ///
@@ -1465,14 +1650,17 @@ pub mod outer {
             value: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_second",
+                    |servant: &(dyn LaterServant + 'static)| servant.set_second(value),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Several attributes on one line.
         ///
@@ -1481,8 +1669,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_third", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_third",
+                    |servant: &(dyn LaterServant + 'static)| servant.third(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Several attributes on one line.
         ///
@@ -1492,14 +1686,17 @@ pub mod outer {
             value: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_third",
+                    |servant: &(dyn LaterServant + 'static)| servant.set_third(value),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Reads IDL attribute `label`.
         pub fn label(
@@ -1509,8 +1706,17 @@ pub mod outer {
             ::rtorb::runtime::SystemException,
         > {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_label", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<::std::string::String as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_label",
+                    |servant: &(dyn LaterServant + 'static)| servant.label(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(
+                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                            )
+                    },
+                )
         }
         /// Reads IDL attribute `tag`.
         pub fn tag(
@@ -1520,16 +1726,31 @@ pub mod outer {
             ::rtorb::runtime::SystemException,
         > {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_tag", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<::std::string::String as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_tag",
+                    |servant: &(dyn LaterServant + 'static)| servant.tag(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(
+                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                            )
+                    },
+                )
         }
         /// Reads IDL attribute `pair`.
         pub fn pair(
             &self,
         ) -> ::core::result::Result<inner::Pair, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_pair", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<inner::Pair as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_pair",
+                    |servant: &(dyn LaterServant + 'static)| servant.pair(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<inner::Pair as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Writes IDL attribute `pair`.
         pub fn set_pair(
@@ -1537,14 +1758,19 @@ pub mod outer {
             value: &inner::Pair,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_pair",
+                    |servant: &(dyn LaterServant + 'static)| {
+                        servant.set_pair(::rtorb::runtime::ParamFrom::param_from(value))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Accessors that raise exceptions.
         ///
@@ -1553,11 +1779,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<i32, later::GetProtectedValueError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_get_protected_value",
+                    |servant: &(dyn LaterServant + 'static)| servant.protected_value(),
                     |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                )?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Accessors that raise exceptions.
         ///
@@ -1567,20 +1796,31 @@ pub mod outer {
             value: i32,
         ) -> ::core::result::Result<(), later::SetProtectedValueError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_protected_value",
+                    |servant: &(dyn LaterServant + 'static)| {
+                        servant.set_protected_value(value)
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Reads IDL attribute `watched`.
         pub fn watched(&self) -> ::core::result::Result<i32, later::GetWatchedError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_watched", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_watched",
+                    |servant: &(dyn LaterServant + 'static)| servant.watched(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::Later`: implement it and register `LaterSkeleton(servant)`.
@@ -1725,7 +1965,7 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Later`, wrapping a servant.
     pub struct LaterSkeleton<S>(pub S);
-    impl<S: LaterServant> ::rtorb::runtime::Skeleton for LaterSkeleton<S> {
+    impl<S: LaterServant + 'static> ::rtorb::runtime::Skeleton for LaterSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             later::REPOSITORY_IDS
         }
@@ -1734,6 +1974,24 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             later::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn LaterServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn LaterServant));
+            ::rtorb::runtime::ServantCast::<
+                dyn super::shared::ServiceServant,
+            >::offer(
+                query,
+                |s| {
+                    s
+                        .downcast_ref::<S>()
+                        .map(|s| s as &dyn super::shared::ServiceServant)
+                },
+            );
         }
     }
     /// Types and operation support of IDL interface `Outer::Contextual`.
@@ -1811,29 +2069,35 @@ pub mod outer {
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "scaled",
+                    |servant: &(dyn ContextualServant + 'static)| servant.scaled(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         e.write_u32(0);
                         Ok(())
                     },
-                )?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `bare`.
         pub fn bare(
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "bare",
+                    |servant: &(dyn ContextualServant + 'static)| servant.bare(),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         e.write_u32(0);
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::Contextual`: implement it and register `ContextualSkeleton(servant)`.
@@ -1858,7 +2122,8 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Contextual`, wrapping a servant.
     pub struct ContextualSkeleton<S>(pub S);
-    impl<S: ContextualServant> ::rtorb::runtime::Skeleton for ContextualSkeleton<S> {
+    impl<S: ContextualServant + 'static> ::rtorb::runtime::Skeleton
+    for ContextualSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             contextual::REPOSITORY_IDS
         }
@@ -1867,6 +2132,17 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             contextual::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn ContextualServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn ContextualServant),
+            );
         }
     }
     /// Types and operation support of IDL interface `Outer::Renamed`.
@@ -1925,8 +2201,14 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("op", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                .call(
+                    "op",
+                    |servant: &(dyn RenamedServant + 'static)| servant.op(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Outer::Renamed`: implement it and register `RenamedSkeleton(servant)`.
@@ -1942,7 +2224,7 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Renamed`, wrapping a servant.
     pub struct RenamedSkeleton<S>(pub S);
-    impl<S: RenamedServant> ::rtorb::runtime::Skeleton for RenamedSkeleton<S> {
+    impl<S: RenamedServant + 'static> ::rtorb::runtime::Skeleton for RenamedSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             renamed::REPOSITORY_IDS
         }
@@ -1951,6 +2233,14 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             renamed::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn RenamedServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn RenamedServant));
         }
     }
     /// IDL module `Prefixed`.
@@ -2014,8 +2304,14 @@ pub mod outer {
                 &self,
             ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
                 ::rtorb::runtime::Stub::as_object(self)
-                    .invoke("op", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                    .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    .call(
+                        "op",
+                        |servant: &(dyn InsideServant + 'static)| servant.op(),
+                        |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                        |reply: ::rtorb::runtime::Reply| {
+                            reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                        },
+                    )
             }
         }
         /// Servant trait of IDL interface `Outer::Prefixed::Inside`: implement it and register `InsideSkeleton(servant)`.
@@ -2033,7 +2329,8 @@ pub mod outer {
         }
         /// Skeleton of IDL interface `Outer::Prefixed::Inside`, wrapping a servant.
         pub struct InsideSkeleton<S>(pub S);
-        impl<S: InsideServant> ::rtorb::runtime::Skeleton for InsideSkeleton<S> {
+        impl<S: InsideServant + 'static> ::rtorb::runtime::Skeleton
+        for InsideSkeleton<S> {
             fn repository_ids(&self) -> &'static [&'static str] {
                 inside::REPOSITORY_IDS
             }
@@ -2042,6 +2339,17 @@ pub mod outer {
                 req: &mut ::rtorb::runtime::ServerRequest<'_>,
             ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
                 inside::dispatch(&self.0, req)
+            }
+            fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+                ::core::option::Option::Some(&self.0)
+            }
+            fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+                ::rtorb::runtime::ServantCast::<
+                    dyn InsideServant,
+                >::offer(
+                    query,
+                    |s| s.downcast_ref::<S>().map(|s| s as &dyn InsideServant),
+                );
             }
         }
     }
@@ -2107,8 +2415,14 @@ pub mod pragmas {
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("op", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                .call(
+                    "op",
+                    |servant: &(dyn WithPrefixServant + 'static)| servant.op(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithPrefix`: implement it and register `WithPrefixSkeleton(servant)`.
@@ -2124,7 +2438,8 @@ pub mod pragmas {
     }
     /// Skeleton of IDL interface `Pragmas::WithPrefix`, wrapping a servant.
     pub struct WithPrefixSkeleton<S>(pub S);
-    impl<S: WithPrefixServant> ::rtorb::runtime::Skeleton for WithPrefixSkeleton<S> {
+    impl<S: WithPrefixServant + 'static> ::rtorb::runtime::Skeleton
+    for WithPrefixSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_prefix::REPOSITORY_IDS
         }
@@ -2133,6 +2448,17 @@ pub mod pragmas {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             with_prefix::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn WithPrefixServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn WithPrefixServant),
+            );
         }
     }
     /// Types and operation support of IDL interface `Pragmas::WithId`.
@@ -2189,8 +2515,14 @@ pub mod pragmas {
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("op", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                .call(
+                    "op",
+                    |servant: &(dyn WithIdServant + 'static)| servant.op(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithId`: implement it and register `WithIdSkeleton(servant)`.
@@ -2206,7 +2538,7 @@ pub mod pragmas {
     }
     /// Skeleton of IDL interface `Pragmas::WithId`, wrapping a servant.
     pub struct WithIdSkeleton<S>(pub S);
-    impl<S: WithIdServant> ::rtorb::runtime::Skeleton for WithIdSkeleton<S> {
+    impl<S: WithIdServant + 'static> ::rtorb::runtime::Skeleton for WithIdSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_id::REPOSITORY_IDS
         }
@@ -2215,6 +2547,14 @@ pub mod pragmas {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             with_id::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn WithIdServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn WithIdServant));
         }
     }
     /// Types and operation support of IDL interface `Pragmas::WithVersion`.
@@ -2274,8 +2614,14 @@ pub mod pragmas {
             &self,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("op", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                .call(
+                    "op",
+                    |servant: &(dyn WithVersionServant + 'static)| servant.op(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Pragmas::WithVersion`: implement it and register `WithVersionSkeleton(servant)`.
@@ -2291,7 +2637,8 @@ pub mod pragmas {
     }
     /// Skeleton of IDL interface `Pragmas::WithVersion`, wrapping a servant.
     pub struct WithVersionSkeleton<S>(pub S);
-    impl<S: WithVersionServant> ::rtorb::runtime::Skeleton for WithVersionSkeleton<S> {
+    impl<S: WithVersionServant + 'static> ::rtorb::runtime::Skeleton
+    for WithVersionSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_version::REPOSITORY_IDS
         }
@@ -2300,6 +2647,17 @@ pub mod pragmas {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             with_version::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn WithVersionServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn WithVersionServant),
+            );
         }
     }
     /// IDL struct `Pragmas::Versioned` (`IDL:pragmas.example/Versioned:1.7`).

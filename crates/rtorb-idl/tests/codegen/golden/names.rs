@@ -107,8 +107,14 @@ pub mod shared {
             &self,
         ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("issue", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "issue",
+                    |servant: &(dyn ServiceServant + 'static)| servant.issue(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `revoke`.
         pub fn revoke(
@@ -116,14 +122,19 @@ pub mod shared {
             t: &Token,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "revoke",
+                    |servant: &(dyn ServiceServant + 'static)| {
+                        servant.revoke(::rtorb::runtime::ParamFrom::param_from(t))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Shared::Service`: implement it and register `ServiceSkeleton(servant)`.
@@ -146,7 +157,7 @@ pub mod shared {
     }
     /// Skeleton of IDL interface `Shared::Service`, wrapping a servant.
     pub struct ServiceSkeleton<S>(pub S);
-    impl<S: ServiceServant> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
+    impl<S: ServiceServant + 'static> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             service::REPOSITORY_IDS
         }
@@ -155,6 +166,14 @@ pub mod shared {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             service::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn ServiceServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ServiceServant));
         }
     }
 }
@@ -513,22 +532,28 @@ pub mod r#match {
             crate_: &i32,
         ) -> ::core::result::Result<(i32, i32, i32), r#mod::MoveError> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "move",
+                    |servant: &(dyn ModServant + 'static)| {
+                        servant.r#move(r#box, ::core::clone::Clone::clone(crate_))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r#box, e)?;
                         ::rtorb_cdr::CdrEncode::encode(crate_, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                    let r = (
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                        <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    );
-                    Ok(r)
-                })
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                                let r = (
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                );
+                                Ok(r)
+                            })
+                    },
+                )
         }
         /// IDL operation `macro`.
         pub fn r#macro(
@@ -536,8 +561,11 @@ pub mod r#match {
             r#use: &Type,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke_oneway(
+                .call_oneway(
                     "macro",
+                    |servant: &(dyn ModServant + 'static)| {
+                        servant.r#macro(::rtorb::runtime::ParamFrom::param_from(r#use))
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(r#use, e)?;
                         Ok(())
@@ -552,16 +580,31 @@ pub mod r#match {
             ::rtorb::runtime::SystemException,
         > {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("token", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<super::shared::Token as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "token",
+                    |servant: &(dyn ModServant + 'static)| servant.token(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(
+                                <super::shared::Token as ::rtorb_cdr::CdrDecode>::decode,
+                            )
+                    },
+                )
         }
         /// Reads IDL attribute `async`.
         pub fn r#async(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_async", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_async",
+                    |servant: &(dyn ModServant + 'static)| servant.r#async(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Writes IDL attribute `async`.
         pub fn set_async(
@@ -569,14 +612,17 @@ pub mod r#match {
             value: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_async",
+                    |servant: &(dyn ModServant + 'static)| servant.set_async(value),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Reads IDL attribute `await`.
         pub fn r#await(
@@ -586,8 +632,17 @@ pub mod r#match {
             ::rtorb::runtime::SystemException,
         > {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_await", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<::std::string::String as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_await",
+                    |servant: &(dyn ModServant + 'static)| servant.r#await(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply
+                            .decode(
+                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                            )
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `match::mod`: implement it and register `ModSkeleton(servant)`.
@@ -637,7 +692,7 @@ pub mod r#match {
     }
     /// Skeleton of IDL interface `match::mod`, wrapping a servant.
     pub struct ModSkeleton<S>(pub S);
-    impl<S: ModServant> ::rtorb::runtime::Skeleton for ModSkeleton<S> {
+    impl<S: ModServant + 'static> ::rtorb::runtime::Skeleton for ModSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             r#mod::REPOSITORY_IDS
         }
@@ -646,6 +701,14 @@ pub mod r#match {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             r#mod::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn ModServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ModServant));
         }
     }
 }
@@ -843,16 +906,28 @@ pub mod clashes {
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("getValue", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "getValue",
+                    |servant: &(dyn AccessorsServant + 'static)| servant.get_value(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `get_value_`.
         pub fn get_value_(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("get_value_", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "get_value_",
+                    |servant: &(dyn AccessorsServant + 'static)| servant.get_value_(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// IDL operation `set_value_2`.
         pub fn set_value_2(
@@ -860,22 +935,31 @@ pub mod clashes {
             v: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "set_value_2",
+                    |servant: &(dyn AccessorsServant + 'static)| servant.set_value_2(v),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&v, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
         /// Reads IDL attribute `value`.
         pub fn value(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke("_get_value", |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) })?
-                .decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                .call(
+                    "_get_value",
+                    |servant: &(dyn AccessorsServant + 'static)| servant.value(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
         }
         /// Writes IDL attribute `value`.
         pub fn set_value(
@@ -883,14 +967,19 @@ pub mod clashes {
             value: i32,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
-                .invoke(
+                .call(
                     "_set_value",
+                    |servant: &(dyn AccessorsServant + 'static)| {
+                        servant.set_value(value)
+                    },
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                )?
-                .decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    },
+                )
         }
     }
     /// Servant trait of IDL interface `Clashes::Accessors`: implement it and register `AccessorsSkeleton(servant)`.
@@ -926,7 +1015,8 @@ pub mod clashes {
     }
     /// Skeleton of IDL interface `Clashes::Accessors`, wrapping a servant.
     pub struct AccessorsSkeleton<S>(pub S);
-    impl<S: AccessorsServant> ::rtorb::runtime::Skeleton for AccessorsSkeleton<S> {
+    impl<S: AccessorsServant + 'static> ::rtorb::runtime::Skeleton
+    for AccessorsSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             accessors::REPOSITORY_IDS
         }
@@ -935,6 +1025,17 @@ pub mod clashes {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             accessors::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn AccessorsServant,
+            >::offer(
+                query,
+                |s| s.downcast_ref::<S>().map(|s| s as &dyn AccessorsServant),
+            );
         }
     }
     /// IDL module `CosNaming`.

@@ -1913,7 +1913,7 @@ pub mod types {
     }
     /// Skeleton of IDL interface `Types::Carrier`, wrapping a servant.
     pub struct CarrierSkeleton<S>(pub S);
-    impl<S: CarrierServant> ::rtorb::runtime::Skeleton for CarrierSkeleton<S> {
+    impl<S: CarrierServant + 'static> ::rtorb::runtime::Skeleton for CarrierSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             carrier::REPOSITORY_IDS
         }
@@ -1922,6 +1922,14 @@ pub mod types {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             carrier::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn CarrierServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn CarrierServant));
         }
     }
 }
