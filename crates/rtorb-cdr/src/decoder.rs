@@ -363,6 +363,9 @@ impl Decoder {
     /// Reads a `wchar` by the rules of the GIOP version in force.
     pub fn read_wchar(&mut self) -> Result<char> {
         let cs = self.encoding.codesets.wchar_data;
+        if self.encoding.version <= Version::V1_0 {
+            return Err(CdrError::WcharInGiop10);
+        }
         check_wchar_codeset(cs)?;
         match self.encoding.version {
             v if v <= Version::V1_0 => Err(CdrError::WcharInGiop10),
@@ -395,6 +398,9 @@ impl Decoder {
 
     fn read_wstring_bounded(&mut self, bound: Option<u32>) -> Result<String> {
         let cs = self.encoding.codesets.wchar_data;
+        if self.encoding.version <= Version::V1_0 {
+            return Err(CdrError::WcharInGiop10);
+        }
         check_wchar_codeset(cs)?;
         let s = match self.encoding.version {
             v if v <= Version::V1_0 => return Err(CdrError::WcharInGiop10),
@@ -526,7 +532,9 @@ impl Decoder {
 }
 
 fn check_wchar_codeset(cs: CodeSetId) -> Result<()> {
-    if cs == CodeSetId::UTF_16 || cs == CodeSetId::UCS_2 {
+    if cs == CodeSetId::NONE {
+        Err(CdrError::NoWcharCodeSet)
+    } else if cs == CodeSetId::UTF_16 || cs == CodeSetId::UCS_2 {
         Ok(())
     } else {
         Err(CdrError::UnsupportedCodeSet(cs.0))

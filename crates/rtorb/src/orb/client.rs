@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID};
+use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyStatus, RequestHeader};
 use rtorb_giop::service_context::ServiceContextList;
 use rtorb_giop::target::TargetAddress;
@@ -35,6 +35,7 @@ use rtorb_giop::{
     ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
 };
 
+use super::codesets::{self, ClientCodeSets};
 use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::{
     Arguments, BufferPool, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
@@ -87,6 +88,8 @@ struct Candidate {
     pool: Pool,
     /// The encoding of requests to it (the profile's GIOP version).
     encoding: Encoding,
+    /// The code sets negotiated with the profile.
+    codesets: ClientCodeSets,
 }
 
 /// The usable profiles of a target, in the order of its reference, as
@@ -145,6 +148,8 @@ struct Connection {
     reused: bool,
     /// The read timeout currently set on the transport.
     read_timeout: Option<Duration>,
+    /// The code sets sent in a `CodeSets` context on this connection.
+    codesets: Option<TransmissionCodeSets>,
 }
 
 /// Why an exchange on a connection failed.
@@ -281,11 +286,16 @@ impl ClientCore {
                     .unwrap_or_else(|| target.object_key().clone());
                 let pool = self.pool(endpoint.to_string());
                 let encoding = Encoding::native().with_version(endpoint.version());
+                let codesets = match endpoint.messaging() {
+                    FrameProtocol::Giop => ClientCodeSets::for_profile(profile),
+                    FrameProtocol::Lite => ClientCodeSets::lite(),
+                };
                 Some(Candidate {
                     endpoint,
                     object_key,
                     pool,
                     encoding,
+                    codesets,
                 })
             })
             .collect();
@@ -344,6 +354,7 @@ impl ClientCore {
             let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
             match conn.round_trip(
                 candidate.encoding,
+                &candidate.codesets,
                 &candidate.object_key,
                 operation,
                 response_flags,
@@ -478,12 +489,14 @@ impl Connection {
             buffers: BufferPool::new(BUFFER_CAPACITY),
             reused: false,
             read_timeout: None,
+            codesets: None,
         }
     }
 
     fn write_request(
         &mut self,
         encoding: Encoding,
+        codesets: &ClientCodeSets,
         header: &RequestHeader,
         arguments: Arguments<'_>,
     ) -> Result<(), Failure> {
@@ -495,7 +508,7 @@ impl Connection {
             }
         };
         let mut w = writer.map_err(|e| Failure::Failed(e.to_system_exception()))?;
-        arguments(w.body()).map_err(|e| Failure::Failed(e.into()))?;
+        arguments(w.body()).map_err(|e| Failure::Failed(codesets.request_error(e)))?;
         let finish_failed = |e: GiopError| Failure::Failed(e.to_system_exception());
         let written = if w.body().as_contiguous().is_some() {
             // One buffer: no chain to build.
@@ -513,9 +526,11 @@ impl Connection {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn round_trip(
         &mut self,
         encoding: Encoding,
+        codesets: &ClientCodeSets,
         object_key: &Bytes,
         operation: &Operation,
         response_flags: u8,
@@ -524,12 +539,13 @@ impl Connection {
     ) -> Result<Outcome, Failure> {
         let request_id = self.next_request_id;
         self.next_request_id = self.next_request_id.wrapping_add(1);
+        let (tcs, context) = codesets::for_request(self.codesets, codesets);
         let header = RequestHeader {
             request_id,
             response_flags,
             target: TargetAddress::Key(object_key.clone()),
             operation: operation.clone(),
-            service_context: ServiceContextList::new(),
+            service_context: ServiceContextList(context.into_iter().collect()),
             requesting_principal: Bytes::new(),
             reserved: [0; 3],
         };
@@ -537,7 +553,11 @@ impl Connection {
             FrameProtocol::Giop => encoding,
             FrameProtocol::Lite => encoding.with_version(rtorb_cdr::Version::V1_2),
         };
-        self.write_request(encoding, &header, arguments)?;
+        let encoding = encoding.with_codesets(tcs);
+        self.write_request(encoding, codesets, &header, arguments)?;
+        if !header.service_context.is_empty() {
+            self.codesets = Some(tcs);
+        }
         if response_flags & 0x01 == 0 {
             return Ok(Outcome::Sent);
         }
@@ -545,7 +565,7 @@ impl Connection {
             let (msg, message) = self.read_message(deadline)?;
             match &msg.content {
                 Content::Reply(r) if r.header.request_id == request_id => {
-                    return read_reply(&msg, &message, r).map_err(Failure::Failed);
+                    return read_reply(&msg, &message, r, tcs).map_err(Failure::Failed);
                 }
                 // A reply to a request abandoned earlier: not ours.
                 Content::Reply(_) | Content::LocateReply(_) => {}
@@ -642,9 +662,10 @@ fn read_reply(
     msg: &Message,
     message: &Bytes,
     reply: &rtorb_giop::Reply,
+    codesets: TransmissionCodeSets,
 ) -> Result<Outcome, SystemException> {
     let body = || {
-        msg.body_decoder(message, Encoding::native().codesets)
+        msg.body_decoder(message, codesets)
             .ok_or_else(protocol_error)
     };
     match reply.header.reply_status {

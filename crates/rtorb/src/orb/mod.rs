@@ -41,6 +41,7 @@
 //! ```
 
 pub mod client;
+pub mod codesets;
 pub mod config;
 pub mod server;
 
@@ -270,8 +271,9 @@ impl Orb {
             .endpoints
             .iter()
             .filter_map(|e| {
+                let components = codesets::profile_components(e.version());
                 self.registry
-                    .make_profile(&**e, object_key.clone(), &[])
+                    .make_profile(&**e, object_key.clone(), &components)
                     .ok()
             })
             .collect();

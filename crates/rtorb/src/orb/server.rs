@@ -32,6 +32,7 @@ use rtorb_giop::{
     SystemException, SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
 };
 
+use super::codesets::ServerCodeSets;
 use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
     object_not_exist, with_invoker,
@@ -198,6 +199,7 @@ struct Connection {
     messaging: FrameProtocol,
     reassembler: Reassembler,
     replies: BufferPool,
+    codesets: ServerCodeSets,
 }
 
 fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
@@ -215,6 +217,7 @@ fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
         messaging,
         reassembler: Reassembler::new(ReassemblyLimits::default()),
         replies: BufferPool::new(BUFFER_CAPACITY),
+        codesets: ServerCodeSets::new(messaging),
     };
     let next = loop {
         if core.stopping() {
@@ -323,7 +326,8 @@ impl Connection {
         };
         let header = &request.header;
         let response_expected = header.response_expected();
-        let encoding = msg.encoding();
+        let codesets = self.codesets.on_request(&header.service_context);
+        let encoding = msg.encoding().with_codesets(codesets);
         let buffer = self.replies.take();
         let mut reply = match self.messaging {
             FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
