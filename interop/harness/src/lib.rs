@@ -39,7 +39,7 @@ pub mod tshark;
 
 pub use capture::{
     Capture, CaptureOptions, CubitServer, DIRECT_SEND_OCTETS, FRAGMENTING_OCTETS, GiopVersion,
-    capture_cubit, expected_operations, start_cubit_server,
+    capture_cubit, expected_operations, start_cubit_server, start_interop_server,
 };
 pub use omni_tools::{catior, genior};
 pub use peers::{PeerPaths, ensure_peers, shared_dir, workspace_root};

@@ -29,11 +29,16 @@
 //!
 //! | where | exception |
 //! |---|---|
-//! | a client sends it in GIOP 1.0 | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`]) |
+//! | a client would send it to a profile that specifies no `wchar` code set: no `TAG_CODE_SETS` component, one without `wchar` code sets, or a GIOP 1.0 profile (which cannot carry components) | `INV_OBJREF` OMG minor 1 ([`INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED`]) |
+//! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`]) |
 //! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`], see [`crate::runtime::marshal_completed`]) |
-//! | a client sends it to a 1.1+ profile without a `TAG_CODE_SETS` component | `INV_OBJREF` OMG minor 2 ([`INV_OBJREF_CODE_SETS_COMPONENT_REQUIRED`]) |
-//! | a client sends it to a profile whose component names no `wchar` code set | `INV_OBJREF` OMG minor 1 ([`INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED`]) |
 //! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`]) |
+//!
+//! (CORBA's rule for the client, in the IOR chapter: "if a server supports
+//! interfaces that use wide character data but does not specify the wchar
+//! code sets that it supports, client-side ORBs raise `INV_OBJREF`" — with
+//! minor 1, "wchar code set support not specified". omniORB raises the same
+//! in the same cases, GIOP 1.0 included.)
 //!
 //! GIOPlite connections run between rtorb ORBs only and carry no service
 //! contexts: both ends use rtorb's native code sets.
@@ -61,20 +66,16 @@ use rtorb_giop::service_context::{ServiceContext, ServiceContextList, TypedServi
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
 
 /// `MARSHAL` minor code: `wchar` or `wstring` data sent by a client over
-/// GIOP 1.0 (OMG minor 5).
+/// GIOP 1.0 (OMG minor 5), as the server that receives it reports it.
 pub const MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0: u32 = OMG_VMCID | 5;
 
 /// `MARSHAL` minor code: `wchar` or `wstring` data returned by a server
 /// over GIOP 1.0 (OMG minor 6).
 pub const MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0: u32 = OMG_VMCID | 6;
 
-/// `INV_OBJREF` minor code: the reference's code set component names no
-/// `wchar` code set (OMG minor 1).
+/// `INV_OBJREF` minor code: `wchar` data for a reference that specifies
+/// no `wchar` code set (OMG minor 1).
 pub const INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED: u32 = OMG_VMCID | 1;
-
-/// `INV_OBJREF` minor code: `wchar` data for a reference without a code
-/// set component (OMG minor 2).
-pub const INV_OBJREF_CODE_SETS_COMPONENT_REQUIRED: u32 = OMG_VMCID | 2;
 
 /// `BAD_PARAM` minor code: `wchar` data without a negotiated `wchar`
 /// transmission code set (OMG minor 23).
@@ -217,16 +218,13 @@ impl ClientCodeSets {
     pub fn request_error(&self, e: CdrError) -> SystemException {
         let ex = |kind, minor| SystemException::new(kind, minor, CompletionStatus::No);
         match e {
+            // A GIOP 1.0 profile cannot specify code sets.
             CdrError::WcharInGiop10 => ex(
-                SystemExceptionKind::Marshal,
-                MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
+                SystemExceptionKind::InvObjref,
+                INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
             ),
             CdrError::NoWcharCodeSet => match self.source {
-                Source::NoComponent => ex(
-                    SystemExceptionKind::InvObjref,
-                    INV_OBJREF_CODE_SETS_COMPONENT_REQUIRED,
-                ),
-                Source::NoWchar => ex(
+                Source::NoComponent | Source::NoWchar => ex(
                     SystemExceptionKind::InvObjref,
                     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
                 ),
@@ -367,13 +365,14 @@ mod tests {
         assert!(cs.context().is_none());
         let e = cs.request_error(CdrError::NoWcharCodeSet);
         assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
-        assert_eq!(e.minor, INV_OBJREF_CODE_SETS_COMPONENT_REQUIRED);
+        assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
+        assert_eq!(e.completed, CompletionStatus::No);
         // A GIOP 1.0 profile: no context even with a component.
         let cs = ClientCodeSets::negotiate(Some(&native_code_sets()), Version::V1_0);
         assert!(cs.context().is_none());
         let e = cs.request_error(CdrError::WcharInGiop10);
-        assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal));
-        assert_eq!(e.minor, MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
+        assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
     }
 
     #[test]
