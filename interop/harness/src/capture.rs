@@ -235,7 +235,9 @@ fn start_server(
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
         let mut guard = ChildGuard::new(child, name);
-        let stdout = guard.take_stdout().ok_or_else(|| format!("{name} has no stdout"))?;
+        let stdout = guard
+            .take_stdout()
+            .ok_or_else(|| format!("{name} has no stdout"))?;
         let stderr = guard.take_stderr().map(Collector::start);
         let lines = line_channel(stdout);
         match lines.recv_timeout(timeout) {

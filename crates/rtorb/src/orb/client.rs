@@ -32,7 +32,7 @@ use rtorb_giop::service_context::ServiceContextList;
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite,
 };
 
 use super::codesets::{self, ClientCodeSets};
@@ -623,9 +623,9 @@ impl Connection {
                 Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
             };
             let decoded = match self.messaging {
-                FrameProtocol::Giop => match self.reassembler.push(frame) {
+                FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                     Ok(None) => continue,
-                    Ok(Some(whole)) => decode_message(whole.clone()).map(|m| (m, whole)),
+                    Ok(Some(pair)) => Ok(pair),
                     Err(e) => Err(e),
                 },
                 FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),

@@ -29,7 +29,7 @@ use rtorb_cdr::{ByteOrder, RTORB_VMCID, Version};
 use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message, ReplyStatus};
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
-    SystemException, SystemExceptionKind, decode_lite, decode_message, encode_lite, encode_message,
+    SystemException, SystemExceptionKind, decode_lite, encode_lite, encode_message,
 };
 
 use super::codesets::ServerCodeSets;
@@ -265,9 +265,9 @@ impl Connection {
 
     fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
         let decoded = match self.messaging {
-            FrameProtocol::Giop => match self.reassembler.push(frame) {
+            FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                 Ok(None) => return Next::Continue,
-                Ok(Some(whole)) => decode_message(whole.clone()).map(|m| (m, whole)),
+                Ok(Some(pair)) => Ok(pair),
                 Err(e) => Err(e),
             },
             FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),

@@ -3,13 +3,12 @@
 //! and compares them. `interop/omniorb/interop_data.hh` defines the same
 //! values for the omniORB peers; the two must be kept in step.
 
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
 use rtorb::runtime::IdlType;
 use rtorb_cdr::codeset::CodeSetId;
 use rtorb_cdr::{
-    Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TransmissionCodeSets,
-    TypeCode,
+    Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TransmissionCodeSets, TypeCode,
 };
 
 #[allow(missing_docs, unreachable_pub, clippy::all)]
