@@ -388,3 +388,14 @@ fn single_inheritance_derefs_to_the_base_stub() {
         ["IDL:Test/Single:1.0", "IDL:Test/Base:1.0"]
     );
 }
+
+/// Regression: `to_any` and `from_any` went through ISO 8859-1 for char
+/// data, so a value with text outside Latin-1 could not go into an Any.
+#[test]
+fn anys_hold_text_outside_latin_1() {
+    let mut r = record();
+    r.str = "日本語 Жук".into();
+    r.tiny = vec!["€".into()];
+    let any = to_any(&r).unwrap();
+    assert_eq!(from_any::<Record>(&any).unwrap(), r);
+}
