@@ -269,3 +269,100 @@ fn a_server_rejects_wide_text_it_cannot_have_been_sent() {
     assert_eq!(r.header.reply_status, ReplyStatus::NoException);
     server.shutdown();
 }
+
+/// Reads one whole GIOP message from `stream`.
+fn read_message(stream: &mut TcpStream) -> Message {
+    let mut header = [0u8; 12];
+    stream.read_exact(&mut header).unwrap();
+    let b = [header[8], header[9], header[10], header[11]];
+    let size = if header[6] & 1 == 1 {
+        u32::from_le_bytes(b)
+    } else {
+        u32::from_be_bytes(b)
+    };
+    let mut body = vec![0u8; size as usize];
+    stream.read_exact(&mut body).unwrap();
+    let mut whole = header.to_vec();
+    whole.extend_from_slice(&body);
+    decode_message(whole.into()).unwrap()
+}
+
+/// An rtorb client against a peer that advertises omniORB's code sets
+/// (ISO 8859-1 native for char, converting to UTF-8; UTF-16 for wchar):
+/// it negotiates UTF-8 and UTF-16, says so in the CodeSets context of the
+/// first request on the connection only, and writes its text in them.
+#[test]
+fn the_first_request_of_a_connection_carries_the_negotiated_code_sets() {
+    use rtorb_cdr::codeset::{CodeSetComponent, CodeSetComponentInfo};
+    use rtorb_giop::ior::{Component, IiopProfile, Profile};
+    use rtorb_giop::message::ReplyHeader;
+
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let peer_sets = CodeSetComponentInfo {
+        for_char_data: CodeSetComponent {
+            native_code_set: CodeSetId::ISO_8859_1,
+            conversion_code_sets: vec![CodeSetId::UTF_8],
+        },
+        for_wchar_data: CodeSetComponent {
+            native_code_set: CodeSetId::UTF_16,
+            conversion_code_sets: vec![],
+        },
+    };
+    let mut profile = IiopProfile::new(Version::V1_2, "127.0.0.1", port, &b"Peer"[..]);
+    profile
+        .push_component(&Component::CodeSets(peer_sets))
+        .unwrap();
+    let reference = ObjectReference::new("IDL:Text:1.0", vec![Profile::Iiop(profile)]);
+
+    let peer = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let negotiated = rtorb_cdr::TransmissionCodeSets {
+            char_data: CodeSetId::UTF_8,
+            wchar_data: CodeSetId::UTF_16,
+        };
+        let mut contexts = Vec::new();
+        for _ in 0..2 {
+            let m = read_message(&mut s);
+            let Content::Request(r) = &m.content else {
+                panic!("{m:?}")
+            };
+            contexts.push(r.header.service_context.code_sets().map(|c| c.unwrap()));
+            let whole = rtorb_giop::encode_message(&m).unwrap();
+            let mut d = m.body_decoder(&whole, negotiated).unwrap();
+            let text = match r.header.operation.as_str() {
+                "wecho" => d.read_wstring().unwrap(),
+                _ => d.read_string().unwrap(),
+            };
+            let enc = m.encoding().with_codesets(negotiated);
+            let header = ReplyHeader::new(r.header.request_id, ReplyStatus::NoException);
+            let mut w = MessageWriter::reply(enc, &header).unwrap();
+            match r.header.operation.as_str() {
+                "wecho" => w.body().write_wstring(&format!("{text}?")).unwrap(),
+                _ => w.body().write_string(&format!("{text}?")).unwrap(),
+            }
+            s.write_all(&w.finish().unwrap()).unwrap();
+        }
+        contexts
+    });
+
+    let client = client();
+    let obj = client
+        .string_to_object(&reference.to_stringified().unwrap())
+        .unwrap();
+    assert_eq!(wecho(&obj, WIDE).unwrap(), format!("{WIDE}?"));
+    assert_eq!(echo(&obj, "日本").unwrap(), "日本?");
+    let contexts = peer.join().unwrap();
+    assert_eq!(
+        contexts,
+        vec![
+            Some(CodeSetContext {
+                char_data: CodeSetId::UTF_8,
+                wchar_data: CodeSetId::UTF_16,
+            }),
+            None,
+        ]
+    );
+    client.shutdown();
+}

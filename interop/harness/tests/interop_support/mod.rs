@@ -235,7 +235,7 @@ pub fn any_is(a: &Any, which: i16) -> Result<(), String> {
         0 => value_of::<i16>(a, tc).map(|v| v == -7),
         1 => value_of::<u64>(a, tc).map(|v| v == (1 << 40) + 5),
         2 => value_of::<f64>(a, tc).map(|v| v == -0.125),
-        3 => value_of::<bool>(a, tc).map(|v| v),
+        3 => value_of::<bool>(a, tc),
         4 => value_of::<String>(a, tc).map(|v| v == latin(8)),
         5 => value_of::<Point>(a, tc).map(|v| v == point(11)),
         6 => value_of::<Longs>(a, tc).map(|v| v == longs(4)),
