@@ -13,7 +13,8 @@
 //!
 //! The client side ([`ClientCodeSets::for_profile`]) negotiates the
 //! transmission code sets from the target profile's component with
-//! [`rtorb_cdr::codeset::negotiate`] and sends them in the `CodeSets`
+//! [`rtorb_cdr::codeset::negotiate_one`], `char` and `wchar` each on its own,
+//! and sends them in the `CodeSets`
 //! service context of the first request of each connection (GIOP 1.1 and
 //! later; GIOP 1.0 has neither components nor the context). A profile
 //! without the component leaves ISO 8859-1 for `char` and *no* code set
@@ -33,6 +34,7 @@
 //! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`]) |
 //! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`], see [`crate::runtime::marshal_completed`]) |
 //! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`]) |
+//! | a client would send `char` or `wchar` data of a kind whose code sets have nothing in common with the server's | `CODESET_INCOMPATIBLE` OMG minor 1 ([`CODESET_INCOMPATIBLE_NO_COMMON`]) |
 //!
 //! (CORBA's rule for the client, in the IOR chapter: "if a server supports
 //! interfaces that use wide character data but does not specify the wchar
@@ -58,7 +60,7 @@
 //! ```
 
 use rtorb_cdr::codeset::{
-    CodeSetComponentInfo, CodeSetContext, CodeSetId, TransmissionCodeSets, negotiate,
+    CodeSetComponentInfo, CodeSetContext, CodeSetId, TransmissionCodeSets, negotiate_one,
 };
 use rtorb_cdr::{ByteOrder, CdrError, OMG_VMCID, Version};
 use rtorb_giop::ior::{Component, Profile, TaggedComponent, tags};
@@ -110,15 +112,15 @@ pub fn profile_components(version: Version) -> Vec<TaggedComponent> {
     }
 }
 
-/// What the target profile said about code sets.
+/// How one of the two transmission code sets came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
+enum Outcome {
     /// Negotiated with the profile's `TAG_CODE_SETS` component.
     Negotiated,
-    /// The profile has no component (or is GIOP 1.0).
-    NoComponent,
-    /// The component names no `wchar` code set.
-    NoWchar,
+    /// The profile specifies none (no component, a component without
+    /// `wchar` code sets, or a GIOP 1.0 profile): ISO 8859-1 for `char`,
+    /// nothing for `wchar`.
+    NotSpecified,
     /// The component names code sets rtorb has none in common with.
     Incompatible,
 }
@@ -127,7 +129,8 @@ enum Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientCodeSets {
     tcs: TransmissionCodeSets,
-    source: Source,
+    char_data: Outcome,
+    wchar_data: Outcome,
     version: Version,
 }
 
@@ -147,39 +150,53 @@ impl ClientCodeSets {
     }
 
     /// Negotiates with a server's code set information (`None`: the
-    /// profile had none) for a profile of GIOP version `version`.
+    /// profile had none) for a profile of GIOP version `version`, `char`
+    /// and `wchar` each on its own (CORBA 3.x §13.10.2.6, with UTF-8 and
+    /// UTF-16 as the fallbacks). A code set that cannot be negotiated is
+    /// [`CodeSetId::NONE`]: data of that kind then fails to marshal, other
+    /// requests go through.
     pub fn negotiate(server: Option<&CodeSetComponentInfo>, version: Version) -> ClientCodeSets {
-        let unnegotiated = |source| ClientCodeSets {
-            tcs: TransmissionCodeSets::UNNEGOTIATED,
-            source,
-            version,
-        };
         let Some(server) = server.filter(|_| version >= Version::V1_1) else {
-            return unnegotiated(Source::NoComponent);
+            return ClientCodeSets {
+                tcs: TransmissionCodeSets::UNNEGOTIATED,
+                char_data: Outcome::NotSpecified,
+                wchar_data: Outcome::NotSpecified,
+                version,
+            };
         };
         let client = native_code_sets();
-        let wchar_missing = server.for_wchar_data.native_code_set == CodeSetId::NONE
-            && server.for_wchar_data.conversion_code_sets.is_empty();
-        let mut server = server.clone();
-        if wchar_missing {
-            // Negotiate `char` alone; `wchar` stays without a code set.
-            server.for_wchar_data = client.for_wchar_data.clone();
-        }
-        match negotiate(&client, &server) {
-            Ok(mut tcs) if wchar_missing => {
-                tcs.wchar_data = CodeSetId::NONE;
-                ClientCodeSets {
-                    tcs,
-                    source: Source::NoWchar,
-                    version,
+        let (char_cs, char_data) = match negotiate_one(
+            &client.for_char_data,
+            &server.for_char_data,
+            CodeSetId::UTF_8,
+            CodeSetId::is_char_supported,
+        ) {
+            Ok(cs) => (cs, Outcome::Negotiated),
+            Err(_) => (CodeSetId::NONE, Outcome::Incompatible),
+        };
+        let w = &server.for_wchar_data;
+        let (wchar_cs, wchar_data) =
+            if w.native_code_set == CodeSetId::NONE && w.conversion_code_sets.is_empty() {
+                (CodeSetId::NONE, Outcome::NotSpecified)
+            } else {
+                match negotiate_one(
+                    &client.for_wchar_data,
+                    w,
+                    CodeSetId::UTF_16,
+                    CodeSetId::is_wchar_supported,
+                ) {
+                    Ok(cs) => (cs, Outcome::Negotiated),
+                    Err(_) => (CodeSetId::NONE, Outcome::Incompatible),
                 }
-            }
-            Ok(tcs) => ClientCodeSets {
-                tcs,
-                source: Source::Negotiated,
-                version,
+            };
+        ClientCodeSets {
+            tcs: TransmissionCodeSets {
+                char_data: char_cs,
+                wchar_data: wchar_cs,
             },
-            Err(_) => unnegotiated(Source::Incompatible),
+            char_data,
+            wchar_data,
+            version,
         }
     }
 
@@ -190,7 +207,8 @@ impl ClientCodeSets {
                 char_data: CodeSetId::UTF_8,
                 wchar_data: CodeSetId::UTF_16,
             },
-            source: Source::Negotiated,
+            char_data: Outcome::Negotiated,
+            wchar_data: Outcome::Negotiated,
             version: Version::V1_2,
         }
     }
@@ -203,10 +221,9 @@ impl ClientCodeSets {
     /// The `CodeSets` service context to send on the first request of a
     /// connection, if negotiation took place (GIOP 1.1 and later).
     pub fn context(&self) -> Option<ServiceContext> {
-        if self.source != Source::Negotiated && self.source != Source::NoWchar {
-            return None;
-        }
-        if self.version < Version::V1_1 {
+        // Without a negotiated char code set there is nothing to agree on
+        // (requests with char data fail before they are sent).
+        if self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
             return None;
         }
         let typed = TypedServiceContext::CodeSets(CodeSetContext::from(self.tcs));
@@ -223,17 +240,21 @@ impl ClientCodeSets {
                 SystemExceptionKind::InvObjref,
                 INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
             ),
-            CdrError::NoWcharCodeSet => match self.source {
-                Source::NoComponent | Source::NoWchar => ex(
+            CdrError::NoWcharCodeSet => match self.wchar_data {
+                Outcome::NotSpecified => ex(
                     SystemExceptionKind::InvObjref,
                     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
                 ),
-                Source::Incompatible => ex(
+                Outcome::Incompatible => ex(
                     SystemExceptionKind::CodesetIncompatible,
                     CODESET_INCOMPATIBLE_NO_COMMON,
                 ),
-                Source::Negotiated => SystemException::from(e),
+                Outcome::Negotiated => SystemException::from(e),
             },
+            CdrError::UnsupportedCodeSet(0) if self.char_data == Outcome::Incompatible => ex(
+                SystemExceptionKind::CodesetIncompatible,
+                CODESET_INCOMPATIBLE_NO_COMMON,
+            ),
             other => SystemException::from(other),
         }
     }
@@ -416,5 +437,36 @@ mod tests {
         let e = SystemException::from(CdrError::NoWcharCodeSet);
         assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
         assert_eq!(e.minor, BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED);
+    }
+
+    #[test]
+    fn code_sets_with_nothing_in_common_are_codeset_incompatible() {
+        // ISO 8859-2 for char, UCS-4 for wchar, converting to nothing.
+        let info = CodeSetComponentInfo {
+            for_char_data: CodeSetComponent {
+                native_code_set: CodeSetId(0x0001_0002),
+                conversion_code_sets: vec![],
+            },
+            for_wchar_data: CodeSetComponent {
+                native_code_set: CodeSetId(0x0001_0106),
+                conversion_code_sets: vec![],
+            },
+        };
+        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2);
+        assert_eq!(cs.transmission().char_data, CodeSetId::NONE);
+        assert_eq!(cs.transmission().wchar_data, CodeSetId::NONE);
+        assert!(cs.context().is_none());
+        // What the encoder reports for char data without a code set.
+        let mut e =
+            rtorb_cdr::Encoder::new(rtorb_cdr::Encoding::native().with_codesets(cs.transmission()));
+        let char_error = e.write_string("x").unwrap_err();
+        let wchar_error = e.write_wstring("x").unwrap_err();
+        for err in [char_error, wchar_error] {
+            let ex = cs.request_error(err);
+            assert_eq!(ex.kind(), Some(SystemExceptionKind::CodesetIncompatible));
+            assert_eq!(ex.minor, CODESET_INCOMPATIBLE_NO_COMMON);
+        }
+        // Data without text still goes: the encoder writes it.
+        e.write_u32(7);
     }
 }
