@@ -9,7 +9,10 @@
 //! written in the GIOP version of the profile (GIOPlite when the profile
 //! carries the GIOPlite component) with the connection's next request id;
 //! the reply is read with a [`FrameReader`], fragments reassembled, and the
-//! connection goes back to the cache.
+//! connection goes back to the cache. Text is written in the code sets
+//! negotiated with the profile's `TAG_CODE_SETS` component, announced in a
+//! `CodeSets` service context on the first request of each connection
+//! (see [`super::codesets`]).
 //!
 //! Failures: a connection that cannot be opened gives `TRANSIENT`; one
 //! that breaks while a reply is awaited gives `COMM_FAILURE`

@@ -10,7 +10,9 @@
 //! (requests run to completion before the next message is read), and
 //! answers malformed input with a `MessageError` and closes that
 //! connection only. Replies are written in the GIOP version and byte order
-//! of the request, or in GIOPlite on a GIOPlite connection.
+//! of the request, or in GIOPlite on a GIOPlite connection. Arguments are
+//! read and replies written in the code sets of the first `CodeSets`
+//! service context the connection received (see [`super::codesets`]).
 //!
 //! On shutdown the acceptors stop, every connection finishes the request
 //! it is running, sends `CloseConnection` (a request that arrives after
