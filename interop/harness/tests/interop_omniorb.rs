@@ -442,6 +442,71 @@ fn omniorb_client_calls_every_operation_of_an_rtorb_server() {
     }
 }
 
+/// The large messages through a recording proxy: omniORB fragments its
+/// requests of over 1 MB in GIOP 1.1 and 1.2 (and the rtorb server
+/// reassembles them), rtorb sends its replies of over 1 MB whole (and
+/// omniORB accepts them); in GIOP 1.0 both are single messages.
+#[test]
+fn large_messages_cross_whole_and_fragmented() {
+    use rtorb_interop::peek::{MsgType, header};
+    use rtorb_interop::{Direction, RecordingProxy};
+    for version in GiopVersion::ALL {
+        let (orb, _) = rtorb_server(version);
+        let target: std::net::SocketAddr = corbaloc_of(&orb, version)
+            .trim_start_matches(&format!("corbaloc::{}@", version.as_str()))
+            .trim_end_matches("/Tester")
+            .parse()
+            .unwrap();
+        let proxy = RecordingProxy::start(target).unwrap();
+        let url = format!(
+            "corbaloc::{}@{}/Tester",
+            version.as_str(),
+            proxy.local_addr()
+        );
+        let (wide, motto) = omniorb_client_wide_expectations(version, false);
+        run_omniorb_client(version, wide, motto, &url);
+        let recording = proxy.finish(TIMEOUT).unwrap();
+        let summary = |direction| -> Vec<(MsgType, u32)> {
+            recording
+                .messages(direction)
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    let h = header(m).expect("a GIOP header");
+                    (h.msg_type, h.body_len)
+                })
+                .collect()
+        };
+        let requests = summary(Direction::ClientToServer);
+        let replies = summary(Direction::ServerToClient);
+        let fragments = requests
+            .iter()
+            .filter(|(t, _)| *t == MsgType::Fragment)
+            .count();
+        let v = version.as_str();
+        if version == GiopVersion::V1_0 {
+            assert_eq!(fragments, 0, "GIOP {v}");
+            assert!(
+                requests.iter().any(|(_, len)| *len > 1_000_000),
+                "GIOP {v}: no request over 1 MB: {requests:?}"
+            );
+        } else {
+            // omniORB sends 8 KiB pieces: well over a hundred for 1.5 MB.
+            assert!(fragments > 100, "GIOP {v}: {fragments} fragments");
+        }
+        assert!(
+            !replies.iter().any(|(t, _)| *t == MsgType::Fragment),
+            "GIOP {v}: rtorb fragmented a reply"
+        );
+        let big_replies = replies.iter().filter(|(_, len)| *len > 1_000_000).count();
+        assert!(
+            big_replies >= 2,
+            "GIOP {v}: {big_replies} replies over 1 MB (big and big_points)"
+        );
+        orb.shutdown();
+    }
+}
+
 // ---------------------------------------------------------------------
 // The rtorb client against omniORB's server.
 
