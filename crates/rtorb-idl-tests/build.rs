@@ -16,7 +16,12 @@ fn main() {
     };
     let cubit = shared.join("idl/cubit.idl");
     let own = manifest.join("idl");
-    let files = [cubit, own.join("everything.idl"), own.join("relay.idl")];
+    let files = [
+        cubit,
+        own.join("everything.idl"),
+        own.join("relay.idl"),
+        own.join("recursive.idl"),
+    ];
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

@@ -15,3 +15,8 @@ pub mod everything_idl {
 pub mod relay_idl {
     include!(concat!(env!("OUT_DIR"), "/relay.rs"));
 }
+
+/// Generated from `idl/recursive.idl`.
+pub mod recursive_idl {
+    include!(concat!(env!("OUT_DIR"), "/recursive.rs"));
+}
