@@ -180,6 +180,27 @@ inline bool eq(const Interop::Prims& a, const Interop::Prims& b) {
          a.ul == b.ul && a.ll == b.ll && a.ull == b.ull && a.f == b.f && a.d == b.d;
 }
 
+// A tree of `depth` levels below the root, two children a node.
+inline Interop::Tree tree(int depth, long value) {
+  Interop::Tree t;
+  t.value = static_cast<CORBA::Long>(value);
+  char label[32];
+  std::snprintf(label, sizeof label, "node %ld", value);
+  t.label = CORBA::string_dup(label);
+  t.children.length(depth == 0 ? 0 : 2);
+  for (CORBA::ULong i = 0; i < t.children.length(); ++i)
+    t.children[i] = tree(depth - 1, value * 2 + static_cast<long>(i));
+  return t;
+}
+
+inline bool eq(const Interop::Tree& a, const Interop::Tree& b) {
+  if (a.value != b.value || std::strcmp(a.label, b.label) != 0) return false;
+  if (a.children.length() != b.children.length()) return false;
+  for (CORBA::ULong i = 0; i < a.children.length(); ++i)
+    if (!eq(a.children[i], b.children[i])) return false;
+  return true;
+}
+
 // Unions: canonical value number `which` of each.
 const int kLongUnions = 4, kColourUnions = 3, kCharUnions = 3, kBoolUnions = 2,
           kShortUnions = 3;
@@ -285,7 +306,7 @@ inline bool eq(const Interop::ShortUnion& a, const Interop::ShortUnion& b) {
 }
 
 // Anys: canonical value number `which`.
-const int kAnys = 13;
+const int kAnys = 14;
 
 inline CORBA::Any any(int which) {
   CORBA::Any a;
@@ -309,7 +330,8 @@ inline CORBA::Any any(int which) {
     case 9: a <<= long_union(2); break;
     case 10: a <<= Interop::blue; break;
     case 11: a <<= prims(3); break;
-    default: a <<= grid(7); break;
+    case 12: a <<= grid(7); break;
+    default: a <<= tree(2, 1); break;
   }
   return a;
 }
@@ -339,7 +361,8 @@ inline bool any_is(const CORBA::Any& a, int which) {
     case 9: { const Interop::LongUnion* v; return (a >>= v) && eq(*v, long_union(2)); }
     case 10: { Interop::Colour v; return (a >>= v) && v == Interop::blue; }
     case 11: { const Interop::Prims* v; return (a >>= v) && eq(*v, prims(3)); }
-    default: { const Interop::PointGrid* v; return (a >>= v) && eq(*v, grid(7)); }
+    case 12: { const Interop::PointGrid* v; return (a >>= v) && eq(*v, grid(7)); }
+    default: { const Interop::Tree* v; return (a >>= v) && eq(*v, tree(2, 1)); }
   }
 }
 

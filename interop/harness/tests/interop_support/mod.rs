@@ -118,6 +118,19 @@ pub fn prims(k: i64) -> Prims {
     }
 }
 
+/// A tree of `depth` levels below the root, two children a node.
+pub fn tree(depth: u32, value: i32) -> Tree {
+    Tree {
+        value,
+        label: format!("node {value}"),
+        children: if depth == 0 {
+            Vec::new()
+        } else {
+            (0..2).map(|i| tree(depth - 1, value * 2 + i)).collect()
+        },
+    }
+}
+
 pub const LONG_UNIONS: i16 = 4;
 pub const COLOUR_UNIONS: i16 = 3;
 pub const CHAR_UNIONS: i16 = 3;
@@ -193,7 +206,7 @@ pub fn value_of<T: CdrDecode>(any: &Any, tc: &TypeCode) -> Result<T, CdrError> {
     T::decode(&mut d)
 }
 
-pub const ANYS: i16 = 13;
+pub const ANYS: i16 = 14;
 
 /// The TypeCode and an Any of canonical any number `which`.
 pub fn any(which: i16) -> Any {
@@ -214,7 +227,8 @@ pub fn any(which: i16) -> Any {
         9 => any_of(&LongUnion::type_code(), &long_union(2)),
         10 => any_of(&Colour::type_code(), &Colour::Blue),
         11 => any_of(&Prims::type_code(), &prims(3)),
-        _ => any_of(&point_grid_type_code(), &grid(7)),
+        12 => any_of(&point_grid_type_code(), &grid(7)),
+        _ => any_of(&Tree::type_code(), &tree(2, 1)),
     }
 }
 
@@ -247,7 +261,8 @@ pub fn any_is(a: &Any, which: i16) -> Result<(), String> {
         9 => value_of::<LongUnion>(a, tc).map(|v| v == long_union(2)),
         10 => value_of::<Colour>(a, tc).map(|v| v == Colour::Blue),
         11 => value_of::<Prims>(a, tc).map(|v| v == prims(3)),
-        _ => value_of::<PointGrid>(a, tc).map(|v| v == grid(7)),
+        12 => value_of::<PointGrid>(a, tc).map(|v| v == grid(7)),
+        _ => value_of::<Tree>(a, tc).map(|v| v == tree(2, 1)),
     };
     match same {
         Ok(true) => Ok(()),
