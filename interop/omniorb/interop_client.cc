@@ -239,6 +239,14 @@ void exercise(CORBA::ORB_ptr orb, CORBA::Object_ptr obj, Interop::Callback_ptr c
     check(c == data::kWideChar, "wide out wchar");
   });
 
+  run("wide_any", wide_expect, [&] {
+    CORBA::Any a;
+    a <<= CORBA::Any::from_wstring(data::wide(0), 0);
+    CORBA::Any_var r = t->wide_any(a);
+    CORBA::WChar c = 0;
+    check((r.in() >>= CORBA::Any::to_wchar(c)) && c == data::kWideChar, "wide_any");
+  });
+
   run("motto", motto_expect, [&] {
     CORBA::WString_var m = t->motto();
     check(data::wide_eq(m.in(), data::wide(4)), "motto");

@@ -129,6 +129,15 @@ class TesterImpl : public POA_Interop::Tester {
     return CORBA::wstring_dup(data::wide(3));
   }
 
+  CORBA::Any* wide_any(const CORBA::Any& a) override {
+    const CORBA::WChar* w = nullptr;
+    if (!(a >>= CORBA::Any::to_wstring(w, 0)) || !data::wide_eq(w, data::wide(0)))
+      mismatch("wide_any: a");
+    CORBA::Any* r = new CORBA::Any;
+    *r <<= CORBA::Any::from_wchar(data::kWideChar);
+    return r;
+  }
+
   void fail(CORBA::Long which) override {
     if (which == 0) {
       throw Interop::Failure(-17, data::latin(9), data::longs(5));

@@ -31,7 +31,7 @@ use bytes::Bytes;
 use interop_support::*;
 use rtorb::orb::Orb;
 use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
-use rtorb_cdr::{Any, OMG_VMCID, Version};
+use rtorb_cdr::{Any, OMG_VMCID, TypeCode, Value, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;
 use rtorb_interop::process::{ChildGuard, Collector};
@@ -179,6 +179,13 @@ impl TesterServant for TesterImpl {
         expect!(w == wide(0), tester::WideError::Mismatch, "wide: w");
         expect!(io == wide(1), tester::WideError::Mismatch, "wide: io");
         Ok((wide(3).into(), wide(2).into(), WIDE_CHAR))
+    }
+
+    fn wide_any(&self, a: Any) -> Result<Any, tester::WideAnyError> {
+        let ok = a.type_code().equivalent(&TypeCode::wstring(0))
+            && matches!(a.value(), Ok(Value::WString(w)) if w == wide(0));
+        expect!(ok, tester::WideAnyError::Mismatch, "wide_any: a");
+        Ok(Any::from_value(TypeCode::wchar(), Value::WChar(WIDE_CHAR)))
     }
 
     fn fail(&self, which: i32) -> Result<(), tester::FailError> {
@@ -666,6 +673,19 @@ fn exercise(
             check(&mut f, c == WIDE_CHAR, "wide out wchar");
         });
     wide_expect.check("wide", got, &mut f);
+    let wide_any = Any::from_value(TypeCode::wstring(0), Value::WString(wide(0).into()));
+    let got = tester
+        .wide_any(&wide_any)
+        .map_err(|e| match e {
+            tester::WideAnyError::System(s) => s,
+            other => panic!("wide_any: {other}"),
+        })
+        .map(|r| {
+            let ok = r.type_code().equivalent(&TypeCode::wchar())
+                && matches!(r.value(), Ok(Value::WChar(c)) if c == WIDE_CHAR);
+            check(&mut f, ok, "wide_any");
+        });
+    wide_expect.check("wide_any", got, &mut f);
     let got = tester.motto().map(|m| check(&mut f, m == wide(4), "motto"));
     motto_expect.check("motto", got, &mut f);
 
