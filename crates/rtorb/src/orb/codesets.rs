@@ -132,6 +132,9 @@ pub struct ClientCodeSets {
     char_data: Outcome,
     wchar_data: Outcome,
     version: Version,
+    /// Whether the code sets are announced in a `CodeSets` context (not on
+    /// GIOPlite connections, where both ends know them).
+    announce: bool,
 }
 
 impl ClientCodeSets {
@@ -162,6 +165,7 @@ impl ClientCodeSets {
                 char_data: Outcome::NotSpecified,
                 wchar_data: Outcome::NotSpecified,
                 version,
+                announce: true,
             };
         };
         let client = native_code_sets();
@@ -197,6 +201,7 @@ impl ClientCodeSets {
             char_data,
             wchar_data,
             version,
+            announce: true,
         }
     }
 
@@ -210,6 +215,7 @@ impl ClientCodeSets {
             char_data: Outcome::Negotiated,
             wchar_data: Outcome::Negotiated,
             version: Version::V1_2,
+            announce: false,
         }
     }
 
@@ -223,7 +229,7 @@ impl ClientCodeSets {
     pub fn context(&self) -> Option<ServiceContext> {
         // Without a negotiated char code set there is nothing to agree on
         // (requests with char data fail before they are sent).
-        if self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
+        if !self.announce || self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
             return None;
         }
         let typed = TypedServiceContext::CodeSets(CodeSetContext::from(self.tcs));
@@ -468,5 +474,16 @@ mod tests {
         }
         // Data without text still goes: the encoder writes it.
         e.write_u32(7);
+    }
+
+    #[test]
+    fn giop_lite_uses_the_native_sets_without_a_context() {
+        let cs = ClientCodeSets::lite();
+        assert_eq!(
+            cs.transmission(),
+            ServerCodeSets::new(FrameProtocol::Lite).transmission()
+        );
+        assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+        assert!(cs.context().is_none());
     }
 }
