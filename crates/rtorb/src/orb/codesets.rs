@@ -7,8 +7,8 @@
 //!   UTF-8, so UTF-8 carries every string losslessly; a peer whose native
 //!   set is ISO 8859-1 (omniORB's default) and that converts to UTF-8
 //!   negotiates UTF-8, one that does not negotiates ISO 8859-1 (and text
-//!   outside Latin-1 then fails to marshal with `DATA_CONVERSION`-like
-//!   `MARSHAL` rather than being mangled).
+//!   outside Latin-1 then fails to marshal, `MARSHAL`, rather than being
+//!   mangled).
 //! - `wchar`: **UTF-16** native, converting to UCS-2.
 //!
 //! The client side ([`ClientCodeSets::for_profile`]) negotiates the
@@ -42,8 +42,8 @@
 //! minor 1, "wchar code set support not specified". omniORB raises the same
 //! in the same cases, GIOP 1.0 included.)
 //!
-//! GIOPlite connections run between rtorb ORBs only and carry no service
-//! contexts: both ends use rtorb's native code sets.
+//! GIOPlite connections run between rtorb ORBs only: both ends use rtorb's
+//! native code sets, and no `CodeSets` context is sent.
 //!
 //! ```
 //! use rtorb::orb::codesets::{code_sets_component, ClientCodeSets};
@@ -94,12 +94,11 @@ pub fn native_code_sets() -> CodeSetComponentInfo {
 
 /// The `TAG_CODE_SETS` component of rtorb's profiles.
 pub fn code_sets_component() -> TaggedComponent {
-    let info = native_code_sets();
-    let mut e = rtorb_cdr::Encoder::new(rtorb_cdr::Encoding::native().with_order(ByteOrder::Big));
-    e.write_u8(ByteOrder::Big.flag());
-    // Encoding a fixed, valid structure into a growable buffer cannot fail.
-    let _ = rtorb_cdr::CdrEncode::encode(&info, &mut e);
-    TaggedComponent::new(tags::TAG_CODE_SETS, e.into_bytes())
+    // Encoding a fixed, valid structure into a growable buffer cannot fail;
+    // the empty component is never made.
+    Component::CodeSets(native_code_sets())
+        .to_tagged(ByteOrder::Big)
+        .unwrap_or_else(|_| TaggedComponent::new(tags::TAG_CODE_SETS, Vec::new()))
 }
 
 /// The components the ORB puts in a profile of GIOP version `version`
