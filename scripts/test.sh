@@ -37,6 +37,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
 step "tests (cargo test --workspace)"
 cargo test --workspace
 
+step "whitebox probes (cargo test -p rtorb --features whitebox --test orb_whitebox)"
+# The whitebox feature is off in the workspace's builds; its test needs it.
+cargo test -p rtorb --features whitebox --test orb_whitebox
+
 step "bounded fuzzing (cargo fuzz, ${RTORB_FUZZ_SECONDS:-20} s per target)"
 # The property tests above already fuzz every decoder on stable Rust; this
 # adds coverage-guided runs with libFuzzer, which need a nightly toolchain.

@@ -4,7 +4,9 @@ use bytes::Bytes;
 use proptest::prelude::*;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::GiopError;
-use rtorb_giop::fragment::{MIN_FRAGMENT_SIZE, Reassembler, ReassemblyLimits, fragment_message};
+use rtorb_giop::fragment::{
+    MIN_FRAGMENT_SIZE, Reassembler, ReassemblyLimits, fragment_chunks, fragment_message,
+};
 use rtorb_giop::header::{HEADER_LEN, MessageHeader, MsgType};
 use rtorb_giop::message::{
     CancelRequest, Content, Message, MessageWriter, RequestHeader, decode_message, encode_message,
@@ -387,4 +389,109 @@ fn giop_1_1_fragments_of_fragment_message_keep_the_alignment() {
             assert!(read_doubles(&m, &whole) == values, "max {max}");
         }
     }
+}
+
+/// What `fragment_chunks` cuts in GIOP 1.1 (requests and replies written
+/// as fragments by the ORB) keeps the alignment too: it cuts where
+/// `fragment_message` does.
+#[test]
+fn giop_1_1_gathered_fragments_keep_the_alignment() {
+    for order in [ByteOrder::Big, ByteOrder::Little] {
+        let (msg, values) = doubles_request(order, 700);
+        for max in [32, 100, 1000, 4096] {
+            let chunks = [msg.slice(..40), msg.slice(40..)];
+            let pieces = fragment_chunks(&chunks, max).unwrap();
+            // The chain, cut into its messages.
+            let all = concat(&pieces);
+            let mut r = Reassembler::default();
+            let mut out = None;
+            let mut at = 0;
+            while at < all.len() {
+                let h = MessageHeader::parse(&all[at..at + HEADER_LEN], u32::MAX).unwrap();
+                let end = at + HEADER_LEN + h.size as usize;
+                assert!(end - at <= max.max(HEADER_LEN), "max {max}");
+                out = r
+                    .push_message(Bytes::copy_from_slice(&all[at..end]))
+                    .unwrap();
+                at = end;
+            }
+            let (m, whole) = out.expect("complete");
+            assert_eq!(m.realign, None, "no shift to record, max {max}");
+            assert_eq!(whole, msg);
+            assert!(read_doubles(&m, &whole) == values, "max {max}");
+        }
+    }
+}
+
+/// `pieces` (a chain of headers and slices) cut into its messages.
+fn concat(pieces: &[Bytes]) -> Vec<u8> {
+    pieces.iter().flat_map(|p| p.iter().copied()).collect()
+}
+
+/// The whole message `msg` cut at `cuts` into a chain of chunks.
+fn cut(msg: &Bytes, cuts: &[usize]) -> Vec<Bytes> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % msg.len()).collect();
+    points.sort_unstable();
+    for p in points {
+        out.push(msg.slice(at..p));
+        at = p;
+    }
+    out.push(msg.slice(at..));
+    out
+}
+
+proptest! {
+    #[test]
+    fn gathered_fragments_equal_copied_ones(
+        v12 in any::<bool>(),
+        little in any::<bool>(),
+        body_len in 0usize..2000,
+        max in MIN_FRAGMENT_SIZE..700,
+        cuts in proptest::collection::vec(any::<usize>(), 0..6),
+    ) {
+        let version = if v12 { Version::V1_2 } else { Version::V1_1 };
+        let order = if little { ByteOrder::Little } else { ByteOrder::Big };
+        let msg = request(version, order, 7, body_len);
+        let chunks = cut(&msg, &cuts);
+        let gathered = fragment_chunks(&chunks, max).unwrap();
+        let copied = fragment_message(&msg, max).unwrap();
+        prop_assert_eq!(concat(&gathered), concat(&copied));
+        // Every octet of the body comes from the input, not a copy.
+        let base = msg.as_ptr() as usize;
+        let in_input: usize = gathered
+            .iter()
+            .filter(|p| {
+                let at = p.as_ptr() as usize;
+                at >= base && at + p.len() <= base + msg.len()
+            })
+            .map(Bytes::len)
+            .sum();
+        // All but the original header (replaced when fragmented).
+        let expected = if copied.len() == 1 { msg.len() } else { msg.len() - HEADER_LEN };
+        prop_assert_eq!(in_input, expected);
+    }
+}
+
+#[test]
+fn gathered_fragmentation_refuses_what_cannot_be_fragmented() {
+    let msg = request(Version::V1_0, ByteOrder::Big, 1, 100);
+    assert!(matches!(
+        fragment_chunks(std::slice::from_ref(&msg), 64),
+        Err(GiopError::CannotFragment)
+    ));
+    // Fits: passes through, even in 1.0.
+    assert_eq!(
+        fragment_chunks(std::slice::from_ref(&msg), 4096).unwrap(),
+        vec![msg.clone()]
+    );
+    let msg = request(Version::V1_2, ByteOrder::Big, 1, 100);
+    assert!(matches!(
+        fragment_chunks(std::slice::from_ref(&msg), 8),
+        Err(GiopError::FragmentSizeTooSmall(8))
+    ));
+    // A chain shorter than its header says.
+    assert!(fragment_chunks(&[msg.slice(..msg.len() - 1)], 64).is_err());
+    assert!(fragment_chunks(&[msg.slice(..5)], 64).is_err());
 }

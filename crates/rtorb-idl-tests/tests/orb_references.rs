@@ -1,11 +1,12 @@
 //! Generated stubs and skeletons over real connections: a client ORB
 //! passes a reference to its own `Pinger` to a `Relay` served by another
-//! ORB, which decodes the reference, connects back and calls it.
+//! ORB, which decodes the reference, connects back and calls it; both ORBs
+//! serve under each server concurrency strategy.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{Stub, SystemException};
 use rtorb_idl_tests::relay_idl::{
     Pinger, PingerServant, PingerSkeleton, Relay, RelayServant, RelaySkeleton,
@@ -37,11 +38,24 @@ impl RelayServant for Relayer {
 }
 
 fn check(server_endpoint: &str, client_endpoint: &str) {
-    let server = Orb::builder().listen(server_endpoint).build().unwrap();
+    for strategy in ServerStrategy::ALL {
+        check_with(server_endpoint, client_endpoint, strategy);
+    }
+}
+
+fn check_with(server_endpoint: &str, client_endpoint: &str, strategy: ServerStrategy) {
+    let orb = |endpoint: &str| {
+        Orb::builder()
+            .listen(endpoint)
+            .server_strategy(strategy)
+            .build()
+            .unwrap()
+    };
+    let server = orb(server_endpoint);
     let relay_obj = server.activate_with_key(&b"Relay"[..], Arc::new(RelaySkeleton(Relayer)));
     let ior = server.object_to_string(&relay_obj).expect("a reference");
 
-    let client = Orb::builder().listen(client_endpoint).build().unwrap();
+    let client = orb(client_endpoint);
     let pinger_servant = Arc::new(PingerSkeleton(Counter::default()));
     let pinger =
         Pinger::unchecked_narrow(client.activate_with_key(&b"Pinger"[..], pinger_servant.clone()));

@@ -2,11 +2,14 @@
 //!
 //! ```text
 //! cargo run --release -p rtorb --example cubit_server -- iiop://127.0.0.1:12345 uiop:///tmp/cubit.sock
+//! cargo run --release -p rtorb --example cubit_server -- -ORBServerStrategy reactive iiop://127.0.0.1:12345
 //! ```
 //!
 //! Serves the Cubit object under the key `Cubit` on every endpoint given
 //! (default `iiop://127.0.0.1:12345`), prints its IOR and a `corbaloc`
-//! URL, and runs until a client calls the oneway `shutdown`.
+//! URL, and runs until a client calls the oneway `shutdown`. `-ORB` options
+//! (see `OrbConfig::apply_args`) configure the ORB, for example its server
+//! concurrency strategy.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -15,20 +18,24 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, OrbConfig};
 use support::{CubitImpl, CubitSkeleton};
 
 fn main() {
-    let (mut builder, mut endpoints) = (Orb::builder(), Vec::new());
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.is_empty() {
-        endpoints.push("iiop://127.0.0.1:12345".to_owned());
+    let mut config = OrbConfig::default();
+    let endpoints = match config.apply_args(std::env::args().skip(1)) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cubit_server: {e}");
+            std::process::exit(2);
+        }
+    };
+    config.listen.extend(endpoints);
+    if config.listen.is_empty() {
+        config.listen.push("iiop://127.0.0.1:12345".to_owned());
     }
-    endpoints.extend(args);
-    for e in &endpoints {
-        builder = builder.listen(e.clone());
-    }
-    let orb = match builder.build() {
+    let strategy = config.server_strategy;
+    let orb = match Orb::builder().config(config).build() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("cubit_server: {e}");
@@ -40,7 +47,7 @@ fn main() {
     let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
     println!("{}", orb.object_to_string(&obj).unwrap_or_default());
     for e in orb.endpoints() {
-        println!("listening on {e} (object key Cubit)");
+        println!("listening on {e} (object key Cubit, {strategy} server)");
     }
     while !shut_down.load(Ordering::SeqCst) {
         std::thread::sleep(Duration::from_millis(20));

@@ -14,9 +14,16 @@
 //!   exceptions and the error types of operations that raise them.
 //! - [`runtime::loopback::Loopback`]: the in-process invoker.
 //! - [`orb::Orb`]: the ORB over real connections: a client invoker with a
-//!   connection cache, and a server of thread-per-connection dispatch
-//!   behind the acceptors of [`transport`].
+//!   connection cache, and a server behind the acceptors of [`transport`]
+//!   whose concurrency strategy is chosen by configuration
+//!   ([`orb::ServerStrategy`]: reactive, thread-per-connection or
+//!   leader/followers).
+//! - [`sync`]: the locks the ORB takes, counted per thread with the
+//!   `lock-count` feature; [`whitebox`]: the time of each stage of a call,
+//!   with the `whitebox` feature. Both cost nothing when off.
 
 pub mod orb;
 pub mod runtime;
+pub mod sync;
 pub mod transport;
+pub mod whitebox;

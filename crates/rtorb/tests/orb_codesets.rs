@@ -5,19 +5,19 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb::orb::Orb;
 use rtorb::orb::codesets::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
     MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0, MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
     native_code_sets,
 };
+use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::runtime::{
-    CompletionStatus, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind,
-    bad_operation,
+    CompletionStatus, Object, ServerRequest, Skeleton, SyncScope, SystemException,
+    SystemExceptionKind, bad_operation,
 };
 use rtorb_cdr::codeset::{CodeSetContext, CodeSetId};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
@@ -293,6 +293,16 @@ fn read_message(stream: &mut TcpStream) -> Message {
 /// first request on the connection only, and writes its text in them.
 #[test]
 fn the_first_request_of_a_connection_carries_the_negotiated_code_sets() {
+    first_request_carries_the_code_sets(ConnectionStrategy::Exclusive);
+}
+
+/// As above, on a connection shared by the multiplexed strategy.
+#[test]
+fn the_first_request_of_a_multiplexed_connection_carries_the_negotiated_code_sets() {
+    first_request_carries_the_code_sets(ConnectionStrategy::Multiplexed);
+}
+
+fn first_request_carries_the_code_sets(strategy: ConnectionStrategy) {
     use rtorb_cdr::codeset::{CodeSetComponent, CodeSetComponentInfo};
     use rtorb_giop::ior::{Component, IiopProfile, Profile};
     use rtorb_giop::message::ReplyHeader;
@@ -347,7 +357,11 @@ fn the_first_request_of_a_connection_carries_the_negotiated_code_sets() {
         contexts
     });
 
-    let client = client();
+    let client = Orb::builder()
+        .round_trip_timeout(TIMEOUT)
+        .connection_strategy(strategy)
+        .build()
+        .unwrap();
     let obj = client
         .string_to_object(&reference.to_stringified().unwrap())
         .unwrap();
@@ -365,4 +379,142 @@ fn the_first_request_of_a_connection_carries_the_negotiated_code_sets() {
         ]
     );
     client.shutdown();
+}
+
+/// Echoes wide text, and keeps the last `wset` (a oneway) for `wlast`.
+#[derive(Default)]
+struct Store {
+    last: Mutex<Option<String>>,
+}
+
+impl Skeleton for Store {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:Store:1.0"]
+    }
+
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "wecho" => {
+                let w = req.arguments().read_wstring()?;
+                req.write_results(|e| e.write_wstring(&format!("{w}!")))
+            }
+            "wset" => {
+                let w = req.arguments().read_wstring()?;
+                *self.last.lock().unwrap() = Some(w);
+                Ok(())
+            }
+            _ => Err(bad_operation()),
+        }
+    }
+}
+
+fn serve_store() -> (Orb, Arc<Store>, String) {
+    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let store = Arc::new(Store::default());
+    let obj = server.activate_with_key(&b"Store"[..], store.clone());
+    let ior = server.object_to_string(&obj).unwrap();
+    (server, store, ior)
+}
+
+fn client_with(strategy: ConnectionStrategy, sync: SyncScope) -> Orb {
+    Orb::builder()
+        .round_trip_timeout(TIMEOUT)
+        .connection_strategy(strategy)
+        .sync_scope(sync)
+        .build()
+        .unwrap()
+}
+
+/// Wide text needs the code sets the server takes from the first request
+/// of the connection: calls from many threads at once, the first on a
+/// new client, all get through, whichever writes first (on the shared
+/// connection of the multiplexed strategy) or on however many exclusive
+/// connections they open.
+#[test]
+fn concurrent_first_calls_announce_the_code_sets_under_both_strategies() {
+    const THREADS: usize = 8;
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let (server, _, ior) = serve_store();
+        let client = client_with(strategy, SyncScope::WithTransport);
+        let obj = client.string_to_object(&ior).unwrap();
+        let start = Barrier::new(THREADS);
+        std::thread::scope(|scope| {
+            let calls: Vec<_> = (0..THREADS)
+                .map(|i| {
+                    let (obj, start) = (&obj, &start);
+                    scope.spawn(move || {
+                        start.wait();
+                        let text = format!("{WIDE} {i}");
+                        (wecho(obj, &text), format!("{text}!"))
+                    })
+                })
+                .collect();
+            for call in calls {
+                let (got, expected) = call.join().unwrap();
+                assert_eq!(got.unwrap(), expected, "{strategy:?}");
+            }
+        });
+        client.shutdown();
+        server.shutdown();
+    }
+}
+
+/// A `LocateRequest` has no service contexts: after one has opened the
+/// connection, the first `Request` on it still announces the code sets.
+#[test]
+fn a_locate_request_first_leaves_the_code_sets_to_the_first_request() {
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let (server, _, ior) = serve_store();
+        let client = client_with(strategy, SyncScope::WithTransport);
+        let obj = client.string_to_object(&ior).unwrap();
+        assert!(obj.validate_connection().unwrap(), "{strategy:?}");
+        assert_eq!(
+            wecho(&obj, WIDE).unwrap(),
+            format!("{WIDE}!"),
+            "{strategy:?}"
+        );
+        client.shutdown();
+        server.shutdown();
+    }
+}
+
+/// A `SYNC_NONE` oneway is encoded before the connection that carries it
+/// is known: it announces the code sets itself, so wide text in one that
+/// is the first request on its connection reaches the servant.
+#[test]
+fn sync_none_oneways_announce_the_code_sets() {
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let (server, store, ior) = serve_store();
+        let client = client_with(strategy, SyncScope::None);
+        let obj = client.string_to_object(&ior).unwrap();
+        obj.invoke_oneway("wset", |e| e.write_wstring(WIDE))
+            .unwrap();
+        // The oneway is written by a background thread: wait for it.
+        let deadline = Instant::now() + TIMEOUT;
+        let last = loop {
+            let last = store.last.lock().unwrap().clone();
+            if last.is_some() || Instant::now() >= deadline {
+                break last;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert_eq!(last.as_deref(), Some(WIDE), "{strategy:?}");
+        // Calls after it, on the same connection or another, work too.
+        assert_eq!(
+            wecho(&obj, WIDE).unwrap(),
+            format!("{WIDE}!"),
+            "{strategy:?}"
+        );
+        client.shutdown();
+        server.shutdown();
+    }
 }

@@ -1,7 +1,8 @@
 //! rtorb client ↔ rtorb server over real connections: every Cubit
 //! operation over IIOP and UIOP, GIOP 1.0, 1.1, 1.2 and GIOPlite; unknown
 //! keys; a server that shuts down and comes back; garbage on one
-//! connection; concurrent calls; the round-trip timeout.
+//! connection; concurrent calls; the round-trip timeout; shutdown. Every
+//! test that runs a server runs it under each server concurrency strategy.
 
 mod support;
 
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{
     ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
 };
@@ -44,10 +45,19 @@ fn client() -> Orb {
     Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
 }
 
+/// A server Orb on `endpoint` with `strategy`.
+fn server_orb(endpoint: &str, strategy: ServerStrategy) -> Orb {
+    Orb::builder()
+        .listen(endpoint)
+        .server_strategy(strategy)
+        .build()
+        .unwrap()
+}
+
 /// A server Orb on `endpoint` serving a Guarded (a Cubit) under `Cubit`,
 /// and its stringified reference.
-fn server(endpoint: &str) -> (Orb, String) {
-    let orb = Orb::builder().listen(endpoint).build().unwrap();
+fn server(endpoint: &str, strategy: ServerStrategy) -> (Orb, String) {
+    let orb = server_orb(endpoint, strategy);
     let obj = orb.activate_with_key(
         &b"Cubit"[..],
         Arc::new(GuardedSkeleton(CubitImpl::default())),
@@ -96,8 +106,8 @@ fn cube_everything(cubit: &Cubit) {
     assert_eq!(cubit.cube_long(2).unwrap(), 8);
 }
 
-fn check_endpoint(endpoint: &str) {
-    let (server, ior) = server(endpoint);
+fn check_endpoint(endpoint: &str, strategy: ServerStrategy) {
+    let (server, ior) = server(endpoint, strategy);
     let client = client();
     let obj = client.string_to_object(&ior).unwrap();
     let guarded = Guarded::narrow(obj).unwrap().expect("a Guarded");
@@ -119,54 +129,62 @@ fn every_operation_over_iiop_in_every_giop_version_and_giop_lite() {
         "iiop://1.2@127.0.0.1:0",
         "iiop://127.0.0.1:0?giop=lite",
     ] {
-        check_endpoint(endpoint);
+        for strategy in ServerStrategy::ALL {
+            check_endpoint(endpoint, strategy);
+        }
     }
 }
 
 #[test]
 fn every_operation_over_uiop_in_every_giop_version_and_giop_lite() {
     for (version, query) in [("1.0@", ""), ("1.1@", ""), ("", ""), ("", "?giop=lite")] {
-        let endpoint = format!("uiop://{version}{}{query}", socket_path("ops"));
-        check_endpoint(&endpoint);
+        for strategy in ServerStrategy::ALL {
+            let endpoint = format!("uiop://{version}{}{query}", socket_path("ops"));
+            check_endpoint(&endpoint, strategy);
+        }
     }
 }
 
 #[test]
 fn corbaloc_urls_reach_plain_keys() {
-    let (server, _) = server("iiop://127.0.0.1:0");
-    let addr = addr(&server);
-    let client = client();
-    for v in ["1.0", "1.1", "1.2"] {
-        let obj = client
-            .string_to_object(&format!("corbaloc::{v}@{addr}/Cubit"))
-            .unwrap();
-        let cubit: Cubit = obj.unchecked_narrow();
-        assert_eq!(cubit.cube_long(-3).unwrap(), -27);
+    for strategy in ServerStrategy::ALL {
+        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let addr = addr(&server);
+        let client = client();
+        for v in ["1.0", "1.1", "1.2"] {
+            let obj = client
+                .string_to_object(&format!("corbaloc::{v}@{addr}/Cubit"))
+                .unwrap();
+            let cubit: Cubit = obj.unchecked_narrow();
+            assert_eq!(cubit.cube_long(-3).unwrap(), -27);
+        }
     }
 }
 
 #[test]
 fn an_unknown_key_is_object_not_exist() {
-    let (server, _) = server("iiop://127.0.0.1:0");
-    let addr = addr(&server);
-    let client = client();
-    let cubit: Cubit = client
-        .string_to_object(&format!("corbaloc::1.2@{addr}/Nobody"))
-        .unwrap()
-        .unchecked_narrow();
-    let e = cubit.cube_long(1).unwrap_err();
-    assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
-    assert!(cubit.non_existent().unwrap());
-    // A deactivated object is gone too.
-    assert!(server.deactivate(b"Cubit"));
-    let gone: Cubit = client
-        .string_to_object(&format!("corbaloc::1.2@{addr}/Cubit"))
-        .unwrap()
-        .unchecked_narrow();
-    assert_eq!(
-        gone.cube_long(1).unwrap_err().kind(),
-        Some(SystemExceptionKind::ObjectNotExist)
-    );
+    for strategy in ServerStrategy::ALL {
+        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let addr = addr(&server);
+        let client = client();
+        let cubit: Cubit = client
+            .string_to_object(&format!("corbaloc::1.2@{addr}/Nobody"))
+            .unwrap()
+            .unchecked_narrow();
+        let e = cubit.cube_long(1).unwrap_err();
+        assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
+        assert!(cubit.non_existent().unwrap());
+        // A deactivated object is gone too.
+        assert!(server.deactivate(b"Cubit"));
+        let gone: Cubit = client
+            .string_to_object(&format!("corbaloc::1.2@{addr}/Cubit"))
+            .unwrap()
+            .unchecked_narrow();
+        assert_eq!(
+            gone.cube_long(1).unwrap_err().kind(),
+            Some(SystemExceptionKind::ObjectNotExist)
+        );
+    }
 }
 
 #[test]
@@ -183,8 +201,8 @@ fn malformed_references_are_bad_param() {
     }
 }
 
-fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str) {
-    let (server, ior) = server(first);
+fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: ServerStrategy) {
+    let (server, ior) = server(first, strategy);
     let endpoint = endpoint_of(&server);
     let client = client();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
@@ -205,7 +223,7 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str) {
     );
 
     // A new server on the same endpoint: calls work again.
-    let (again, _) = server_at(&endpoint);
+    let (again, _) = self::server(&endpoint, strategy);
     assert_eq!(cubit.cube_long(4).unwrap(), 64);
 
     // Shut down while a connection is cached, restart before the next
@@ -213,48 +231,58 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str) {
     // caller.
     again.shutdown();
     drop(again);
-    let (third, _) = server_at(&endpoint);
+    let (third, _) = self::server(&endpoint, strategy);
     assert_eq!(cubit.cube_long(5).unwrap(), 125);
     drop(third);
 }
 
-fn server_at(endpoint: &str) -> (Orb, String) {
-    server(endpoint)
-}
-
 #[test]
 fn a_server_that_shuts_down_and_comes_back_over_iiop() {
-    restart_case(|s| s.endpoints()[0].clone(), "iiop://1.2@127.0.0.1:0");
+    for strategy in ServerStrategy::ALL {
+        restart_case(
+            |s| s.endpoints()[0].clone(),
+            "iiop://1.2@127.0.0.1:0",
+            strategy,
+        );
+    }
 }
 
 #[test]
 fn a_server_that_shuts_down_and_comes_back_over_uiop() {
-    let path = socket_path("restart");
-    restart_case(|s| s.endpoints()[0].clone(), &format!("uiop://{path}"));
+    for strategy in ServerStrategy::ALL {
+        let path = socket_path("restart");
+        restart_case(
+            |s| s.endpoints()[0].clone(),
+            &format!("uiop://{path}"),
+            strategy,
+        );
+    }
 }
 
 #[test]
 fn garbage_closes_only_its_own_connection() {
-    let (server, ior) = server("iiop://127.0.0.1:0");
-    let addr = addr(&server);
-    let client = client();
-    let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
-    assert_eq!(cubit.cube_octet(2).unwrap(), 8);
+    for strategy in ServerStrategy::ALL {
+        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let addr = addr(&server);
+        let client = client();
+        let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
+        assert_eq!(cubit.cube_octet(2).unwrap(), 8);
 
-    let mut raw = TcpStream::connect(&addr).unwrap();
-    raw.set_read_timeout(Some(TIMEOUT)).unwrap();
-    raw.write_all(b"this is not GIOP at all, not even close")
-        .unwrap();
-    let mut answer = Vec::new();
-    raw.read_to_end(&mut answer).unwrap();
-    let msg = decode_message(answer.into()).expect("a MessageError and then the end");
-    assert_eq!(msg.content, Content::MessageError);
+        let mut raw = TcpStream::connect(&addr).unwrap();
+        raw.set_read_timeout(Some(TIMEOUT)).unwrap();
+        raw.write_all(b"this is not GIOP at all, not even close")
+            .unwrap();
+        let mut answer = Vec::new();
+        raw.read_to_end(&mut answer).unwrap();
+        let msg = decode_message(answer.into()).expect("a MessageError and then the end");
+        assert_eq!(msg.content, Content::MessageError);
 
-    // The other connection is untouched.
-    assert_eq!(cubit.cube_octet(3).unwrap(), 27);
-    let other = self::client();
-    let cubit2: Cubit = other.string_to_object(&ior).unwrap().unchecked_narrow();
-    assert_eq!(cubit2.cube_short(2).unwrap(), 8);
+        // The other connection is untouched.
+        assert_eq!(cubit.cube_octet(3).unwrap(), 27);
+        let other = self::client();
+        let cubit2: Cubit = other.string_to_object(&ior).unwrap().unchecked_narrow();
+        assert_eq!(cubit2.cube_short(2).unwrap(), 8);
+    }
 }
 
 fn raw_exchange(stream: &mut TcpStream, pieces: &[bytes::Bytes]) -> Message {
@@ -278,90 +306,98 @@ fn raw_exchange(stream: &mut TcpStream, pieces: &[bytes::Bytes]) -> Message {
 
 #[test]
 fn locate_requests_and_fragmented_requests_are_served() {
-    let (server, _) = server("iiop://127.0.0.1:0");
-    let addr = addr(&server);
-    let mut raw = TcpStream::connect(&addr).unwrap();
-    raw.set_read_timeout(Some(TIMEOUT)).unwrap();
-    for (version, key, want) in [
-        (Version::V1_0, &b"Cubit"[..], LocateStatus::ObjectHere),
-        (Version::V1_2, &b"Cubit"[..], LocateStatus::ObjectHere),
-        (Version::V1_1, &b"Nobody"[..], LocateStatus::UnknownObject),
-    ] {
-        let locate = Message::new(
-            version,
-            ByteOrder::Big,
-            Content::LocateRequest(LocateRequest {
-                request_id: 9,
-                target: TargetAddress::Key(bytes::Bytes::copy_from_slice(key)),
-            }),
-        );
-        let reply = raw_exchange(&mut raw, &[encode_message(&locate).unwrap()]);
-        assert_eq!(reply.version, version);
-        let Content::LocateReply(l) = reply.content else {
-            panic!("{reply:?}")
-        };
-        assert_eq!((l.request_id, l.status), (9, want));
-    }
-    for version in [Version::V1_1, Version::V1_2] {
-        let enc = rtorb_cdr::Encoding::native()
-            .with_order(ByteOrder::Big)
-            .with_version(version);
-        let header = RequestHeader::new(
-            77,
-            bytes::Bytes::from_static(b"Cubit"),
-            "cube_octet_sequence",
-        );
-        let mut w = rtorb_giop::MessageWriter::request(enc, &header).unwrap();
-        let octets = vec![3u8; 5000];
-        w.body().write_octet_seq(&octets).unwrap();
-        let whole = w.finish().unwrap();
-        let pieces = fragment_message(&whole, 1024).unwrap();
-        assert!(pieces.len() > 3);
-        let reply = raw_exchange(&mut raw, &pieces);
-        let Content::Reply(r) = &reply.content else {
-            panic!("{reply:?}")
-        };
-        assert_eq!(r.header.request_id, 77);
-        let mut d = rtorb_cdr::Decoder::with_position(
-            encode_message(&reply).unwrap(),
-            0,
-            r.body_offset,
-            reply.encoding(),
-        );
-        let got = d.read_octet_seq().unwrap();
-        assert_eq!(&got[..], &[27u8; 5000][..]);
+    for strategy in ServerStrategy::ALL {
+        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let addr = addr(&server);
+        let mut raw = TcpStream::connect(&addr).unwrap();
+        raw.set_read_timeout(Some(TIMEOUT)).unwrap();
+        for (version, key, want) in [
+            (Version::V1_0, &b"Cubit"[..], LocateStatus::ObjectHere),
+            (Version::V1_2, &b"Cubit"[..], LocateStatus::ObjectHere),
+            (Version::V1_1, &b"Nobody"[..], LocateStatus::UnknownObject),
+        ] {
+            let locate = Message::new(
+                version,
+                ByteOrder::Big,
+                Content::LocateRequest(LocateRequest {
+                    request_id: 9,
+                    target: TargetAddress::Key(bytes::Bytes::copy_from_slice(key)),
+                }),
+            );
+            let reply = raw_exchange(&mut raw, &[encode_message(&locate).unwrap()]);
+            assert_eq!(reply.version, version);
+            let Content::LocateReply(l) = reply.content else {
+                panic!("{reply:?}")
+            };
+            assert_eq!((l.request_id, l.status), (9, want));
+        }
+        for version in [Version::V1_1, Version::V1_2] {
+            let enc = rtorb_cdr::Encoding::native()
+                .with_order(ByteOrder::Big)
+                .with_version(version);
+            let header = RequestHeader::new(
+                77,
+                bytes::Bytes::from_static(b"Cubit"),
+                "cube_octet_sequence",
+            );
+            let mut w = rtorb_giop::MessageWriter::request(enc, &header).unwrap();
+            let octets = vec![3u8; 5000];
+            w.body().write_octet_seq(&octets).unwrap();
+            let whole = w.finish().unwrap();
+            let pieces = fragment_message(&whole, 1024).unwrap();
+            assert!(pieces.len() > 3);
+            let reply = raw_exchange(&mut raw, &pieces);
+            let Content::Reply(r) = &reply.content else {
+                panic!("{reply:?}")
+            };
+            assert_eq!(r.header.request_id, 77);
+            let mut d = rtorb_cdr::Decoder::with_position(
+                encode_message(&reply).unwrap(),
+                0,
+                r.body_offset,
+                reply.encoding(),
+            );
+            let got = d.read_octet_seq().unwrap();
+            assert_eq!(&got[..], &[27u8; 5000][..]);
+        }
     }
 }
 
 #[test]
 fn concurrent_calls_use_separate_connections() {
-    let (server, ior) = server("iiop://127.0.0.1:0");
-    let client = Arc::new(client());
-    let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
-    let threads: Vec<_> = (0..8)
-        .map(|t| {
-            let cubit = cubit.clone();
-            std::thread::spawn(move || {
-                for i in 0..200i32 {
-                    let l = t * 1000 + i;
-                    assert_eq!(
-                        cubit.cube_long(l).unwrap(),
-                        l.wrapping_mul(l).wrapping_mul(l)
-                    );
-                }
+    for strategy in ServerStrategy::ALL {
+        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let client = Arc::new(client());
+        let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let cubit = cubit.clone();
+                std::thread::spawn(move || {
+                    for i in 0..200i32 {
+                        let l = t * 1000 + i;
+                        assert_eq!(
+                            cubit.cube_long(l).unwrap(),
+                            l.wrapping_mul(l).wrapping_mul(l)
+                        );
+                    }
+                })
             })
-        })
-        .collect();
-    for t in threads {
-        t.join().unwrap();
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let idle = client.idle_connections();
+        assert!((2..=8).contains(&idle), "{idle} connections");
+        drop(server);
     }
-    let idle = client.idle_connections();
-    assert!((2..=8).contains(&idle), "{idle} connections");
-    drop(server);
 }
 
-/// Sleeps as long as it is asked to, in milliseconds.
-struct Sleeper;
+/// Sleeps as long as it is asked to, in milliseconds, and counts the
+/// sleeps it has finished.
+#[derive(Default)]
+struct Sleeper {
+    finished: Arc<AtomicUsize>,
+}
 
 impl Skeleton for Sleeper {
     fn repository_ids(&self) -> &'static [&'static str] {
@@ -372,6 +408,7 @@ impl Skeleton for Sleeper {
             "sleep" => {
                 let ms = u32::decode(req.arguments())?;
                 std::thread::sleep(Duration::from_millis(ms.into()));
+                self.finished.fetch_add(1, Ordering::SeqCst);
                 req.write_results(|e| ms.encode(e))
             }
             _ => Err(bad_operation()),
@@ -381,129 +418,223 @@ impl Skeleton for Sleeper {
 
 #[test]
 fn a_call_that_takes_too_long_times_out() {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let obj = server.activate(Arc::new(Sleeper));
-    let ior = server.object_to_string(&obj).unwrap();
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_millis(200))
-        .build()
-        .unwrap();
-    let sleeper = client.string_to_object(&ior).unwrap();
-    let sleep = |ms: u32| {
-        sleeper
-            .invoke("sleep", |e| ms.encode(e))
-            .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
-    };
-    assert_eq!(sleep(1).unwrap(), 1);
-    let e = sleep(1000).unwrap_err();
-    assert_eq!(e.kind(), Some(SystemExceptionKind::Timeout));
-    assert_eq!(e.minor, rtorb::orb::TIMEOUT_ROUND_TRIP);
-    // The next call has a fresh connection.
-    assert_eq!(sleep(2).unwrap(), 2);
+    for strategy in ServerStrategy::ALL {
+        let server = server_orb("iiop://127.0.0.1:0", strategy);
+        let sleeper = Sleeper::default();
+        let finished = Arc::clone(&sleeper.finished);
+        let obj = server.activate(Arc::new(sleeper));
+        let ior = server.object_to_string(&obj).unwrap();
+        let client = Orb::builder()
+            .round_trip_timeout(Duration::from_millis(200))
+            .build()
+            .unwrap();
+        let sleeper = client.string_to_object(&ior).unwrap();
+        let sleep = |ms: u32| {
+            sleeper
+                .invoke("sleep", |e| ms.encode(e))
+                .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
+        };
+        assert_eq!(sleep(1).unwrap(), 1);
+        let e = sleep(1000).unwrap_err();
+        assert_eq!(e.kind(), Some(SystemExceptionKind::Timeout));
+        assert_eq!(e.minor, rtorb::orb::TIMEOUT_ROUND_TRIP);
+        // The reactive server runs one request at a time: let the long
+        // one end before the next call.
+        let waited = std::time::Instant::now();
+        while finished.load(Ordering::SeqCst) < 2 && waited.elapsed() < TIMEOUT {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // The next call has a fresh connection.
+        assert_eq!(sleep(2).unwrap(), 2);
+    }
 }
 
 #[test]
 fn orb_init_reads_endpoints_and_initial_references() {
-    let (server, ior) = server("iiop://127.0.0.1:0");
-    let (orb, rest) = Orb::init([
-        "prog".to_owned(),
-        "-ORBListenEndpoints".to_owned(),
-        format!("uiop://{}", socket_path("init")),
-        "-ORBInitRef".to_owned(),
-        format!("Cubit={ior}"),
-        "arg".to_owned(),
-    ])
-    .unwrap();
-    assert_eq!(rest, ["prog", "arg"]);
-    assert_eq!(orb.endpoints().len(), 1);
-    let cubit: Cubit = orb
-        .resolve_initial_references("Cubit")
-        .unwrap()
-        .unchecked_narrow();
-    assert_eq!(cubit.cube_long(6).unwrap(), 216);
-    let by_rir: Cubit = orb
-        .string_to_object("corbaloc:rir:/Cubit")
-        .unwrap()
-        .unchecked_narrow();
-    assert_eq!(by_rir.cube_long(7).unwrap(), 343);
-    assert!(orb.resolve_initial_references("Missing").is_err());
-    drop(server);
+    for strategy in ServerStrategy::ALL {
+        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let (orb, rest) = Orb::init([
+            "prog".to_owned(),
+            "-ORBListenEndpoints".to_owned(),
+            format!("uiop://{}", socket_path("init")),
+            "-ORBInitRef".to_owned(),
+            format!("Cubit={ior}"),
+            "-ORBServerStrategy".to_owned(),
+            strategy.to_string(),
+            "arg".to_owned(),
+        ])
+        .unwrap();
+        assert_eq!(rest, ["prog", "arg"]);
+        assert_eq!(orb.endpoints().len(), 1);
+        assert_eq!(orb.config().server_strategy, strategy);
+        let cubit: Cubit = orb
+            .resolve_initial_references("Cubit")
+            .unwrap()
+            .unchecked_narrow();
+        assert_eq!(cubit.cube_long(6).unwrap(), 216);
+        let by_rir: Cubit = orb
+            .string_to_object("corbaloc:rir:/Cubit")
+            .unwrap()
+            .unchecked_narrow();
+        assert_eq!(by_rir.cube_long(7).unwrap(), 343);
+        assert!(orb.resolve_initial_references("Missing").is_err());
+        drop(server);
+    }
 }
 
 #[test]
 fn location_forward_is_followed_and_bounded() {
-    let (target, ior) = server("iiop://127.0.0.1:0");
-    let forwarder = Orb::builder()
-        .listen("uiop://".to_owned() + &socket_path("fwd"))
-        .build()
-        .unwrap();
-    let moved = forwarder.forward(
-        &b"Moved"[..],
-        rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
-    );
-    let client = client();
-    let moved_ior = forwarder.object_to_string(&moved).unwrap();
-    let cubit: Cubit = client
-        .string_to_object(&moved_ior)
-        .unwrap()
-        .unchecked_narrow();
-    assert_eq!(cubit.cube_long(3).unwrap(), 27);
+    for strategy in ServerStrategy::ALL {
+        let (target, ior) = server("iiop://127.0.0.1:0", strategy);
+        let forwarder = server_orb(&("uiop://".to_owned() + &socket_path("fwd")), strategy);
+        let moved = forwarder.forward(
+            &b"Moved"[..],
+            rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
+        );
+        let client = client();
+        let moved_ior = forwarder.object_to_string(&moved).unwrap();
+        let cubit: Cubit = client
+            .string_to_object(&moved_ior)
+            .unwrap()
+            .unchecked_narrow();
+        assert_eq!(cubit.cube_long(3).unwrap(), 27);
 
-    // A key forwarded to itself is given up after a bounded number of hops.
-    let looping = forwarder.forward(
-        &b"Loop"[..],
-        forwarder.reference("", &bytes::Bytes::from_static(b"Loop")),
-    );
-    let looping_ior = forwarder.object_to_string(&looping).unwrap();
-    let e = client
-        .string_to_object(&looping_ior)
-        .unwrap()
-        .unchecked_narrow::<Cubit>()
-        .cube_long(1)
-        .unwrap_err();
-    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
-    assert_eq!(e.minor, rtorb::runtime::TRANSIENT_TOO_MANY_FORWARDS);
-    drop(target);
+        // A key forwarded to itself is given up after a bounded number of hops.
+        let looping = forwarder.forward(
+            &b"Loop"[..],
+            forwarder.reference("", &bytes::Bytes::from_static(b"Loop")),
+        );
+        let looping_ior = forwarder.object_to_string(&looping).unwrap();
+        let e = client
+            .string_to_object(&looping_ior)
+            .unwrap()
+            .unchecked_narrow::<Cubit>()
+            .cube_long(1)
+            .unwrap_err();
+        assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+        assert_eq!(e.minor, rtorb::runtime::TRANSIENT_TOO_MANY_FORWARDS);
+        drop(target);
+    }
 }
 
 #[test]
 fn shutdown_finishes_the_request_in_flight() {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let obj = server.activate(Arc::new(Sleeper));
-    let ior = server.object_to_string(&obj).unwrap();
-    let client = self::client();
-    let sleeper = client.string_to_object(&ior).unwrap();
-    let call = std::thread::spawn(move || {
-        sleeper
-            .invoke("sleep", |e| 300u32.encode(e))
-            .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
-    });
-    std::thread::sleep(Duration::from_millis(100));
-    let started = std::time::Instant::now();
-    server.shutdown();
-    assert!(started.elapsed() >= Duration::from_millis(100));
-    assert_eq!(call.join().unwrap().unwrap(), 300);
+    for strategy in ServerStrategy::ALL {
+        let server = server_orb("iiop://127.0.0.1:0", strategy);
+        let obj = server.activate(Arc::new(Sleeper::default()));
+        let ior = server.object_to_string(&obj).unwrap();
+        let client = self::client();
+        let sleeper = client.string_to_object(&ior).unwrap();
+        let call = std::thread::spawn(move || {
+            sleeper
+                .invoke("sleep", |e| 300u32.encode(e))
+                .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        let started = std::time::Instant::now();
+        server.shutdown();
+        assert!(started.elapsed() >= Duration::from_millis(100));
+        assert_eq!(call.join().unwrap().unwrap(), 300);
+    }
 }
 
 #[test]
 fn an_unreachable_profile_is_skipped_for_the_next() {
-    let (server, ior) = server("iiop://127.0.0.1:0");
-    let live = rtorb_giop::ObjectReference::from_stringified(&ior).unwrap();
-    let dead = rtorb_giop::ior::Profile::Uiop(rtorb_giop::ior::UiopProfile::new(
-        Version::V1_2,
-        socket_path("nobody-listens"),
-        bytes::Bytes::from_static(b"Cubit"),
-    ));
-    let mut profiles = vec![dead];
-    profiles.extend(live.profiles.iter().cloned());
-    let both = rtorb_giop::ObjectReference::new("IDL:Cubit:1.0", profiles);
-    let client = client();
-    let cubit: Cubit = client
-        .string_to_object(&both.to_stringified().unwrap())
-        .unwrap()
-        .unchecked_narrow();
-    assert_eq!(cubit.cube_long(9).unwrap(), 729);
-    drop(server);
-    let e = cubit.cube_long(9).unwrap_err();
-    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    for strategy in ServerStrategy::ALL {
+        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let live = rtorb_giop::ObjectReference::from_stringified(&ior).unwrap();
+        let dead = rtorb_giop::ior::Profile::Uiop(rtorb_giop::ior::UiopProfile::new(
+            Version::V1_2,
+            socket_path("nobody-listens"),
+            bytes::Bytes::from_static(b"Cubit"),
+        ));
+        let mut profiles = vec![dead];
+        profiles.extend(live.profiles.iter().cloned());
+        let both = rtorb_giop::ObjectReference::new("IDL:Cubit:1.0", profiles);
+        let client = client();
+        let cubit: Cubit = client
+            .string_to_object(&both.to_stringified().unwrap())
+            .unwrap()
+            .unchecked_narrow();
+        assert_eq!(cubit.cube_long(9).unwrap(), 729);
+        drop(server);
+        let e = cubit.cube_long(9).unwrap_err();
+        assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    }
+}
+
+#[test]
+fn shutdown_sends_close_connection_on_every_connection() {
+    for strategy in ServerStrategy::ALL {
+        let path = socket_path("close");
+        let server = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .listen(format!("uiop://{path}"))
+            .server_strategy(strategy)
+            .build()
+            .unwrap();
+        server.activate_with_key(
+            &b"Cubit"[..],
+            Arc::new(GuardedSkeleton(CubitImpl::default())),
+        );
+        let locate = encode_message(&Message::new(
+            Version::V1_2,
+            ByteOrder::Big,
+            Content::LocateRequest(LocateRequest {
+                request_id: 4,
+                target: TargetAddress::Key(bytes::Bytes::from_static(b"Cubit")),
+            }),
+        ))
+        .unwrap();
+        let mut tcp: Vec<TcpStream> = (0..3)
+            .map(|_| TcpStream::connect(addr(&server)).unwrap())
+            .collect();
+        let mut unix = std::os::unix::net::UnixStream::connect(&path).unwrap();
+        unix.set_read_timeout(Some(TIMEOUT)).unwrap();
+        // One has been served, one is idle, one is in the middle of a
+        // message.
+        tcp[0].set_read_timeout(Some(TIMEOUT)).unwrap();
+        let reply = raw_exchange(&mut tcp[0], std::slice::from_ref(&locate));
+        assert!(matches!(reply.content, Content::LocateReply(_)));
+        tcp[2].write_all(&locate[..7]).unwrap();
+        unix.write_all(&locate).unwrap();
+        let mut b = [0u8; 12];
+        unix.read_exact(&mut b).unwrap();
+        let mut rest = vec![0u8; locate_reply_len(&b)];
+        unix.read_exact(&mut rest).unwrap();
+        let waited = std::time::Instant::now();
+        while server.server_connections() < 4 && waited.elapsed() < TIMEOUT {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(server.server_connections(), 4, "{strategy}");
+        server.shutdown();
+        assert_eq!(server.server_connections(), 0, "{strategy}");
+        // The acceptors are closed: the socket file is gone.
+        assert!(!std::path::Path::new(&path).exists(), "{strategy}");
+        let mut streams: Vec<Box<dyn Read>> = tcp
+            .into_iter()
+            .map(|s| {
+                s.set_read_timeout(Some(TIMEOUT)).unwrap();
+                Box::new(s) as Box<dyn Read>
+            })
+            .collect();
+        streams.push(Box::new(unix));
+        for (i, s) in streams.iter_mut().enumerate() {
+            let mut all = Vec::new();
+            s.read_to_end(&mut all).unwrap();
+            let msg = decode_message(all.into())
+                .unwrap_or_else(|e| panic!("{strategy}: connection {i}: {e}"));
+            assert_eq!(msg.content, Content::CloseConnection, "{strategy}: {i}");
+        }
+    }
+}
+
+/// The body length in a GIOP header.
+fn locate_reply_len(header: &[u8; 12]) -> usize {
+    let size = [header[8], header[9], header[10], header[11]];
+    if header[6] & 1 == 1 {
+        u32::from_le_bytes(size) as usize
+    } else {
+        u32::from_be_bytes(size) as usize
+    }
 }

@@ -352,3 +352,8 @@ impl FdOk for Box<dyn Transport> {
         self.as_raw_fd() >= 0
     }
 }
+
+#[test]
+fn acceptor_and_connection_are_polled_through_their_descriptors() {
+    bounded(|| transport_common::readiness_through_a_poller("iiop://127.0.0.1:0"));
+}

@@ -180,3 +180,10 @@ fn profile_of_an_acceptor_leads_back_to_it() {
         assert_eq!(read_one(&mut fr, &mut *server), concat(&chain));
     });
 }
+
+#[test]
+fn acceptor_and_connection_are_polled_through_their_descriptors() {
+    let path = temp_socket_path("poll");
+    let listen = format!("uiop://{path}");
+    bounded(move || transport_common::readiness_through_a_poller(&listen));
+}

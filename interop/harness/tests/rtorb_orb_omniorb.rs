@@ -1,7 +1,8 @@
 //! The rtorb ORB against omniORB: omniORB's `cubit_client` calls an rtorb
 //! Cubit server, and an rtorb client calls omniORB's `cubit_server`, over
 //! GIOP 1.0, 1.1 and 1.2, with messages large enough that omniORB
-//! fragments them. A missing omniORB fails these tests.
+//! fragments them; the rtorb server runs under each server concurrency
+//! strategy. A missing omniORB fails these tests.
 
 #[path = "../../../crates/rtorb/tests/support/mod.rs"]
 mod support;
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::Stub;
 use rtorb_cdr::Version;
 use rtorb_giop::ObjectReference;
@@ -79,11 +80,23 @@ fn wait_for(flag: &AtomicBool) -> bool {
     false
 }
 
+/// An rtorb server on a free IIOP port with `strategy`.
+fn rtorb_server(strategy: ServerStrategy) -> Orb {
+    Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .server_strategy(strategy)
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
-    for version in GiopVersion::ALL {
+    for (strategy, version) in ServerStrategy::ALL
+        .into_iter()
+        .flat_map(|s| GiopVersion::ALL.into_iter().map(move |v| (s, v)))
+    {
         for big in [FRAGMENTING_OCTETS, DIRECT_SEND_OCTETS] {
-            let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+            let server = rtorb_server(strategy);
             let servant = CubitImpl::default();
             let shut_down = Arc::clone(&servant.shut_down);
             server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
@@ -100,7 +113,7 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
             );
             assert!(
                 wait_for(&shut_down),
-                "the oneway shutdown of GIOP {} did not arrive",
+                "the oneway shutdown of GIOP {} did not arrive ({strategy})",
                 version.as_str()
             );
             server.shutdown();
@@ -110,10 +123,13 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
 
 #[test]
 fn omniorb_client_calls_an_rtorb_server_through_its_ior() {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
-    let ior = server.object_to_string(&obj).unwrap();
-    run_omniorb_client(&[], &ior);
+    for strategy in ServerStrategy::ALL {
+        let server = rtorb_server(strategy);
+        let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
+        let ior = server.object_to_string(&obj).unwrap();
+        run_omniorb_client(&[], &ior);
+        server.shutdown();
+    }
 }
 
 fn cube_everything(cubit: &Cubit, what: &str) {

@@ -1,18 +1,36 @@
 //! The client side of the ORB: an [`Invoker`] over real connections.
 //!
-//! A call picks the first profile of the target's reference that a
-//! registered protocol can reach (the next one if it cannot connect),
-//! takes an idle connection to that
-//! endpoint from the cache or opens one, and uses it exclusively: one
-//! request in flight per connection, so a second concurrent call to the
-//! same endpoint opens (or reuses) another connection. The request is
-//! written in the GIOP version of the profile (GIOPlite when the profile
-//! carries the GIOPlite component) with the connection's next request id;
-//! the reply is read with a [`FrameReader`], fragments reassembled, and the
-//! connection goes back to the cache. Text is written in the code sets
-//! negotiated with the profile's `TAG_CODE_SETS` component, announced in a
-//! `CodeSets` service context on the first request of each connection
-//! (see [`super::codesets`]).
+//! A call picks a profile of the target's reference that a registered
+//! protocol can reach: in the order of the reference, or in the order of
+//! the effective `ClientProtocolPolicy` (the reference's override, else
+//! the thread's, else the ORB's; no match is `INV_POLICY` unless the
+//! policy falls back to any usable profile), the next one if it cannot
+//! connect. How it uses connections to that endpoint depends on the
+//! [`ConnectionStrategy`]:
+//!
+//! - exclusive (the default): it takes an idle connection from the cache
+//!   or opens one, and has it to itself until the reply has come; a second
+//!   concurrent call to the same endpoint opens (or reuses) another;
+//! - multiplexed: every call shares one connection per endpoint, each
+//!   waiting for its own reply (see `multiplexed.rs`: leader/followers).
+//!
+//! The request is written in the GIOP version of the profile (GIOPlite
+//! when the profile carries the GIOPlite component) with the connection's
+//! next request id, as GIOP 1.2 fragments when it is larger than the
+//! configured maximum message size (a gathered write: the body is not
+//! copied; GIOP 1.1 requests go whole, see [`ORB_FRAGMENTS`]); the reply is read with a [`FrameReader`], fragments
+//! reassembled. A `SYNC_NONE` oneway is encoded by the caller and written
+//! by one background thread per ORB (so such oneways keep their order
+//! among themselves, not with other calls). Text is written in the code
+//! sets negotiated with the profile's `TAG_CODE_SETS` component, announced
+//! in a `CodeSets` service context on the first request written on each
+//! connection, exclusive or shared (see [`super::codesets`]); a `SYNC_NONE`
+//! oneway always carries it, since it may be the first on the connection
+//! the sending thread writes it to. Connections unused for the
+//! configured idle timeout are
+//! closed by a background thread. [`Invoker::validate_connection`] binds a
+//! reference with a `LocateRequest` (following forwards), and
+//! [`super::Orb::preconnect`] opens connections ahead of the calls.
 //!
 //! Failures: a connection that cannot be opened gives `TRANSIENT`; one
 //! that breaks while a reply is awaited gives `COMM_FAILURE`
@@ -20,31 +38,42 @@
 //! `CloseConnection` from the server, or a failure to write on a cached
 //! connection, means the request was not started: it is sent once more on
 //! a new connection, and a second failure is `TRANSIENT`. A call that
-//! exceeds the round-trip timeout gives `TIMEOUT` and drops its
-//! connection (the reply may still come).
+//! exceeds its round-trip timeout (the effective
+//! `RelativeRoundtripTimeout`) gives `TIMEOUT`; an exclusive connection is
+//! then dropped, a shared one kept (the late reply is discarded).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU32;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock, Weak, mpsc};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
-use rtorb_giop::message::{Content, Message, MessageWriter, ReplyStatus, RequestHeader};
-use rtorb_giop::service_context::ServiceContextList;
+use rtorb_giop::message::{
+    Content, LocateRequest, LocateStatus, Message, MessageWriter, ReplyStatus, RequestHeader,
+};
+use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, fragment_chunks,
 };
 
 use super::codesets::{self, ClientCodeSets};
+use super::config::ConnectionStrategy;
+use super::multiplexed::MuxConnection;
 use crate::runtime::loopback::MAX_FORWARDS;
+use crate::runtime::policy::{INV_POLICY_CANNOT_RECONCILE, any_override, find};
 use crate::runtime::{
-    Arguments, BufferPool, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
-    TRANSIENT_TOO_MANY_FORWARDS, Target,
+    Arguments, BufferPool, ClientProtocolPolicy, Invoker, MARSHAL_UNEXPECTED_REPLY, Policy, Reply,
+    SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target, object_not_exist,
 };
+use crate::sync::{Mutex, MutexGuard};
 use crate::transport::{Endpoint, FrameReader, ProtocolRegistry, Transport, TransportError};
+use crate::whitebox::{Probe, Stage};
 
 /// `TRANSIENT` minor code for a reference with no profile a registered
 /// protocol can reach (OMG minor 2, "no usable profile in IOR").
@@ -70,8 +99,23 @@ pub const COMM_FAILURE_PROTOCOL_ERROR: u32 = RTORB_VMCID | 0x304;
 /// round-trip timeout (rtorb).
 pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 
+pub use crate::runtime::policy::INV_POLICY_CANNOT_RECONCILE as INV_POLICY_NO_PROFILE_MATCHES;
+
+/// The lowest GIOP version whose messages the ORB sends as fragments
+/// (requests and replies larger than the configured fragment size).
+///
+/// GIOP 1.2, not 1.1: a GIOP 1.1 `Fragment` is aligned from its own start
+/// (its body 12 octets in, as omniORB writes and reads them), so a message
+/// already encoded cannot be cut into 1.1 fragments without encoding it
+/// again: a cut on an 8-octet boundary of the message leaves the next
+/// 8-octet item 4 octets short of the padding the peer expects, any other
+/// cut splits a primitive. GIOP 1.1 messages go whole (fragmenting is
+/// never required); in GIOP 1.2 the 16-octet fragment header keeps the
+/// alignment.
+pub const ORB_FRAGMENTS: rtorb_cdr::Version = rtorb_cdr::Version::V1_2;
+
 /// Capacity of the pooled request buffers.
-const BUFFER_CAPACITY: usize = 512;
+pub(super) const BUFFER_CAPACITY: usize = 512;
 
 /// A socket read timeout up to 1/`READ_TIMEOUT_SLACK` shorter than the
 /// time left before a call's deadline is kept rather than set again.
@@ -87,7 +131,7 @@ struct Candidate {
     endpoint: Box<dyn Endpoint>,
     /// The object key the profile carries.
     object_key: Bytes,
-    /// The idle connections to the endpoint.
+    /// The connections to the endpoint.
     pool: Pool,
     /// The encoding of requests to it (the profile's GIOP version).
     encoding: Encoding,
@@ -108,10 +152,15 @@ struct Resolved {
 static NEXT_CORE_ID: AtomicU64 = AtomicU64::new(0);
 
 /// How the client side is configured.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct ClientConfig {
     pub(crate) round_trip_timeout: Option<Duration>,
     pub(crate) connect_timeout: Duration,
+    pub(crate) strategy: ConnectionStrategy,
+    pub(crate) idle_timeout: Option<Duration>,
+    pub(crate) fragment_size: Option<usize>,
+    pub(crate) sync_scope: SyncScope,
+    pub(crate) client_protocol: Option<ClientProtocolPolicy>,
 }
 
 /// The ORB's invoker: connection cache and request/reply exchange.
@@ -121,42 +170,79 @@ pub(crate) struct ClientCore {
     id: u64,
     registry: ProtocolRegistry,
     config: ClientConfig,
-    /// The idle connections to each endpoint, by endpoint string.
-    idle: Mutex<HashMap<String, Pool>>,
+    /// The connections to each endpoint, by endpoint string.
+    pools: Mutex<HashMap<String, Pool>>,
+    /// This core, for the thread that sends `SYNC_NONE` oneways.
+    me: Weak<ClientCore>,
+    /// The queue of that thread, started by the first such oneway.
+    deferred: OnceLock<Option<mpsc::Sender<Deferred>>>,
+    /// Request ids of `SYNC_NONE` oneways (no reply ever refers to them).
+    next_deferred_id: AtomicU32,
 }
 
-/// The idle connections to one endpoint.
-type Pool = Arc<Mutex<Vec<Connection>>>;
+/// A `SYNC_NONE` oneway, encoded by the caller, for the sending thread.
+#[derive(Debug)]
+struct Deferred {
+    pool: Pool,
+    endpoint: Box<dyn Endpoint>,
+    /// The message, as one gathered write (fragments included).
+    pieces: Vec<Bytes>,
+    /// The code sets its `CodeSets` context announces, if it has one.
+    announced: Option<TransmissionCodeSets>,
+}
+
+/// The connections to one endpoint: idle exclusive ones, and the shared
+/// one of the multiplexed strategy.
+#[derive(Debug, Default)]
+struct EndpointPool {
+    idle: Mutex<Vec<Connection>>,
+    shared: Mutex<Option<Arc<MuxConnection>>>,
+    /// Whether the endpoint's transport cannot be shared (see
+    /// [`Transport::try_clone_box`]): its calls use connections
+    /// exclusively whatever the strategy.
+    unsharable: std::sync::atomic::AtomicBool,
+}
+
+type Pool = Arc<EndpointPool>;
 
 /// Locks `m`, whether or not a thread panicked holding it (the data are
 /// connections and maps of them, consistent at every step).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock()
 }
 
-/// One client connection, used by one call at a time.
+/// One exclusive client connection, used by one call at a time.
 #[derive(Debug)]
 struct Connection {
     transport: Box<dyn Transport>,
-    reader: FrameReader,
-    reassembler: Reassembler,
-    messaging: FrameProtocol,
+    inbound: Inbound,
     next_request_id: u32,
     buffers: BufferPool,
     /// Whether a call has already completed on it (a failure to send on a
     /// reused connection means the server closed it while idle).
     reused: bool,
-    /// The read timeout currently set on the transport.
-    read_timeout: Option<Duration>,
-    /// The code sets sent in a `CodeSets` context on this connection.
+    /// When it was last put back idle.
+    idle_since: Instant,
+    /// The code sets sent in a `CodeSets` context on it.
     codesets: Option<TransmissionCodeSets>,
 }
 
+/// The receiving side of a connection: frames, reassembly, and the read
+/// timeout set on the socket.
+#[derive(Debug)]
+pub(super) struct Inbound {
+    reader: FrameReader,
+    reassembler: Reassembler,
+    messaging: FrameProtocol,
+    /// The read timeout currently set on the transport.
+    read_timeout: Option<Duration>,
+    /// Times the stages of a call (with the `whitebox` feature).
+    probe: Probe,
+}
+
 /// Why an exchange on a connection failed.
-enum Failure {
+#[derive(Debug)]
+pub(super) enum Failure {
     /// The server did not start the request (it closed the connection
     /// first): sending it again is safe.
     NotStarted,
@@ -165,7 +251,7 @@ enum Failure {
 }
 
 /// What an exchange brought back.
-enum Outcome {
+pub(super) enum Outcome {
     /// No reply is expected.
     Sent,
     /// The reply to hand to the stub.
@@ -174,13 +260,15 @@ enum Outcome {
     System(SystemException),
     /// Send the request again to this target.
     Forward(Target),
+    /// The answer to a `LocateRequest`: the object is here.
+    Here,
 }
 
 fn system(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> SystemException {
     SystemException::new(kind, minor, completed)
 }
 
-fn lost(completed: CompletionStatus) -> SystemException {
+pub(super) fn lost(completed: CompletionStatus) -> SystemException {
     system(
         SystemExceptionKind::CommFailure,
         COMM_FAILURE_CONNECTION_LOST,
@@ -188,7 +276,7 @@ fn lost(completed: CompletionStatus) -> SystemException {
     )
 }
 
-fn protocol_error() -> SystemException {
+pub(super) fn protocol_error() -> SystemException {
     system(
         SystemExceptionKind::CommFailure,
         COMM_FAILURE_PROTOCOL_ERROR,
@@ -196,11 +284,19 @@ fn protocol_error() -> SystemException {
     )
 }
 
-fn timed_out() -> SystemException {
+pub(super) fn timed_out() -> SystemException {
     system(
         SystemExceptionKind::Timeout,
         TIMEOUT_ROUND_TRIP,
         CompletionStatus::Maybe,
+    )
+}
+
+fn connect_failed() -> SystemException {
+    system(
+        SystemExceptionKind::Transient,
+        TRANSIENT_CONNECT_FAILED,
+        CompletionStatus::No,
     )
 }
 
@@ -210,34 +306,115 @@ fn maybe(e: &GiopError) -> SystemException {
     ex
 }
 
+/// The policies in force for one call.
+struct Effective<'a> {
+    deadline: Option<Instant>,
+    protocol: Option<Cow<'a, ClientProtocolPolicy>>,
+}
+
+/// What a request is: a call, or a `LocateRequest`.
+#[derive(Clone, Copy)]
+pub(super) enum Request<'a> {
+    /// A `Request` of `operation`.
+    Call {
+        operation: &'a Operation,
+        response_flags: u8,
+        arguments: Arguments<'a>,
+    },
+    /// A `LocateRequest`.
+    Locate,
+}
+
+impl Request<'_> {
+    pub(super) fn expects_reply(&self) -> bool {
+        match self {
+            Request::Call { response_flags, .. } => response_flags & 0x01 != 0,
+            Request::Locate => true,
+        }
+    }
+}
+
 impl ClientCore {
-    pub(crate) fn new(registry: ProtocolRegistry, config: ClientConfig) -> ClientCore {
+    /// A core; build it with `Arc::new_cyclic` so that it knows itself
+    /// (`me`).
+    pub(crate) fn new(
+        registry: ProtocolRegistry,
+        config: ClientConfig,
+        me: Weak<ClientCore>,
+    ) -> ClientCore {
         ClientCore {
             id: NEXT_CORE_ID.fetch_add(1, Ordering::Relaxed),
             registry,
             config,
-            idle: Mutex::new(HashMap::new()),
+            pools: Mutex::new(HashMap::new()),
+            me,
+            deferred: OnceLock::new(),
+            next_deferred_id: AtomicU32::new(0x8000_0000),
         }
     }
 
-    /// Closes every idle connection.
+    fn all_pools(&self) -> Vec<Pool> {
+        lock(&self.pools).values().cloned().collect()
+    }
+
+    /// Closes every idle connection (shared ones with no call in flight).
     pub(crate) fn close_idle(&self) {
-        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
-        for pool in pools {
-            let drained = std::mem::take(&mut *lock(&pool));
+        for pool in self.all_pools() {
+            let drained = std::mem::take(&mut *lock(&pool.idle));
             drop(drained);
+            let mut shared = lock(&pool.shared);
+            if shared.as_ref().is_some_and(|c| c.in_flight() == 0) {
+                if let Some(c) = shared.take() {
+                    c.close();
+                }
+            }
         }
     }
 
-    /// The number of idle cached connections.
-    pub(crate) fn idle_connections(&self) -> usize {
-        let pools: Vec<Pool> = lock(&self.idle).values().cloned().collect();
-        pools.iter().map(|p| lock(p).len()).sum()
+    /// Closes the connections unused for `timeout` or longer.
+    fn close_unused(&self, timeout: Duration) {
+        let now = Instant::now();
+        for pool in self.all_pools() {
+            let expired: Vec<Connection> = {
+                let mut idle = lock(&pool.idle);
+                let (old, keep): (Vec<Connection>, Vec<Connection>) = std::mem::take(&mut *idle)
+                    .into_iter()
+                    .partition(|c| now.saturating_duration_since(c.idle_since) >= timeout);
+                *idle = keep;
+                old
+            };
+            for mut c in expired {
+                let _ = c.transport.shutdown(std::net::Shutdown::Both);
+            }
+            let mut shared = lock(&pool.shared);
+            if shared
+                .as_ref()
+                .is_some_and(|c| c.unused_for(now).is_some_and(|d| d >= timeout))
+            {
+                if let Some(c) = shared.take() {
+                    c.close();
+                }
+            }
+        }
     }
 
-    /// The pool of idle connections to the endpoint `key` names.
+    /// The number of idle connections: exclusive ones in the cache, and
+    /// shared ones with no call in flight.
+    pub(crate) fn idle_connections(&self) -> usize {
+        self.all_pools()
+            .iter()
+            .map(|p| {
+                let shared = lock(&p.shared)
+                    .as_ref()
+                    .is_some_and(|c| c.is_usable() && c.in_flight() == 0);
+                lock(&p.idle).len() + usize::from(shared)
+            })
+            .sum()
+    }
+
+    /// The pool of connections to the endpoint `key` names.
     fn pool(&self, key: String) -> Pool {
-        Arc::clone(lock(&self.idle).entry(key).or_default())
+        Arc::clone(lock(&self.pools).entry(key).or_default())
     }
 
     /// The usable profiles of `target`: from its binding when this core
@@ -308,16 +485,42 @@ impl ClientCore {
         Ok(usable)
     }
 
-    fn checkout(
+    /// The deadline and protocol preference of a call to `target`
+    /// starting now: the target's overrides, else the thread's, else the
+    /// ORB's.
+    fn effective<'a>(&'a self, target: &Target) -> Effective<'a> {
+        let now = || Instant::now();
+        if !any_override(target.policy_overrides()) {
+            return Effective {
+                deadline: self.config.round_trip_timeout.map(|d| now() + d),
+                protocol: self.config.client_protocol.as_ref().map(Cow::Borrowed),
+            };
+        }
+        let overrides = target.policy_overrides();
+        let timeout = find(overrides, |p| match p {
+            Policy::RelativeRoundtripTimeout(d) => Some(*d),
+            _ => None,
+        })
+        .or(self.config.round_trip_timeout);
+        let protocol = find(overrides, |p| match p {
+            Policy::ClientProtocol(c) => Some(c.clone()),
+            _ => None,
+        })
+        .map(Cow::Owned)
+        .or_else(|| self.config.client_protocol.as_ref().map(Cow::Borrowed));
+        Effective {
+            deadline: timeout.map(|d| now() + d),
+            protocol,
+        }
+    }
+
+    /// Opens a connection to `endpoint`, within the connect timeout and
+    /// the call's deadline.
+    fn connect(
         &self,
-        pool: &Pool,
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
-    ) -> Result<Connection, SystemException> {
-        let cached = lock(pool).pop();
-        if let Some(c) = cached {
-            return Ok(c);
-        }
+    ) -> Result<Box<dyn Transport>, SystemException> {
         let mut timeout = self.config.connect_timeout;
         if let Some(d) = deadline {
             timeout = timeout.min(d.saturating_duration_since(Instant::now()));
@@ -325,21 +528,71 @@ impl ClientCore {
                 return Err(timed_out());
             }
         }
-        let transport = self
-            .registry
+        self.registry
             .connect(endpoint, Some(timeout))
-            .map_err(|_| {
-                system(
-                    SystemExceptionKind::Transient,
-                    TRANSIENT_CONNECT_FAILED,
-                    CompletionStatus::No,
-                )
-            })?;
-        Ok(Connection::new(transport))
+            .map_err(|_| connect_failed())
     }
 
-    fn checkin(&self, pool: &Pool, conn: Connection) {
-        lock(pool).push(conn);
+    fn checkout(
+        &self,
+        pool: &EndpointPool,
+        endpoint: &dyn Endpoint,
+        deadline: Option<Instant>,
+    ) -> Result<Connection, SystemException> {
+        let cached = lock(&pool.idle).pop();
+        if let Some(c) = cached {
+            return Ok(c);
+        }
+        Ok(Connection::new(self.connect(endpoint, deadline)?))
+    }
+
+    fn checkin(&self, pool: &EndpointPool, mut conn: Connection) {
+        conn.idle_since = Instant::now();
+        lock(&pool.idle).push(conn);
+    }
+
+    /// The shared connection to the candidate's endpoint, opened if there
+    /// is none (or the one there broke); `None` if its transport cannot be
+    /// shared (the connection opened goes to the idle exclusive ones).
+    fn shared(
+        &self,
+        candidate: &Candidate,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Arc<MuxConnection>>, SystemException> {
+        self.shared_to(&candidate.pool, &*candidate.endpoint, deadline)
+    }
+
+    fn shared_to(
+        &self,
+        pool: &EndpointPool,
+        endpoint: &dyn Endpoint,
+        deadline: Option<Instant>,
+    ) -> Result<Option<Arc<MuxConnection>>, SystemException> {
+        if pool.unsharable.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let mut slot = lock(&pool.shared);
+        if let Some(c) = slot.as_ref().filter(|c| c.is_usable()) {
+            return Ok(Some(Arc::clone(c)));
+        }
+        let transport = self.connect(endpoint, deadline)?;
+        match MuxConnection::new(transport, self.config.fragment_size) {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                *slot = Some(Arc::clone(&conn));
+                Ok(Some(conn))
+            }
+            Err(transport) => {
+                pool.unsharable.store(true, Ordering::Relaxed);
+                self.checkin(pool, Connection::new(transport));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Whether calls share a connection per endpoint.
+    fn multiplexed(&self) -> bool {
+        self.config.strategy == ConnectionStrategy::Multiplexed
     }
 
     /// One request to one endpoint, resent once on a new connection if the
@@ -347,28 +600,42 @@ impl ClientCore {
     fn exchange(
         &self,
         candidate: &Candidate,
-        operation: &Operation,
-        response_flags: u8,
-        arguments: Arguments<'_>,
+        request: Request<'_>,
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
         let mut resent = false;
         loop {
-            let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
-            match conn.round_trip(
-                candidate.encoding,
-                &candidate.codesets,
-                &candidate.object_key,
-                operation,
-                response_flags,
-                arguments,
-                deadline,
-            ) {
-                Ok(outcome) => {
+            let shared = if self.multiplexed() {
+                self.shared(candidate, deadline)?
+            } else {
+                None
+            };
+            let result = if let Some(conn) = shared {
+                conn.exchange(
+                    candidate.encoding,
+                    &candidate.codesets,
+                    &candidate.object_key,
+                    request,
+                    deadline,
+                )
+            } else {
+                let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
+                let r = conn.exchange(
+                    candidate.encoding,
+                    &candidate.codesets,
+                    &candidate.object_key,
+                    request,
+                    deadline,
+                    self.config.fragment_size,
+                );
+                if r.is_ok() {
                     conn.reused = true;
                     self.checkin(&candidate.pool, conn);
-                    return Ok(outcome);
                 }
+                r
+            };
+            match result {
+                Ok(outcome) => return Ok(outcome),
                 Err(Failure::NotStarted) if !resent => resent = true,
                 Err(Failure::NotStarted) => {
                     return Err(system(
@@ -382,23 +649,18 @@ impl ClientCore {
         }
     }
 
-    /// A call, following forwards.
-    fn call(
-        &self,
-        target: &Target,
-        operation: &Operation,
-        response_flags: u8,
-        arguments: Arguments<'_>,
-    ) -> Result<Option<Reply>, SystemException> {
-        let deadline = self.config.round_trip_timeout.map(|d| Instant::now() + d);
+    /// A request to `target`, following forwards, trying its profiles in
+    /// the order of the effective protocol preference.
+    fn call(&self, target: &Target, request: Request<'_>) -> Result<Outcome, SystemException> {
+        let effective = self.effective(target);
+        let deadline = effective.deadline;
+        let preference = effective.protocol.as_deref();
         let mut forwarded: Option<Target> = None;
         for _ in 0..=MAX_FORWARDS {
             let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
             let mut outcome = None;
-            for candidate in selected.candidates() {
-                let result =
-                    self.exchange(candidate, operation, response_flags, arguments, deadline);
-                match result {
+            for candidate in ordered(selected.candidates(), preference) {
+                match self.exchange(candidate, request, deadline) {
                     // Unreachable: try the next profile.
                     Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
                     other => {
@@ -408,17 +670,16 @@ impl ClientCore {
                 }
             }
             let Some(outcome) = outcome else {
+                // The preference ruled out every profile.
                 return Err(system(
-                    SystemExceptionKind::Transient,
-                    TRANSIENT_NO_USABLE_PROFILE,
+                    SystemExceptionKind::InvPolicy,
+                    INV_POLICY_CANNOT_RECONCILE,
                     CompletionStatus::No,
                 ));
             };
             match outcome? {
-                Outcome::Sent => return Ok(None),
-                Outcome::Reply(r) => return Ok(Some(r)),
-                Outcome::System(e) => return Err(e),
                 Outcome::Forward(t) => forwarded = Some(t),
+                other => return Ok(other),
             }
         }
         Err(system(
@@ -427,6 +688,179 @@ impl ClientCore {
             CompletionStatus::No,
         ))
     }
+
+    /// A `SYNC_NONE` oneway: encoded now, for the first profile the
+    /// effective preference allows, and handed to the sending thread; the
+    /// call returns before any transport has the request. Only a request
+    /// that cannot be encoded, or a preference that allows no profile,
+    /// fails the call; failures to send are not reported (the request is
+    /// sent once more on a new connection, then dropped).
+    fn send_deferred(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        let effective = self.effective(target);
+        let selected = self.select(target)?;
+        let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
+        else {
+            return Err(system(
+                SystemExceptionKind::InvPolicy,
+                INV_POLICY_CANNOT_RECONCILE,
+                CompletionStatus::No,
+            ));
+        };
+        let (pieces, announced) = encode_request(
+            candidate.endpoint.messaging(),
+            candidate.encoding,
+            &candidate.codesets,
+            &candidate.object_key,
+            self.next_deferred_id.fetch_add(1, Ordering::Relaxed),
+            operation,
+            rtorb_giop::message::RESPONSE_NONE,
+            arguments,
+            self.config.fragment_size,
+        )?;
+        let deferred = Deferred {
+            pool: Arc::clone(&candidate.pool),
+            endpoint: candidate.endpoint.clone_box(),
+            pieces,
+            announced,
+        };
+        match self.deferred_queue() {
+            Some(queue) => {
+                // The thread ends only with this core.
+                let _ = queue.send(deferred);
+            }
+            // No thread could be started: send it here.
+            None => self.deliver(deferred),
+        }
+        Ok(())
+    }
+
+    /// The queue of the thread sending `SYNC_NONE` oneways, started the
+    /// first time; `None` if it cannot be started.
+    fn deferred_queue(&self) -> Option<&mpsc::Sender<Deferred>> {
+        self.deferred
+            .get_or_init(|| {
+                let (tx, rx) = mpsc::channel::<Deferred>();
+                let me = self.me.clone();
+                std::thread::Builder::new()
+                    .name("rtorb-oneway-sender".into())
+                    .spawn(move || {
+                        while let Ok(d) = rx.recv() {
+                            let Some(core) = me.upgrade() else {
+                                return;
+                            };
+                            core.deliver(d);
+                        }
+                    })
+                    .ok()
+                    .map(|_| tx)
+            })
+            .as_ref()
+    }
+
+    /// Writes a deferred oneway, once more on a new connection if the
+    /// first write fails.
+    fn deliver(&self, d: Deferred) {
+        for _ in 0..2 {
+            let shared = if self.multiplexed() {
+                match self.shared_to(&d.pool, &*d.endpoint, None) {
+                    Ok(s) => s,
+                    Err(_) => return,
+                }
+            } else {
+                None
+            };
+            let written = match shared {
+                Some(conn) => conn.write_pieces(&d.pieces, d.announced),
+                None => match self.checkout(&d.pool, &*d.endpoint, None) {
+                    Ok(mut conn) => {
+                        let r = conn.transport.write_all_vectored(&d.pieces);
+                        if r.is_ok() {
+                            if conn.codesets.is_none() {
+                                conn.codesets = d.announced;
+                            }
+                            self.checkin(&d.pool, conn);
+                        }
+                        r.is_ok()
+                    }
+                    Err(_) => return,
+                },
+            };
+            if written {
+                return;
+            }
+        }
+    }
+
+    /// Opens `count` connections to the endpoint `target`'s calls would
+    /// use first (one shared connection under the multiplexed strategy)
+    /// and keeps them idle for the calls to come; returns how many are
+    /// idle there now.
+    pub(crate) fn preconnect(
+        &self,
+        target: &Target,
+        count: usize,
+    ) -> Result<usize, SystemException> {
+        let effective = self.effective(target);
+        let selected = self.select(target)?;
+        let mut last = None;
+        for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
+            let opened = if self.multiplexed() {
+                match self.shared(candidate, effective.deadline) {
+                    Ok(Some(_)) => Ok(1),
+                    Ok(None) => self.open_idle(candidate, count, effective.deadline),
+                    Err(e) => Err(e),
+                }
+            } else {
+                self.open_idle(candidate, count, effective.deadline)
+            };
+            match opened {
+                Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => last = Some(e),
+                other => return other,
+            }
+        }
+        Err(last.unwrap_or_else(|| {
+            system(
+                SystemExceptionKind::InvPolicy,
+                INV_POLICY_CANNOT_RECONCILE,
+                CompletionStatus::No,
+            )
+        }))
+    }
+
+    fn open_idle(
+        &self,
+        candidate: &Candidate,
+        count: usize,
+        deadline: Option<Instant>,
+    ) -> Result<usize, SystemException> {
+        let have = lock(&candidate.pool.idle).len();
+        for _ in have..count {
+            let conn = Connection::new(self.connect(&*candidate.endpoint, deadline)?);
+            self.checkin(&candidate.pool, conn);
+        }
+        Ok(lock(&candidate.pool.idle).len())
+    }
+}
+
+/// The candidates in the order of `preference`: those of its first
+/// protocol (in the order of the reference), then of the second, ..., then
+/// the others if its fallback allows; all of them, in order, without one.
+fn ordered<'c>(
+    candidates: &'c [Candidate],
+    preference: Option<&'c ClientProtocolPolicy>,
+) -> impl Iterator<Item = &'c Candidate> + 'c {
+    let ranks = preference.map_or(1, |p| p.protocols.len() + 1);
+    (0..ranks).flat_map(move |rank| {
+        candidates.iter().filter(move |c| match preference {
+            None => true,
+            Some(p) => p.rank(c.endpoint.protocol(), c.endpoint.messaging()) == Some(rank),
+        })
+    })
 }
 
 /// The usable profiles of a target.
@@ -453,19 +887,20 @@ impl Invoker for ClientCore {
         operation: Operation,
         arguments: Arguments<'_>,
     ) -> Result<Reply, SystemException> {
-        self.call(
-            target,
-            &operation,
-            rtorb_giop::message::RESPONSE_WITH_TARGET,
+        let request = Request::Call {
+            operation: &operation,
+            response_flags: rtorb_giop::message::RESPONSE_WITH_TARGET,
             arguments,
-        )?
-        .ok_or_else(|| {
-            system(
+        };
+        match self.call(target, request)? {
+            Outcome::Reply(r) => Ok(r),
+            Outcome::System(e) => Err(e),
+            _ => Err(system(
                 SystemExceptionKind::Marshal,
                 MARSHAL_UNEXPECTED_REPLY,
                 CompletionStatus::Maybe,
-            )
-        })
+            )),
+        }
     }
 
     fn invoke_oneway(
@@ -475,8 +910,228 @@ impl Invoker for ClientCore {
         sync: SyncScope,
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
-        self.call(target, &operation, sync.response_flags(), arguments)
-            .map(|_| ())
+        if sync == SyncScope::None {
+            return self.send_deferred(target, &operation, arguments);
+        }
+        let request = Request::Call {
+            operation: &operation,
+            response_flags: sync.response_flags(),
+            arguments,
+        };
+        match self.call(target, request)? {
+            Outcome::System(e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    fn default_sync_scope(&self) -> SyncScope {
+        self.config.sync_scope
+    }
+
+    fn validate_connection(&self, target: &Target) -> Result<bool, SystemException> {
+        match self.call(target, Request::Locate) {
+            Ok(Outcome::Here) => Ok(true),
+            Ok(Outcome::System(e)) => Err(e),
+            Ok(_) => Err(protocol_error()),
+            Err(e) if e.kind() == Some(SystemExceptionKind::InvPolicy) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Starts the thread that closes connections unused for the configured
+/// idle timeout, if one is configured. It ends when the core is dropped.
+pub(crate) fn spawn_idle_reaper(core: &Arc<ClientCore>) -> std::io::Result<()> {
+    let Some(timeout) = core.config.idle_timeout else {
+        return Ok(());
+    };
+    let weak: Weak<ClientCore> = Arc::downgrade(core);
+    let period = (timeout / 4).clamp(Duration::from_millis(5), Duration::from_secs(1));
+    std::thread::Builder::new()
+        .name("rtorb-idle-reaper".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(period);
+                let Some(core) = weak.upgrade() else {
+                    return;
+                };
+                core.close_unused(timeout);
+            }
+        })?;
+    Ok(())
+}
+
+/// The request header of a call, with the `CodeSets` context if given.
+fn request_header(
+    request_id: u32,
+    object_key: &Bytes,
+    operation: &Operation,
+    response_flags: u8,
+    codesets_context: Option<ServiceContext>,
+) -> RequestHeader {
+    RequestHeader {
+        request_id,
+        response_flags,
+        target: TargetAddress::Key(object_key.clone()),
+        operation: operation.clone(),
+        // Empty (no allocation) on every request but a connection's first.
+        service_context: ServiceContextList(codesets_context.into_iter().collect()),
+        requesting_principal: Bytes::new(),
+        reserved: [0; 3],
+    }
+}
+
+/// The encoding of messages on a connection speaking `messaging`.
+pub(super) fn wire_encoding(messaging: FrameProtocol, encoding: Encoding) -> Encoding {
+    match messaging {
+        FrameProtocol::Giop => encoding,
+        FrameProtocol::Lite => encoding.with_version(rtorb_cdr::Version::V1_2),
+    }
+}
+
+/// Why writing a request failed.
+pub(super) enum WriteError {
+    /// It could not be encoded: nothing was sent.
+    Encode(SystemException),
+    /// The transport failed.
+    Io,
+}
+
+/// Encodes `request` with id `request_id` and writes it to `transport`,
+/// as fragments of at most `fragment_size` when it is larger and the
+/// version allows.
+///
+/// `sent` holds the code sets already announced on the connection: if
+/// none were, a request carries the `CodeSets` context of `codesets`, and
+/// `sent` records them once it is written. Returns the code sets the
+/// request was written in (those to read its reply with).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_request(
+    transport: &mut dyn Transport,
+    buffers: &mut BufferPool,
+    probe: &mut Probe,
+    messaging: FrameProtocol,
+    encoding: Encoding,
+    codesets: &ClientCodeSets,
+    sent: &mut Option<TransmissionCodeSets>,
+    object_key: &Bytes,
+    request_id: u32,
+    request: Request<'_>,
+    fragment_size: Option<usize>,
+) -> Result<TransmissionCodeSets, WriteError> {
+    let encoding = wire_encoding(messaging, encoding);
+    let (operation, response_flags, arguments) = match request {
+        Request::Call {
+            operation,
+            response_flags,
+            arguments,
+        } => (operation, response_flags, arguments),
+        Request::Locate => {
+            let msg = Message::new(
+                encoding.version,
+                encoding.order,
+                Content::LocateRequest(LocateRequest {
+                    request_id,
+                    target: TargetAddress::Key(object_key.clone()),
+                }),
+            );
+            let encoded = match messaging {
+                FrameProtocol::Giop => encode_message(&msg),
+                FrameProtocol::Lite => encode_lite(&msg),
+            }
+            .map_err(|e| WriteError::Encode(e.to_system_exception()))?;
+            // A LocateRequest has no service contexts: the code sets are
+            // announced by the first Request.
+            return transport
+                .write_all_vectored(std::slice::from_ref(&encoded))
+                .map(|()| sent.unwrap_or(codesets.transmission()))
+                .map_err(|_| WriteError::Io);
+        }
+    };
+    let (tcs, context) = codesets::for_request(*sent, codesets);
+    let announces = context.is_some();
+    let encoding = encoding.with_codesets(tcs);
+    let header = request_header(request_id, object_key, operation, response_flags, context);
+    let buf = buffers.take_exclusive();
+    let writer = match messaging {
+        FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
+        FrameProtocol::Lite => rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header),
+    };
+    let encode_failed = |e: GiopError| WriteError::Encode(e.to_system_exception());
+    let mut w = writer.map_err(encode_failed)?;
+    arguments(w.body()).map_err(|e| WriteError::Encode(codesets.request_error(e)))?;
+    let fragment = fragment_size.filter(|max| {
+        w.len() > *max && messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS
+    });
+    let written = if let Some(max) = fragment {
+        let chunks = w.finish_chunks().map_err(encode_failed)?;
+        let pieces = fragment_chunks(&chunks, max).map_err(encode_failed)?;
+        probe.lap(Stage::ClientMarshal);
+        transport.write_all_vectored(&pieces)
+    } else if w.body().as_contiguous().is_some() {
+        // One buffer: no chain to build.
+        let message = w.finish().map_err(encode_failed)?;
+        buffers.fit(message.len());
+        probe.lap(Stage::ClientMarshal);
+        transport.write_all_vectored(std::slice::from_ref(&message))
+    } else {
+        let chunks = w.finish_chunks().map_err(encode_failed)?;
+        probe.lap(Stage::ClientMarshal);
+        transport.write_all_vectored(&chunks)
+    };
+    probe.lap(Stage::ClientWrite);
+    written.map_err(|_| WriteError::Io)?;
+    if announces {
+        *sent = Some(tcs);
+    }
+    Ok(tcs)
+}
+
+/// A request encoded into buffers of its own, as fragments of at most
+/// `fragment_size` when it is larger and the version allows, with the code
+/// sets announced in its `CodeSets` context (it carries one whenever
+/// `codesets` has one: whichever connection it goes out on, it may be the
+/// first request there).
+#[allow(clippy::too_many_arguments)]
+fn encode_request(
+    messaging: FrameProtocol,
+    encoding: Encoding,
+    codesets: &ClientCodeSets,
+    object_key: &Bytes,
+    request_id: u32,
+    operation: &Operation,
+    response_flags: u8,
+    arguments: Arguments<'_>,
+    fragment_size: Option<usize>,
+) -> Result<(Vec<Bytes>, Option<TransmissionCodeSets>), SystemException> {
+    let (tcs, context) = codesets::for_request(None, codesets);
+    let announced = context.is_some().then_some(tcs);
+    let encoding = wire_encoding(messaging, encoding).with_codesets(tcs);
+    let header = request_header(request_id, object_key, operation, response_flags, context);
+    let buf = bytes::BytesMut::with_capacity(BUFFER_CAPACITY);
+    let encode_failed = |e: GiopError| e.to_system_exception();
+    let mut w = match messaging {
+        FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
+        FrameProtocol::Lite => rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header),
+    }
+    .map_err(encode_failed)?;
+    arguments(w.body()).map_err(|e| codesets.request_error(e))?;
+    let chunks = w.finish_chunks().map_err(encode_failed)?;
+    let pieces = match fragment_size {
+        Some(max) if messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS => {
+            fragment_chunks(&chunks, max).map_err(encode_failed)?
+        }
+        _ => chunks,
+    };
+    Ok((pieces, announced))
+}
+
+/// The request id a reply or locate reply answers.
+pub(super) fn answered(msg: &Message) -> Option<u32> {
+    match &msg.content {
+        Content::Reply(r) => Some(r.header.request_id),
+        Content::LocateReply(l) => Some(l.request_id),
+        _ => None,
     }
 }
 
@@ -485,96 +1140,76 @@ impl Connection {
         let messaging = transport.messaging();
         Connection {
             transport,
-            reader: FrameReader::new(messaging),
-            reassembler: Reassembler::new(ReassemblyLimits::default()),
-            messaging,
+            inbound: Inbound::new(messaging),
             next_request_id: 0,
             buffers: BufferPool::new(BUFFER_CAPACITY),
             reused: false,
-            read_timeout: None,
+            idle_since: Instant::now(),
             codesets: None,
         }
     }
 
-    fn write_request(
-        &mut self,
-        encoding: Encoding,
-        codesets: &ClientCodeSets,
-        header: &RequestHeader,
-        arguments: Arguments<'_>,
-    ) -> Result<(), Failure> {
-        let buf = self.buffers.take();
-        let writer = match self.messaging {
-            FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, header),
-            FrameProtocol::Lite => {
-                rtorb_giop::lite::lite_request_with_buffer(buf, encoding, header)
-            }
-        };
-        let mut w = writer.map_err(|e| Failure::Failed(e.to_system_exception()))?;
-        arguments(w.body()).map_err(|e| Failure::Failed(codesets.request_error(e)))?;
-        let finish_failed = |e: GiopError| Failure::Failed(e.to_system_exception());
-        let written = if w.body().as_contiguous().is_some() {
-            // One buffer: no chain to build.
-            let message = w.finish().map_err(finish_failed)?;
-            self.transport
-                .write_all_vectored(std::slice::from_ref(&message))
-        } else {
-            let chunks = w.finish_chunks().map_err(finish_failed)?;
-            self.transport.write_all_vectored(&chunks)
-        };
-        match written {
-            Ok(()) => Ok(()),
-            Err(_) if self.reused => Err(Failure::NotStarted),
-            Err(_) => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn round_trip(
+    fn exchange(
         &mut self,
         encoding: Encoding,
         codesets: &ClientCodeSets,
         object_key: &Bytes,
-        operation: &Operation,
-        response_flags: u8,
-        arguments: Arguments<'_>,
+        request: Request<'_>,
         deadline: Option<Instant>,
+        fragment_size: Option<usize>,
     ) -> Result<Outcome, Failure> {
+        self.inbound.probe.restart();
         let request_id = self.next_request_id;
         self.next_request_id = self.next_request_id.wrapping_add(1);
-        let (tcs, context) = codesets::for_request(self.codesets, codesets);
-        let header = RequestHeader {
+        let written = write_request(
+            &mut *self.transport,
+            &mut self.buffers,
+            &mut self.inbound.probe,
+            self.inbound.messaging,
+            encoding,
+            codesets,
+            &mut self.codesets,
+            object_key,
             request_id,
-            response_flags,
-            target: TargetAddress::Key(object_key.clone()),
-            operation: operation.clone(),
-            service_context: ServiceContextList(context.into_iter().collect()),
-            requesting_principal: Bytes::new(),
-            reserved: [0; 3],
+            request,
+            fragment_size,
+        );
+        let tcs = match written {
+            Ok(tcs) => tcs,
+            Err(WriteError::Encode(e)) => return Err(Failure::Failed(e)),
+            Err(WriteError::Io) if self.reused => return Err(Failure::NotStarted),
+            Err(WriteError::Io) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
         };
-        let encoding = match self.messaging {
-            FrameProtocol::Giop => encoding,
-            FrameProtocol::Lite => encoding.with_version(rtorb_cdr::Version::V1_2),
-        };
-        let encoding = encoding.with_codesets(tcs);
-        self.write_request(encoding, codesets, &header, arguments)?;
-        if !header.service_context.is_empty() {
-            self.codesets = Some(tcs);
-        }
-        if response_flags & 0x01 == 0 {
+        if !request.expects_reply() {
             return Ok(Outcome::Sent);
         }
         loop {
-            let (msg, message) = self.read_message(deadline)?;
-            match &msg.content {
-                Content::Reply(r) if r.header.request_id == request_id => {
-                    return read_reply(&msg, &message, r, tcs).map_err(Failure::Failed);
+            let (msg, message) = self.inbound.read_message(&mut *self.transport, deadline)?;
+            match answered(&msg) {
+                Some(id) if id == request_id => {
+                    let answer = read_answer(&msg, &message, tcs).map_err(Failure::Failed);
+                    self.inbound.probe.lap(Stage::ClientDemarshal);
+                    return answer;
                 }
                 // A reply to a request abandoned earlier: not ours.
-                Content::Reply(_) | Content::LocateReply(_) => {}
-                Content::CloseConnection => return Err(Failure::NotStarted),
-                _ => return Err(Failure::Failed(protocol_error())),
+                Some(_) => {}
+                None if matches!(msg.content, Content::CloseConnection) => {
+                    return Err(Failure::NotStarted);
+                }
+                None => return Err(Failure::Failed(protocol_error())),
             }
+        }
+    }
+}
+
+impl Inbound {
+    pub(super) fn new(messaging: FrameProtocol) -> Inbound {
+        Inbound {
+            reader: FrameReader::new(messaging),
+            reassembler: Reassembler::new(ReassemblyLimits::default()),
+            messaging,
+            read_timeout: None,
+            probe: Probe::start(),
         }
     }
 
@@ -585,7 +1220,11 @@ impl Connection {
     /// read that times out before the deadline is retried with what is
     /// left). A new timeout is set a little short of the deadline, so that
     /// the next calls, with the same round-trip timeout, can keep it.
-    fn set_read_timeout(&mut self, deadline: Option<Instant>) -> Result<(), Failure> {
+    fn set_read_timeout(
+        &mut self,
+        transport: &mut dyn Transport,
+        deadline: Option<Instant>,
+    ) -> Result<(), Failure> {
         let timeout = match deadline {
             None => None,
             Some(d) => {
@@ -600,7 +1239,7 @@ impl Connection {
             }
         };
         if timeout != self.read_timeout {
-            self.transport
+            transport
                 .set_read_timeout(timeout)
                 .map_err(|_| Failure::Failed(lost(CompletionStatus::Maybe)))?;
             self.read_timeout = timeout;
@@ -608,12 +1247,21 @@ impl Connection {
         Ok(())
     }
 
-    /// The next whole (reassembled) message from the server.
-    fn read_message(&mut self, deadline: Option<Instant>) -> Result<(Message, Bytes), Failure> {
+    /// The next whole (reassembled) message from the server. A deadline
+    /// that passes gives `TIMEOUT` ([`TIMEOUT_ROUND_TRIP`]) and leaves the
+    /// connection usable.
+    pub(super) fn read_message(
+        &mut self,
+        transport: &mut dyn Transport,
+        deadline: Option<Instant>,
+    ) -> Result<(Message, Bytes), Failure> {
         loop {
-            self.set_read_timeout(deadline)?;
-            let frame = match self.reader.read_frame(&mut *self.transport) {
-                Ok(Some(f)) => f,
+            self.set_read_timeout(transport, deadline)?;
+            let frame = match self.reader.read_frame(transport) {
+                Ok(Some(f)) => {
+                    self.probe.lap(Stage::ClientWait);
+                    f
+                }
                 Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
                 Err(e) if e.is_timeout() || e.is_would_block() => {
                     if deadline.is_some_and(|d| Instant::now() < d) {
@@ -626,6 +1274,8 @@ impl Connection {
                 Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
             };
             let decoded = match self.messaging {
+                // `push_message` records where a GIOP 1.1 message
+                // reassembled from fragments changes its alignment.
                 FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                     Ok(None) => continue,
                     Ok(Some(pair)) => Ok(pair),
@@ -633,6 +1283,7 @@ impl Connection {
                 },
                 FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
             };
+            self.probe.lap(Stage::ClientDemarshal);
             return match decoded {
                 Ok((m, _)) if m.more_fragments => Err(Failure::Failed(protocol_error())),
                 Ok(pair) => Ok(pair),
@@ -644,7 +1295,7 @@ impl Connection {
 
 /// The read timeout to set when `left` remains before a deadline and
 /// `current` is set, or `None` to keep `current`: see
-/// [`Connection::set_read_timeout`]. A timeout it gives or keeps never
+/// [`Inbound::set_read_timeout`]. A timeout it gives or keeps never
 /// ends after the deadline.
 fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duration> {
     if let Some(set) = current
@@ -657,6 +1308,30 @@ fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duratio
         Some(left - left / (2 * READ_TIMEOUT_SLACK))
     } else {
         Some(left)
+    }
+}
+
+/// Reads the answer to our request: a reply (its body in `codesets`, those
+/// the request was written in) or a locate reply.
+pub(super) fn read_answer(
+    msg: &Message,
+    message: &Bytes,
+    codesets: TransmissionCodeSets,
+) -> Result<Outcome, SystemException> {
+    match &msg.content {
+        Content::Reply(r) => read_reply(msg, message, r, codesets),
+        Content::LocateReply(l) => match &l.status {
+            LocateStatus::ObjectHere => Ok(Outcome::Here),
+            LocateStatus::UnknownObject => Ok(Outcome::System(object_not_exist())),
+            LocateStatus::ObjectForward(ior) | LocateStatus::ObjectForwardPerm(ior) => {
+                let reference =
+                    ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
+                Ok(Outcome::Forward(Target::from_reference(reference)?))
+            }
+            LocateStatus::LocSystemException(e) => Ok(Outcome::System(e.clone())),
+            LocateStatus::LocNeedsAddressingMode(_) => Err(protocol_error()),
+        },
+        _ => Err(protocol_error()),
     }
 }
 

@@ -3,7 +3,88 @@
 
 use std::time::Duration;
 
+use rtorb_giop::header::DEFAULT_MAX_MESSAGE_SIZE;
+
 use super::OrbError;
+use super::strategy::ServerStrategy;
+use crate::runtime::{ClientProtocolPolicy, SyncScope};
+
+/// How the client side uses its connections to an endpoint.
+///
+/// Set with [`super::OrbBuilder::connection_strategy`] or
+/// `-ORBClientConnectionStrategy exclusive|multiplexed`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use rtorb::orb::{ConnectionStrategy, Orb};
+/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb_cdr::{CdrDecode, CdrEncode};
+///
+/// struct Echo;
+/// impl Skeleton for Echo {
+///     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Echo:1.0"] }
+///     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+///         match req.operation() {
+///             "echo" => {
+///                 let l = i32::decode(req.arguments())?;
+///                 req.write_results(|e| l.encode(e))
+///             }
+///             _ => Err(bad_operation()),
+///         }
+///     }
+/// }
+///
+/// let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+/// let ior = server.object_to_string(&server.activate(Arc::new(Echo))).unwrap();
+///
+/// let (client, _) = Orb::init(["-ORBClientConnectionStrategy", "multiplexed"]).unwrap();
+/// assert_eq!(client.config().connection_strategy, ConnectionStrategy::Multiplexed);
+/// let obj = client.string_to_object(&ior).unwrap();
+/// // Explicit binding: connected before the first call.
+/// assert_eq!(obj.validate_connection(), Ok(true));
+/// let calls: Vec<_> = (0..4)
+///     .map(|i: i32| {
+///         let obj = obj.clone();
+///         std::thread::spawn(move || {
+///             obj.invoke("echo", |e| i.encode(e)).unwrap()
+///                 .decode::<i32, SystemException>(i32::decode).unwrap()
+///         })
+///     })
+///     .collect();
+/// for (i, c) in calls.into_iter().enumerate() {
+///     assert_eq!(c.join().unwrap(), i as i32);
+/// }
+/// // One shared connection carried every call.
+/// assert_eq!(client.idle_connections(), 1);
+/// server.shutdown();
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ConnectionStrategy {
+    /// One request in flight per connection: a call takes an idle
+    /// connection to the endpoint (or opens one) and has it to itself
+    /// until its reply has come. Concurrent calls use as many
+    /// connections. The default: no thread ever waits for another's
+    /// reply, which keeps priorities apart.
+    #[default]
+    Exclusive,
+    /// One connection per endpoint shared by every call: many requests in
+    /// flight at once, each calling thread waiting for its own reply
+    /// (leader/followers: one waiting thread reads and hands the other
+    /// replies to their threads).
+    Multiplexed,
+}
+
+impl ConnectionStrategy {
+    /// Parses `exclusive` or `multiplexed` (any case; `mux` too).
+    pub fn parse(s: &str) -> Option<ConnectionStrategy> {
+        match s.to_ascii_lowercase().as_str() {
+            "exclusive" => Some(ConnectionStrategy::Exclusive),
+            "multiplexed" | "mux" => Some(ConnectionStrategy::Multiplexed),
+            _ => None,
+        }
+    }
+}
 
 /// The settings of an ORB.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,9 +103,58 @@ pub struct OrbConfig {
     /// not read.
     pub server_write_timeout: Duration,
     /// How often an idle server connection looks whether the ORB is
-    /// shutting down.
+    /// shutting down (and, in the event-driven strategies, how often
+    /// connections are checked for the timeouts below).
     pub server_poll_interval: Duration,
+    /// How the server's threads serve connections (`-ORBServerStrategy`);
+    /// thread-per-connection by default (see [`ServerStrategy`] for why).
+    pub server_strategy: ServerStrategy,
+    /// The threads of the [`ServerStrategy::LeaderFollowers`] pool
+    /// (`-ORBServerThreads`, at least 1).
+    pub server_threads: usize,
+    /// The largest message the server accepts, in octets after the
+    /// header (`-ORBMaxMessageSize`); a header announcing more is answered
+    /// with `MessageError` and the connection closed, before anything is
+    /// buffered for it. It also bounds a reassembled fragmented message.
+    pub max_message_size: u32,
+    /// How long a connection may hold part of a message (an incomplete
+    /// message or fragmented request) before it is closed
+    /// (`-ORBIncompleteMessageTimeout`).
+    pub incomplete_message_timeout: Duration,
+    /// The most connections the server keeps open at once
+    /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.
+    pub max_connections: usize,
+    /// The most reply octets the event-driven strategies queue for a
+    /// connection that is not reading them (`-ORBMaxOutputBuffer`): past
+    /// it the connection's requests are not read until the queue drains,
+    /// and a queue that does not drain for
+    /// [`server_write_timeout`](OrbConfig::server_write_timeout) closes
+    /// the connection. (A thread per connection writes blocking and holds
+    /// one reply at most.)
+    pub max_output_buffer: usize,
+    /// How client calls use connections (default
+    /// [`ConnectionStrategy::Exclusive`]).
+    pub connection_strategy: ConnectionStrategy,
+    /// How long a client connection may stay unused before it is closed;
+    /// `None` (the default): until the ORB is dropped or the server
+    /// closes it.
+    pub connection_idle_timeout: Option<Duration>,
+    /// The largest GIOP message sent in one piece, client requests and
+    /// server replies alike; a larger GIOP 1.2 message goes out as
+    /// fragments of at most this size (GIOP 1.0, 1.1 and GIOPlite ones are
+    /// sent whole: see [`super::client::ORB_FRAGMENTS`]). `None` (the default): never fragment.
+    pub fragment_size: Option<usize>,
+    /// The sync scope of oneway calls that set none at object or thread
+    /// level (default [`SyncScope::WithTransport`]).
+    pub sync_scope: SyncScope,
+    /// The ORB's `ClientProtocolPolicy`, unless the object or thread
+    /// overrides it; `None` (the default): every profile in the order of
+    /// the reference.
+    pub client_protocol: Option<ClientProtocolPolicy>,
 }
+
+/// The default number of leader/followers threads.
+pub const DEFAULT_SERVER_THREADS: usize = 4;
 
 impl Default for OrbConfig {
     fn default() -> Self {
@@ -35,6 +165,17 @@ impl Default for OrbConfig {
             connect_timeout: Duration::from_secs(10),
             server_write_timeout: Duration::from_secs(30),
             server_poll_interval: Duration::from_millis(50),
+            server_strategy: ServerStrategy::default(),
+            server_threads: DEFAULT_SERVER_THREADS,
+            max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
+            incomplete_message_timeout: Duration::from_secs(10),
+            max_connections: 1024,
+            max_output_buffer: 1024 * 1024,
+            connection_strategy: ConnectionStrategy::Exclusive,
+            connection_idle_timeout: None,
+            fragment_size: None,
+            sync_scope: SyncScope::WithTransport,
+            client_protocol: None,
         }
     }
 }
@@ -46,8 +187,17 @@ impl OrbConfig {
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
     /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
-    /// `-ORBConnectTimeout MS` (milliseconds). Any other argument starting
-    /// with `-ORB` is an error.
+    /// `-ORBConnectTimeout MS` (milliseconds), and for the server
+    /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
+    /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
+    /// `-ORBIncompleteMessageTimeout MS`, `-ORBMaxConnections N`,
+    /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`, and
+    /// for the client `-ORBClientConnectionStrategy exclusive|multiplexed`,
+    /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
+    /// `-ORBSyncScope none|transport|server|target` and
+    /// `-ORBClientProtocolPolicy LIST` (see
+    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`). Any other
+    /// argument starting with `-ORB` is an error.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
         I: IntoIterator<Item = S>,
@@ -94,6 +244,85 @@ impl OrbConfig {
                     let v = value()?;
                     self.connect_timeout = millis(&arg, &v)?;
                 }
+                "serverstrategy" => {
+                    let v = value()?;
+                    self.server_strategy = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "serverthreads" => {
+                    let v = value()?;
+                    self.server_threads = count(&arg, &v)?.max(1);
+                }
+                "maxmessagesize" => {
+                    let v = value()?;
+                    self.max_message_size = v.parse().map_err(|_| {
+                        OrbError::Args(format!("{arg} wants a number of octets, not {v:?}"))
+                    })?;
+                }
+                "incompletemessagetimeout" => {
+                    let v = value()?;
+                    self.incomplete_message_timeout = millis(&arg, &v)?;
+                }
+                "maxconnections" => {
+                    let v = value()?;
+                    self.max_connections = count(&arg, &v)?;
+                }
+                "maxoutputbuffer" => {
+                    let v = value()?;
+                    self.max_output_buffer = count(&arg, &v)?;
+                }
+                "serverwritetimeout" => {
+                    let v = value()?;
+                    self.server_write_timeout = millis(&arg, &v)?;
+                }
+                "clientconnectionstrategy" => {
+                    let v = value()?;
+                    self.connection_strategy = ConnectionStrategy::parse(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants exclusive or multiplexed, not {v:?}"))
+                    })?;
+                }
+                "connectionidletimeout" => {
+                    let v = value()?;
+                    self.connection_idle_timeout = Some(millis(&arg, &v)?);
+                }
+                "fragmentsize" => {
+                    let v = value()?;
+                    let n = v
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= rtorb_giop::fragment::MIN_FRAGMENT_SIZE)
+                        .ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a size of at least {} octets, not {v:?}",
+                                rtorb_giop::fragment::MIN_FRAGMENT_SIZE
+                            ))
+                        })?;
+                    self.fragment_size = Some(n);
+                }
+                "syncscope" => {
+                    let v = value()?;
+                    self.sync_scope = match v.to_ascii_lowercase().as_str() {
+                        "none" => SyncScope::None,
+                        "transport" => SyncScope::WithTransport,
+                        "server" => SyncScope::WithServer,
+                        "target" => SyncScope::WithTarget,
+                        _ => {
+                            return Err(OrbError::Args(format!(
+                                "{arg} wants none, transport, server or target, not {v:?}"
+                            )));
+                        }
+                    };
+                }
+                "clientprotocolpolicy" => {
+                    let v = value()?;
+                    self.client_protocol =
+                        Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
+                            OrbError::Args(format!(
+                                "{arg} wants a list like uiop,iiop+lite,*, not {v:?}"
+                            ))
+                        })?);
+                }
                 _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
             }
         }
@@ -105,6 +334,11 @@ fn millis(option: &str, v: &str) -> Result<Duration, OrbError> {
     v.parse::<u64>()
         .map(Duration::from_millis)
         .map_err(|_| OrbError::Args(format!("{option} wants milliseconds, not {v:?}")))
+}
+
+fn count(option: &str, v: &str) -> Result<usize, OrbError> {
+    v.parse::<usize>()
+        .map_err(|_| OrbError::Args(format!("{option} wants a number, not {v:?}")))
 }
 
 #[cfg(test)]
@@ -126,6 +360,20 @@ mod tests {
                 "Cubit=corbaloc::1.2@127.0.0.1:1/Cubit",
                 "-ORBRoundTripTimeout",
                 "250",
+                "-ORBServerStrategy",
+                "leader-followers",
+                "-ORBServerThreads",
+                "3",
+                "-ORBMaxMessageSize",
+                "65536",
+                "-ORBIncompleteMessageTimeout",
+                "1500",
+                "-ORBMaxConnections",
+                "16",
+                "-ORBMaxOutputBuffer",
+                "4096",
+                "-ORBServerWriteTimeout",
+                "700",
             ])
             .unwrap();
         assert_eq!(rest, ["prog", "x"]);
@@ -141,6 +389,50 @@ mod tests {
             )]
         );
         assert_eq!(c.round_trip_timeout, Some(Duration::from_millis(250)));
+        assert_eq!(c.server_strategy, ServerStrategy::LeaderFollowers);
+        assert_eq!(c.server_threads, 3);
+        assert_eq!(c.max_message_size, 65536);
+        assert_eq!(c.incomplete_message_timeout, Duration::from_millis(1500));
+        assert_eq!(c.max_connections, 16);
+        assert_eq!(c.max_output_buffer, 4096);
+        assert_eq!(c.server_write_timeout, Duration::from_millis(700));
+        for s in ["reactive", "thread-per-connection", "LEADER_FOLLOWERS"] {
+            let mut c = OrbConfig::default();
+            c.apply_args(["-ORBServerStrategy", s]).unwrap();
+            assert_eq!(
+                c.server_strategy.as_str(),
+                s.to_ascii_lowercase().replace('_', "-")
+            );
+        }
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Exclusive);
+    }
+
+    #[test]
+    fn connection_and_policy_options_are_taken() {
+        let mut c = OrbConfig::default();
+        let rest = c
+            .apply_args([
+                "-ORBClientConnectionStrategy",
+                "multiplexed",
+                "-ORBConnectionIdleTimeout",
+                "1500",
+                "-ORBFragmentSize",
+                "65536",
+                "-ORBSyncScope",
+                "server",
+                "-ORBClientProtocolPolicy",
+                "uiop,iiop+lite,*",
+            ])
+            .unwrap();
+        assert!(rest.is_empty());
+        assert_eq!(c.connection_strategy, ConnectionStrategy::Multiplexed);
+        assert_eq!(c.connection_idle_timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(c.fragment_size, Some(65536));
+        assert_eq!(c.sync_scope, SyncScope::WithServer);
+        assert_eq!(
+            c.client_protocol,
+            ClientProtocolPolicy::parse("uiop,iiop+lite,*")
+        );
     }
 
     #[test]
@@ -150,6 +442,14 @@ mod tests {
             &["-ORBInitRef", "NoEquals"],
             &["-ORBRoundTripTimeout", "soon"],
             &["-ORBFrobnicate", "1"],
+            &["-ORBServerStrategy", "thread-per-request"],
+            &["-ORBServerThreads", "many"],
+            &["-ORBMaxMessageSize", "-1"],
+            &["-ORBMaxConnections"],
+            &["-ORBClientConnectionStrategy", "shared"],
+            &["-ORBFragmentSize", "8"],
+            &["-ORBSyncScope", "maybe"],
+            &["-ORBClientProtocolPolicy", "iiop+tls"],
         ] {
             let mut c = OrbConfig::default();
             assert!(

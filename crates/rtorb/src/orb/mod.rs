@@ -2,10 +2,15 @@
 //! dispatches the requests its acceptors receive.
 //!
 //! An [`Orb`] owns the [`ProtocolRegistry`], the server's object map
-//! (object key → [`Skeleton`]), one thread per acceptor, one thread per
-//! accepted connection, and the client's connection cache. Everything is
-//! blocking I/O on threads; see [`client`] and [`server`] for how calls
-//! and connections behave.
+//! (object key → [`Skeleton`]), the server's threads, and the client's
+//! connection cache. The client does blocking I/O on the calling thread
+//! (see [`client`]). The server's threads follow the configured
+//! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
+//! default), a single reactive thread, or a leader/followers pool, all
+//! handing each message to the same code (see [`server`] and
+//! [`reactor`]), with the same bounds on hostile input (maximum message
+//! size, incomplete-message timeout, connection limit, queued-reply bound)
+//! and the same shutdown.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -43,10 +48,13 @@
 pub mod client;
 pub mod codesets;
 pub mod config;
+mod multiplexed;
+pub mod reactor;
 pub mod server;
+pub mod strategy;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -57,18 +65,22 @@ use rtorb_giop::{
     parse_object_url,
 };
 
-use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
+use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
 pub use client::{
-    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, TIMEOUT_ROUND_TRIP,
-    TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
+    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
+    TRANSIENT_NO_USABLE_PROFILE,
 };
-pub use config::OrbConfig;
+pub use config::{ConnectionStrategy, DEFAULT_SERVER_THREADS, OrbConfig};
+pub use reactor::MESSAGES_PER_TURN;
 pub use server::UNKNOWN_SERVANT_PANICKED;
+pub use strategy::{ServerStrategy, UnknownStrategy};
 
 use client::{ClientConfig, ClientCore};
-use server::ServerCore;
+use server::{ServerCore, ServerLimits};
 
 /// Why an ORB could not be set up, or a name not resolved.
 #[derive(Debug, thiserror::Error)]
@@ -124,6 +136,41 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets how calls use connections: [`ConnectionStrategy::Exclusive`]
+    /// (the default) or [`ConnectionStrategy::Multiplexed`].
+    pub fn connection_strategy(mut self, strategy: ConnectionStrategy) -> Self {
+        self.config.connection_strategy = strategy;
+        self
+    }
+
+    /// Closes client connections left unused for `timeout`.
+    pub fn connection_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.connection_idle_timeout = Some(timeout);
+        self
+    }
+
+    /// Sends GIOP 1.2 requests and replies larger than `octets` as
+    /// fragments of at most `octets` (at least
+    /// [`rtorb_giop::fragment::MIN_FRAGMENT_SIZE`]; smaller values are
+    /// raised to it). GIOP 1.0 and 1.1 ones go whole: see
+    /// [`client::ORB_FRAGMENTS`].
+    pub fn fragment_size(mut self, octets: usize) -> Self {
+        self.config.fragment_size = Some(octets.max(rtorb_giop::fragment::MIN_FRAGMENT_SIZE));
+        self
+    }
+
+    /// Sets the ORB-level sync scope of oneway calls.
+    pub fn sync_scope(mut self, scope: SyncScope) -> Self {
+        self.config.sync_scope = scope;
+        self
+    }
+
+    /// Sets the ORB-level `ClientProtocolPolicy`.
+    pub fn client_protocol(mut self, policy: ClientProtocolPolicy) -> Self {
+        self.config.client_protocol = Some(policy);
+        self
+    }
+
     /// Registers an initial reference for
     /// [`Orb::resolve_initial_references`].
     pub fn initial_reference(mut self, name: impl Into<String>, url: impl Into<String>) -> Self {
@@ -139,6 +186,51 @@ impl OrbBuilder {
         self
     }
 
+    /// Chooses how the server's threads serve connections (see
+    /// [`ServerStrategy`]; thread-per-connection by default).
+    pub fn server_strategy(mut self, strategy: ServerStrategy) -> Self {
+        self.config.server_strategy = strategy;
+        self
+    }
+
+    /// Sets the size of the leader/followers pool (at least 1).
+    pub fn server_threads(mut self, threads: usize) -> Self {
+        self.config.server_threads = threads.max(1);
+        self
+    }
+
+    /// Sets the largest message body the server accepts, in octets.
+    pub fn max_message_size(mut self, octets: u32) -> Self {
+        self.config.max_message_size = octets;
+        self
+    }
+
+    /// Sets how long a server connection may hold part of a message.
+    pub fn incomplete_message_timeout(mut self, timeout: Duration) -> Self {
+        self.config.incomplete_message_timeout = timeout;
+        self
+    }
+
+    /// Sets the most connections the server keeps open at once.
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.config.max_connections = connections;
+        self
+    }
+
+    /// Sets the most reply octets queued for a client that does not read
+    /// them (event-driven strategies).
+    pub fn max_output_buffer(mut self, octets: usize) -> Self {
+        self.config.max_output_buffer = octets;
+        self
+    }
+
+    /// Sets how long the server waits for a reply to be written (or, in
+    /// the event-driven strategies, for queued replies to drain).
+    pub fn server_write_timeout(mut self, timeout: Duration) -> Self {
+        self.config.server_write_timeout = timeout;
+        self
+    }
+
     /// Replaces the whole configuration.
     pub fn config(mut self, config: OrbConfig) -> Self {
         self.config = config;
@@ -151,18 +243,22 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
-        let client = Arc::new(ClientCore::new(
-            registry.clone(),
-            ClientConfig {
-                round_trip_timeout: config.round_trip_timeout,
-                connect_timeout: config.connect_timeout,
-            },
-        ));
-        let server = Arc::new(ServerCore::new(
-            config.server_poll_interval,
-            config.server_write_timeout,
-            client.clone(),
-        ));
+        let client_config = ClientConfig {
+            round_trip_timeout: config.round_trip_timeout,
+            connect_timeout: config.connect_timeout,
+            strategy: config.connection_strategy,
+            idle_timeout: config.connection_idle_timeout,
+            fragment_size: config.fragment_size,
+            sync_scope: config.sync_scope,
+            client_protocol: config.client_protocol.clone(),
+        };
+        let client =
+            Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
+        client::spawn_idle_reaper(&client)?;
+        let server = Arc::new(
+            ServerCore::new(ServerLimits::from_config(&config), client.clone())
+                .with_fragment_size(config.fragment_size),
+        );
         let mut acceptors = Vec::new();
         for s in &config.listen {
             let acceptor = registry.listen(s).map_err(|source| OrbError::Listen {
@@ -173,19 +269,29 @@ impl OrbBuilder {
         }
         let endpoints: Vec<Box<dyn Endpoint>> =
             acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
-        let mut threads = Vec::new();
-        for a in acceptors {
-            match server::spawn_acceptor(Arc::clone(&server), a) {
-                Ok(h) => threads.push(h),
-                Err(e) => {
-                    server.stop();
-                    for h in threads {
-                        let _ = h.join();
+        let threads = match config.server_strategy {
+            _ if acceptors.is_empty() => Vec::new(),
+            ServerStrategy::ThreadPerConnection => {
+                let mut threads = Vec::new();
+                for a in acceptors {
+                    match server::spawn_acceptor(Arc::clone(&server), a) {
+                        Ok(h) => threads.push(h),
+                        Err(e) => {
+                            server.stop();
+                            for h in threads {
+                                let _ = h.join();
+                            }
+                            return Err(OrbError::Thread(e));
+                        }
                     }
-                    return Err(OrbError::Thread(e));
                 }
+                threads
             }
-        }
+            ServerStrategy::Reactive => reactor::spawn(Arc::clone(&server), acceptors, 1)?,
+            ServerStrategy::LeaderFollowers => {
+                reactor::spawn(Arc::clone(&server), acceptors, config.server_threads)?
+            }
+        };
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
@@ -377,9 +483,26 @@ impl Orb {
         Ok(self.string_to_object(&url)?)
     }
 
-    /// The number of idle client connections in the cache.
+    /// The number of idle client connections: exclusive ones in the
+    /// cache, and shared (multiplexed) ones with no call in flight.
     pub fn idle_connections(&self) -> usize {
         self.client.idle_connections()
+    }
+
+    /// The server connections open now (accepted, not yet closed).
+    pub fn server_connections(&self) -> usize {
+        self.server.open_connections()
+    }
+
+    /// Explicit binding: opens connections to the endpoint that calls on
+    /// `object` would use first (under the effective
+    /// `ClientProtocolPolicy`) until `count` are idle there, so that the
+    /// next calls open none; returns how many are idle there. Under the
+    /// multiplexed strategy one shared connection carries every call, so
+    /// at most one is opened. Fails as a call would (`TRANSIENT` when no
+    /// profile can be connected to).
+    pub fn preconnect(&self, object: &Object, count: usize) -> Result<usize, SystemException> {
+        self.client.preconnect(object.target(), count)
     }
 
     /// Whether [`Orb::shutdown`] has been called.
@@ -393,10 +516,7 @@ impl Orb {
     /// client connections. Calling it again does nothing.
     pub fn shutdown(&self) {
         self.server.stop();
-        let threads: Vec<JoinHandle<()>> = match self.acceptor_threads.lock() {
-            Ok(mut v) => v.drain(..).collect(),
-            Err(p) => p.into_inner().drain(..).collect(),
-        };
+        let threads: Vec<JoinHandle<()>> = self.acceptor_threads.lock().drain(..).collect();
         for h in threads {
             let _ = h.join();
         }

@@ -1,18 +1,43 @@
-//! The server side of the ORB: acceptor threads, a thread per connection,
-//! and dispatch by object key.
+//! The server side of the ORB: the object map, the handling of each
+//! complete message (shared by every concurrency strategy), and the
+//! thread-per-connection strategy.
 //!
-//! Each acceptor runs on its own thread and starts a thread for every
-//! connection it accepts. A connection thread reads one message at a time
-//! (reassembling fragments), dispatches requests with
-//! [`crate::runtime::dispatch`] on the skeleton registered under the
-//! object key (`OBJECT_NOT_EXIST` if none), and writes each reply before
-//! reading on. It answers `LocateRequest`s, ignores `CancelRequest`s
-//! (requests run to completion before the next message is read), and
-//! answers malformed input with a `MessageError` and closes that
-//! connection only. Replies are written in the GIOP version and byte order
-//! of the request, or in GIOPlite on a GIOPlite connection. Arguments are
-//! read and replies written in the code sets of the first `CodeSets`
-//! service context the connection received (see [`super::codesets`]).
+//! Whatever the [`ServerStrategy`](super::ServerStrategy), a connection is
+//! a `Connection`: its transport, its incremental framing state, its
+//! fragment reassembly and its queue of replies not yet written. A strategy
+//! calls `Connection::receive` when the connection may have input; it
+//! reads what there is, hands each whole message to
+//! `Connection::handle` (which dispatches requests with
+//! [`crate::runtime::dispatch`] on the skeleton registered under the object
+//! key, `OBJECT_NOT_EXIST` if none, and writes the reply), and says whether
+//! to go on, wait, or close. Messages of one connection are handled one at
+//! a time, in order: a connection is never read by two threads at once. It
+//! answers `LocateRequest`s, ignores `CancelRequest`s (requests run to
+//! completion before the next message is read), and answers malformed
+//! input with a `MessageError` and closes that connection only. Replies are
+//! written in the GIOP version and byte order of the request, or in
+//! GIOPlite on a GIOPlite connection. Arguments are read and replies
+//! written in the code sets of the first `CodeSets` service context the
+//! connection received (see [`super::codesets`]).
+//!
+//! Hostile or broken peers are bounded: a header announcing more than the
+//! maximum message size is a `MessageError` before anything is buffered for
+//! it; part of a message held longer than the incomplete-message timeout
+//! closes the connection; connections beyond the limit are closed as soon
+//! as they are accepted; and replies a client does not read are queued up
+//! to a bound, past which its requests are not read, and a queue that does
+//! not drain within the write timeout closes the connection.
+//!
+//! With a thread per connection, each acceptor runs on its own thread and
+//! starts a thread for every connection it accepts, which reads blocking
+//! (waking at the poll interval) and writes each reply before reading on.
+//! The event-driven strategies are in [`super::reactor`].
+//!
+//! A GIOP 1.2 reply larger than the configured fragment size goes out as
+//! fragments (GIOP 1.0 and 1.1 replies go whole: see
+//! [`super::client::ORB_FRAGMENTS`]). A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response
+//! flags is acknowledged with an empty reply before the upcall runs (with
+//! `SYNC_WITH_TARGET`, after it).
 //!
 //! On shutdown the acceptors stop, every connection finishes the request
 //! it is running, sends `CloseConnection` (a request that arrives after
@@ -21,25 +46,34 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{ByteOrder, RTORB_VMCID, Version};
-use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message, ReplyStatus};
+use rtorb_cdr::{ByteOrder, Encoding, RTORB_VMCID, Version};
+use rtorb_giop::message::{
+    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader,
+};
 use rtorb_giop::{
-    CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
-    SystemException, SystemExceptionKind, decode_lite, encode_lite, encode_message,
+    CompletionStatus, FrameDecoder, FrameProtocol, GiopError, ObjectReference, Reassembler,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, fragment_chunks,
 };
 
+use super::client::ORB_FRAGMENTS;
 use super::codesets::ServerCodeSets;
 use crate::runtime::{
     BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
     object_not_exist, with_invoker,
 };
-use crate::transport::{Acceptor, FrameReader, Transport, TransportError};
+use crate::sync::{Mutex, RwLock};
+use crate::transport::io::MIN_READ;
+use crate::transport::{Acceptor, FrameReader, OutChain, Transport};
+use crate::whitebox::{Probe, Stage};
+
+use super::OrbConfig;
 
 /// `UNKNOWN` minor code for a servant that panicked (rtorb).
 pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
@@ -50,16 +84,53 @@ const BUFFER_CAPACITY: usize = 512;
 /// How long an acceptor sleeps when no connection is waiting.
 const ACCEPT_POLL: Duration = Duration::from_millis(5);
 
+/// The bounds and timeouts of the server, from the [`OrbConfig`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ServerLimits {
+    /// How often an idle connection (or the event loop) wakes to look at
+    /// shutdown and timeouts.
+    pub(crate) poll_interval: Duration,
+    /// How long a reply may wait to be written.
+    pub(crate) write_timeout: Duration,
+    /// The largest message body accepted.
+    pub(crate) max_message_size: u32,
+    /// How long part of a message may be held.
+    pub(crate) incomplete_message_timeout: Duration,
+    /// The most open connections.
+    pub(crate) max_connections: usize,
+    /// The most reply octets queued for one connection before its input
+    /// is no longer read.
+    pub(crate) max_output_buffer: usize,
+}
+
+impl ServerLimits {
+    pub(crate) fn from_config(config: &OrbConfig) -> ServerLimits {
+        ServerLimits {
+            poll_interval: config.server_poll_interval,
+            write_timeout: config.server_write_timeout,
+            max_message_size: config.max_message_size,
+            incomplete_message_timeout: config.incomplete_message_timeout,
+            max_connections: config.max_connections,
+            max_output_buffer: config.max_output_buffer,
+        }
+    }
+}
+
 /// The object map and thread bookkeeping shared by the server threads.
 pub(crate) struct ServerCore {
     objects: RwLock<HashMap<Bytes, Entry>>,
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
-    poll_interval: Duration,
-    write_timeout: Duration,
+    pub(crate) limits: ServerLimits,
+    /// Connections open (accepted and not yet closed).
+    open: AtomicUsize,
+    /// Wakes the event loops on shutdown.
+    wakers: Mutex<Vec<Arc<mio::Waker>>>,
     /// Binds object references that arrive in requests, so a servant can
     /// call them (the ORB's own client side).
     invoker: Arc<dyn Invoker>,
+    /// Replies larger than this go out as fragments.
+    fragment_size: Option<usize>,
 }
 
 /// What an object key is registered for.
@@ -80,40 +151,35 @@ impl std::fmt::Debug for ServerCore {
 }
 
 impl ServerCore {
-    pub(crate) fn new(
-        poll_interval: Duration,
-        write_timeout: Duration,
-        invoker: Arc<dyn Invoker>,
-    ) -> ServerCore {
+    pub(crate) fn new(limits: ServerLimits, invoker: Arc<dyn Invoker>) -> ServerCore {
         ServerCore {
             objects: RwLock::new(HashMap::new()),
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
-            poll_interval,
-            write_timeout,
+            limits,
+            open: AtomicUsize::new(0),
+            wakers: Mutex::new(Vec::new()),
             invoker,
+            fragment_size: None,
         }
+    }
+
+    /// Sends GIOP 1.2 replies larger than `max` as fragments.
+    pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
+        self.fragment_size = max;
+        self
     }
 
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
-        match self.objects.write() {
-            Ok(mut m) => m.insert(key, entry),
-            Err(p) => p.into_inner().insert(key, entry),
-        };
+        self.objects.write().insert(key, entry);
     }
 
     pub(crate) fn remove(&self, key: &[u8]) -> bool {
-        match self.objects.write() {
-            Ok(mut m) => m.remove(key).is_some(),
-            Err(p) => p.into_inner().remove(key).is_some(),
-        }
+        self.objects.write().remove(key).is_some()
     }
 
     pub(crate) fn lookup(&self, key: &[u8]) -> Option<Entry> {
-        match self.objects.read() {
-            Ok(m) => m.get(key).cloned(),
-            Err(p) => p.into_inner().get(key).cloned(),
-        }
+        self.objects.read().get(key).cloned()
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -122,15 +188,40 @@ impl ServerCore {
 
     pub(crate) fn stop(&self) {
         self.stopping.store(true, Ordering::Release);
+        let wakers = self.wakers.lock();
+        for w in wakers.iter() {
+            // A loop that cannot be woken still sees the flag within the
+            // poll interval.
+            let _ = w.wake();
+        }
+    }
+
+    /// Registers an event loop's waker, woken by [`ServerCore::stop`].
+    pub(crate) fn add_waker(&self, waker: Arc<mio::Waker>) {
+        self.wakers.lock().push(waker);
+    }
+
+    /// Counts a newly accepted connection in, unless the limit is reached
+    /// (then the caller closes it). The returned guard counts it out.
+    pub(crate) fn admit(self: &Arc<Self>) -> Option<OpenConnection> {
+        let max = self.limits.max_connections;
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| OpenConnection(Arc::clone(self)))
+    }
+
+    /// Connections open now.
+    pub(crate) fn open_connections(&self) -> usize {
+        self.open.load(Ordering::Acquire)
     }
 
     /// Joins every connection thread (after the acceptors have stopped).
     pub(crate) fn join_connections(&self) {
         loop {
-            let handles: Vec<JoinHandle<()>> = match self.connections.lock() {
-                Ok(mut v) => v.drain(..).collect(),
-                Err(p) => p.into_inner().drain(..).collect(),
-            };
+            let handles: Vec<JoinHandle<()>> = self.connections.lock().drain(..).collect();
             if handles.is_empty() {
                 return;
             }
@@ -141,10 +232,7 @@ impl ServerCore {
     }
 
     fn add_connection(&self, handle: JoinHandle<()>) {
-        let mut v = match self.connections.lock() {
-            Ok(v) => v,
-            Err(p) => p.into_inner(),
-        };
+        let mut v = self.connections.lock();
         // Reap the threads of connections that have ended.
         let mut i = 0;
         while i < v.len() {
@@ -169,14 +257,27 @@ pub(crate) fn spawn_acceptor(
         .spawn(move || accept_loop(&core, &*acceptor))
 }
 
+/// Counts one open connection; dropping it counts the connection out.
+pub(crate) struct OpenConnection(Arc<ServerCore>);
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 fn accept_loop(core: &Arc<ServerCore>, acceptor: &dyn Acceptor) {
     while !core.stopping() {
         match acceptor.accept() {
             Ok(transport) => {
+                // Beyond the limit the connection is closed at once.
+                let Some(open) = core.admit() else {
+                    continue;
+                };
                 let c = Arc::clone(core);
                 let spawned = std::thread::Builder::new()
                     .name("rtorb-connection".into())
-                    .spawn(move || serve_connection(&c, transport));
+                    .spawn(move || serve_connection(&c, transport, open));
                 if let Ok(h) = spawned {
                     core.add_connection(h);
                 }
@@ -190,69 +291,276 @@ fn accept_loop(core: &Arc<ServerCore>, acceptor: &dyn Acceptor) {
 }
 
 /// What to do after a message.
-enum Next {
+pub(crate) enum Next {
     Continue,
     /// Send this message, if any, and close.
     Close(Option<Bytes>),
 }
 
-struct Connection {
+/// What a call of [`Connection::receive`] came to.
+#[derive(Debug)]
+pub(crate) enum Progress {
+    /// Everything that had arrived is handled; wait for more input.
+    Idle,
+    /// The message budget is spent and more input may be waiting: call
+    /// again (after serving others).
+    More,
+    /// Replies are queued beyond the bound: wait until the connection is
+    /// writable before reading on.
+    Paused,
+    /// Close the connection, after sending this message if any.
+    Close(Option<Bytes>),
+}
+
+/// One server connection, in any strategy.
+pub(crate) struct Connection {
     transport: Box<dyn Transport>,
     messaging: FrameProtocol,
     reassembler: Reassembler,
     replies: BufferPool,
+    /// The code sets of the first `CodeSets` context received on it.
     codesets: ServerCodeSets,
+    /// Times the stages of a request (with the `whitebox` feature).
+    probe: Probe,
+    /// The incremental framing state.
+    reader: FrameReader,
+    /// Replies not yet written (nonblocking connections only).
+    output: OutChain,
+    /// Whether the transport blocks (thread per connection) or not.
+    blocking: bool,
+    /// Since when part of a message has been held.
+    partial_since: Option<Instant>,
+    /// Since when queued output has made no progress.
+    stalled_since: Option<Instant>,
+    /// Whether the poller reported the peer's end of stream (or an
+    /// error): reads go on until they return it.
+    read_closed: bool,
+    /// The peer ended its stream while replies were still queued: they
+    /// are written before the connection closes.
+    input_ended: bool,
+    /// Replies larger than this go out as fragments.
+    fragment_size: Option<usize>,
 }
 
-fn serve_connection(core: &ServerCore, mut transport: Box<dyn Transport>) {
-    let ready = transport
-        .set_nonblocking(false)
-        .and_then(|()| transport.set_read_timeout(Some(core.poll_interval)))
-        .and_then(|()| transport.set_write_timeout(Some(core.write_timeout)));
-    if ready.is_err() {
+fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
+    let Ok(mut conn) = Connection::new(core, transport, true) else {
         return;
-    }
-    let messaging = transport.messaging();
-    let mut reader = FrameReader::new(messaging);
-    let mut conn = Connection {
-        transport,
-        messaging,
-        reassembler: Reassembler::new(ReassemblyLimits::default()),
-        replies: BufferPool::new(BUFFER_CAPACITY),
-        codesets: ServerCodeSets::new(messaging),
     };
-    let next = loop {
-        if core.stopping() {
-            break Next::Close(Some(conn.control(Content::CloseConnection)));
-        }
-        let frame = match reader.read_frame(&mut *conn.transport) {
-            Ok(Some(f)) => f,
-            Ok(None) => break Next::Close(None),
-            Err(e) if e.is_timeout() || e.is_would_block() => continue,
-            Err(TransportError::Giop(_)) => {
-                break Next::Close(Some(conn.control(Content::MessageError)));
-            }
-            Err(_) => break Next::Close(None),
-        };
-        if core.stopping() {
-            // Not started: the client may send it again elsewhere.
-            break Next::Close(Some(conn.control(Content::CloseConnection)));
-        }
-        match conn.handle(core, frame) {
-            Next::Continue => {}
-            close => break close,
+    let last = loop {
+        if let Progress::Close(last) = conn.receive(core, usize::MAX) {
+            break last;
         }
     };
-    if let Next::Close(Some(last)) = next {
-        let _ = conn.transport.write_all_vectored(&[last]);
-    }
-    let _ = conn.transport.shutdown(std::net::Shutdown::Both);
+    conn.close(core, last);
 }
 
 impl Connection {
+    /// Sets `transport` up for a strategy: blocking with the poll interval
+    /// as read timeout and the write timeout, or nonblocking.
+    pub(crate) fn new(
+        core: &ServerCore,
+        mut transport: Box<dyn Transport>,
+        blocking: bool,
+    ) -> std::io::Result<Connection> {
+        if blocking {
+            transport.set_nonblocking(false)?;
+            transport.set_read_timeout(Some(core.limits.poll_interval))?;
+            transport.set_write_timeout(Some(core.limits.write_timeout))?;
+        } else {
+            transport.set_nonblocking(true)?;
+        }
+        let messaging = transport.messaging();
+        let max = core.limits.max_message_size;
+        Ok(Connection {
+            transport,
+            messaging,
+            reassembler: Reassembler::new(ReassemblyLimits {
+                // A reassembled message: a header and at most `max`.
+                max_total_bytes: usize::try_from(max)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(rtorb_giop::header::HEADER_LEN),
+                ..ReassemblyLimits::default()
+            }),
+            replies: BufferPool::new(BUFFER_CAPACITY),
+            codesets: ServerCodeSets::new(messaging),
+            probe: Probe::start(),
+            fragment_size: core.fragment_size,
+            reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
+            output: OutChain::new(),
+            blocking,
+            partial_since: None,
+            stalled_since: None,
+            read_closed: false,
+            input_ended: false,
+        })
+    }
+
+    /// The transport, for registering its descriptor with a poller.
+    pub(crate) fn transport(&self) -> &dyn Transport {
+        &*self.transport
+    }
+
+    /// Reads what has arrived and handles every whole message, at most
+    /// `budget` of them, until the input would block (or, blocking, until
+    /// the poll interval passes without input), the queued replies exceed
+    /// their bound, or the connection must close: at end of stream, on a
+    /// read error, on malformed input (with `MessageError`), on shutdown
+    /// (with `CloseConnection`, the message not started), or when part of
+    /// a message has been held beyond the incomplete-message timeout.
+    pub(crate) fn receive(&mut self, core: &ServerCore, budget: usize) -> Progress {
+        let mut handled = 0usize;
+        // A nonblocking read that returned less than it asked for emptied
+        // the socket: no need for another read to see `WouldBlock` (unless
+        // the end of stream is pending, which is seen only by reading).
+        let mut drained = false;
+        loop {
+            if core.stopping() {
+                // Not started: the client may send it again elsewhere.
+                return Progress::Close(Some(self.control(Content::CloseConnection)));
+            }
+            if self.input_ended {
+                return if self.output.is_empty() {
+                    Progress::Close(None)
+                } else {
+                    Progress::Paused
+                };
+            }
+            if self.output.len() > core.limits.max_output_buffer {
+                return Progress::Paused;
+            }
+            let frame = match self.reader.next_frame() {
+                Ok(Some(f)) => {
+                    self.probe.lap(Stage::ServerRead);
+                    f
+                }
+                Ok(None) => {
+                    if self.partial_expired(core) {
+                        return Progress::Close(None);
+                    }
+                    if drained {
+                        return Progress::Idle;
+                    }
+                    if handled >= budget {
+                        return Progress::More;
+                    }
+                    match self.reader.fill(&mut *self.transport) {
+                        Ok(0) if !self.output.is_empty() => {
+                            // A client that half-closed still gets its
+                            // replies (within the write timeout).
+                            self.input_ended = true;
+                            return Progress::Paused;
+                        }
+                        Ok(0) => return Progress::Close(None),
+                        Ok(n) => {
+                            drained = !self.blocking && !self.read_closed && n < MIN_READ;
+                            continue;
+                        }
+                        Err(e) => match e.kind() {
+                            std::io::ErrorKind::Interrupted => continue,
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                                return Progress::Idle;
+                            }
+                            _ => return Progress::Close(None),
+                        },
+                    }
+                }
+                Err(_) => return Progress::Close(Some(self.control(Content::MessageError))),
+            };
+            handled += 1;
+            if let Next::Close(last) = self.handle(core, frame) {
+                return Progress::Close(last);
+            }
+        }
+    }
+
+    /// Notes that the poller saw the peer close its side (or an error):
+    /// a short read no longer means that nothing more is to be read,
+    /// since the end of stream itself brings no further event.
+    pub(crate) fn set_read_closed(&mut self) {
+        self.read_closed = true;
+    }
+
+    /// Whether part of a message has been held beyond the
+    /// incomplete-message timeout; starts the clock when part of one is
+    /// first seen. Called when no whole message is buffered.
+    fn partial_expired(&mut self, core: &ServerCore) -> bool {
+        let partial = self.reader.decoder().buffered() > 0 || self.reassembler.pending() > 0;
+        if !partial {
+            self.partial_since = None;
+            return false;
+        }
+        let now = Instant::now();
+        let since = *self.partial_since.get_or_insert(now);
+        now.duration_since(since) >= core.limits.incomplete_message_timeout
+    }
+
+    /// Writes queued replies until done or the transport would block.
+    pub(crate) fn flush(&mut self) -> std::io::Result<()> {
+        let mut progressed = false;
+        while !self.output.is_empty() {
+            match self.output.write_to(&mut *self.transport) {
+                Ok(_) => progressed = true,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if self.output.is_empty() {
+            self.stalled_since = None;
+        } else if progressed || self.stalled_since.is_none() {
+            self.stalled_since = Some(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// When a timeout of this connection falls due, if one runs: the
+    /// incomplete-message timeout, or the write timeout of queued replies
+    /// that make no progress.
+    pub(crate) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
+        let partial = self
+            .partial_since
+            .map(|t| t + core.limits.incomplete_message_timeout);
+        let stalled = self.stalled_since.map(|t| t + core.limits.write_timeout);
+        match (partial, stalled) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether queued replies have made no progress for the write
+    /// timeout.
+    pub(crate) fn write_expired(&self, core: &ServerCore) -> bool {
+        self.stalled_since
+            .is_some_and(|t| t.elapsed() >= core.limits.write_timeout)
+    }
+
+    /// Sends `last` after the queued replies, if it can, and closes. While
+    /// the ORB shuts down, the queued replies and `last` are written
+    /// blocking, within the write timeout; otherwise a nonblocking
+    /// connection makes one attempt and never waits.
+    pub(crate) fn close(mut self, core: &ServerCore, last: Option<Bytes>) {
+        if let Some(last) = last {
+            self.output.push(last);
+        }
+        if !self.output.is_empty() {
+            if self.blocking || core.stopping() {
+                let linger = self.transport.set_nonblocking(false).and_then(|()| {
+                    self.transport
+                        .set_write_timeout(Some(core.limits.write_timeout))
+                });
+                if linger.is_ok() {
+                    let _ = self.output.write_all_to(&mut *self.transport);
+                }
+            } else {
+                let _ = self.flush();
+            }
+        }
+        let _ = self.transport.shutdown(std::net::Shutdown::Both);
+    }
+
     /// A message without a body (`CloseConnection`, `MessageError`) in
     /// the connection's protocol.
-    fn control(&self, content: Content) -> Bytes {
+    pub(crate) fn control(&self, content: Content) -> Bytes {
         let msg = Message::new(Version::V1_0, ByteOrder::NATIVE, content);
         let encoded = match self.messaging {
             FrameProtocol::Giop => encode_message(&msg),
@@ -265,7 +573,10 @@ impl Connection {
         Next::Close(Some(self.control(Content::MessageError)))
     }
 
-    fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
+    /// Handles one whole message (a GIOP message or fragment, or a
+    /// GIOPlite message): reassembles, decodes, demultiplexes, dispatches
+    /// and replies. Every strategy calls it.
+    pub(crate) fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
         let decoded = match self.messaging {
             FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                 Ok(None) => return Next::Continue,
@@ -279,6 +590,7 @@ impl Connection {
             Ok(pair) => pair,
             Err(_) => return self.message_error(),
         };
+        self.probe.lap(Stage::ServerParse);
         match &msg.content {
             Content::Request(_) => self.request(core, &msg, &message),
             Content::LocateRequest(l) => {
@@ -315,10 +627,48 @@ impl Connection {
         }
     }
 
+    /// Sends a message, as fragments when it is larger than the fragment
+    /// size and of GIOP 1.2 or later (else whole). Every write of the
+    /// message handling goes through here: a blocking connection writes it
+    /// at once, a nonblocking one queues it behind the replies not yet
+    /// written and writes what the socket takes.
     fn send(&mut self, message: Bytes) -> Next {
-        match self.transport.write_all_vectored(&[message]) {
+        match self.fragment_size {
+            Some(max)
+                if message.len() > max
+                    && self.messaging == FrameProtocol::Giop
+                    && giop_version(&message).is_some_and(|v| v >= ORB_FRAGMENTS) =>
+            {
+                match fragment_chunks(std::slice::from_ref(&message), max) {
+                    Ok(pieces) => self.write_pieces(&pieces),
+                    // Not a fragmentable message type: sent whole.
+                    Err(_) => self.write_pieces(std::slice::from_ref(&message)),
+                }
+            }
+            _ => self.write_pieces(std::slice::from_ref(&message)),
+        }
+    }
+
+    fn write_pieces(&mut self, pieces: &[Bytes]) -> Next {
+        let sent = if self.blocking {
+            self.transport.write_all_vectored(pieces)
+        } else {
+            for piece in pieces {
+                self.output.push(piece.clone());
+            }
+            self.flush()
+        };
+        match sent {
             Ok(()) => Next::Continue,
             Err(_) => Next::Close(None),
+        }
+    }
+
+    fn reply_builder(&mut self, encoding: Encoding, header: &RequestHeader) -> ReplyBuilder {
+        let buffer = self.replies.take_exclusive();
+        match self.messaging {
+            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
+            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
         }
     }
 
@@ -330,11 +680,7 @@ impl Connection {
         let response_expected = header.response_expected();
         let codesets = self.codesets.on_request(&header.service_context);
         let encoding = msg.encoding().with_codesets(codesets);
-        let buffer = self.replies.take();
-        let mut reply = match self.messaging {
-            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
-            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
-        };
+        let mut reply = self.reply_builder(encoding, header);
         let outcome = match header.target.object_key() {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
@@ -357,7 +703,23 @@ impl Connection {
                     "request without a body",
                 ))
                 .to_system_exception()),
+                (Some(Entry::Servant(skeleton)), Some(arguments))
+                    if header.response_flags == RESPONSE_WITH_SERVER =>
+                {
+                    // SYNC_WITH_SERVER: acknowledged before the upcall,
+                    // which then runs as a plain oneway.
+                    let ack = std::mem::replace(&mut reply, self.reply_builder(encoding, header));
+                    let sent = match ack.finish(Ok(())) {
+                        Ok(bytes) => self.send(bytes),
+                        Err(_) => return self.message_error(),
+                    };
+                    let mut req =
+                        ServerRequest::new(&header.operation, key, false, arguments, &mut reply);
+                    let _ = upcall(core, &*skeleton, &mut req);
+                    return sent;
+                }
                 (Some(Entry::Servant(skeleton)), Some(arguments)) => {
+                    self.probe.lap(Stage::ServerDemux);
                     let mut req = ServerRequest::new(
                         &header.operation,
                         key,
@@ -365,16 +727,9 @@ impl Connection {
                         arguments,
                         &mut reply,
                     );
-                    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        with_invoker(&core.invoker, || dispatch(&*skeleton, &mut req))
-                    }));
-                    run.unwrap_or_else(|_| {
-                        Err(SystemException::new(
-                            SystemExceptionKind::Unknown,
-                            UNKNOWN_SERVANT_PANICKED,
-                            CompletionStatus::Maybe,
-                        ))
-                    })
+                    let outcome = upcall(core, &*skeleton, &mut req);
+                    self.probe.lap(Stage::ServerUpcall);
+                    outcome
                 }
             },
         };
@@ -382,8 +737,41 @@ impl Connection {
             return Next::Continue;
         }
         match reply.finish(outcome) {
-            Ok(bytes) => self.send(bytes),
+            Ok(bytes) => {
+                self.replies.fit(bytes.len());
+                self.probe.lap(Stage::ServerMarshal);
+                let next = self.send(bytes);
+                self.probe.lap(Stage::ServerWrite);
+                next
+            }
             Err(_) => self.message_error(),
         }
     }
+}
+
+/// The GIOP version in the header of an encoded message.
+fn giop_version(message: &[u8]) -> Option<Version> {
+    match message.get(4..6)? {
+        [major, minor] => Some(Version::new(*major, *minor)),
+        _ => None,
+    }
+}
+
+/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
+/// a servant that panics gives `UNKNOWN`.
+fn upcall(
+    core: &ServerCore,
+    skeleton: &dyn Skeleton,
+    req: &mut ServerRequest<'_>,
+) -> Result<(), SystemException> {
+    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        with_invoker(&core.invoker, || dispatch(skeleton, req))
+    }));
+    run.unwrap_or_else(|_| {
+        Err(SystemException::new(
+            SystemExceptionKind::Unknown,
+            UNKNOWN_SERVANT_PANICKED,
+            CompletionStatus::Maybe,
+        ))
+    })
 }

@@ -16,6 +16,7 @@ use super::exception::{
     INV_OBJREF_NO_OBJECT_KEY, OperationError, UNKNOWN_UNLISTED_USER_EXCEPTION, marshal_completed,
     read_repository_id,
 };
+use super::policy::{Policy, find, merge};
 
 /// The repository id of `CORBA::Object`, which every object is.
 pub const OBJECT_REPOSITORY_ID: &str = "IDL:omg.org/CORBA/Object:1.0";
@@ -31,7 +32,10 @@ pub type Arguments<'a> = &'a dyn Fn(&mut Encoder) -> Result<(), CdrError>;
 /// How far a oneway call waits (`Messaging::SyncScope`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SyncScope {
-    /// `SYNC_NONE`: return before the request is even sent.
+    /// `SYNC_NONE`: return before the request is handed to a transport.
+    /// The rtorb ORB encodes it in the calling thread and one background
+    /// thread per ORB sends such requests, in order; failures to send
+    /// are not reported.
     None,
     /// `SYNC_WITH_TRANSPORT`: return once the transport has the request
     /// (the default, as in most ORBs).
@@ -95,6 +99,24 @@ pub trait Invoker: Send + Sync {
         sync: SyncScope,
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException>;
+
+    /// The sync scope of oneway calls whose reference and thread set none
+    /// (the ORB's): [`SyncScope::WithTransport`] unless the invoker is
+    /// configured otherwise.
+    fn default_sync_scope(&self) -> SyncScope {
+        SyncScope::default()
+    }
+
+    /// `Object::_validate_connection`: binds `target` (opens a connection
+    /// to it, following forwards) without making a call. `Ok(true)` when
+    /// calls can be made under the effective policies, `Ok(false)` when
+    /// the policies rule out every profile of the reference, and the
+    /// system exception a call would raise when binding fails. An
+    /// invoker without connections has nothing to bind: `Ok(true)`.
+    fn validate_connection(&self, target: &Target) -> Result<bool, SystemException> {
+        let _ = target;
+        Ok(true)
+    }
 }
 
 /// What a twoway call brought back: the body of a `NO_EXCEPTION` reply
@@ -143,6 +165,16 @@ impl Reply {
     /// (`COMPLETED_YES`); a user exception `E` does not know gives
     /// `UNKNOWN` with [`UNKNOWN_UNLISTED_USER_EXCEPTION`].
     pub fn decode<T, E: OperationError>(
+        self,
+        results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
+    ) -> Result<T, E> {
+        let mut probe = crate::whitebox::Probe::start();
+        let out = self.decode_inner(results);
+        probe.lap(crate::whitebox::Stage::ClientDemarshal);
+        out
+    }
+
+    fn decode_inner<T, E: OperationError>(
         mut self,
         results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
     ) -> Result<T, E> {
@@ -180,13 +212,14 @@ pub struct Target {
     object_key: Bytes,
     reference: Option<ObjectReference>,
     binding: OnceLock<Binding>,
+    overrides: Option<Arc<[Policy]>>,
 }
 
 /// What an invoker keeps for a target: anything it likes, shared.
 pub type Binding = Arc<dyn Any + Send + Sync>;
 
 /// Targets are equal when they name the same object the same way; the
-/// invoker's binding does not count.
+/// invoker's binding and the policy overrides do not count.
 impl PartialEq for Target {
     fn eq(&self, other: &Target) -> bool {
         self.type_id == other.type_id
@@ -206,6 +239,7 @@ impl Target {
             object_key: object_key.into(),
             reference: None,
             binding: OnceLock::new(),
+            overrides: None,
         }
     }
 
@@ -225,6 +259,7 @@ impl Target {
             object_key,
             reference: Some(reference),
             binding: OnceLock::new(),
+            overrides: None,
         })
     }
 
@@ -250,6 +285,31 @@ impl Target {
     /// binding it finds is its own (another invoker may have set it).
     pub fn binding(&self) -> &OnceLock<Binding> {
         &self.binding
+    }
+
+    /// The policies overridden for calls to this target (empty: none).
+    pub fn policy_overrides(&self) -> &[Policy] {
+        self.overrides.as_deref().unwrap_or_default()
+    }
+
+    /// The same target with `policies` overriding those of their types
+    /// (CORBA's `_set_policy_overrides` with `ADD_OVERRIDE`), and a binding
+    /// of its own, since the policies may change the profiles it uses.
+    pub fn with_policy_overrides(&self, policies: &[Policy]) -> Target {
+        Target {
+            type_id: self.type_id.clone(),
+            object_key: self.object_key.clone(),
+            reference: self.reference.clone(),
+            binding: OnceLock::new(),
+            overrides: Some(merge(self.policy_overrides(), policies)),
+        }
+    }
+
+    /// The effective policy `pick` takes: the target's override, else the
+    /// calling thread's ([`super::PolicyCurrent`]); `None` leaves it to
+    /// the ORB.
+    pub fn effective_policy<T>(&self, pick: impl Fn(&Policy) -> Option<T>) -> Option<T> {
+        find(self.policy_overrides(), pick)
     }
 }
 
@@ -311,7 +371,9 @@ impl Object {
             .invoke(&self.target, operation.into(), &arguments)
     }
 
-    /// A oneway call with the default [`SyncScope::WithTransport`].
+    /// A oneway call with the effective sync scope: the reference's
+    /// override, else the thread's, else the ORB's
+    /// ([`Invoker::default_sync_scope`]).
     pub fn invoke_oneway<F>(
         &self,
         operation: impl Into<Operation>,
@@ -320,7 +382,14 @@ impl Object {
     where
         F: Fn(&mut Encoder) -> Result<(), CdrError>,
     {
-        self.invoke_oneway_with(operation, SyncScope::default(), arguments)
+        let sync = self
+            .target
+            .effective_policy(|p| match p {
+                Policy::SyncScope(s) => Some(*s),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.invoker.default_sync_scope());
+        self.invoke_oneway_with(operation, sync, arguments)
     }
 
     /// A oneway call that waits as far as `sync` says.
@@ -335,6 +404,46 @@ impl Object {
     {
         self.invoker
             .invoke_oneway(&self.target, operation.into(), sync, &arguments)
+    }
+
+    /// `CORBA::Object::_set_policy_overrides` (`ADD_OVERRIDE`): a new
+    /// reference to the same object whose calls use `policies` over the
+    /// thread's and the ORB's. This reference is unchanged.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// use rtorb::runtime::loopback::Loopback;
+    /// use rtorb::runtime::{Object, Policy, Target};
+    /// use rtorb_cdr::{ByteOrder, Version};
+    ///
+    /// let loopback = Loopback::new(Version::V1_2, ByteOrder::Big);
+    /// let obj = Object::new(loopback, Target::from_key("", &b"k"[..]));
+    /// let quick = obj.with_policies(&[Policy::RelativeRoundtripTimeout(Duration::from_millis(10))]);
+    /// assert_eq!(quick.policy_overrides().len(), 1);
+    /// assert!(obj.policy_overrides().is_empty());
+    /// ```
+    pub fn with_policies(&self, policies: &[Policy]) -> Object {
+        Object {
+            invoker: Arc::clone(&self.invoker),
+            target: Arc::new(self.target.with_policy_overrides(policies)),
+        }
+    }
+
+    /// `CORBA::Object::_get_policy_overrides`: the policies this
+    /// reference overrides.
+    pub fn policy_overrides(&self) -> &[Policy] {
+        self.target.policy_overrides()
+    }
+
+    /// `CORBA::Object::_validate_connection`: binds the reference now (a
+    /// connection opened, forwards followed) so that the first call opens
+    /// nothing. `Ok(true)`: bound; `Ok(false)`: the effective policies
+    /// allow none of the reference's profiles; `Err`: binding failed with
+    /// the system exception a call would get (`TRANSIENT`,
+    /// `OBJECT_NOT_EXIST`, ...).
+    pub fn validate_connection(&self) -> Result<bool, SystemException> {
+        self.invoker.validate_connection(&self.target)
     }
 
     /// `CORBA::Object::_is_a`: whether the object supports the interface

@@ -16,8 +16,8 @@
 //! call of primitive arguments allocates nothing in steady state.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, RwLock};
 
 use bytes::Bytes;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
@@ -38,6 +38,7 @@ use super::exception::{
 };
 use super::pool::BufferPool;
 use super::server::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
+use crate::sync::RwLock;
 
 /// How many `LOCATION_FORWARD` replies one call follows before it fails
 /// with `TRANSIENT`.
@@ -123,10 +124,7 @@ impl Loopback {
     /// Removes what is registered under `object_key`; whether anything
     /// was.
     pub fn deactivate(&self, object_key: &[u8]) -> bool {
-        match self.objects.write() {
-            Ok(mut m) => m.remove(object_key).is_some(),
-            Err(p) => p.into_inner().remove(object_key).is_some(),
-        }
+        self.objects.write().remove(object_key).is_some()
     }
 
     /// A reference to whatever is (or will be) registered under
@@ -137,17 +135,11 @@ impl Loopback {
     }
 
     fn insert(&self, key: Bytes, entry: Entry) {
-        match self.objects.write() {
-            Ok(mut m) => m.insert(key, entry),
-            Err(p) => p.into_inner().insert(key, entry),
-        };
+        self.objects.write().insert(key, entry);
     }
 
     fn lookup(&self, key: &[u8]) -> Option<Entry> {
-        match self.objects.read() {
-            Ok(m) => m.get(key).cloned(),
-            Err(p) => p.into_inner().get(key).cloned(),
-        }
+        self.objects.read().get(key).cloned()
     }
 
     /// Writes the request message.

@@ -127,6 +127,7 @@ mod client;
 mod exception;
 pub mod loopback;
 mod op_table;
+pub mod policy;
 mod pool;
 mod server;
 mod support;
@@ -141,6 +142,10 @@ pub use exception::{
     bad_operation, marshal_completed, object_not_exist,
 };
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
+pub use policy::{
+    ClientProtocolPolicy, Policy, PolicyCurrent, PolicyScope, Protocol, ProtocolFallback,
+    SetOverrideType,
+};
 pub use server::{ServerRequest, Skeleton, dispatch};
 pub use support::{
     IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,

@@ -403,6 +403,13 @@ impl Transport for TcpTransport {
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
         self.stream.set_write_timeout(timeout)
     }
+    fn try_clone_box(&self) -> std::io::Result<Box<dyn Transport>> {
+        Ok(Box::new(TcpTransport {
+            stream: self.stream.try_clone()?,
+            messaging: self.messaging,
+            peer: self.peer,
+        }))
+    }
 }
 
 /// Opens TCP connections to IIOP endpoints.

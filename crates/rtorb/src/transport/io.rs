@@ -102,8 +102,11 @@ impl OutChain {
     }
 }
 
-/// The least a [`FrameReader`] asks the system for in one read.
-const MIN_READ: usize = 8 * 1024;
+/// The least a [`FrameReader`] asks the system for in one read: a
+/// [`FrameReader::fill`] that returns fewer octets has emptied what the
+/// stream had received (for an edge-triggered poller, as good as
+/// `WouldBlock`).
+pub const MIN_READ: usize = 8 * 1024;
 /// The most a [`FrameReader`] asks the system for in one read.
 const MAX_READ: usize = 256 * 1024;
 

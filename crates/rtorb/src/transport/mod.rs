@@ -182,6 +182,15 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
 
     /// Sets how long a blocking write may wait (`None`: for ever).
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()>;
+
+    /// A second handle to the same connection (the same socket), so that
+    /// one thread can read while others write. Timeouts and blocking mode
+    /// are the socket's, shared by both handles. Transports that cannot
+    /// return `Unsupported` (the default), and the ORB then uses them
+    /// exclusively.
+    fn try_clone_box(&self) -> std::io::Result<Box<dyn Transport>> {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
 }
 
 /// Opens connections to endpoints of one protocol.

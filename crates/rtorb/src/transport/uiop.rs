@@ -231,6 +231,13 @@ impl Transport for UnixTransport {
     fn set_write_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
         self.stream.set_write_timeout(timeout)
     }
+    fn try_clone_box(&self) -> std::io::Result<Box<dyn Transport>> {
+        Ok(Box::new(UnixTransport {
+            stream: self.stream.try_clone()?,
+            messaging: self.messaging,
+            peer: self.peer.clone(),
+        }))
+    }
 }
 
 /// Opens Unix-domain connections to UIOP endpoints.

@@ -284,3 +284,76 @@ pub(crate) fn exercise(listen: &str) -> String {
     assert!(end.is_none());
     published
 }
+
+/// Registers an acceptor on `listen`, and then the connection it accepts,
+/// with a `mio` poller through their descriptors (as the ORB's event-driven
+/// server strategies do), and checks that the poller reports the waiting
+/// connection and then the arriving message, which a nonblocking
+/// [`FrameReader`] takes whole.
+pub(crate) fn readiness_through_a_poller(listen: &str) {
+    use mio::unix::SourceFd;
+    use mio::{Events, Interest, Poll, Token};
+    use rtorb::transport::ProtocolRegistry;
+
+    let registry = ProtocolRegistry::with_default_protocols();
+    let acceptor = registry.listen(listen).expect("listen");
+    acceptor.set_nonblocking(true).unwrap();
+    let mut poll = Poll::new().unwrap();
+    let mut events = Events::with_capacity(8);
+    let acceptor_fd = acceptor.as_raw_fd();
+    poll.registry()
+        .register(&mut SourceFd(&acceptor_fd), Token(1), Interest::READABLE)
+        .unwrap();
+    // Nothing waits yet.
+    assert!(acceptor.accept().unwrap_err().is_would_block());
+
+    let mut client = registry
+        .connect(acceptor.endpoint(), Some(IO_LIMIT))
+        .expect("connect");
+    let wait_for = |poll: &mut Poll, events: &mut Events, token: Token| {
+        let start = std::time::Instant::now();
+        while start.elapsed() < IO_LIMIT {
+            poll.poll(events, Some(Duration::from_millis(100))).unwrap();
+            if events.iter().any(|e| e.token() == token && e.is_readable()) {
+                return;
+            }
+        }
+        panic!("no readiness for {token:?}");
+    };
+    wait_for(&mut poll, &mut events, Token(1));
+    let mut server = acceptor.accept().expect("a connection is waiting");
+    server.set_nonblocking(true).unwrap();
+    let server_fd = server.as_raw_fd();
+    poll.registry()
+        .register(&mut SourceFd(&server_fd), Token(2), Interest::READABLE)
+        .unwrap();
+    let mut reader = FrameReader::new(server.messaging());
+    let mut scratch = [0u8; 16];
+    assert_eq!(
+        server.read(&mut scratch).unwrap_err().kind(),
+        std::io::ErrorKind::WouldBlock
+    );
+
+    let message = request(7, 100, ByteOrder::Little);
+    client
+        .write_all_vectored(std::slice::from_ref(&message))
+        .unwrap();
+    wait_for(&mut poll, &mut events, Token(2));
+    let got = loop {
+        match reader.fill(&mut *server) {
+            Ok(0) => panic!("the stream ended"),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                wait_for(&mut poll, &mut events, Token(2));
+            }
+            Err(e) => panic!("read: {e}"),
+        }
+        if let Some(m) = reader.next_frame().unwrap() {
+            break m;
+        }
+    };
+    assert_eq!(got, message);
+    poll.registry()
+        .deregister(&mut SourceFd(&server_fd))
+        .unwrap();
+}

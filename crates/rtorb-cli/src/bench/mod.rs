@@ -1,0 +1,133 @@
+//! `rtorb bench`: the Cubit benchmark of `seeds/000` §4 on the rtorb ORB,
+//! against omniORB and a raw-socket floor.
+//!
+//! - `cubit-server`: serves the Cubit object, counting what each call
+//!   costs the server ([`server`]).
+//! - `cubit-client`: measures every operation against a Cubit object
+//!   ([`client`]).
+//! - `cubit`: the whole comparison, servers and clients as child
+//!   processes, pinned or not ([`compare`]).
+//! - `raw-server` / `raw-client`: the raw-socket floor ([`raw`]).
+
+use clap::{Args, Subcommand};
+
+mod affinity;
+mod client;
+mod compare;
+mod omni;
+mod ops;
+mod raw;
+mod server;
+mod stats;
+
+/// Default calls per operation.
+const DEFAULT_CALLS: u64 = 10_000;
+
+/// The `rtorb bench` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum BenchCommand {
+    /// Serve the Cubit object at the object key `Cubit`; print its IOR and
+    /// a corbaloc URL per endpoint; run until a client calls `shutdown`.
+    CubitServer {
+        /// Where to listen (`iiop://127.0.0.1:PORT`, `uiop:///PATH`, with
+        /// `?giop=lite` for GIOPlite); may be given several times
+        /// (default `iiop://127.0.0.1:0`).
+        #[arg(long = "endpoint")]
+        endpoints: Vec<String>,
+    },
+    /// Measure every Cubit operation against a server, checking every
+    /// result.
+    CubitClient {
+        #[command(flatten)]
+        common: Common,
+        /// Call `shutdown` at the end.
+        #[arg(long)]
+        shutdown: bool,
+        /// The Cubit object: an `IOR:` string or a `corbaloc:` URL.
+        target: String,
+    },
+    /// The whole comparison: rtorb over IIOP and UIOP with GIOP and
+    /// GIOPlite, omniORB (when installed), cross pairs and the raw-socket
+    /// floor.
+    Cubit {
+        #[command(flatten)]
+        common: Common,
+        /// Client and server on one CPU (the default).
+        #[arg(long, conflicts_with_all = ["unpinned", "both"])]
+        pinned: bool,
+        /// Client and server free to run on any CPU.
+        #[arg(long, conflicts_with = "both")]
+        unpinned: bool,
+        /// A pinned run, then an unpinned one.
+        #[arg(long)]
+        both: bool,
+    },
+    /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
+    #[command(hide = true)]
+    RawServer {
+        /// Where to listen.
+        #[arg(long)]
+        endpoint: String,
+    },
+    /// The raw-socket floor's client; prints JSON like `cubit-client`.
+    #[command(hide = true)]
+    RawClient {
+        /// Calls per operation.
+        #[arg(short = 'n', default_value_t = DEFAULT_CALLS)]
+        calls: u64,
+        /// The raw server (`tcp://HOST:PORT`, `unix:///PATH`).
+        endpoint: String,
+    },
+}
+
+/// Options of the measuring commands.
+#[derive(Debug, Args)]
+pub(crate) struct Common {
+    /// Calls per operation (after a warm-up of a tenth of them, at least
+    /// 100 and at most 2000).
+    #[arg(short = 'n', long = "calls", default_value_t = DEFAULT_CALLS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    calls: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs a `rtorb bench` command; returns what to print.
+pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
+    match command {
+        BenchCommand::CubitServer { endpoints } => server::run(&endpoints),
+        BenchCommand::CubitClient {
+            common,
+            shutdown,
+            target,
+        } => {
+            let results = client::run_all(&target, common.calls, shutdown)?;
+            Ok(if common.json {
+                format!("{}\n", client::to_json(&results))
+            } else {
+                client::to_table(&results)
+            })
+        }
+        BenchCommand::Cubit {
+            common,
+            pinned: _,
+            unpinned,
+            both,
+        } => {
+            let modes = if both {
+                compare::Modes::Both
+            } else if unpinned {
+                compare::Modes::Unpinned
+            } else {
+                compare::Modes::Pinned
+            };
+            compare::run(common.calls, common.json, modes)
+        }
+        BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
+        BenchCommand::RawClient { calls, endpoint } => {
+            let results = raw::run_client(&endpoint, calls)?;
+            Ok(format!("{}\n", client::to_json(&results)))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! The operations of the Cubit benchmark, and the GIOP messages they
+//! exchange.
+
+use bytes::Bytes;
+use rtorb_cdr::{Encoder, Encoding, Version};
+use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus, RequestHeader};
+
+/// One benchmarked operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Op {
+    /// The name in tables and JSON (`long_seq_1024`).
+    pub(crate) name: &'static str,
+    /// The IDL operation it calls (`cube_long_sequence`).
+    pub(crate) idl: &'static str,
+    /// The number of elements of a sequence argument (0: not a sequence).
+    pub(crate) len: usize,
+}
+
+/// Every benchmarked operation, in the order they run.
+pub(crate) const OPS: [Op; 9] = [
+    Op {
+        name: "void",
+        idl: "cube_void",
+        len: 0,
+    },
+    Op {
+        name: "octet",
+        idl: "cube_octet",
+        len: 0,
+    },
+    Op {
+        name: "short",
+        idl: "cube_short",
+        len: 0,
+    },
+    Op {
+        name: "long",
+        idl: "cube_long",
+        len: 0,
+    },
+    Op {
+        name: "struct",
+        idl: "cube_struct",
+        len: 0,
+    },
+    Op {
+        name: "long_seq_1",
+        idl: "cube_long_sequence",
+        len: 1,
+    },
+    Op {
+        name: "long_seq_1024",
+        idl: "cube_long_sequence",
+        len: 1024,
+    },
+    Op {
+        name: "octet_seq_1",
+        idl: "cube_octet_sequence",
+        len: 1,
+    },
+    Op {
+        name: "octet_seq_1024",
+        idl: "cube_octet_sequence",
+        len: 1024,
+    },
+];
+
+/// The index in [`OPS`] of the call a server sees: its IDL operation and,
+/// for a sequence, its length (1 or longer).
+pub(crate) fn index_of(idl: &str, len: usize) -> Option<usize> {
+    OPS.iter()
+        .position(|o| o.idl == idl && (o.len == 0 || (o.len == 1) == (len <= 1)))
+}
+
+/// Writes the argument (or the result: the same type) of `op`.
+fn write_value(op: &Op, e: &mut Encoder) -> Result<(), rtorb_cdr::CdrError> {
+    match op.idl {
+        "cube_void" => Ok(()),
+        "cube_octet" => {
+            e.write_u8(3);
+            Ok(())
+        }
+        "cube_short" => {
+            e.write_i16(3);
+            Ok(())
+        }
+        "cube_long" => {
+            e.write_i32(3);
+            Ok(())
+        }
+        "cube_struct" => {
+            e.write_u8(3);
+            e.write_i32(3);
+            e.write_i16(3);
+            Ok(())
+        }
+        "cube_long_sequence" => e.write_prim_seq(&vec![3i32; op.len]),
+        _ => e.write_octet_seq(&vec![3u8; op.len]),
+    }
+}
+
+/// The GIOP 1.2 request and reply of `op`, in the machine's byte order,
+/// to the object key `Cubit`: what the raw-socket floor exchanges.
+pub(crate) fn giop_messages(op: &Op) -> (Bytes, Bytes) {
+    let enc = Encoding::native().with_version(Version::V1_2);
+    let request = RequestHeader::new(1, Bytes::from_static(b"Cubit"), op.idl);
+    let reply = ReplyHeader::new(1, ReplyStatus::NoException);
+    let build = |w: Result<MessageWriter, rtorb_giop::GiopError>| -> Bytes {
+        let mut w = w.expect("a Cubit message header encodes");
+        write_value(op, w.body()).expect("a Cubit value encodes");
+        w.finish().expect("a Cubit message encodes")
+    };
+    (
+        build(MessageWriter::request(enc, &request)),
+        build(MessageWriter::reply(enc, &reply)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_op_is_found_by_what_the_server_sees() {
+        for (i, op) in OPS.iter().enumerate() {
+            assert_eq!(index_of(op.idl, op.len), Some(i), "{op:?}");
+        }
+        assert_eq!(index_of("shutdown", 0), None);
+    }
+
+    #[test]
+    fn message_sizes_are_those_of_giop_1_2() {
+        // As `cargo run -p rtorb-giop --example giop_sizes` prints them.
+        let sizes: Vec<(usize, usize)> = OPS
+            .iter()
+            .map(|op| {
+                let (q, r) = giop_messages(op);
+                (q.len(), r.len())
+            })
+            .collect();
+        assert_eq!(sizes[0], (56, 24));
+        assert_eq!(sizes[3], (60, 28));
+        assert_eq!(sizes[4], (66, 34));
+        assert_eq!(sizes[6], (4164, 4124));
+        assert_eq!(sizes[8], (1092, 1052));
+    }
+}

@@ -1,0 +1,414 @@
+//! A client connection shared by many calls at once (the multiplexed
+//! connection strategy), with leader/followers on its replies.
+//!
+//! Every call registers its request id as a waiter, writes its request
+//! (whole, under the write lock, so fragments of two requests never mix
+//! on the wire), and waits for its own reply. The code sets announced on
+//! the connection are kept under the write lock too: whichever call
+//! writes first sends the `CodeSets` context, and every later request,
+//! and its reply, uses the code sets it announced. Of the waiting threads, one
+//! at a time is the leader: it holds the read side of the connection and
+//! reads messages; a reply to another waiter is handed to it (waking that
+//! thread only), a reply to nobody (a waiter that timed out and left) is
+//! dropped. When the leader's own reply arrives, or its deadline passes,
+//! it gives the read side back and wakes one follower, which becomes the
+//! leader. Each waiter sleeps on a condition variable of its own, taken
+//! from a per-connection stock, so a hand-over wakes one thread and
+//! allocates nothing.
+//!
+//! A connection that breaks (the peer closes it, a read or write fails,
+//! the peer sends what a client cannot accept) fails every waiter with
+//! `COMM_FAILURE` and is not used again; a `CloseConnection` from the
+//! server means none of the requests in flight was started, so each is
+//! sent again on a new connection.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use rtorb_cdr::{Encoding, TransmissionCodeSets};
+use rtorb_giop::message::{Content, Message};
+use rtorb_giop::{CompletionStatus, FrameProtocol, SystemExceptionKind};
+
+use super::client::{
+    BUFFER_CAPACITY, Failure, Inbound, Outcome, Request, WriteError, answered, lock, lost,
+    protocol_error, read_answer, timed_out, write_request,
+};
+use super::codesets::ClientCodeSets;
+use crate::runtime::BufferPool;
+use crate::sync::{Condvar, Mutex};
+use crate::transport::Transport;
+use crate::whitebox::Probe;
+
+/// A connection that carries many requests at once.
+#[derive(Debug)]
+pub(super) struct MuxConnection {
+    /// The sending side: one request written at a time.
+    writer: Mutex<Writer>,
+    messaging: FrameProtocol,
+    fragment_size: Option<usize>,
+    next_request_id: AtomicU32,
+    state: Mutex<State>,
+}
+
+/// The write side of the connection.
+#[derive(Debug)]
+struct Writer {
+    transport: Box<dyn Transport>,
+    /// Request buffers.
+    buffers: BufferPool,
+    /// The code sets sent in a `CodeSets` context on the connection.
+    codesets: Option<TransmissionCodeSets>,
+}
+
+/// The read side of the connection.
+#[derive(Debug)]
+struct ReadSide {
+    transport: Box<dyn Transport>,
+    inbound: Inbound,
+}
+
+#[derive(Debug)]
+struct State {
+    /// Absent while a leader reads.
+    read_side: Option<ReadSide>,
+    waiters: Vec<Waiter>,
+    /// Condition variables of waiters that have left, for the next ones.
+    spare: Vec<Arc<Condvar>>,
+    broken: bool,
+    /// Whether a call has completed on it (a failure to send after that
+    /// means the server closed it while idle).
+    reused: bool,
+    /// When the last call on it ended.
+    last_used: Instant,
+}
+
+#[derive(Debug)]
+struct Waiter {
+    request_id: u32,
+    answer: Option<Answer>,
+    /// Signalled when the answer is set or the waiter should lead.
+    wake: Arc<Condvar>,
+}
+
+impl State {
+    /// Removes the waiter of `request_id`, keeping its condition variable.
+    fn remove(&mut self, request_id: u32) -> Option<Option<Answer>> {
+        let i = self
+            .waiters
+            .iter()
+            .position(|w| w.request_id == request_id)?;
+        let w = self.waiters.swap_remove(i);
+        self.spare.push(w.wake);
+        self.last_used = Instant::now();
+        Some(w.answer)
+    }
+
+    /// Wakes a waiter without an answer to lead, if the read side is free.
+    fn wake_leader(&self) {
+        if self.read_side.is_some() {
+            if let Some(w) = self.waiters.iter().find(|w| w.answer.is_none()) {
+                w.wake.notify_one();
+            }
+        }
+    }
+}
+
+/// What a waiter gets. Kept inline (not boxed) so that handing a reply
+/// over allocates nothing; waiters live in a reused vector.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+enum Answer {
+    Reply(Message, Bytes),
+    NotStarted,
+    Lost,
+}
+
+impl MuxConnection {
+    /// Shares `transport`; gives it back if it cannot be read and written
+    /// from two threads ([`Transport::try_clone_box`]).
+    pub(super) fn new(
+        transport: Box<dyn Transport>,
+        fragment_size: Option<usize>,
+    ) -> Result<MuxConnection, Box<dyn Transport>> {
+        let messaging = transport.messaging();
+        let Ok(reader) = transport.try_clone_box() else {
+            return Err(transport);
+        };
+        Ok(MuxConnection {
+            writer: Mutex::new(Writer {
+                transport,
+                buffers: BufferPool::new(BUFFER_CAPACITY),
+                codesets: None,
+            }),
+            messaging,
+            fragment_size,
+            next_request_id: AtomicU32::new(0),
+            state: Mutex::new(State {
+                read_side: Some(ReadSide {
+                    transport: reader,
+                    inbound: Inbound::new(messaging),
+                }),
+                waiters: Vec::new(),
+                spare: Vec::new(),
+                broken: false,
+                reused: false,
+                last_used: Instant::now(),
+            }),
+        })
+    }
+
+    /// Whether new calls may use it.
+    pub(super) fn is_usable(&self) -> bool {
+        !lock(&self.state).broken
+    }
+
+    /// Calls waiting for a reply on it.
+    pub(super) fn in_flight(&self) -> usize {
+        lock(&self.state).waiters.len()
+    }
+
+    /// How long it has had no call in flight, if it has none.
+    pub(super) fn unused_for(&self, now: Instant) -> Option<Duration> {
+        let st = lock(&self.state);
+        st.waiters
+            .is_empty()
+            .then(|| now.saturating_duration_since(st.last_used))
+    }
+
+    /// Closes it: no new call uses it, calls in flight fail.
+    pub(super) fn close(&self) {
+        self.fail(Answer::Lost);
+    }
+
+    /// Marks it broken, gives every waiter `answer`, and shuts the socket
+    /// down so that a leader blocked in a read wakes up.
+    fn fail(&self, answer: Answer) {
+        {
+            let mut st = lock(&self.state);
+            st.broken = true;
+            for w in st.waiters.iter_mut().filter(|w| w.answer.is_none()) {
+                w.answer = Some(match answer {
+                    Answer::NotStarted => Answer::NotStarted,
+                    _ => Answer::Lost,
+                });
+                w.wake.notify_one();
+            }
+        }
+        let _ = lock(&self.writer)
+            .transport
+            .shutdown(std::net::Shutdown::Both);
+    }
+
+    /// Writes an encoded message that expects no reply, which announces
+    /// the code sets `announced` in a `CodeSets` context if `Some`; whether
+    /// it was written (a connection that fails to write is not used
+    /// again).
+    pub(super) fn write_pieces(
+        &self,
+        pieces: &[Bytes],
+        announced: Option<TransmissionCodeSets>,
+    ) -> bool {
+        let written = {
+            let mut writer = lock(&self.writer);
+            let written = writer.transport.write_all_vectored(pieces);
+            if written.is_ok() && writer.codesets.is_none() {
+                writer.codesets = announced;
+            }
+            written
+        };
+        lock(&self.state).last_used = Instant::now();
+        if written.is_err() {
+            self.fail(Answer::Lost);
+        }
+        written.is_ok()
+    }
+
+    /// Sends `request` and, if it expects one, waits for its answer.
+    pub(super) fn exchange(
+        &self,
+        encoding: Encoding,
+        codesets: &ClientCodeSets,
+        object_key: &Bytes,
+        request: Request<'_>,
+        deadline: Option<Instant>,
+    ) -> Result<Outcome, Failure> {
+        let request_id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
+        let expects = request.expects_reply();
+        let reused = {
+            let mut st = lock(&self.state);
+            if st.broken {
+                return Err(Failure::NotStarted);
+            }
+            if expects {
+                let wake = st.spare.pop().unwrap_or_default();
+                st.waiters.push(Waiter {
+                    request_id,
+                    answer: None,
+                    wake,
+                });
+            }
+            st.reused
+        };
+        let written = {
+            let mut writer = lock(&self.writer);
+            let Writer {
+                transport,
+                buffers,
+                codesets: sent,
+            } = &mut *writer;
+            write_request(
+                &mut **transport,
+                buffers,
+                &mut Probe::start(),
+                self.messaging,
+                encoding,
+                codesets,
+                sent,
+                object_key,
+                request_id,
+                request,
+                self.fragment_size,
+            )
+        };
+        let tcs = match written {
+            Ok(tcs) => tcs,
+            Err(e) => {
+                self.leave(request_id);
+                return Err(match e {
+                    WriteError::Encode(e) => Failure::Failed(e),
+                    WriteError::Io => {
+                        self.fail(Answer::Lost);
+                        if reused {
+                            Failure::NotStarted
+                        } else {
+                            Failure::Failed(lost(CompletionStatus::Maybe))
+                        }
+                    }
+                });
+            }
+        };
+        if !expects {
+            lock(&self.state).last_used = Instant::now();
+            return Ok(Outcome::Sent);
+        }
+        let (msg, message) = self.wait(request_id, deadline)?;
+        read_answer(&msg, &message, tcs).map_err(Failure::Failed)
+    }
+
+    /// Removes the waiter of `request_id` (its late reply, if any, will be
+    /// dropped).
+    fn leave(&self, request_id: u32) {
+        let mut st = lock(&self.state);
+        st.remove(request_id);
+        st.last_used = Instant::now();
+        st.wake_leader();
+    }
+
+    /// Waits for the answer to `request_id`, leading when the read side
+    /// is free.
+    fn wait(
+        &self,
+        request_id: u32,
+        deadline: Option<Instant>,
+    ) -> Result<(Message, Bytes), Failure> {
+        let mut st = lock(&self.state);
+        loop {
+            let Some(mine) = st.waiters.iter().find(|w| w.request_id == request_id) else {
+                return Err(Failure::Failed(lost(CompletionStatus::Maybe)));
+            };
+            let wake = Arc::clone(&mine.wake);
+            if mine.answer.is_some() {
+                return match st.remove(request_id).flatten() {
+                    Some(Answer::Reply(m, b)) => {
+                        st.reused = true;
+                        Ok((m, b))
+                    }
+                    Some(Answer::NotStarted) => Err(Failure::NotStarted),
+                    _ => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+                };
+            }
+            let now = Instant::now();
+            if st.broken || deadline.is_some_and(|d| now >= d) {
+                st.remove(request_id);
+                // If we were to lead, another must.
+                st.wake_leader();
+                return Err(Failure::Failed(if st.broken {
+                    lost(CompletionStatus::Maybe)
+                } else {
+                    timed_out()
+                }));
+            }
+            if let Some(mut side) = st.read_side.take() {
+                drop(st);
+                let led = self.lead(&mut side, request_id, deadline);
+                st = lock(&self.state);
+                if !st.broken {
+                    st.read_side = Some(side);
+                }
+                st.remove(request_id);
+                if led.is_ok() {
+                    st.reused = true;
+                }
+                // The next waiter leads.
+                st.wake_leader();
+                return led;
+            }
+            st = match deadline {
+                None => wake.wait(st),
+                Some(d) => wake.wait_timeout(st, d.saturating_duration_since(now)).0,
+            };
+        }
+    }
+
+    /// Reads messages as the leader until the answer to `request_id`
+    /// comes, handing the others to their waiters.
+    fn lead(
+        &self,
+        side: &mut ReadSide,
+        request_id: u32,
+        deadline: Option<Instant>,
+    ) -> Result<(Message, Bytes), Failure> {
+        loop {
+            let read = side.inbound.read_message(&mut *side.transport, deadline);
+            let (msg, message) = match read {
+                Ok(m) => m,
+                // Our deadline: the connection is fine, another may lead.
+                Err(Failure::Failed(e)) if e.kind() == Some(SystemExceptionKind::Timeout) => {
+                    return Err(Failure::Failed(e));
+                }
+                Err(e) => {
+                    self.fail(Answer::Lost);
+                    return Err(match e {
+                        Failure::Failed(e) => Failure::Failed(e),
+                        Failure::NotStarted => Failure::Failed(lost(CompletionStatus::Maybe)),
+                    });
+                }
+            };
+            match answered(&msg) {
+                Some(id) if id == request_id => return Ok((msg, message)),
+                Some(id) => {
+                    let mut st = lock(&self.state);
+                    let waiter = st
+                        .waiters
+                        .iter_mut()
+                        .find(|w| w.request_id == id && w.answer.is_none());
+                    if let Some(w) = waiter {
+                        w.answer = Some(Answer::Reply(msg, message));
+                        w.wake.notify_one();
+                    }
+                    // Else its caller has left: dropped.
+                }
+                None if matches!(msg.content, Content::CloseConnection) => {
+                    self.fail(Answer::NotStarted);
+                    return Err(Failure::NotStarted);
+                }
+                None => {
+                    self.fail(Answer::Lost);
+                    return Err(Failure::Failed(protocol_error()));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,572 @@
+//! The event-driven server strategies: a single reactive thread, and a
+//! leader/followers pool.
+//!
+//! Both are one event loop: a `mio` [`Poll`] (`epoll`) over the acceptors
+//! and every connection, registered edge-triggered for reading and
+//! writing, and one or more threads that take turns as its *leader*. The
+//! leader waits for events; it accepts new connections itself, and for a
+//! connection with input (or room to write) it claims the connection and
+//! queues it. It then takes one claimed connection off the queue and gives
+//! up leadership (a follower, waiting on the leader lock, becomes the
+//! leader and waits for the next events) before it reads and runs the
+//! connection's requests itself: the thread that reads a request is the
+//! thread that runs it. With one thread ([`ServerStrategy::Reactive`])
+//! nobody is waiting for leadership: the same thread handles the event
+//! inline and goes back to waiting.
+//!
+//! A connection is claimed by a small state machine, so that it is never
+//! read by two threads at once: an event for a connection that another
+//! thread is serving marks it for another turn, which that thread takes
+//! before it lets the connection go. A turn reads without blocking until
+//! the input would block, handles at most [`MESSAGES_PER_TURN`] messages
+//! (then the connection goes to the back of the queue, so one busy client
+//! cannot starve the others), and keeps each connection's partial message
+//! in its framing state. Replies that cannot be written at once stay
+//! queued on the connection and are written when it becomes writable;
+//! past the output bound its input is left unread.
+//!
+//! The leader also looks at the connections' timeouts every poll interval
+//! (part of a message held too long, queued replies that do not drain):
+//! a connection due is served, which closes it. No thread ever blocks on
+//! one connection.
+//!
+//! On shutdown the leader stops waiting; threads serving a connection
+//! finish the request they run, send `CloseConnection` and close it; the
+//! last thread to leave closes every other connection with
+//! `CloseConnection` and the acceptors.
+//!
+//! [`ServerStrategy::Reactive`]: super::ServerStrategy::Reactive
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+
+use crate::sync::{Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Registry, Token, Waker};
+use rtorb_giop::message::Content;
+
+use super::server::{Connection, OpenConnection, Progress, ServerCore};
+use crate::transport::Acceptor;
+
+/// The most messages one turn handles on a connection before the others
+/// get theirs.
+pub const MESSAGES_PER_TURN: usize = 16;
+
+/// Events taken from the poller at once.
+const EVENTS: usize = 256;
+
+/// The waker's token; acceptor `i` is token `1 + i`.
+const WAKER: Token = Token(0);
+
+/// The token of the connection in table slot 0.
+const FIRST_CONNECTION: usize = 1 << 20;
+
+/// How long a leader waits after the poller failed, before trying again.
+const POLL_ERROR_PAUSE: Duration = Duration::from_millis(5);
+
+/// A connection no thread serves.
+const IDLE: u8 = 0;
+/// A thread serves (or has queued) the connection.
+const BUSY: u8 = 1;
+/// As `BUSY`, and another event arrived meanwhile: serve it again.
+const AGAIN: u8 = 2;
+/// Closed; events for it are stale.
+const CLOSED: u8 = 3;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock()
+}
+
+/// An open connection and its place in the open-connection count.
+struct Live {
+    connection: Connection,
+    _open: OpenConnection,
+}
+
+/// A connection in the event loop's table.
+struct Slot {
+    index: usize,
+    state: AtomicU8,
+    /// The poller reported the peer's end of stream or an error.
+    read_closed: AtomicBool,
+    /// When its next timeout falls due, in nanoseconds since the loop's
+    /// epoch plus one; 0 for none.
+    deadline: AtomicU64,
+    live: Mutex<Option<Live>>,
+}
+
+impl Slot {
+    /// Signals an event; whether the caller now owns the connection (and
+    /// must see that it is served).
+    fn signal(&self) -> bool {
+        let mut s = self.state.load(Ordering::Acquire);
+        loop {
+            let next = match s {
+                IDLE => BUSY,
+                BUSY => AGAIN,
+                _ => return false,
+            };
+            match self
+                .state
+                .compare_exchange(s, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return s == IDLE,
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// Lets the connection go after a turn; `false` if an event arrived
+    /// during the turn, and the owner must take another.
+    fn release(&self) -> bool {
+        match self
+            .state
+            .compare_exchange(BUSY, IDLE, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(_) => {
+                self.state.store(BUSY, Ordering::Release);
+                false
+            }
+        }
+    }
+}
+
+/// What only the leader touches.
+struct Leader {
+    poll: Poll,
+    events: Events,
+    acceptors: Vec<Box<dyn Acceptor>>,
+    /// Claimed connections waiting for a thread.
+    ready: VecDeque<Arc<Slot>>,
+    next_sweep: Instant,
+    /// Connections taken off `ready` since the last poll.
+    taken_since_poll: usize,
+}
+
+/// The connections by token.
+#[derive(Default)]
+struct Table {
+    slots: Vec<Option<Arc<Slot>>>,
+    free: Vec<usize>,
+}
+
+/// The event loop shared by its threads.
+struct EventLoop {
+    core: Arc<ServerCore>,
+    registry: Registry,
+    leader: Mutex<Leader>,
+    table: Mutex<Table>,
+    /// Connections put back after a full turn (still claimed).
+    requeued: Mutex<Vec<Arc<Slot>>>,
+    has_requeued: AtomicBool,
+    waker: Arc<Waker>,
+    epoch: Instant,
+    /// Threads still running.
+    running: AtomicUsize,
+}
+
+/// Starts `threads` event-loop threads (1: the reactive strategy; more:
+/// leader/followers) over `acceptors`.
+pub(crate) fn spawn(
+    core: Arc<ServerCore>,
+    acceptors: Vec<Box<dyn Acceptor>>,
+    threads: usize,
+) -> std::io::Result<Vec<JoinHandle<()>>> {
+    let poll = Poll::new()?;
+    let registry = poll.registry().try_clone()?;
+    for (i, a) in acceptors.iter().enumerate() {
+        a.set_nonblocking(true)?;
+        let fd = a.as_raw_fd();
+        registry.register(&mut SourceFd(&fd), Token(1 + i), Interest::READABLE)?;
+    }
+    let waker = Arc::new(Waker::new(&registry, WAKER)?);
+    core.add_waker(Arc::clone(&waker));
+    let threads = threads.max(1);
+    let shared = Arc::new(EventLoop {
+        core,
+        registry,
+        leader: Mutex::new(Leader {
+            poll,
+            events: Events::with_capacity(EVENTS),
+            acceptors,
+            ready: VecDeque::with_capacity(EVENTS),
+            next_sweep: Instant::now(),
+            taken_since_poll: 0,
+        }),
+        table: Mutex::new(Table::default()),
+        requeued: Mutex::new(Vec::new()),
+        has_requeued: AtomicBool::new(false),
+        waker,
+        epoch: Instant::now(),
+        running: AtomicUsize::new(threads),
+    });
+    let name = if threads == 1 {
+        "rtorb-reactor"
+    } else {
+        "rtorb-leader-followers"
+    };
+    let mut handles = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let s = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name(name.into())
+            .spawn(move || s.run());
+        match spawned {
+            Ok(h) => handles.push(h),
+            Err(e) => {
+                // The threads already started must see themselves as all.
+                let missing = threads - handles.len();
+                shared.core.stop();
+                if shared.running.fetch_sub(missing, Ordering::AcqRel) == missing {
+                    shared.close_all();
+                }
+                for h in handles {
+                    let _ = h.join();
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(handles)
+}
+
+impl EventLoop {
+    fn run(&self) {
+        while let Some(slot) = self.lead() {
+            self.serve(&slot);
+        }
+        if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.close_all();
+        }
+    }
+
+    /// Becomes the leader, waits for events until a connection is ready,
+    /// and returns it claimed, having given up leadership; `None` on
+    /// shutdown.
+    fn lead(&self) -> Option<Arc<Slot>> {
+        let mut guard = lock(&self.leader);
+        let Leader {
+            poll,
+            events,
+            acceptors,
+            ready,
+            next_sweep,
+            taken_since_poll,
+        } = &mut *guard;
+        loop {
+            if self.core.stopping() {
+                return None;
+            }
+            if self.has_requeued.swap(false, Ordering::AcqRel) {
+                ready.extend(lock(&self.requeued).drain(..));
+            }
+            // Connections already claimed are served first, but the
+            // poller is looked at again after every few of them, so that
+            // new connections and events are not starved.
+            if !ready.is_empty() && *taken_since_poll < MESSAGES_PER_TURN {
+                *taken_since_poll += 1;
+                return ready.pop_front();
+            }
+            *taken_since_poll = 0;
+            let timeout = if ready.is_empty() {
+                self.core.limits.poll_interval
+            } else {
+                Duration::ZERO
+            };
+            match poll.poll(events, Some(timeout)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => std::thread::sleep(POLL_ERROR_PAUSE),
+            }
+            for event in events.iter() {
+                match event.token() {
+                    WAKER => {}
+                    Token(t) if t < FIRST_CONNECTION => {
+                        if let Some(a) = acceptors.get(t - 1) {
+                            self.accept(&**a);
+                        }
+                    }
+                    Token(t) => {
+                        if let Some(slot) = self.slot(t - FIRST_CONNECTION) {
+                            if event.is_read_closed() || event.is_error() {
+                                // Before the claim, so the turn sees it.
+                                slot.read_closed.store(true, Ordering::Release);
+                            }
+                            if slot.signal() {
+                                ready.push_back(slot);
+                            }
+                        }
+                    }
+                }
+            }
+            let now = Instant::now();
+            if now >= *next_sweep {
+                self.sweep(now, ready);
+                // An accept that failed for want of descriptors left
+                // connections waiting that bring no new event: try again.
+                for a in acceptors.iter() {
+                    self.accept(&**a);
+                }
+                *next_sweep = now + self.core.limits.poll_interval;
+            }
+            if let Some(slot) = ready.pop_front() {
+                *taken_since_poll = 1;
+                // Dropping the guard promotes a follower.
+                return Some(slot);
+            }
+        }
+    }
+
+    /// Accepts every waiting connection.
+    fn accept(&self, acceptor: &dyn Acceptor) {
+        loop {
+            match acceptor.accept() {
+                Ok(transport) => {
+                    // Beyond the limit the connection is closed at once.
+                    let Some(open) = self.core.admit() else {
+                        continue;
+                    };
+                    if let Ok(connection) = Connection::new(&self.core, transport, false) {
+                        self.insert(Live {
+                            connection,
+                            _open: open,
+                        });
+                    }
+                }
+                Err(e) if e.is_would_block() => return,
+                Err(crate::transport::TransportError::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
+                    ) => {}
+                // Out of descriptors or the like: the next connection
+                // that arrives brings another event.
+                Err(_) => return,
+            }
+        }
+    }
+
+    fn insert(&self, live: Live) {
+        let fd = live.connection.transport().as_raw_fd();
+        let mut table = lock(&self.table);
+        let index = match table.free.pop() {
+            Some(i) => i,
+            None => {
+                table.slots.push(None);
+                table.slots.len() - 1
+            }
+        };
+        let registered = self.registry.register(
+            &mut SourceFd(&fd),
+            Token(FIRST_CONNECTION + index),
+            Interest::READABLE | Interest::WRITABLE,
+        );
+        if registered.is_err() {
+            table.free.push(index);
+            return;
+        }
+        if let Some(s) = table.slots.get_mut(index) {
+            *s = Some(Arc::new(Slot {
+                index,
+                state: AtomicU8::new(IDLE),
+                read_closed: AtomicBool::new(false),
+                deadline: AtomicU64::new(0),
+                live: Mutex::new(Some(live)),
+            }));
+        }
+    }
+
+    fn slot(&self, index: usize) -> Option<Arc<Slot>> {
+        lock(&self.table).slots.get(index)?.clone()
+    }
+
+    /// Claims every idle connection whose timeout is due.
+    fn sweep(&self, now: Instant, ready: &mut VecDeque<Arc<Slot>>) {
+        let now = self.nanos(now);
+        let table = lock(&self.table);
+        for slot in table.slots.iter().flatten() {
+            let d = slot.deadline.load(Ordering::Acquire);
+            if d != 0 && d <= now && slot.signal() {
+                ready.push_back(Arc::clone(slot));
+            }
+        }
+    }
+
+    fn nanos(&self, t: Instant) -> u64 {
+        u64::try_from(t.saturating_duration_since(self.epoch).as_nanos())
+            .unwrap_or(u64::MAX - 1)
+            .saturating_add(1)
+    }
+
+    /// Serves a claimed connection: turns until no event arrived during
+    /// the last one.
+    fn serve(&self, slot: &Arc<Slot>) {
+        loop {
+            let mut guard = lock(&slot.live);
+            let Some(live) = guard.as_mut() else {
+                return;
+            };
+            let conn = &mut live.connection;
+            if slot.read_closed.load(Ordering::Acquire) {
+                conn.set_read_closed();
+            }
+            let outcome = if conn.flush().is_err() {
+                Progress::Close(None)
+            } else {
+                match conn.receive(&self.core, MESSAGES_PER_TURN) {
+                    Progress::Idle | Progress::Paused if conn.write_expired(&self.core) => {
+                        Progress::Close(None)
+                    }
+                    p => p,
+                }
+            };
+            let deadline = conn
+                .deadline(&self.core)
+                .map_or(0, |d| self.nanos(d).max(1));
+            slot.deadline.store(deadline, Ordering::Release);
+            match outcome {
+                Progress::Close(last) => {
+                    let live = guard.take();
+                    drop(guard);
+                    slot.state.store(CLOSED, Ordering::Release);
+                    if let Some(live) = live {
+                        self.remove(slot.index, live, last);
+                    }
+                    return;
+                }
+                Progress::More => {
+                    // Still claimed: to the back of the queue.
+                    drop(guard);
+                    lock(&self.requeued).push(Arc::clone(slot));
+                    self.has_requeued.store(true, Ordering::Release);
+                    let _ = self.waker.wake();
+                    return;
+                }
+                Progress::Idle | Progress::Paused => {}
+            }
+            drop(guard);
+            if slot.release() {
+                return;
+            }
+        }
+    }
+
+    fn remove(&self, index: usize, live: Live, last: Option<bytes::Bytes>) {
+        let fd = live.connection.transport().as_raw_fd();
+        let _ = self.registry.deregister(&mut SourceFd(&fd));
+        live.connection.close(&self.core, last);
+        let mut table = lock(&self.table);
+        if let Some(s) = table.slots.get_mut(index) {
+            *s = None;
+            table.free.push(index);
+        }
+    }
+
+    /// After the last thread: closes every connection with
+    /// `CloseConnection`, and the acceptors.
+    fn close_all(&self) {
+        let slots: Vec<Arc<Slot>> = {
+            let mut table = lock(&self.table);
+            table.free.clear();
+            table.slots.drain(..).flatten().collect()
+        };
+        for slot in slots {
+            slot.state.store(CLOSED, Ordering::Release);
+            let live = lock(&slot.live).take();
+            if let Some(live) = live {
+                let fd = live.connection.transport().as_raw_fd();
+                let _ = self.registry.deregister(&mut SourceFd(&fd));
+                let close = live.connection.control(Content::CloseConnection);
+                live.connection.close(&self.core, Some(close));
+            }
+        }
+        lock(&self.requeued).clear();
+        let mut leader = lock(&self.leader);
+        leader.ready.clear();
+        for a in &leader.acceptors {
+            let fd = a.as_raw_fd();
+            let _ = self.registry.deregister(&mut SourceFd(&fd));
+        }
+        // Dropping an acceptor closes it (and removes a UIOP socket file).
+        leader.acceptors.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot() -> Slot {
+        Slot {
+            index: 0,
+            state: AtomicU8::new(IDLE),
+            read_closed: AtomicBool::new(false),
+            deadline: AtomicU64::new(0),
+            live: Mutex::new(None),
+        }
+    }
+
+    #[test]
+    fn an_event_claims_an_idle_connection_only() {
+        let s = slot();
+        assert!(s.signal(), "the first event claims it");
+        assert!(!s.signal(), "a second event does not");
+        assert!(!s.signal());
+        // The owner is told to take another turn, once.
+        assert!(!s.release());
+        assert!(s.release());
+        assert!(s.signal(), "idle again: claimable");
+    }
+
+    #[test]
+    fn a_closed_connection_is_never_claimed() {
+        let s = slot();
+        s.state.store(CLOSED, Ordering::Release);
+        assert!(!s.signal());
+        assert_eq!(s.state.load(Ordering::Acquire), CLOSED);
+    }
+
+    #[test]
+    fn events_racing_releases_leave_one_owner_and_end_idle() {
+        // Two threads signal while the owner serves and releases: at most
+        // one thread owns the connection at any time, and when all is
+        // done it is idle, not claimed by no one.
+        for _ in 0..200 {
+            let s = Arc::new(slot());
+            let owners = Arc::new(AtomicUsize::new(0));
+            // One turn, then release; another turn while release says so.
+            let serve = |s: &Slot, owners: &AtomicUsize| loop {
+                assert_eq!(owners.fetch_add(1, Ordering::SeqCst), 0, "two owners");
+                owners.fetch_sub(1, Ordering::SeqCst);
+                if s.release() {
+                    break;
+                }
+            };
+            assert!(s.signal());
+            let threads: Vec<_> = (0..3)
+                .map(|t| {
+                    let (s, owners) = (Arc::clone(&s), Arc::clone(&owners));
+                    std::thread::spawn(move || {
+                        if t == 0 {
+                            serve(&s, &owners);
+                        }
+                        for _ in 0..50 {
+                            if s.signal() {
+                                serve(&s, &owners);
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
+            assert_eq!(s.state.load(Ordering::Acquire), IDLE);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Lock acquisitions per call through the ORB over real connections (IIOP
+//! and UIOP), counted by `rtorb::sync` (this test builds the crate with
+//! the `lock-count` feature).
+//!
+//! The client side is counted on the calling thread. The server side is
+//! counted on the connection thread, by a skeleton that reads the
+//! thread's count at each dispatch: the difference between two dispatches
+//! is one whole turn of the server (reply, write, read, parse, lookup,
+//! dispatch).
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rtorb::orb::Orb;
+use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb::sync::thread_acquisitions;
+use support::{Cubit, CubitImpl, CubitSkeleton};
+
+/// Wraps the Cubit skeleton, summing the connection thread's lock
+/// acquisitions between one dispatch and the next.
+struct Counting {
+    inner: CubitSkeleton<CubitImpl>,
+    last: AtomicU64,
+    sum: AtomicU64,
+    turns: AtomicU64,
+}
+
+impl Skeleton for Counting {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        self.inner.repository_ids()
+    }
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        let now = thread_acquisitions().expect("built with lock-count");
+        let last = self.last.swap(now, Ordering::SeqCst);
+        if last != 0 {
+            self.sum.fetch_add(now - last, Ordering::SeqCst);
+            self.turns.fetch_add(1, Ordering::SeqCst);
+        }
+        self.inner.dispatch(req)
+    }
+}
+
+#[test]
+fn lock_acquisitions_per_cube_long_through_the_orb() {
+    assert!(
+        thread_acquisitions().is_some(),
+        "the tests build rtorb with lock-count"
+    );
+    let path = std::env::temp_dir().join(format!("rtorb-orb-locks-{}.sock", std::process::id()));
+    for endpoint in [
+        "iiop://127.0.0.1:0".to_owned(),
+        format!("uiop://{}", path.display()),
+    ] {
+        let server = Orb::builder().listen(endpoint.clone()).build().unwrap();
+        let counting = Arc::new(Counting {
+            inner: CubitSkeleton(CubitImpl::default()),
+            last: AtomicU64::new(0),
+            sum: AtomicU64::new(0),
+            turns: AtomicU64::new(0),
+        });
+        let obj = server.activate_with_key(&b"Cubit"[..], counting.clone());
+        let ior = server.object_to_string(&obj).expect("a reference");
+        let client = Orb::builder().build().unwrap();
+        let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
+        for l in 0..50 {
+            assert_eq!(cubit.cube_long(l).unwrap(), l * l * l);
+        }
+        counting.sum.store(0, Ordering::SeqCst);
+        counting.turns.store(0, Ordering::SeqCst);
+        const CALLS: u64 = 1000;
+        let before = thread_acquisitions().unwrap();
+        for l in 0..CALLS as i32 {
+            assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
+        }
+        let client_locks = (thread_acquisitions().unwrap() - before) as f64 / CALLS as f64;
+        let turns = counting.turns.load(Ordering::SeqCst);
+        assert_eq!(turns, CALLS);
+        let server_locks = counting.sum.load(Ordering::SeqCst) as f64 / turns as f64;
+        println!("{endpoint}: locks per cube_long: client {client_locks}, server {server_locks}");
+        // Two on the client (taking a connection from its endpoint's
+        // pool and putting it back), one on the server (the object map).
+        // Before the connections' buffer pools were taken without a lock:
+        // three and two.
+        assert_eq!(client_locks, 2.0, "{endpoint}: client");
+        assert_eq!(server_locks, 1.0, "{endpoint}: server");
+        client.shutdown();
+        server.shutdown();
+    }
+    let _ = std::fs::remove_file(path);
+}
