@@ -33,6 +33,7 @@ fn main() {
         own.join("everything.idl"),
         own.join("relay.idl"),
         own.join("values.idl"),
+        own.join("recursive.idl"),
     ];
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());

@@ -161,6 +161,15 @@ fn decode_any(dec: &mut Decoder) -> Result<Any> {
     let start = dec.offset();
     value::skip(&tc, dec)?;
     let end = dec.offset();
+    if dec.realigns_within(start, end) {
+        // The value spans a place where the stream's alignment changes (a
+        // GIOP 1.1 fragment boundary): its octets cannot be kept as they
+        // are, so read it now, with the stream's alignment.
+        let mut again = dec.clone();
+        again.seek(start)?;
+        let v = Value::decode(&tc, &mut again)?;
+        return Ok(Any::from_value(tc, v));
+    }
     let from = start
         .checked_sub(pad)
         .ok_or(CdrError::Unsupported("any value before the stream origin"))?;

@@ -27,6 +27,11 @@ impl CodeSetId {
     pub const UTF_8: CodeSetId = CodeSetId(0x0501_0001);
     /// ISO 646:1991 IRV (US-ASCII), 7-bit.
     pub const ISO_646: CodeSetId = CodeSetId(0x0001_0020);
+    /// No code set: what a connection has for `wchar` data when none was
+    /// negotiated (the peer's IOR named none, or no `CodeSets` service
+    /// context arrived). `wchar` and `wstring` cannot be sent or received
+    /// with it ([`CdrError::NoWcharCodeSet`]).
+    pub const NONE: CodeSetId = CodeSetId(0);
 
     /// A short name for the code sets rtorb knows, as `catior` prints them.
     pub fn name(self) -> Option<&'static str> {
@@ -75,6 +80,16 @@ impl TransmissionCodeSets {
     pub const DEFAULT: TransmissionCodeSets = TransmissionCodeSets {
         char_data: CodeSetId::ISO_8859_1,
         wchar_data: CodeSetId::UTF_16,
+    };
+}
+
+impl TransmissionCodeSets {
+    /// What GIOP prescribes when no code sets were negotiated: ISO 8859-1
+    /// for `char` and no `wchar` code set at all (CORBA 3.x §13.10.2.6:
+    /// there is no default for `wchar`).
+    pub const UNNEGOTIATED: TransmissionCodeSets = TransmissionCodeSets {
+        char_data: CodeSetId::ISO_8859_1,
+        wchar_data: CodeSetId::NONE,
     };
 }
 

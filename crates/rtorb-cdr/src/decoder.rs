@@ -1,5 +1,7 @@
 //! The CDR decoder.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 
 use crate::codeset::{self, CodeSetId};
@@ -11,6 +13,23 @@ use crate::types::{Fixed, LongDouble};
 /// decoder gives up with [`CdrError::NestingTooDeep`]. Bounds the stack a
 /// hostile message can make the decoder use.
 pub const DEFAULT_MAX_DEPTH: u32 = 64;
+
+/// A change of alignment origin inside a stream: from buffer offset `at`
+/// on, values are aligned relative to offset `origin`.
+///
+/// A GIOP 1.1 message reassembled from fragments needs these: each
+/// `Fragment` message is aligned relative to its own start, so once the
+/// fragments' bodies are put end to end the alignment origin moves at every
+/// fragment boundary (to 12 octets, the fragment's header, before its
+/// body). GIOP 1.2 fragments keep the whole message's alignment and need
+/// none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Realign {
+    /// The buffer offset from which the new origin applies.
+    pub at: usize,
+    /// The alignment origin from `at` on (at most `at`).
+    pub origin: usize,
+}
 
 /// Reads CDR from a reference-counted buffer.
 ///
@@ -34,6 +53,8 @@ pub struct Decoder {
     /// The values read so far, for indirections and chunking (allocated
     /// on the first value).
     pub(crate) values: Option<Box<crate::valuetype::ReadState>>,
+    /// Where the alignment origin changes, by increasing offset.
+    realign: Option<Arc<[Realign]>>,
 }
 
 impl Decoder {
@@ -48,6 +69,7 @@ impl Decoder {
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
             values: None,
+            realign: None,
         }
     }
 
@@ -65,6 +87,7 @@ impl Decoder {
             depth: 0,
             max_depth: DEFAULT_MAX_DEPTH,
             values: None,
+            realign: None,
         }
     }
 
@@ -91,7 +114,35 @@ impl Decoder {
 
     /// The position relative to the alignment origin.
     pub fn position(&self) -> usize {
-        self.pos - self.origin
+        self.pos - self.origin_at(self.pos)
+    }
+
+    /// Moves the alignment origin at the given offsets (see [`Realign`]).
+    /// Points that are not in increasing order of `at`, or whose origin is
+    /// past their offset, are ignored.
+    pub fn set_realignments(&mut self, points: Arc<[Realign]>) {
+        let ordered =
+            points.windows(2).all(|w| w[0].at < w[1].at) && points.iter().all(|p| p.origin <= p.at);
+        self.realign = (ordered && !points.is_empty()).then_some(points);
+    }
+
+    /// Whether the alignment origin changes after offset `from` and at or
+    /// before offset `to`.
+    pub fn realigns_within(&self, from: usize, to: usize) -> bool {
+        self.realign
+            .as_deref()
+            .is_some_and(|r| r.iter().any(|p| p.at > from && p.at <= to))
+    }
+
+    /// The alignment origin in force at offset `pos`.
+    fn origin_at(&self, pos: usize) -> usize {
+        match self.realign.as_deref() {
+            None => self.origin,
+            Some(r) => match r.partition_point(|p| p.at <= pos) {
+                0 => self.origin,
+                i => r[i - 1].origin.max(self.origin),
+            },
+        }
     }
 
     /// The absolute offset into the underlying buffer.
@@ -368,6 +419,9 @@ impl Decoder {
     /// Reads a `wchar` by the rules of the GIOP version in force.
     pub fn read_wchar(&mut self) -> Result<char> {
         let cs = self.encoding.codesets.wchar_data;
+        if self.encoding.version <= Version::V1_0 {
+            return Err(CdrError::WcharInGiop10);
+        }
         check_wchar_codeset(cs)?;
         match self.encoding.version {
             v if v <= Version::V1_0 => Err(CdrError::WcharInGiop10),
@@ -400,6 +454,9 @@ impl Decoder {
 
     fn read_wstring_bounded(&mut self, bound: Option<u32>) -> Result<String> {
         let cs = self.encoding.codesets.wchar_data;
+        if self.encoding.version <= Version::V1_0 {
+            return Err(CdrError::WcharInGiop10);
+        }
         check_wchar_codeset(cs)?;
         let s = match self.encoding.version {
             v if v <= Version::V1_0 => return Err(CdrError::WcharInGiop10),
@@ -472,6 +529,25 @@ impl Decoder {
                 remaining: self.remaining(),
             })?;
         self.check_len(bytes as u64, 1)?;
+        if self.realigns_within(self.pos, self.pos + bytes) {
+            // The alignment changes inside (a GIOP 1.1 fragment boundary):
+            // element by element, each aligned where it lies.
+            let size = std::mem::size_of::<T>();
+            let mut out = Vec::with_capacity(n);
+            for _ in 0..n {
+                self.align(T::ALIGN)?;
+                self.need(size)?;
+                let mut v = <T as bytemuck::Zeroable>::zeroed();
+                bytemuck::bytes_of_mut(&mut v)
+                    .copy_from_slice(&self.data[self.pos..self.pos + size]);
+                self.pos += size;
+                if !self.encoding.order.is_native() {
+                    v = v.swap_bytes();
+                }
+                out.push(v);
+            }
+            return Ok(out);
+        }
         let mut out = vec![<T as bytemuck::Zeroable>::zeroed(); n];
         bytemuck::cast_slice_mut::<T, u8>(&mut out)
             .copy_from_slice(&self.data[self.pos..self.pos + bytes]);
@@ -527,12 +603,15 @@ impl Decoder {
             depth,
             max_depth,
             values: None,
+            realign: None,
         })
     }
 }
 
 fn check_wchar_codeset(cs: CodeSetId) -> Result<()> {
-    if cs == CodeSetId::UTF_16 || cs == CodeSetId::UCS_2 {
+    if cs == CodeSetId::NONE {
+        Err(CdrError::NoWcharCodeSet)
+    } else if cs == CodeSetId::UTF_16 || cs == CodeSetId::UCS_2 {
         Ok(())
     } else {
         Err(CdrError::UnsupportedCodeSet(cs.0))

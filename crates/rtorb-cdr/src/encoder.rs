@@ -293,6 +293,7 @@ impl Encoder {
     /// all in 1.0, two aligned octets in 1.1, a length octet and the code
     /// units (big-endian, no byte-order mark) in 1.2.
     pub fn write_wchar(&mut self, c: char) -> Result<()> {
+        self.check_wchar_allowed()?;
         let mut units = [0u16; 2];
         let units = self.wchar_units(c, &mut units)?;
         match self.encoding.version {
@@ -322,6 +323,18 @@ impl Encoder {
         }
     }
 
+    /// GIOP 1.0 cannot carry wchar data at all; in later versions a
+    /// transmission code set for it must have been negotiated.
+    fn check_wchar_allowed(&self) -> Result<()> {
+        if self.encoding.version <= Version::V1_0 {
+            return Err(CdrError::WcharInGiop10);
+        }
+        if self.encoding.codesets.wchar_data == CodeSetId::NONE {
+            return Err(CdrError::NoWcharCodeSet);
+        }
+        Ok(())
+    }
+
     fn wchar_units<'a>(&self, c: char, out: &'a mut [u16; 2]) -> Result<&'a [u16]> {
         match self.encoding.codesets.wchar_data {
             CodeSetId::UTF_16 => Ok(c.encode_utf16(out)),
@@ -342,6 +355,7 @@ impl Encoder {
     /// a count of 2-octet code units including a terminating NUL unit; in
     /// 1.2 a count of octets, big-endian UTF-16 with no terminator.
     pub fn write_wstring(&mut self, s: &str) -> Result<()> {
+        self.check_wchar_allowed()?;
         if s.contains('\0') {
             return Err(CdrError::MalformedString("embedded NUL"));
         }

@@ -72,6 +72,10 @@ pub enum CdrError {
     /// wchar data in GIOP 1.0, which has no wchar encoding.
     #[error("wchar and wstring cannot be sent in GIOP 1.0")]
     WcharInGiop10,
+    /// wchar data where no transmission code set for `wchar` was
+    /// negotiated ([`crate::codeset::CodeSetId::NONE`]).
+    #[error("no transmission code set for wchar data was negotiated")]
+    NoWcharCodeSet,
     /// A fixed-point value whose digits or sign are malformed.
     #[error("malformed fixed-point value: {0}")]
     MalformedFixed(&'static str),
@@ -111,9 +115,13 @@ impl CdrError {
     /// rtorb's VMCID ([`RTORB_VMCID`]).
     pub fn minor(&self) -> u32 {
         match self {
-            // OMG MARSHAL minor 4: wchar data sent without a negotiated code
-            // set, or in a GIOP version that cannot carry it.
-            CdrError::WcharInGiop10 => OMG_VMCID | 4,
+            // OMG MARSHAL minor 5: wchar data sent by a client over GIOP
+            // 1.0 (a server returning it uses minor 6, which the ORB sets).
+            CdrError::WcharInGiop10 => OMG_VMCID | 5,
+            // OMG BAD_PARAM minor 23: wchar data without a negotiated wchar
+            // transmission code set (the exception is BAD_PARAM, see
+            // `rtorb_giop`'s conversion).
+            CdrError::NoWcharCodeSet => OMG_VMCID | 23,
             CdrError::UnexpectedEnd { .. } => RTORB_VMCID | 1,
             CdrError::LengthTooLarge { .. } => RTORB_VMCID | 2,
             CdrError::BoundExceeded { .. } => RTORB_VMCID | 3,

@@ -48,7 +48,7 @@ pub mod valuetype;
 
 pub use any::{Any, AnyValue};
 pub use codeset::{CodeSetId, TransmissionCodeSets};
-pub use decoder::{DEFAULT_MAX_DEPTH, Decoder};
+pub use decoder::{DEFAULT_MAX_DEPTH, Decoder, Realign};
 pub use encoder::{DEFAULT_ZERO_COPY_THRESHOLD, Encoder};
 pub use error::{CdrError, OMG_VMCID, RTORB_VMCID, Result};
 pub use order::{ByteOrder, Encoding, Version};

@@ -866,8 +866,17 @@ fn skip_elements(content: &TypeCode, n: usize, dec: &mut Decoder) -> Result<()> 
     };
     if size > 0 && n > 0 {
         dec.align(size)?;
-        let bytes = dec.check_len(n as u64, size)?;
-        return dec.skip(bytes * size);
+        let n = dec.check_len(n as u64, size)?;
+        let end = dec.offset() + n * size;
+        if !dec.realigns_within(dec.offset(), end) {
+            return dec.skip(n * size);
+        }
+        // The alignment changes inside: element by element.
+        for _ in 0..n {
+            dec.align(size)?;
+            dec.skip(size)?;
+        }
+        return Ok(());
     }
     for _ in 0..n {
         skip(content, dec)?;

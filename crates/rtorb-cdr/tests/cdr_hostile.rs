@@ -138,6 +138,7 @@ fn every_error_has_a_minor_code_in_a_vendor_range() {
         CdrError::InvalidBoolean(9),
         CdrError::NestingTooDeep(1),
         CdrError::WcharInGiop10,
+        CdrError::NoWcharCodeSet,
     ];
     for e in errs {
         let vmcid = e.minor() & 0xffff_f000;
@@ -146,6 +147,34 @@ fn every_error_has_a_minor_code_in_a_vendor_range() {
             "{e}"
         );
     }
+}
+
+/// Regression: wchar data in GIOP 1.0 reported OMG MARSHAL minor 4
+/// ("attempt to marshal a local object"); the OMG minor is 5 ("wchar or
+/// wstring data erroneously sent by client over GIOP 1.0"). Without a
+/// negotiated wchar code set it is OMG minor 23 (of BAD_PARAM).
+#[test]
+fn wchar_errors_carry_the_omg_minor_codes() {
+    assert_eq!(CdrError::WcharInGiop10.minor(), rtorb_cdr::OMG_VMCID | 5);
+    assert_eq!(CdrError::NoWcharCodeSet.minor(), rtorb_cdr::OMG_VMCID | 23);
+    // GIOP 1.0 is reported first, whatever the code sets.
+    let enc = Encoding::native()
+        .with_version(rtorb_cdr::Version::V1_0)
+        .with_codesets(rtorb_cdr::TransmissionCodeSets::UNNEGOTIATED);
+    let mut e = rtorb_cdr::Encoder::new(enc);
+    assert_eq!(e.write_wstring("x"), Err(CdrError::WcharInGiop10));
+    assert_eq!(e.write_wchar('x'), Err(CdrError::WcharInGiop10));
+    let mut d = Decoder::new(Bytes::from_static(&[0, 0, 0, 2, 0, 120]), enc);
+    assert_eq!(d.read_wstring(), Err(CdrError::WcharInGiop10));
+    // Later versions without a wchar code set.
+    let enc = enc.with_version(rtorb_cdr::Version::V1_2);
+    let mut e = rtorb_cdr::Encoder::new(enc);
+    assert_eq!(e.write_wstring("x"), Err(CdrError::NoWcharCodeSet));
+    assert_eq!(e.write_wchar('x'), Err(CdrError::NoWcharCodeSet));
+    let mut d = Decoder::new(Bytes::from_static(&[0, 0, 0, 2, 0, 120]), enc);
+    assert_eq!(d.read_wstring(), Err(CdrError::NoWcharCodeSet));
+    let mut d = Decoder::new(Bytes::from_static(&[2, 0, 120]), enc);
+    assert_eq!(d.read_wchar(), Err(CdrError::NoWcharCodeSet));
 }
 
 proptest! {

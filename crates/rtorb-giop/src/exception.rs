@@ -229,12 +229,15 @@ impl std::error::Error for SystemException {}
 /// A CDR error becomes `MARSHAL` with the error's minor code,
 /// `COMPLETED_NO`.
 impl From<CdrError> for SystemException {
+    /// `MARSHAL` with the error's minor code, except for wchar data
+    /// without a negotiated wchar code set, which CORBA makes `BAD_PARAM`
+    /// (OMG minor 23).
     fn from(e: CdrError) -> Self {
-        SystemException::new(
-            SystemExceptionKind::Marshal,
-            e.minor(),
-            CompletionStatus::No,
-        )
+        let kind = match e {
+            CdrError::NoWcharCodeSet => SystemExceptionKind::BadParam,
+            _ => SystemExceptionKind::Marshal,
+        };
+        SystemException::new(kind, e.minor(), CompletionStatus::No)
     }
 }
 

@@ -9,18 +9,30 @@
 //! start with the request id of the message they continue, so fragmented
 //! messages may interleave.
 //!
-//! [`fragment_message`] keeps every piece but the last a multiple of 8
-//! octets (the first message whole, a `Fragment` by its body after the
-//! fragment header), so CDR alignment is the same in the pieces as in the
-//! whole message. [`Reassembler`] undoes it, within limits a hostile peer
-//! cannot exceed.
+//! Every GIOP message, a `Fragment` included, is aligned relative to its
+//! own start. In GIOP 1.2 the 16-octet fragment header and the rule that
+//! every piece but the last is a multiple of 8 octets keep the alignment
+//! of the whole message. A GIOP 1.1 `Fragment` has a 12-octet header, so
+//! its body is 4 octets off an 8-octet boundary: a fragment sent after a
+//! first message of a multiple of 8 octets (as omniORB sends them) shifts
+//! the alignment of what follows. [`Reassembler::push_message`] records
+//! those shifts ([`rtorb_cdr::Realign`]) for the decoder.
+//!
+//! [`fragment_message`] cuts so that no shift arises: in GIOP 1.2 the
+//! first message and every fragment body a multiple of 8 octets; in GIOP
+//! 1.1 the first message 4 octets past a multiple of 8 (where a fragment's
+//! body starts) and every fragment body a multiple of 8. [`Reassembler`]
+//! undoes it, within limits a hostile peer cannot exceed.
+
+use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
-use rtorb_cdr::{ByteOrder, CdrDecode, Decoder, Encoding, Version};
+use rtorb_cdr::{ByteOrder, CdrDecode, Decoder, Encoding, Realign, Version};
 
 use crate::header::{
     FLAG_MORE_FRAGMENTS, GiopError, HEADER_LEN, MessageHeader, MsgType, has_12_layout,
 };
+use crate::message::Message;
 use crate::service_context::ServiceContextList;
 
 /// The smallest maximum fragment size [`fragment_message`] accepts.
@@ -108,7 +120,14 @@ pub fn fragment_message(
     } else {
         0
     };
-    let first_len = max_fragment_size & !7;
+    // Where the first piece ends is where the next fragment's body starts
+    // in its own message, modulo 8: 0 for GIOP 1.2 (16-octet fragment
+    // header), 4 for GIOP 1.1 (12-octet header).
+    let first_len = if v12 {
+        max_fragment_size & !7
+    } else {
+        ((max_fragment_size - 4) & !7) + 4
+    };
     let frag_header = if v12 {
         FRAGMENT_HEADER_LEN_12
     } else {
@@ -269,7 +288,13 @@ pub fn fragment_chunks(
     } else {
         [0; FRAGMENT_HEADER_LEN_12]
     };
-    let first_len = max_fragment_size & !7;
+    // Cut where fragment_message cuts, so that no alignment shift arises
+    // (see the module doc).
+    let first_len = if v12 {
+        max_fragment_size & !7
+    } else {
+        ((max_fragment_size - 4) & !7) + 4
+    };
     let frag_header = if v12 {
         FRAGMENT_HEADER_LEN_12
     } else {
@@ -336,6 +361,8 @@ struct Partial {
     request_id: Option<u32>,
     buf: BytesMut,
     pieces: usize,
+    /// Where the alignment origin moves (GIOP 1.1 fragment bodies).
+    realign: Vec<Realign>,
 }
 
 /// Reassembles fragmented messages of one connection.
@@ -357,6 +384,8 @@ pub struct Reassembler {
     partials: Vec<Partial>,
     v11: Option<Partial>,
     held: usize,
+    /// The alignment changes of the message completed last.
+    completed_realign: Option<Arc<[Realign]>>,
 }
 
 /// The request id of a GIOP 1.0/1.1 message, which follows the service
@@ -491,6 +520,7 @@ impl Reassembler {
             request_id,
             buf: BytesMut::from(&message[..]),
             pieces: 1,
+            realign: Vec::new(),
         };
         if v12 {
             self.partials.push(p);
@@ -541,6 +571,16 @@ impl Reassembler {
         }
         let size =
             u32::try_from(new_len - HEADER_LEN).map_err(|_| GiopError::SizeOverflow(new_len))?;
+        if !v12 && !payload.is_empty() {
+            // A GIOP 1.1 fragment is aligned relative to its own start: its
+            // body, 12 octets in, continues the message at `p.buf.len()`.
+            let at = p.buf.len();
+            let origin = at - HEADER_LEN;
+            let current = p.realign.last().map_or(0, |r| r.origin);
+            if origin.abs_diff(current) % 8 != 0 {
+                p.realign.push(Realign { at, origin });
+            }
+        }
         p.buf.extend_from_slice(payload);
         if h.more_fragments {
             self.held += p.buf.len();
@@ -556,6 +596,23 @@ impl Reassembler {
             *flags &= !FLAG_MORE_FRAGMENTS;
         }
         write_u32_at(&mut buf, 8, p.order, size);
+        self.completed_realign = (!p.realign.is_empty()).then(|| Arc::from(p.realign));
         Ok(Some(buf.freeze()))
+    }
+
+    /// As [`Reassembler::push`], and decodes the complete message
+    /// ([`crate::message::decode_message`]), recording in it where its
+    /// alignment changes ([`Message::realign`]) so that
+    /// [`Message::body_decoder`] reads a GIOP 1.1 message reassembled from
+    /// fragments correctly. Returns the message with the buffer it was
+    /// decoded from.
+    pub fn push_message(&mut self, message: Bytes) -> Result<Option<(Message, Bytes)>, GiopError> {
+        self.completed_realign = None;
+        let Some(whole) = self.push(message)? else {
+            return Ok(None);
+        };
+        let mut m = crate::message::decode_message(whole.clone())?;
+        m.realign = self.completed_realign.take();
+        Ok(Some((m, whole)))
     }
 }

@@ -414,6 +414,7 @@ impl GiopError {
             | GiopError::TooManyPartialMessages(_)
             | GiopError::TooManyFragments(_)
             | GiopError::ReassemblyLimit(_) => SystemExceptionKind::ImpLimit,
+            GiopError::Cdr(CdrError::NoWcharCodeSet) => SystemExceptionKind::BadParam,
             _ => SystemExceptionKind::Marshal,
         };
         SystemException::new(kind, self.minor(), CompletionStatus::No)

@@ -261,6 +261,7 @@ pub fn decode_lite_with_max(bytes: Bytes, max_size: u32) -> Result<Message, Giop
         order: h.order,
         more_fragments: h.more_fragments,
         content,
+        realign: None,
     })
 }
 

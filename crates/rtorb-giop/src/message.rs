@@ -52,8 +52,12 @@
 //! specification says a sender writes: reserved flag bits, octets after a message that has no
 //! body (dropped), and padding with no body after it (dropped).
 
+use std::sync::Arc;
+
 use bytes::{Bytes, BytesMut};
-use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Ior, Version};
+use rtorb_cdr::{
+    ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Ior, Realign, Version,
+};
 
 use crate::exception::SystemException;
 use crate::header::{
@@ -414,6 +418,10 @@ pub struct Message {
     pub more_fragments: bool,
     /// The message type and its contents.
     pub content: Content,
+    /// Where the alignment origin of the message's buffer changes: set by
+    /// [`crate::Reassembler::push_message`] for a GIOP 1.1 message
+    /// reassembled from fragments, `None` otherwise.
+    pub realign: Option<Arc<[Realign]>>,
 }
 
 impl Message {
@@ -424,6 +432,7 @@ impl Message {
             order,
             more_fragments: false,
             content,
+            realign: None,
         }
     }
 
@@ -455,12 +464,16 @@ impl Message {
             Content::Fragment(f) => f.body_offset,
             _ => return None,
         };
-        Some(Decoder::with_position(
+        let mut d = Decoder::with_position(
             message.clone(),
             0,
             offset,
             self.encoding().with_codesets(codesets),
-        ))
+        );
+        if let Some(r) = &self.realign {
+            d.set_realignments(r.clone());
+        }
+        Some(d)
     }
 }
 
@@ -523,6 +536,7 @@ pub fn decode_message_with_max(bytes: Bytes, max_size: u32) -> Result<Message, G
         order: h.order,
         more_fragments: h.more_fragments,
         content,
+        realign: None,
     })
 }
 

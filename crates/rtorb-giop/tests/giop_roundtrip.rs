@@ -241,6 +241,7 @@ fn message() -> impl Strategy<Value = Message> {
             order: o,
             more_fragments: more && v >= Version::V1_1,
             content: c,
+            realign: None,
         })
     })
 }
@@ -257,6 +258,7 @@ fn lite_message() -> impl Strategy<Value = Message> {
             order: o,
             more_fragments: more,
             content: c,
+            realign: None,
         })
 }
 

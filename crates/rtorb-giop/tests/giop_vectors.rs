@@ -416,6 +416,7 @@ fn fragments() {
             body: Bytes::from_static(&[0xaa, 0xbb, 0xcc, 0xdd]),
             body_offset: 16,
         }),
+        realign: None,
     };
     check(&be, &m);
     let le = hex("47494f50 01 01 01 07 04000000 aabbccdd");

@@ -56,3 +56,8 @@ pub mod values_idl {
         }
     }
 }
+
+/// Generated from `idl/recursive.idl`.
+pub mod recursive_idl {
+    include!(concat!(env!("OUT_DIR"), "/recursive.rs"));
+}

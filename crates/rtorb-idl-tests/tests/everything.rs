@@ -412,3 +412,28 @@ fn single_inheritance_derefs_to_the_base_stub() {
         ["IDL:Test/Single:1.0", "IDL:Test/Base:1.0"]
     );
 }
+
+/// Regression: `to_any` and `from_any` went through ISO 8859-1 for char
+/// data, so a value with text outside Latin-1 could not go into an Any.
+#[test]
+fn anys_hold_text_outside_latin_1() {
+    let mut r = record();
+    r.str = "日本語 Жук".into();
+    r.tiny = vec!["€".into()];
+    let any = to_any(&r).unwrap();
+    assert_eq!(from_any::<Record>(&any).unwrap(), r);
+}
+
+/// Regression: the loopback wrote char data in ISO 8859-1, where two rtorb
+/// ORBs negotiate UTF-8, so text outside Latin-1 did not go through it.
+#[test]
+fn the_loopback_carries_text_outside_latin_1() {
+    for orb in orbs() {
+        let obj = orb.activate(&b"derived"[..], Arc::new(DerivedSkeleton(Impl::default())));
+        let d = Derived::narrow(obj).unwrap().expect("a Derived");
+        let mut r = record();
+        r.str = "日本語 Жук".into();
+        r.wstr = "wide 😀".into();
+        assert_eq!(d.echo_record(&r).unwrap(), r);
+    }
+}

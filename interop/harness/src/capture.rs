@@ -135,7 +135,8 @@ pub fn expected_operations(options: &CaptureOptions) -> Vec<&'static str> {
     ops
 }
 
-/// A running omniORB `cubit_server`, killed when dropped.
+/// A running omniORB server (`cubit_server` or `interop_server`), killed
+/// when dropped.
 #[derive(Debug)]
 pub struct CubitServer {
     guard: ChildGuard,
@@ -166,7 +167,7 @@ impl CubitServer {
         if status.success() {
             Ok(())
         } else {
-            Err(format!("cubit_server exited with {status}: {stderr}"))
+            Err(format!("the omniORB server exited with {status}: {stderr}"))
         }
     }
 }
@@ -197,12 +198,32 @@ pub fn start_cubit_server(
     extra_args: &[String],
     timeout: Duration,
 ) -> Result<CubitServer, String> {
+    start_server(&peers.cubit_server, "cubit_server", extra_args, timeout)
+}
+
+/// Starts the omniORB server of the interop IDL (`interop_server`, which
+/// serves an `Interop::Tester` under the object key `Tester`) on a free
+/// loopback port and waits for its IOR. It runs until dropped.
+pub fn start_interop_server(
+    peers: &PeerPaths,
+    extra_args: &[String],
+    timeout: Duration,
+) -> Result<CubitServer, String> {
+    start_server(&peers.interop_server, "interop_server", extra_args, timeout)
+}
+
+fn start_server(
+    program: &std::path::Path,
+    name: &str,
+    extra_args: &[String],
+    timeout: Duration,
+) -> Result<CubitServer, String> {
     let mut last_error = String::new();
     // The port is chosen before the server binds it; retry if another
     // process took it in between.
     for _ in 0..3 {
         let port = free_port()?;
-        let mut cmd = Command::new(&peers.cubit_server);
+        let mut cmd = Command::new(program);
         cmd.arg("-ORBendPoint")
             .arg(format!("giop:tcp:127.0.0.1:{port}"))
             .args(extra_args);
@@ -212,9 +233,11 @@ pub fn start_cubit_server(
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", peers.cubit_server.display()))?;
-        let mut guard = ChildGuard::new(child, "cubit_server");
-        let stdout = guard.take_stdout().ok_or("cubit_server has no stdout")?;
+            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        let mut guard = ChildGuard::new(child, name);
+        let stdout = guard
+            .take_stdout()
+            .ok_or_else(|| format!("{name} has no stdout"))?;
         let stderr = guard.take_stderr().map(Collector::start);
         let lines = line_channel(stdout);
         match lines.recv_timeout(timeout) {
@@ -228,15 +251,15 @@ pub fn start_cubit_server(
                 });
             }
             Ok(line) => {
-                return Err(format!("cubit_server printed {line:?} instead of an IOR"));
+                return Err(format!("{name} printed {line:?} instead of an IOR"));
             }
             Err(RecvTimeoutError::Timeout) => {
-                return Err(format!("cubit_server printed no IOR within {timeout:?}"));
+                return Err(format!("{name} printed no IOR within {timeout:?}"));
             }
             Err(RecvTimeoutError::Disconnected) => {
                 guard.kill();
                 let err = stderr.map(Collector::finish).unwrap_or_default();
-                last_error = format!("cubit_server exited before printing its IOR: {err}");
+                last_error = format!("{name} exited before printing its IOR: {err}");
             }
         }
     }

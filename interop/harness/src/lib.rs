@@ -6,10 +6,12 @@
 //! what other implementations put on, and accept from, the wire.
 //!
 //! The pieces:
-//! - [`ensure_peers`] builds the omniORB Cubit server and client from
-//!   `interop/omniorb/` (once per process, serialised between processes) and
-//!   returns their paths in [`PeerPaths`]. A missing omniORB is an error with
-//!   a message saying how to install it, never a silent skip.
+//! - [`ensure_peers`] builds the omniORB Cubit server and client and the
+//!   server and client of the interop IDL from `interop/omniorb/` (once per
+//!   process, serialised between processes) and returns their paths in
+//!   [`PeerPaths`]. A missing omniORB is an error with a message saying how
+//!   to install it, never a silent skip. [`start_interop_server`] runs the
+//!   interop IDL's server.
 //! - [`RecordingProxy`] is a TCP proxy that forwards a connection to a target
 //!   and records each direction; [`Recording`] splits the recorded streams
 //!   into GIOP messages with [`split_giop_stream`].
@@ -39,7 +41,7 @@ pub mod tshark;
 
 pub use capture::{
     Capture, CaptureOptions, CubitServer, DIRECT_SEND_OCTETS, FRAGMENTING_OCTETS, GiopVersion,
-    capture_cubit, expected_operations, start_cubit_server,
+    capture_cubit, expected_operations, start_cubit_server, start_interop_server,
 };
 pub use omni_tools::{catior, genior};
 pub use peers::{PeerPaths, ensure_peers, shared_dir, workspace_root};

@@ -11,6 +11,12 @@ pub struct PeerPaths {
     pub cubit_server: PathBuf,
     /// The omniORB Cubit client (`interop/omniorb/cubit_client.cc`).
     pub cubit_client: PathBuf,
+    /// The omniORB server of the interop IDL
+    /// (`interop/omniorb/interop_server.cc`).
+    pub interop_server: PathBuf,
+    /// The omniORB client of the interop IDL
+    /// (`interop/omniorb/interop_client.cc`).
+    pub interop_client: PathBuf,
     /// The directory the peers were built into (`target/interop`).
     pub out_dir: PathBuf,
 }
@@ -126,9 +132,16 @@ fn build_peers() -> Result<PeerPaths, String> {
     let peers = PeerPaths {
         cubit_server: out_dir.join("cubit_server"),
         cubit_client: out_dir.join("cubit_client"),
+        interop_server: out_dir.join("interop_server"),
+        interop_client: out_dir.join("interop_client"),
         out_dir,
     };
-    for p in [&peers.cubit_server, &peers.cubit_client] {
+    for p in [
+        &peers.cubit_server,
+        &peers.cubit_client,
+        &peers.interop_server,
+        &peers.interop_client,
+    ] {
         if !p.is_file() {
             return Err(format!("make succeeded but {} is missing", p.display()));
         }

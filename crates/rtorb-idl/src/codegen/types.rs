@@ -591,6 +591,17 @@ impl Gen<'_> {
                     );
                 }
                 match &decl.kind {
+                    // A typedef that leads back to the type being described
+                    // (`typedef sequence<Tree> Forest;` in `Tree`) is
+                    // written out here, so the recursion ends in a
+                    // recursive placeholder instead of calling the typedef's
+                    // function, which would call this type's again.
+                    DeclKind::Alias(a) if within.is_some_and(|w| self.leads_to(&a.target, w)) => {
+                        let target = a.target.clone();
+                        let name = decl.name.clone();
+                        let inner = self.type_code(&target, within);
+                        format!("::rtorb_cdr::TypeCode::alias({rid:?}, {name:?}, {inner})")
+                    }
                     DeclKind::Alias(_) => format!("{}()", self.alias_tc_fn_path(*id)),
                     DeclKind::Forward(f) => match f.of {
                         ForwardKind::Value(_) => format!(
@@ -632,6 +643,22 @@ impl Gen<'_> {
             }
             Type::ValueBase => "::rtorb_cdr::TypeCode::value_tc(\"IDL:omg.org/CORBA/ValueBase:1.0\", \"ValueBase\", ::rtorb_cdr::typecode::VM_NONE, None, ::std::vec::Vec::new())".into(),
             _ => "::rtorb_cdr::TypeCode::null()".into(),
+        }
+    }
+
+    /// Whether `ty` names `target` through sequences, arrays and typedefs
+    /// (not through other structs or unions, which describe themselves).
+    fn leads_to(&self, ty: &Type, target: DeclId) -> bool {
+        match ty {
+            Type::Sequence { element, .. } | Type::Array { element, .. } => {
+                self.leads_to(element, target)
+            }
+            Type::Named(id) if *id == target => true,
+            Type::Named(id) => match &self.model.decl(*id).kind {
+                DeclKind::Alias(a) => self.leads_to(&a.target, target),
+                _ => false,
+            },
+            _ => false,
         }
     }
 

@@ -16,12 +16,17 @@
 //!
 //! The request is written in the GIOP version of the profile (GIOPlite
 //! when the profile carries the GIOPlite component) with the connection's
-//! next request id, as GIOP 1.1/1.2 fragments when it is larger than the
+//! next request id, as GIOP 1.2 fragments when it is larger than the
 //! configured maximum message size (a gathered write: the body is not
-//! copied); the reply is read with a [`FrameReader`], fragments
+//! copied; GIOP 1.1 requests go whole, see [`ORB_FRAGMENTS`]); the reply is read with a [`FrameReader`], fragments
 //! reassembled. A `SYNC_NONE` oneway is encoded by the caller and written
 //! by one background thread per ORB (so such oneways keep their order
-//! among themselves, not with other calls). Connections unused for the
+//! among themselves, not with other calls). Text is written in the code
+//! sets negotiated with the profile's `TAG_CODE_SETS` component, announced
+//! in a `CodeSets` service context on the first request written on each
+//! connection, exclusive or shared (see [`super::codesets`]); a `SYNC_NONE`
+//! oneway always carries it, since it may be the first on the connection
+//! the sending thread writes it to. Connections unused for the
 //! configured idle timeout are
 //! closed by a background thread. [`Invoker::validate_connection`] binds a
 //! reference with a `LocateRequest` (following forwards), and
@@ -45,18 +50,19 @@ use std::sync::{Arc, OnceLock, Weak, mpsc};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID};
+use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
 use rtorb_giop::message::{
     Content, LocateRequest, LocateStatus, Message, MessageWriter, ReplyStatus, RequestHeader,
 };
-use rtorb_giop::service_context::ServiceContextList;
+use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
-    encode_lite, encode_message, fragment_chunks,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, fragment_chunks,
 };
 
+use super::codesets::{self, ClientCodeSets};
 use super::config::ConnectionStrategy;
 use super::multiplexed::MuxConnection;
 use crate::runtime::loopback::MAX_FORWARDS;
@@ -95,6 +101,19 @@ pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
 
 pub use crate::runtime::policy::INV_POLICY_CANNOT_RECONCILE as INV_POLICY_NO_PROFILE_MATCHES;
 
+/// The lowest GIOP version whose messages the ORB sends as fragments
+/// (requests and replies larger than the configured fragment size).
+///
+/// GIOP 1.2, not 1.1: a GIOP 1.1 `Fragment` is aligned from its own start
+/// (its body 12 octets in, as omniORB writes and reads them), so a message
+/// already encoded cannot be cut into 1.1 fragments without encoding it
+/// again: a cut on an 8-octet boundary of the message leaves the next
+/// 8-octet item 4 octets short of the padding the peer expects, any other
+/// cut splits a primitive. GIOP 1.1 messages go whole (fragmenting is
+/// never required); in GIOP 1.2 the 16-octet fragment header keeps the
+/// alignment.
+pub const ORB_FRAGMENTS: rtorb_cdr::Version = rtorb_cdr::Version::V1_2;
+
 /// Capacity of the pooled request buffers.
 pub(super) const BUFFER_CAPACITY: usize = 512;
 
@@ -116,6 +135,8 @@ struct Candidate {
     pool: Pool,
     /// The encoding of requests to it (the profile's GIOP version).
     encoding: Encoding,
+    /// The code sets negotiated with the profile.
+    codesets: ClientCodeSets,
 }
 
 /// The usable profiles of a target, in the order of its reference, as
@@ -166,6 +187,8 @@ struct Deferred {
     endpoint: Box<dyn Endpoint>,
     /// The message, as one gathered write (fragments included).
     pieces: Vec<Bytes>,
+    /// The code sets its `CodeSets` context announces, if it has one.
+    announced: Option<TransmissionCodeSets>,
 }
 
 /// The connections to one endpoint: idle exclusive ones, and the shared
@@ -200,6 +223,8 @@ struct Connection {
     reused: bool,
     /// When it was last put back idle.
     idle_since: Instant,
+    /// The code sets sent in a `CodeSets` context on it.
+    codesets: Option<TransmissionCodeSets>,
 }
 
 /// The receiving side of a connection: frames, reassembly, and the read
@@ -441,11 +466,16 @@ impl ClientCore {
                     .unwrap_or_else(|| target.object_key().clone());
                 let pool = self.pool(endpoint.to_string());
                 let encoding = Encoding::native().with_version(endpoint.version());
+                let codesets = match endpoint.messaging() {
+                    FrameProtocol::Giop => ClientCodeSets::for_profile(profile),
+                    FrameProtocol::Lite => ClientCodeSets::lite(),
+                };
                 Some(Candidate {
                     endpoint,
                     object_key,
                     pool,
                     encoding,
+                    codesets,
                 })
             })
             .collect();
@@ -581,11 +611,18 @@ impl ClientCore {
                 None
             };
             let result = if let Some(conn) = shared {
-                conn.exchange(candidate.encoding, &candidate.object_key, request, deadline)
+                conn.exchange(
+                    candidate.encoding,
+                    &candidate.codesets,
+                    &candidate.object_key,
+                    request,
+                    deadline,
+                )
             } else {
                 let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
                 let r = conn.exchange(
                     candidate.encoding,
+                    &candidate.codesets,
                     &candidate.object_key,
                     request,
                     deadline,
@@ -674,9 +711,10 @@ impl ClientCore {
                 CompletionStatus::No,
             ));
         };
-        let pieces = encode_request(
+        let (pieces, announced) = encode_request(
             candidate.endpoint.messaging(),
             candidate.encoding,
+            &candidate.codesets,
             &candidate.object_key,
             self.next_deferred_id.fetch_add(1, Ordering::Relaxed),
             operation,
@@ -688,6 +726,7 @@ impl ClientCore {
             pool: Arc::clone(&candidate.pool),
             endpoint: candidate.endpoint.clone_box(),
             pieces,
+            announced,
         };
         match self.deferred_queue() {
             Some(queue) => {
@@ -736,11 +775,14 @@ impl ClientCore {
                 None
             };
             let written = match shared {
-                Some(conn) => conn.write_pieces(&d.pieces),
+                Some(conn) => conn.write_pieces(&d.pieces, d.announced),
                 None => match self.checkout(&d.pool, &*d.endpoint, None) {
                     Ok(mut conn) => {
                         let r = conn.transport.write_all_vectored(&d.pieces);
                         if r.is_ok() {
+                            if conn.codesets.is_none() {
+                                conn.codesets = d.announced;
+                            }
                             self.checkin(&d.pool, conn);
                         }
                         r.is_ok()
@@ -919,19 +961,21 @@ pub(crate) fn spawn_idle_reaper(core: &Arc<ClientCore>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The request header of a call.
+/// The request header of a call, with the `CodeSets` context if given.
 fn request_header(
     request_id: u32,
     object_key: &Bytes,
     operation: &Operation,
     response_flags: u8,
+    codesets_context: Option<ServiceContext>,
 ) -> RequestHeader {
     RequestHeader {
         request_id,
         response_flags,
         target: TargetAddress::Key(object_key.clone()),
         operation: operation.clone(),
-        service_context: ServiceContextList::new(),
+        // Empty (no allocation) on every request but a connection's first.
+        service_context: ServiceContextList(codesets_context.into_iter().collect()),
         requesting_principal: Bytes::new(),
         reserved: [0; 3],
     }
@@ -956,6 +1000,11 @@ pub(super) enum WriteError {
 /// Encodes `request` with id `request_id` and writes it to `transport`,
 /// as fragments of at most `fragment_size` when it is larger and the
 /// version allows.
+///
+/// `sent` holds the code sets already announced on the connection: if
+/// none were, a request carries the `CodeSets` context of `codesets`, and
+/// `sent` records them once it is written. Returns the code sets the
+/// request was written in (those to read its reply with).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_request(
     transport: &mut dyn Transport,
@@ -963,11 +1012,13 @@ pub(super) fn write_request(
     probe: &mut Probe,
     messaging: FrameProtocol,
     encoding: Encoding,
+    codesets: &ClientCodeSets,
+    sent: &mut Option<TransmissionCodeSets>,
     object_key: &Bytes,
     request_id: u32,
     request: Request<'_>,
     fragment_size: Option<usize>,
-) -> Result<(), WriteError> {
+) -> Result<TransmissionCodeSets, WriteError> {
     let encoding = wire_encoding(messaging, encoding);
     let (operation, response_flags, arguments) = match request {
         Request::Call {
@@ -989,12 +1040,18 @@ pub(super) fn write_request(
                 FrameProtocol::Lite => encode_lite(&msg),
             }
             .map_err(|e| WriteError::Encode(e.to_system_exception()))?;
+            // A LocateRequest has no service contexts: the code sets are
+            // announced by the first Request.
             return transport
                 .write_all_vectored(std::slice::from_ref(&encoded))
+                .map(|()| sent.unwrap_or(codesets.transmission()))
                 .map_err(|_| WriteError::Io);
         }
     };
-    let header = request_header(request_id, object_key, operation, response_flags);
+    let (tcs, context) = codesets::for_request(*sent, codesets);
+    let announces = context.is_some();
+    let encoding = encoding.with_codesets(tcs);
+    let header = request_header(request_id, object_key, operation, response_flags, context);
     let buf = buffers.take_exclusive();
     let writer = match messaging {
         FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
@@ -1002,11 +1059,9 @@ pub(super) fn write_request(
     };
     let encode_failed = |e: GiopError| WriteError::Encode(e.to_system_exception());
     let mut w = writer.map_err(encode_failed)?;
-    arguments(w.body()).map_err(|e| WriteError::Encode(e.into()))?;
+    arguments(w.body()).map_err(|e| WriteError::Encode(codesets.request_error(e)))?;
     let fragment = fragment_size.filter(|max| {
-        w.len() > *max
-            && messaging == FrameProtocol::Giop
-            && encoding.version >= rtorb_cdr::Version::V1_1
+        w.len() > *max && messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS
     });
     let written = if let Some(max) = fragment {
         let chunks = w.finish_chunks().map_err(encode_failed)?;
@@ -1025,24 +1080,34 @@ pub(super) fn write_request(
         transport.write_all_vectored(&chunks)
     };
     probe.lap(Stage::ClientWrite);
-    written.map_err(|_| WriteError::Io)
+    written.map_err(|_| WriteError::Io)?;
+    if announces {
+        *sent = Some(tcs);
+    }
+    Ok(tcs)
 }
 
 /// A request encoded into buffers of its own, as fragments of at most
-/// `fragment_size` when it is larger and the version allows.
+/// `fragment_size` when it is larger and the version allows, with the code
+/// sets announced in its `CodeSets` context (it carries one whenever
+/// `codesets` has one: whichever connection it goes out on, it may be the
+/// first request there).
 #[allow(clippy::too_many_arguments)]
 fn encode_request(
     messaging: FrameProtocol,
     encoding: Encoding,
+    codesets: &ClientCodeSets,
     object_key: &Bytes,
     request_id: u32,
     operation: &Operation,
     response_flags: u8,
     arguments: Arguments<'_>,
     fragment_size: Option<usize>,
-) -> Result<Vec<Bytes>, SystemException> {
-    let encoding = wire_encoding(messaging, encoding);
-    let header = request_header(request_id, object_key, operation, response_flags);
+) -> Result<(Vec<Bytes>, Option<TransmissionCodeSets>), SystemException> {
+    let (tcs, context) = codesets::for_request(None, codesets);
+    let announced = context.is_some().then_some(tcs);
+    let encoding = wire_encoding(messaging, encoding).with_codesets(tcs);
+    let header = request_header(request_id, object_key, operation, response_flags, context);
     let buf = bytes::BytesMut::with_capacity(BUFFER_CAPACITY);
     let encode_failed = |e: GiopError| e.to_system_exception();
     let mut w = match messaging {
@@ -1050,16 +1115,15 @@ fn encode_request(
         FrameProtocol::Lite => rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header),
     }
     .map_err(encode_failed)?;
-    arguments(w.body())?;
+    arguments(w.body()).map_err(|e| codesets.request_error(e))?;
     let chunks = w.finish_chunks().map_err(encode_failed)?;
-    match fragment_size {
-        Some(max)
-            if messaging == FrameProtocol::Giop && encoding.version >= rtorb_cdr::Version::V1_1 =>
-        {
-            fragment_chunks(&chunks, max).map_err(encode_failed)
+    let pieces = match fragment_size {
+        Some(max) if messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS => {
+            fragment_chunks(&chunks, max).map_err(encode_failed)?
         }
-        _ => Ok(chunks),
-    }
+        _ => chunks,
+    };
+    Ok((pieces, announced))
 }
 
 /// The request id a reply or locate reply answers.
@@ -1081,12 +1145,14 @@ impl Connection {
             buffers: BufferPool::new(BUFFER_CAPACITY),
             reused: false,
             idle_since: Instant::now(),
+            codesets: None,
         }
     }
 
     fn exchange(
         &mut self,
         encoding: Encoding,
+        codesets: &ClientCodeSets,
         object_key: &Bytes,
         request: Request<'_>,
         deadline: Option<Instant>,
@@ -1101,17 +1167,19 @@ impl Connection {
             &mut self.inbound.probe,
             self.inbound.messaging,
             encoding,
+            codesets,
+            &mut self.codesets,
             object_key,
             request_id,
             request,
             fragment_size,
         );
-        match written {
-            Ok(()) => {}
+        let tcs = match written {
+            Ok(tcs) => tcs,
             Err(WriteError::Encode(e)) => return Err(Failure::Failed(e)),
             Err(WriteError::Io) if self.reused => return Err(Failure::NotStarted),
             Err(WriteError::Io) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
-        }
+        };
         if !request.expects_reply() {
             return Ok(Outcome::Sent);
         }
@@ -1119,7 +1187,7 @@ impl Connection {
             let (msg, message) = self.inbound.read_message(&mut *self.transport, deadline)?;
             match answered(&msg) {
                 Some(id) if id == request_id => {
-                    let answer = read_answer(&msg, &message).map_err(Failure::Failed);
+                    let answer = read_answer(&msg, &message, tcs).map_err(Failure::Failed);
                     self.inbound.probe.lap(Stage::ClientDemarshal);
                     return answer;
                 }
@@ -1206,9 +1274,11 @@ impl Inbound {
                 Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
             };
             let decoded = match self.messaging {
-                FrameProtocol::Giop => match self.reassembler.push(frame) {
+                // `push_message` records where a GIOP 1.1 message
+                // reassembled from fragments changes its alignment.
+                FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                     Ok(None) => continue,
-                    Ok(Some(whole)) => decode_message(whole.clone()).map(|m| (m, whole)),
+                    Ok(Some(pair)) => Ok(pair),
                     Err(e) => Err(e),
                 },
                 FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
@@ -1241,10 +1311,15 @@ fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duratio
     }
 }
 
-/// Reads the answer to our request: a reply or a locate reply.
-pub(super) fn read_answer(msg: &Message, message: &Bytes) -> Result<Outcome, SystemException> {
+/// Reads the answer to our request: a reply (its body in `codesets`, those
+/// the request was written in) or a locate reply.
+pub(super) fn read_answer(
+    msg: &Message,
+    message: &Bytes,
+    codesets: TransmissionCodeSets,
+) -> Result<Outcome, SystemException> {
     match &msg.content {
-        Content::Reply(r) => read_reply(msg, message, r),
+        Content::Reply(r) => read_reply(msg, message, r, codesets),
         Content::LocateReply(l) => match &l.status {
             LocateStatus::ObjectHere => Ok(Outcome::Here),
             LocateStatus::UnknownObject => Ok(Outcome::System(object_not_exist())),
@@ -1265,9 +1340,10 @@ fn read_reply(
     msg: &Message,
     message: &Bytes,
     reply: &rtorb_giop::Reply,
+    codesets: TransmissionCodeSets,
 ) -> Result<Outcome, SystemException> {
     let body = || {
-        msg.body_decoder(message, Encoding::native().codesets)
+        msg.body_decoder(message, codesets)
             .ok_or_else(protocol_error)
     };
     match reply.header.reply_status {

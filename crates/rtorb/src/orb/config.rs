@@ -140,9 +140,9 @@ pub struct OrbConfig {
     /// closes it.
     pub connection_idle_timeout: Option<Duration>,
     /// The largest GIOP message sent in one piece, client requests and
-    /// server replies alike; a larger GIOP 1.1 or 1.2 message goes out as
-    /// fragments of at most this size (GIOP 1.0 and GIOPlite cannot
-    /// fragment: sent whole). `None` (the default): never fragment.
+    /// server replies alike; a larger GIOP 1.2 message goes out as
+    /// fragments of at most this size (GIOP 1.0, 1.1 and GIOPlite ones are
+    /// sent whole: see [`super::client::ORB_FRAGMENTS`]). `None` (the default): never fragment.
     pub fragment_size: Option<usize>,
     /// The sync scope of oneway calls that set none at object or thread
     /// level (default [`SyncScope::WithTransport`]).

@@ -48,6 +48,7 @@
 //! ```
 
 pub mod client;
+pub mod codesets;
 pub mod collocation;
 pub mod config;
 mod multiplexed;
@@ -154,10 +155,11 @@ impl OrbBuilder {
         self
     }
 
-    /// Sends GIOP 1.1 and 1.2 requests and replies larger than `octets`
-    /// as fragments (at least
+    /// Sends GIOP 1.2 requests and replies larger than `octets` as
+    /// fragments of at most `octets` (at least
     /// [`rtorb_giop::fragment::MIN_FRAGMENT_SIZE`]; smaller values are
-    /// raised to it).
+    /// raised to it). GIOP 1.0 and 1.1 ones go whole: see
+    /// [`client::ORB_FRAGMENTS`].
     pub fn fragment_size(mut self, octets: usize) -> Self {
         self.config.fragment_size = Some(octets.max(rtorb_giop::fragment::MIN_FRAGMENT_SIZE));
         self

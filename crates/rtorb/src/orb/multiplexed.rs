@@ -3,7 +3,10 @@
 //!
 //! Every call registers its request id as a waiter, writes its request
 //! (whole, under the write lock, so fragments of two requests never mix
-//! on the wire), and waits for its own reply. Of the waiting threads, one
+//! on the wire), and waits for its own reply. The code sets announced on
+//! the connection are kept under the write lock too: whichever call
+//! writes first sends the `CodeSets` context, and every later request,
+//! and its reply, uses the code sets it announced. Of the waiting threads, one
 //! at a time is the leader: it holds the read side of the connection and
 //! reads messages; a reply to another waiter is handed to it (waking that
 //! thread only), a reply to nobody (a waiter that timed out and left) is
@@ -24,7 +27,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::Encoding;
+use rtorb_cdr::{Encoding, TransmissionCodeSets};
 use rtorb_giop::message::{Content, Message};
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemExceptionKind};
 
@@ -32,6 +35,7 @@ use super::client::{
     BUFFER_CAPACITY, Failure, Inbound, Outcome, Request, WriteError, answered, lock, lost,
     protocol_error, read_answer, timed_out, write_request,
 };
+use super::codesets::ClientCodeSets;
 use crate::runtime::BufferPool;
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
@@ -40,13 +44,22 @@ use crate::whitebox::Probe;
 /// A connection that carries many requests at once.
 #[derive(Debug)]
 pub(super) struct MuxConnection {
-    /// The sending side, with its request buffers: one request written
-    /// at a time.
-    writer: Mutex<(Box<dyn Transport>, BufferPool)>,
+    /// The sending side: one request written at a time.
+    writer: Mutex<Writer>,
     messaging: FrameProtocol,
     fragment_size: Option<usize>,
     next_request_id: AtomicU32,
     state: Mutex<State>,
+}
+
+/// The write side of the connection.
+#[derive(Debug)]
+struct Writer {
+    transport: Box<dyn Transport>,
+    /// Request buffers.
+    buffers: BufferPool,
+    /// The code sets sent in a `CodeSets` context on the connection.
+    codesets: Option<TransmissionCodeSets>,
 }
 
 /// The read side of the connection.
@@ -124,7 +137,11 @@ impl MuxConnection {
             return Err(transport);
         };
         Ok(MuxConnection {
-            writer: Mutex::new((transport, BufferPool::new(BUFFER_CAPACITY))),
+            writer: Mutex::new(Writer {
+                transport,
+                buffers: BufferPool::new(BUFFER_CAPACITY),
+                codesets: None,
+            }),
             messaging,
             fragment_size,
             next_request_id: AtomicU32::new(0),
@@ -179,13 +196,28 @@ impl MuxConnection {
                 w.wake.notify_one();
             }
         }
-        let _ = lock(&self.writer).0.shutdown(std::net::Shutdown::Both);
+        let _ = lock(&self.writer)
+            .transport
+            .shutdown(std::net::Shutdown::Both);
     }
 
-    /// Writes an encoded message that expects no reply; whether it was
-    /// written (a connection that fails to write is not used again).
-    pub(super) fn write_pieces(&self, pieces: &[Bytes]) -> bool {
-        let written = lock(&self.writer).0.write_all_vectored(pieces);
+    /// Writes an encoded message that expects no reply, which announces
+    /// the code sets `announced` in a `CodeSets` context if `Some`; whether
+    /// it was written (a connection that fails to write is not used
+    /// again).
+    pub(super) fn write_pieces(
+        &self,
+        pieces: &[Bytes],
+        announced: Option<TransmissionCodeSets>,
+    ) -> bool {
+        let written = {
+            let mut writer = lock(&self.writer);
+            let written = writer.transport.write_all_vectored(pieces);
+            if written.is_ok() && writer.codesets.is_none() {
+                writer.codesets = announced;
+            }
+            written
+        };
         lock(&self.state).last_used = Instant::now();
         if written.is_err() {
             self.fail(Answer::Lost);
@@ -197,6 +229,7 @@ impl MuxConnection {
     pub(super) fn exchange(
         &self,
         encoding: Encoding,
+        codesets: &ClientCodeSets,
         object_key: &Bytes,
         request: Request<'_>,
         deadline: Option<Instant>,
@@ -220,39 +253,48 @@ impl MuxConnection {
         };
         let written = {
             let mut writer = lock(&self.writer);
-            let (transport, buffers) = &mut *writer;
+            let Writer {
+                transport,
+                buffers,
+                codesets: sent,
+            } = &mut *writer;
             write_request(
                 &mut **transport,
                 buffers,
                 &mut Probe::start(),
                 self.messaging,
                 encoding,
+                codesets,
+                sent,
                 object_key,
                 request_id,
                 request,
                 self.fragment_size,
             )
         };
-        if let Err(e) = written {
-            self.leave(request_id);
-            return Err(match e {
-                WriteError::Encode(e) => Failure::Failed(e),
-                WriteError::Io => {
-                    self.fail(Answer::Lost);
-                    if reused {
-                        Failure::NotStarted
-                    } else {
-                        Failure::Failed(lost(CompletionStatus::Maybe))
+        let tcs = match written {
+            Ok(tcs) => tcs,
+            Err(e) => {
+                self.leave(request_id);
+                return Err(match e {
+                    WriteError::Encode(e) => Failure::Failed(e),
+                    WriteError::Io => {
+                        self.fail(Answer::Lost);
+                        if reused {
+                            Failure::NotStarted
+                        } else {
+                            Failure::Failed(lost(CompletionStatus::Maybe))
+                        }
                     }
-                }
-            });
-        }
+                });
+            }
+        };
         if !expects {
             lock(&self.state).last_used = Instant::now();
             return Ok(Outcome::Sent);
         }
         let (msg, message) = self.wait(request_id, deadline)?;
-        read_answer(&msg, &message).map_err(Failure::Failed)
+        read_answer(&msg, &message, tcs).map_err(Failure::Failed)
     }
 
     /// Removes the waiter of `request_id` (its late reply, if any, will be

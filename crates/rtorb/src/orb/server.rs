@@ -16,7 +16,9 @@
 //! completion before the next message is read), and answers malformed
 //! input with a `MessageError` and closes that connection only. Replies are
 //! written in the GIOP version and byte order of the request, or in
-//! GIOPlite on a GIOPlite connection.
+//! GIOPlite on a GIOPlite connection. Arguments are read and replies
+//! written in the code sets of the first `CodeSets` service context the
+//! connection received (see [`super::codesets`]).
 //!
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size is a `MessageError` before anything is buffered for
@@ -31,8 +33,9 @@
 //! (waking at the poll interval) and writes each reply before reading on.
 //! The event-driven strategies are in [`super::reactor`].
 //!
-//! A GIOP 1.1 or 1.2 reply larger than the configured fragment size goes
-//! out as fragments. A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response
+//! A GIOP 1.2 reply larger than the configured fragment size goes out as
+//! fragments (GIOP 1.0 and 1.1 replies go whole: see
+//! [`super::client::ORB_FRAGMENTS`]). A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response
 //! flags is acknowledged with an empty reply before the upcall runs (with
 //! `SYNC_WITH_TARGET`, after it).
 //!
@@ -54,10 +57,12 @@ use rtorb_giop::message::{
 };
 use rtorb_giop::{
     CompletionStatus, FrameDecoder, FrameProtocol, GiopError, ObjectReference, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, decode_message,
-    encode_lite, encode_message, fragment_chunks,
+    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, fragment_chunks,
 };
 
+use super::client::ORB_FRAGMENTS;
+use super::codesets::ServerCodeSets;
 use crate::poa::Found;
 use crate::poa::table::{AdapterTable, Location};
 use crate::runtime::{
@@ -166,7 +171,7 @@ impl ServerCore {
         }
     }
 
-    /// Sends replies larger than `max` as GIOP fragments (1.1 and 1.2).
+    /// Sends GIOP 1.2 replies larger than `max` as fragments.
     pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
         self.fragment_size = max;
         self
@@ -324,6 +329,8 @@ pub(crate) struct Connection {
     messaging: FrameProtocol,
     reassembler: Reassembler,
     replies: BufferPool,
+    /// The code sets of the first `CodeSets` context received on it.
+    codesets: ServerCodeSets,
     /// Times the stages of a request (with the `whitebox` feature).
     probe: Probe,
     /// The incremental framing state.
@@ -386,6 +393,7 @@ impl Connection {
                 ..ReassemblyLimits::default()
             }),
             replies: BufferPool::new(BUFFER_CAPACITY),
+            codesets: ServerCodeSets::new(messaging),
             probe: Probe::start(),
             fragment_size: core.fragment_size,
             reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
@@ -581,9 +589,9 @@ impl Connection {
     /// and replies. Every strategy calls it.
     pub(crate) fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
         let decoded = match self.messaging {
-            FrameProtocol::Giop => match self.reassembler.push(frame) {
+            FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                 Ok(None) => return Next::Continue,
-                Ok(Some(whole)) => decode_message(whole.clone()).map(|m| (m, whole)),
+                Ok(Some(pair)) => Ok(pair),
                 Err(e) => Err(e),
             },
             FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
@@ -632,16 +640,20 @@ impl Connection {
     }
 
     /// Sends a message, as fragments when it is larger than the fragment
-    /// size and its version can fragment (else whole). Every write of the
+    /// size and of GIOP 1.2 or later (else whole). Every write of the
     /// message handling goes through here: a blocking connection writes it
     /// at once, a nonblocking one queues it behind the replies not yet
     /// written and writes what the socket takes.
     fn send(&mut self, message: Bytes) -> Next {
         match self.fragment_size {
-            Some(max) if message.len() > max && self.messaging == FrameProtocol::Giop => {
+            Some(max)
+                if message.len() > max
+                    && self.messaging == FrameProtocol::Giop
+                    && giop_version(&message).is_some_and(|v| v >= ORB_FRAGMENTS) =>
+            {
                 match fragment_chunks(std::slice::from_ref(&message), max) {
                     Ok(pieces) => self.write_pieces(&pieces),
-                    // GIOP 1.0 cannot fragment: sent whole.
+                    // Not a fragmentable message type: sent whole.
                     Err(_) => self.write_pieces(std::slice::from_ref(&message)),
                 }
             }
@@ -678,7 +690,8 @@ impl Connection {
         };
         let header = &request.header;
         let response_expected = header.response_expected();
-        let encoding = msg.encoding();
+        let codesets = self.codesets.on_request(&header.service_context);
+        let encoding = msg.encoding().with_codesets(codesets);
         let mut reply = self.reply_builder(encoding, header);
         let outcome = match header.target.object_key() {
             None => Err(SystemException::new(
@@ -746,6 +759,14 @@ impl Connection {
             }
             Err(_) => self.message_error(),
         }
+    }
+}
+
+/// The GIOP version in the header of an encoded message.
+fn giop_version(message: &[u8]) -> Option<Version> {
+    match message.get(4..6)? {
+        [major, minor] => Some(Version::new(*major, *minor)),
+        _ => None,
     }
 }
 

@@ -33,8 +33,9 @@ impl References {
             .endpoints
             .iter()
             .filter_map(|e| {
+                let components = crate::orb::codesets::profile_components(e.version());
                 self.registry
-                    .make_profile(&**e, object_key.clone(), &[])
+                    .make_profile(&**e, object_key.clone(), &components)
                     .ok()
             })
             .collect();

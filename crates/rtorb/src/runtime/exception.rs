@@ -140,12 +140,17 @@ pub fn object_not_exist() -> SystemException {
 /// `MARSHAL` for results or exception members that could not be read or
 /// written after the operation ran (`COMPLETED_YES`, unlike the
 /// `COMPLETED_NO` that `From<CdrError>` gives for arguments).
+///
+/// `wchar` data in a GIOP 1.0 reply is `MARSHAL` OMG minor 6 ("returned
+/// by server"), and `wchar` data without a negotiated code set
+/// `BAD_PARAM` OMG minor 23.
 pub fn marshal_completed(e: &CdrError) -> SystemException {
-    SystemException::new(
-        SystemExceptionKind::Marshal,
-        e.minor(),
-        CompletionStatus::Yes,
-    )
+    let (kind, minor) = match e {
+        CdrError::WcharInGiop10 => (SystemExceptionKind::Marshal, rtorb_cdr::OMG_VMCID | 6),
+        CdrError::NoWcharCodeSet => (SystemExceptionKind::BadParam, e.minor()),
+        _ => (SystemExceptionKind::Marshal, e.minor()),
+    };
+    SystemException::new(kind, minor, CompletionStatus::Yes)
 }
 
 /// Reads the repository id that opens a user exception body, without

@@ -72,10 +72,23 @@ impl std::fmt::Debug for Loopback {
 }
 
 impl Loopback {
-    /// A loopback that writes GIOP `version` messages in byte `order`.
+    /// A loopback that writes GIOP `version` messages in byte `order`, with
+    /// the code sets two rtorb ORBs negotiate in that version (UTF-8 and
+    /// UTF-16 from GIOP 1.1; ISO 8859-1 and no wchar code set in 1.0).
     pub fn new(version: Version, order: ByteOrder) -> Arc<Loopback> {
+        let codesets = if version >= Version::V1_1 {
+            rtorb_cdr::TransmissionCodeSets {
+                char_data: rtorb_cdr::CodeSetId::UTF_8,
+                wchar_data: rtorb_cdr::CodeSetId::UTF_16,
+            }
+        } else {
+            rtorb_cdr::TransmissionCodeSets::UNNEGOTIATED
+        };
         Arc::new(Loopback {
-            encoding: Encoding::native().with_version(version).with_order(order),
+            encoding: Encoding::native()
+                .with_version(version)
+                .with_order(order)
+                .with_codesets(codesets),
             objects: RwLock::new(HashMap::new()),
             next_request_id: AtomicU32::new(1),
             requests: BufferPool::new(BUFFER_CAPACITY),

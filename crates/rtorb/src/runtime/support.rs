@@ -46,9 +46,20 @@ pub fn check_bound(length: usize, bound: u32) -> Result<(), CdrError> {
     Ok(())
 }
 
+/// The encoding [`to_any`] and [`from_any`] pass values through: UTF-8
+/// for `char` data and UTF-16 for `wchar` data, which carry any Rust text
+/// (the default ISO 8859-1 would refuse text outside Latin-1). An Any is
+/// converted to a connection's code sets when it is sent.
+fn any_encoding() -> Encoding {
+    Encoding::native().with_codesets(rtorb_cdr::TransmissionCodeSets {
+        char_data: rtorb_cdr::CodeSetId::UTF_8,
+        wchar_data: rtorb_cdr::CodeSetId::UTF_16,
+    })
+}
+
 /// An [`Any`] holding `value` with its type's TypeCode.
 pub fn to_any<T: IdlType + CdrEncode>(value: &T) -> Result<Any, CdrError> {
-    let encoding = Encoding::native();
+    let encoding = any_encoding();
     let mut e = Encoder::new(encoding);
     T::type_code().encode(&mut e)?;
     value.encode(&mut e)?;
@@ -62,7 +73,7 @@ pub fn from_any<T: IdlType + CdrDecode>(any: &Any) -> Result<T, CdrError> {
     if !any.type_code().equivalent(&T::type_code()) {
         return Err(CdrError::TypeMismatch("any holds another type"));
     }
-    let encoding = Encoding::native();
+    let encoding = any_encoding();
     let mut e = Encoder::new(encoding);
     any.encode(&mut e)?;
     let mut d = Decoder::new(e.into_bytes(), encoding);

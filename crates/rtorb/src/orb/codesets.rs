@@ -1,0 +1,488 @@
+//! Code-set negotiation on the ORB's connections (CORBA 3.x §13.10.2).
+//!
+//! rtorb's native code sets, advertised in the `TAG_CODE_SETS` component
+//! of every GIOP 1.1+ profile the ORB makes ([`code_sets_component`]):
+//!
+//! - `char`: **UTF-8** native, converting to ISO 8859-1. Rust strings are
+//!   UTF-8, so UTF-8 carries every string losslessly; a peer whose native
+//!   set is ISO 8859-1 (omniORB's default) and that converts to UTF-8
+//!   negotiates UTF-8, one that does not negotiates ISO 8859-1 (and text
+//!   outside Latin-1 then fails to marshal, `MARSHAL`, rather than being
+//!   mangled).
+//! - `wchar`: **UTF-16** native, converting to UCS-2.
+//!
+//! The client side ([`ClientCodeSets::for_profile`]) negotiates the
+//! transmission code sets from the target profile's component with
+//! [`rtorb_cdr::codeset::negotiate_one`], `char` and `wchar` each on its own,
+//! and sends them in the `CodeSets`
+//! service context of the first request of each connection (GIOP 1.1 and
+//! later; GIOP 1.0 has neither components nor the context). A profile
+//! without the component leaves ISO 8859-1 for `char` and *no* code set
+//! for `wchar`: there is no default for `wchar`.
+//!
+//! The server side ([`ServerCodeSets`]) takes the code sets from the first
+//! `CodeSets` context on a connection and decodes arguments and encodes
+//! replies with them; until one arrives it uses ISO 8859-1 and no `wchar`
+//! code set ([`TransmissionCodeSets::UNNEGOTIATED`]).
+//!
+//! `wchar`/`wstring` data where it cannot go gives the exceptions CORBA
+//! assigns:
+//!
+//! | where | exception |
+//! |---|---|
+//! | a client would send it to a profile that specifies no `wchar` code set: no `TAG_CODE_SETS` component, one without `wchar` code sets, or a GIOP 1.0 profile (which cannot carry components) | `INV_OBJREF` OMG minor 1 ([`INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED`]) |
+//! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`]) |
+//! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`], see [`crate::runtime::marshal_completed`]) |
+//! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`]) |
+//! | a client would send `char` or `wchar` data of a kind whose code sets have nothing in common with the server's | `CODESET_INCOMPATIBLE` OMG minor 1 ([`CODESET_INCOMPATIBLE_NO_COMMON`]) |
+//!
+//! (CORBA's rule for the client, in the IOR chapter: "if a server supports
+//! interfaces that use wide character data but does not specify the wchar
+//! code sets that it supports, client-side ORBs raise `INV_OBJREF`" — with
+//! minor 1, "wchar code set support not specified". omniORB raises the same
+//! in the same cases, GIOP 1.0 included.)
+//!
+//! GIOPlite connections run between rtorb ORBs only: both ends use rtorb's
+//! native code sets, and no `CodeSets` context is sent.
+//!
+//! ```
+//! use rtorb::orb::codesets::{code_sets_component, ClientCodeSets};
+//! use rtorb_cdr::codeset::CodeSetId;
+//! use rtorb_cdr::Version;
+//! use rtorb_giop::ior::{IiopProfile, Profile};
+//!
+//! let mut p = IiopProfile::new(Version::V1_2, "localhost", 2809, &b"key"[..]);
+//! p.components.push(code_sets_component());
+//! let cs = ClientCodeSets::for_profile(&Profile::Iiop(p));
+//! assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+//! assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
+//! assert!(cs.context().is_some());
+//! ```
+
+use rtorb_cdr::codeset::{
+    CodeSetComponentInfo, CodeSetContext, CodeSetId, TransmissionCodeSets, negotiate_one,
+};
+use rtorb_cdr::{ByteOrder, CdrError, OMG_VMCID, Version};
+use rtorb_giop::ior::{Component, Profile, TaggedComponent, tags};
+use rtorb_giop::service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
+use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
+
+/// `MARSHAL` minor code: `wchar` or `wstring` data sent by a client over
+/// GIOP 1.0 (OMG minor 5), as the server that receives it reports it.
+pub const MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0: u32 = OMG_VMCID | 5;
+
+/// `MARSHAL` minor code: `wchar` or `wstring` data returned by a server
+/// over GIOP 1.0 (OMG minor 6).
+pub const MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0: u32 = OMG_VMCID | 6;
+
+/// `INV_OBJREF` minor code: `wchar` data for a reference that specifies
+/// no `wchar` code set (OMG minor 1).
+pub const INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED: u32 = OMG_VMCID | 1;
+
+/// `BAD_PARAM` minor code: `wchar` data without a negotiated `wchar`
+/// transmission code set (OMG minor 23).
+pub const BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED: u32 = OMG_VMCID | 23;
+
+/// `CODESET_INCOMPATIBLE` minor code: no common code set with the server
+/// (OMG minor 1).
+pub const CODESET_INCOMPATIBLE_NO_COMMON: u32 = OMG_VMCID | 1;
+
+/// rtorb's native and conversion code sets, as its IORs advertise them.
+pub fn native_code_sets() -> CodeSetComponentInfo {
+    CodeSetComponentInfo::rtorb_default()
+}
+
+/// The `TAG_CODE_SETS` component of rtorb's profiles.
+pub fn code_sets_component() -> TaggedComponent {
+    // Encoding a fixed, valid structure into a growable buffer cannot fail;
+    // the empty component is never made.
+    Component::CodeSets(native_code_sets())
+        .to_tagged(ByteOrder::Big)
+        .unwrap_or_else(|_| TaggedComponent::new(tags::TAG_CODE_SETS, Vec::new()))
+}
+
+/// The components the ORB puts in a profile of GIOP version `version`
+/// (none in 1.0, whose profiles cannot carry any).
+pub fn profile_components(version: Version) -> Vec<TaggedComponent> {
+    if version >= Version::V1_1 {
+        vec![code_sets_component()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// How one of the two transmission code sets came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Negotiated with the profile's `TAG_CODE_SETS` component.
+    Negotiated,
+    /// The profile specifies none (no component, a component without
+    /// `wchar` code sets, or a GIOP 1.0 profile): ISO 8859-1 for `char`,
+    /// nothing for `wchar`.
+    NotSpecified,
+    /// The component names code sets rtorb has none in common with.
+    Incompatible,
+}
+
+/// The transmission code sets a client uses with one target profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientCodeSets {
+    tcs: TransmissionCodeSets,
+    char_data: Outcome,
+    wchar_data: Outcome,
+    version: Version,
+    /// Whether the code sets are announced in a `CodeSets` context (not on
+    /// GIOPlite connections, where both ends know them).
+    announce: bool,
+}
+
+impl ClientCodeSets {
+    /// Negotiates with the `TAG_CODE_SETS` component of `profile`.
+    pub fn for_profile(profile: &Profile) -> ClientCodeSets {
+        let version = profile.version().unwrap_or(Version::V1_0);
+        let info = profile
+            .components()
+            .iter()
+            .filter(|c| c.tag == tags::TAG_CODE_SETS)
+            .find_map(|c| match c.decode_value() {
+                Ok(Component::CodeSets(info)) => Some(info),
+                _ => None,
+            });
+        ClientCodeSets::negotiate(info.as_ref(), version)
+    }
+
+    /// Negotiates with a server's code set information (`None`: the
+    /// profile had none) for a profile of GIOP version `version`, `char`
+    /// and `wchar` each on its own (CORBA 3.x §13.10.2.6, with UTF-8 and
+    /// UTF-16 as the fallbacks). A code set that cannot be negotiated is
+    /// [`CodeSetId::NONE`]: data of that kind then fails to marshal, other
+    /// requests go through.
+    pub fn negotiate(server: Option<&CodeSetComponentInfo>, version: Version) -> ClientCodeSets {
+        let Some(server) = server.filter(|_| version >= Version::V1_1) else {
+            return ClientCodeSets {
+                tcs: TransmissionCodeSets::UNNEGOTIATED,
+                char_data: Outcome::NotSpecified,
+                wchar_data: Outcome::NotSpecified,
+                version,
+                announce: true,
+            };
+        };
+        let client = native_code_sets();
+        let (char_cs, char_data) = match negotiate_one(
+            &client.for_char_data,
+            &server.for_char_data,
+            CodeSetId::UTF_8,
+            CodeSetId::is_char_supported,
+        ) {
+            Ok(cs) => (cs, Outcome::Negotiated),
+            Err(_) => (CodeSetId::NONE, Outcome::Incompatible),
+        };
+        let w = &server.for_wchar_data;
+        let (wchar_cs, wchar_data) =
+            if w.native_code_set == CodeSetId::NONE && w.conversion_code_sets.is_empty() {
+                (CodeSetId::NONE, Outcome::NotSpecified)
+            } else {
+                match negotiate_one(
+                    &client.for_wchar_data,
+                    w,
+                    CodeSetId::UTF_16,
+                    CodeSetId::is_wchar_supported,
+                ) {
+                    Ok(cs) => (cs, Outcome::Negotiated),
+                    Err(_) => (CodeSetId::NONE, Outcome::Incompatible),
+                }
+            };
+        ClientCodeSets {
+            tcs: TransmissionCodeSets {
+                char_data: char_cs,
+                wchar_data: wchar_cs,
+            },
+            char_data,
+            wchar_data,
+            version,
+            announce: true,
+        }
+    }
+
+    /// What GIOPlite connections use: rtorb's native code sets.
+    pub fn lite() -> ClientCodeSets {
+        ClientCodeSets {
+            tcs: TransmissionCodeSets {
+                char_data: CodeSetId::UTF_8,
+                wchar_data: CodeSetId::UTF_16,
+            },
+            char_data: Outcome::Negotiated,
+            wchar_data: Outcome::Negotiated,
+            version: Version::V1_2,
+            announce: false,
+        }
+    }
+
+    /// The transmission code sets.
+    pub fn transmission(&self) -> TransmissionCodeSets {
+        self.tcs
+    }
+
+    /// The `CodeSets` service context to send on the first request of a
+    /// connection, if negotiation took place (GIOP 1.1 and later).
+    pub fn context(&self) -> Option<ServiceContext> {
+        // Without a negotiated char code set there is nothing to agree on
+        // (requests with char data fail before they are sent).
+        if !self.announce || self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
+            return None;
+        }
+        let typed = TypedServiceContext::CodeSets(CodeSetContext::from(self.tcs));
+        ServiceContext::from_typed(&typed, ByteOrder::NATIVE).ok()
+    }
+
+    /// The system exception for a failure to encode the arguments of a
+    /// request with these code sets.
+    pub fn request_error(&self, e: CdrError) -> SystemException {
+        let ex = |kind, minor| SystemException::new(kind, minor, CompletionStatus::No);
+        match e {
+            // A GIOP 1.0 profile cannot specify code sets.
+            CdrError::WcharInGiop10 => ex(
+                SystemExceptionKind::InvObjref,
+                INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
+            ),
+            CdrError::NoWcharCodeSet => match self.wchar_data {
+                Outcome::NotSpecified => ex(
+                    SystemExceptionKind::InvObjref,
+                    INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
+                ),
+                Outcome::Incompatible => ex(
+                    SystemExceptionKind::CodesetIncompatible,
+                    CODESET_INCOMPATIBLE_NO_COMMON,
+                ),
+                Outcome::Negotiated => SystemException::from(e),
+            },
+            CdrError::UnsupportedCodeSet(0) if self.char_data == Outcome::Incompatible => ex(
+                SystemExceptionKind::CodesetIncompatible,
+                CODESET_INCOMPATIBLE_NO_COMMON,
+            ),
+            other => SystemException::from(other),
+        }
+    }
+}
+
+/// The code sets for the next request on a client connection: those sent
+/// in an earlier `CodeSets` context on it (`sent`), else the target's; and
+/// the context to send with this request, if it is the first to carry
+/// one (`sent` is then updated once the request is written, by the
+/// caller, with [`ClientCodeSets::transmission`]).
+pub(crate) fn for_request(
+    sent: Option<TransmissionCodeSets>,
+    target: &ClientCodeSets,
+) -> (TransmissionCodeSets, Option<ServiceContext>) {
+    match sent {
+        Some(tcs) => (tcs, None),
+        None => (target.tcs, target.context()),
+    }
+}
+
+/// The code sets of one server connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerCodeSets {
+    tcs: TransmissionCodeSets,
+    from_context: bool,
+}
+
+impl ServerCodeSets {
+    /// A new connection speaking `protocol`: nothing negotiated yet
+    /// (rtorb's native code sets on a GIOPlite connection).
+    pub fn new(protocol: FrameProtocol) -> ServerCodeSets {
+        match protocol {
+            FrameProtocol::Giop => ServerCodeSets {
+                tcs: TransmissionCodeSets::UNNEGOTIATED,
+                from_context: false,
+            },
+            FrameProtocol::Lite => ServerCodeSets {
+                tcs: ClientCodeSets::lite().tcs,
+                from_context: true,
+            },
+        }
+    }
+
+    /// Takes the code sets of the first `CodeSets` context that arrives on
+    /// the connection (later ones are ignored: they hold for the
+    /// connection), and returns those in force for this request.
+    ///
+    /// A context naming a code set rtorb does not convert is kept: data in
+    /// it then fails to decode with `MARSHAL`, while requests without such
+    /// data work.
+    pub fn on_request(&mut self, contexts: &ServiceContextList) -> TransmissionCodeSets {
+        if !self.from_context
+            && let Some(Ok(c)) = contexts.code_sets()
+        {
+            self.tcs = c.into();
+            self.from_context = true;
+        }
+        self.tcs
+    }
+
+    /// The code sets in force.
+    pub fn transmission(&self) -> TransmissionCodeSets {
+        self.tcs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rtorb_cdr::codeset::CodeSetComponent;
+    use rtorb_giop::ior::IiopProfile;
+
+    fn omniorb_like() -> CodeSetComponentInfo {
+        CodeSetComponentInfo {
+            for_char_data: CodeSetComponent {
+                native_code_set: CodeSetId::ISO_8859_1,
+                conversion_code_sets: vec![CodeSetId::UTF_8],
+            },
+            for_wchar_data: CodeSetComponent {
+                native_code_set: CodeSetId::UTF_16,
+                conversion_code_sets: vec![],
+            },
+        }
+    }
+
+    #[test]
+    fn rtorb_with_rtorb_negotiates_its_native_sets() {
+        let cs = ClientCodeSets::negotiate(Some(&native_code_sets()), Version::V1_2);
+        assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+        assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
+        let ctx = cs.context().expect("a context");
+        assert_eq!(ctx.id, rtorb_giop::service_context::CODE_SETS);
+        let mut server = ServerCodeSets::new(FrameProtocol::Giop);
+        assert_eq!(server.transmission(), TransmissionCodeSets::UNNEGOTIATED);
+        assert_eq!(
+            server.on_request(&ServiceContextList(vec![ctx])),
+            cs.transmission()
+        );
+        // A later, different context does not change the connection's.
+        let other = ClientCodeSets::negotiate(Some(&omniorb_like()), Version::V1_1);
+        let other_ctx = other.context().unwrap();
+        assert_eq!(
+            server.on_request(&ServiceContextList(vec![other_ctx])),
+            cs.transmission()
+        );
+        assert_eq!(
+            server.on_request(&ServiceContextList::new()),
+            cs.transmission()
+        );
+    }
+
+    #[test]
+    fn a_server_converting_to_utf8_gets_utf8() {
+        let cs = ClientCodeSets::negotiate(Some(&omniorb_like()), Version::V1_1);
+        assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+        assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
+        // Native Latin-1 without conversions: rtorb converts to it.
+        let mut latin = omniorb_like();
+        latin.for_char_data.conversion_code_sets.clear();
+        let cs = ClientCodeSets::negotiate(Some(&latin), Version::V1_2);
+        assert_eq!(cs.transmission().char_data, CodeSetId::ISO_8859_1);
+    }
+
+    #[test]
+    fn no_component_means_latin1_and_no_wchar_and_no_context() {
+        let p = Profile::Iiop(IiopProfile::new(Version::V1_2, "h", 1, &b"k"[..]));
+        let cs = ClientCodeSets::for_profile(&p);
+        assert_eq!(cs.transmission(), TransmissionCodeSets::UNNEGOTIATED);
+        assert!(cs.context().is_none());
+        let e = cs.request_error(CdrError::NoWcharCodeSet);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
+        assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
+        assert_eq!(e.completed, CompletionStatus::No);
+        // A GIOP 1.0 profile: no context even with a component.
+        let cs = ClientCodeSets::negotiate(Some(&native_code_sets()), Version::V1_0);
+        assert!(cs.context().is_none());
+        let e = cs.request_error(CdrError::WcharInGiop10);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
+        assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
+    }
+
+    #[test]
+    fn a_component_without_wchar_is_inv_objref_minor_1() {
+        let mut info = omniorb_like();
+        info.for_wchar_data = CodeSetComponent {
+            native_code_set: CodeSetId::NONE,
+            conversion_code_sets: vec![],
+        };
+        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2);
+        assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+        assert_eq!(cs.transmission().wchar_data, CodeSetId::NONE);
+        let e = cs.request_error(CdrError::NoWcharCodeSet);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
+        assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
+    }
+
+    #[test]
+    fn the_component_round_trips() {
+        let c = code_sets_component();
+        match c.decode_value() {
+            Ok(Component::CodeSets(info)) => assert_eq!(info, native_code_sets()),
+            other => panic!("{other:?}"),
+        }
+        assert!(profile_components(Version::V1_0).is_empty());
+        assert_eq!(profile_components(Version::V1_1), vec![c]);
+    }
+
+    #[test]
+    fn wchar_in_a_giop_1_0_reply_is_marshal_minor_6() {
+        let e = crate::runtime::marshal_completed(&CdrError::WcharInGiop10);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal));
+        assert_eq!(e.minor, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0);
+        assert_eq!(e.completed, CompletionStatus::Yes);
+        let e = crate::runtime::marshal_completed(&CdrError::NoWcharCodeSet);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
+        assert_eq!(e.minor, BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED);
+        // Arguments: the client's GIOP 1.0 minor, and BAD_PARAM 23.
+        let e = SystemException::from(CdrError::WcharInGiop10);
+        assert_eq!(e.minor, MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0);
+        let e = SystemException::from(CdrError::NoWcharCodeSet);
+        assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
+        assert_eq!(e.minor, BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED);
+    }
+
+    #[test]
+    fn code_sets_with_nothing_in_common_are_codeset_incompatible() {
+        // ISO 8859-2 for char, UCS-4 for wchar, converting to nothing.
+        let info = CodeSetComponentInfo {
+            for_char_data: CodeSetComponent {
+                native_code_set: CodeSetId(0x0001_0002),
+                conversion_code_sets: vec![],
+            },
+            for_wchar_data: CodeSetComponent {
+                native_code_set: CodeSetId(0x0001_0106),
+                conversion_code_sets: vec![],
+            },
+        };
+        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2);
+        assert_eq!(cs.transmission().char_data, CodeSetId::NONE);
+        assert_eq!(cs.transmission().wchar_data, CodeSetId::NONE);
+        assert!(cs.context().is_none());
+        // What the encoder reports for char data without a code set.
+        let mut e =
+            rtorb_cdr::Encoder::new(rtorb_cdr::Encoding::native().with_codesets(cs.transmission()));
+        let char_error = e.write_string("x").unwrap_err();
+        let wchar_error = e.write_wstring("x").unwrap_err();
+        for err in [char_error, wchar_error] {
+            let ex = cs.request_error(err);
+            assert_eq!(ex.kind(), Some(SystemExceptionKind::CodesetIncompatible));
+            assert_eq!(ex.minor, CODESET_INCOMPATIBLE_NO_COMMON);
+        }
+        // Data without text still goes: the encoder writes it.
+        e.write_u32(7);
+    }
+
+    #[test]
+    fn giop_lite_uses_the_native_sets_without_a_context() {
+        let cs = ClientCodeSets::lite();
+        assert_eq!(
+            cs.transmission(),
+            ServerCodeSets::new(FrameProtocol::Lite).transmission()
+        );
+        assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+        assert!(cs.context().is_none());
+    }
+}
