@@ -26,7 +26,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::io::{IoSlice, Read, Write};
+use std::io::{IoSlice, Read};
 use std::net::{
     IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs,
 };
@@ -383,7 +383,7 @@ impl Transport for TcpTransport {
         self.stream.read(buf)
     }
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
-        self.stream.write_vectored(bufs)
+        super::io::send_gathered(&self.stream, bufs)
     }
     fn shutdown(&mut self, how: Shutdown) -> std::io::Result<()> {
         self.stream.shutdown(how)

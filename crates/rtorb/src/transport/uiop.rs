@@ -19,7 +19,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::io::{IoSlice, Read, Write};
+use std::io::{IoSlice, Read};
 use std::net::Shutdown;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -214,7 +214,7 @@ impl Transport for UnixTransport {
         self.stream.read(buf)
     }
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
-        self.stream.write_vectored(bufs)
+        super::io::send_gathered(&self.stream, bufs)
     }
     fn shutdown(&mut self, how: Shutdown) -> std::io::Result<()> {
         self.stream.shutdown(how)
