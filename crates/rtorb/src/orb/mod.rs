@@ -79,7 +79,19 @@ pub use client::{
     TRANSIENT_NO_USABLE_PROFILE,
 };
 pub use collocation::CollocationStats;
-pub use config::{ConnectionStrategy, DEFAULT_SERVER_THREADS, OrbConfig};
+pub use config::{
+    CONFIG_ENV, ConnectionStrategy, DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OrbConfig,
+};
+
+/// `BAD_PARAM` minor code of `string_to_object("file://...")` for a file
+/// that cannot be read, is larger than [`MAX_CONFIG_FILE_SIZE`] or is not
+/// UTF-8 text (rtorb).
+pub const BAD_PARAM_FILE_UNREADABLE: u32 = rtorb_cdr::RTORB_VMCID | 0x330;
+
+/// `BAD_PARAM` minor code of `string_to_object("file://...")` for a file
+/// that holds no valid `IOR:`, `corbaloc:` or `corbaname:` reference
+/// (rtorb).
+pub const BAD_PARAM_FILE_NO_REFERENCE: u32 = rtorb_cdr::RTORB_VMCID | 0x331;
 pub use reactor::MESSAGES_PER_TURN;
 pub use server::UNKNOWN_SERVANT_PANICKED;
 pub use strategy::{ServerStrategy, UnknownStrategy};
@@ -110,6 +122,17 @@ pub enum OrbError {
     /// (`CORBA::ORB::InvalidName`).
     #[error("no initial reference named {0:?}")]
     InvalidName(String),
+    /// A configuration file could not be read, or one of its lines not
+    /// applied.
+    #[error("{}{}: {message}", file.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    ConfigFile {
+        /// The file.
+        file: std::path::PathBuf,
+        /// The line (from 1), if the error is in one.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
     /// A reference string could not be used.
     #[error("{0}")]
     System(#[from] SystemException),
@@ -120,6 +143,7 @@ pub enum OrbError {
 pub struct OrbBuilder {
     config: OrbConfig,
     registry: Option<ProtocolRegistry>,
+    error: Option<OrbError>,
 }
 
 impl OrbBuilder {
@@ -244,6 +268,19 @@ impl OrbBuilder {
         self
     }
 
+    /// Applies a configuration file (see [`OrbConfig::apply_file`]) to
+    /// the configuration so far; settings made after it override the
+    /// file's. A file that cannot be applied makes [`OrbBuilder::build`]
+    /// fail with its [`OrbError::ConfigFile`] error.
+    pub fn config_file(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        if self.error.is_none() {
+            if let Err(e) = self.config.apply_file(path) {
+                self.error = Some(e);
+            }
+        }
+        self
+    }
+
     /// Replaces the whole configuration.
     pub fn config(mut self, config: OrbConfig) -> Self {
         self.config = config;
@@ -252,6 +289,9 @@ impl OrbBuilder {
 
     /// Opens the acceptors, starts their threads, and returns the ORB.
     pub fn build(self) -> Result<Orb, OrbError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
         let registry = self
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
@@ -377,14 +417,48 @@ impl Orb {
     }
 
     /// `CORBA::ORB_init`: an ORB configured from the `-ORB` options of
-    /// `args` (see [`OrbConfig::apply_args`]), and the other arguments.
+    /// `args` (see [`OrbConfig::apply_args`]) and a configuration file
+    /// (see [`OrbConfig::apply_file`]), and the other arguments.
+    ///
+    /// The file is the one `-ORBConfigFile PATH` names or, without that
+    /// option, the one the `RTORB_CONFIG` environment variable
+    /// ([`CONFIG_ENV`]) names. Precedence: the command line over the file
+    /// over the defaults (see [`OrbConfig::from_init_args`]).
+    ///
+    /// ```
+    /// use rtorb::orb::{Orb, ServerStrategy};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("rtorb-init-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let cfg = dir.join("rtorb.cfg");
+    /// std::fs::write(&cfg, "# the server\n\
+    ///     ListenEndpoints = iiop://127.0.0.1:0\n\
+    ///     ServerStrategy  = leader-followers\n\
+    ///     ServerThreads   = 2\n").unwrap();
+    ///
+    /// let args = ["server", "-ORBConfigFile", cfg.to_str().unwrap(), "-ORBServerThreads", "3"];
+    /// let (orb, rest) = Orb::init(args).unwrap();
+    /// assert_eq!(rest, ["server"]);
+    /// assert_eq!(orb.config().server_strategy, ServerStrategy::LeaderFollowers);
+    /// // The command line wins over the file.
+    /// assert_eq!(orb.config().server_threads, 3);
+    /// assert_eq!(orb.endpoints().len(), 1);
+    ///
+    /// // A reference written to a file is read back through `file://`.
+    /// let obj = orb.root_poa().create_reference("IDL:Echo:1.0").unwrap();
+    /// let ior_file = dir.join("echo.ior");
+    /// std::fs::write(&ior_file, orb.object_to_string(&obj).unwrap() + "\n").unwrap();
+    /// let again = orb.string_to_object(&format!("file://{}", ior_file.display())).unwrap();
+    /// assert_eq!(orb.object_to_string(&again), orb.object_to_string(&obj));
+    /// orb.shutdown();
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
     pub fn init<I, S>(args: I) -> Result<(Orb, Vec<String>), OrbError>
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut config = OrbConfig::default();
-        let rest = config.apply_args(args)?;
+        let (config, rest) = OrbConfig::from_init_args(args, std::env::var_os(CONFIG_ENV))?;
         Ok((Orb::builder().config(config).build()?, rest))
     }
 
@@ -491,11 +565,45 @@ impl Orb {
 
     /// `CORBA::ORB::string_to_object`: a reference from an `IOR:` or
     /// `corbaloc:` string (`corbaloc:rir:` through the initial
-    /// references). A malformed string is `BAD_PARAM`.
+    /// references), or from a file: `file:///abs/path` or
+    /// `file://relative/path` (TAO's convention: everything after
+    /// `file://` is the path) holding an `IOR:`, `corbaloc:` or
+    /// `corbaname:` string, surrounding whitespace ignored.
+    ///
+    /// A malformed string is `BAD_PARAM`; a file that cannot be read, is
+    /// larger than [`config::MAX_CONFIG_FILE_SIZE`] or is not UTF-8 is
+    /// `BAD_PARAM` with minor code [`BAD_PARAM_FILE_UNREADABLE`], and one
+    /// that holds no such string is `BAD_PARAM` with
+    /// [`BAD_PARAM_FILE_NO_REFERENCE`].
     pub fn string_to_object(&self, s: &str) -> Result<Object, SystemException> {
         let bad_param = |minor| {
             SystemException::new(SystemExceptionKind::BadParam, minor, CompletionStatus::No)
         };
+        let trimmed = s.trim();
+        if let Some(path) = trimmed
+            .get(..7)
+            .filter(|p| p.eq_ignore_ascii_case("file://"))
+            .map(|_| &trimmed[7..])
+        {
+            if path.is_empty() {
+                return Err(bad_param(BAD_PARAM_FILE_UNREADABLE));
+            }
+            let text = config::read_bounded(std::path::Path::new(path))
+                .map_err(|_| bad_param(BAD_PARAM_FILE_UNREADABLE))?;
+            let inner = text.trim();
+            let scheme_ok = ["IOR:", "corbaloc:", "corbaname:"].iter().any(|p| {
+                inner
+                    .get(..p.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(p))
+            });
+            if !scheme_ok {
+                return Err(bad_param(BAD_PARAM_FILE_NO_REFERENCE));
+            }
+            return self.string_to_object(inner).map_err(|e| match e.kind() {
+                Some(SystemExceptionKind::BadParam) => bad_param(BAD_PARAM_FILE_NO_REFERENCE),
+                _ => e,
+            });
+        }
         let reference = match parse_object_url(s).map_err(|e| bad_param(e.minor()))? {
             ObjectUrl::Ior(r) => r,
             ObjectUrl::Corbaloc(c) => {
