@@ -172,3 +172,103 @@ fn unions_and_modules() {
     };
     assert_eq!(md.contents.last(), Some(&get(&m, &["Outer", "Late"])));
 }
+
+/// Analyses `text` (no preprocessing beyond pragmas) and returns a lookup
+/// of repository ids by scoped name.
+fn ids_of(text: &str) -> impl Fn(&[&str]) -> String {
+    let spec = parse(text, &SingleFile::new("prefixes.idl")).expect("parses");
+    let m = analyze(&spec).unwrap_or_else(|e| panic!("{e:?}"));
+    move |n: &[&str]| m.decl(get(&m, n)).repository_id.clone().expect("id")
+}
+
+#[test]
+fn typeprefix_after_the_contents_applies_to_them() {
+    let after = ids_of(r#"module M { struct S { long x; }; typeprefix M "example.org"; };"#);
+    let before = ids_of(r#"module M { typeprefix M "example.org"; struct S { long x; }; };"#);
+    let outside = ids_of(r#"module M { struct S { long x; }; }; typeprefix M "example.org";"#);
+    for id in [&after, &before, &outside] {
+        assert_eq!(id(&["M"]), "IDL:example.org/M:1.0");
+        assert_eq!(id(&["M", "S"]), "IDL:example.org/M/S:1.0");
+    }
+}
+
+#[test]
+fn typeprefix_covers_every_opening_of_a_module() {
+    let id = ids_of(
+        r#"
+        module N { struct A { long x; }; };
+        module N { struct B { long x; }; typeprefix N "n.org"; };
+        module N { struct C { long x; }; };
+        "#,
+    );
+    assert_eq!(id(&["N", "A"]), "IDL:n.org/N/A:1.0");
+    assert_eq!(id(&["N", "B"]), "IDL:n.org/N/B:1.0");
+    assert_eq!(id(&["N", "C"]), "IDL:n.org/N/C:1.0");
+}
+
+#[test]
+fn typeprefix_covers_nested_scopes_and_yields_to_an_inner_one() {
+    let id = ids_of(
+        r#"
+        module Outer {
+            module Mid { interface I { void op(); attribute long a; }; };
+            module Own { struct T { long x; }; };
+            typeprefix Own "own.org";
+        };
+        typeprefix Outer "outer.org";
+        "#,
+    );
+    assert_eq!(id(&["Outer", "Mid"]), "IDL:outer.org/Outer/Mid:1.0");
+    assert_eq!(id(&["Outer", "Mid", "I"]), "IDL:outer.org/Outer/Mid/I:1.0");
+    assert_eq!(id(&["Outer", "Own"]), "IDL:own.org/Own:1.0");
+    assert_eq!(id(&["Outer", "Own", "T"]), "IDL:own.org/Own/T:1.0");
+}
+
+#[test]
+fn typeprefix_gives_operations_and_attributes_their_ids() {
+    let text =
+        r#"module M { interface I { void op(); attribute long a; }; }; typeprefix M "p.org";"#;
+    let spec = parse(text, &SingleFile::new("ops.idl")).expect("parses");
+    let m = analyze(&spec).unwrap_or_else(|e| panic!("{e:?}"));
+    let DeclKind::Interface(i) = &m.decl(get(&m, &["M", "I"])).kind else {
+        panic!("not an interface");
+    };
+    assert_eq!(i.operations[0].repository_id, "IDL:p.org/M/I/op:1.0");
+    assert_eq!(i.attributes[0].repository_id, "IDL:p.org/M/I/a:1.0");
+}
+
+#[test]
+fn typeprefix_takes_precedence_over_pragma_prefix() {
+    let id = ids_of(
+        "#pragma prefix \"pragma.org\"\n\
+         module P { struct A { long x; }; typeprefix P \"type.org\";\n\
+         #pragma prefix \"inner.org\"\n\
+         struct B { long x; }; };\n\
+         module Q { struct C { long x; }; };\n",
+    );
+    assert_eq!(id(&["P"]), "IDL:type.org/P:1.0");
+    assert_eq!(id(&["P", "A"]), "IDL:type.org/P/A:1.0");
+    assert_eq!(id(&["P", "B"]), "IDL:type.org/P/B:1.0");
+    // Outside the typeprefix's scope the pragma still rules.
+    assert_eq!(id(&["Q", "C"]), "IDL:pragma.org/Q/C:1.0");
+}
+
+#[test]
+fn typeprefix_leaves_explicit_ids_alone() {
+    let id = ids_of(
+        "module M { struct S { long x; }; struct T { long y; };\n\
+         typeid S \"IDL:chosen/S:2.0\";\n\
+         #pragma ID T \"LOCAL:t\"\n\
+         typeprefix M \"example.org\"; };\n",
+    );
+    assert_eq!(id(&["M", "S"]), "IDL:chosen/S:2.0");
+    assert_eq!(id(&["M", "T"]), "LOCAL:t");
+}
+
+#[test]
+fn typeprefix_covers_forward_declarations() {
+    let id =
+        ids_of(r#"module M { interface F; interface F { void f(); }; }; typeprefix M::F "f.org";"#);
+    assert_eq!(id(&["M", "F"]), "IDL:f.org/F:1.0");
+    assert_eq!(id(&["M"]), "IDL:M:1.0");
+}

@@ -178,3 +178,82 @@ fn cubit_analyses() {
     );
     assert!(i.operations[7].oneway);
 }
+
+/// The `_PD_repoId` of every interface omniidl's C++ back end generates
+/// for `text`, by C++ name (`M::I`).
+fn omniidl_interface_ids(text: &str, tag: &str) -> Vec<(String, String)> {
+    let dir = std::env::temp_dir().join(format!("rtorb-typeprefix-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let idl = dir.join("t.idl");
+    std::fs::write(&idl, text).expect("IDL written");
+    let out = std::process::Command::new("omniidl")
+        .arg("-bcxx")
+        .arg(format!("-C{}", dir.display()))
+        .arg(&idl)
+        .output()
+        .expect("omniidl (omniORB's IDL compiler) must be installed for this test");
+    assert!(
+        out.status.success(),
+        "omniidl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sk = std::fs::read_to_string(dir.join("tSK.cc")).expect("omniidl wrote tSK.cc");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut ids: Vec<(String, String)> = sk
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("const char* ")?;
+            let (name, id) = rest.split_once("::_PD_repoId = \"")?;
+            Some((name.to_string(), id.strip_suffix("\";")?.to_string()))
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// The ids rtorb gives the interfaces `names` in `text`.
+fn rtorb_interface_ids(text: &str, names: &[&str]) -> Vec<(String, String)> {
+    let spec = rtorb_idl::parser::parse(text, &rtorb_idl::lexer::SingleFile::new("t.idl"))
+        .expect("parses");
+    let m = analyze(&spec).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut ids: Vec<(String, String)> = names
+        .iter()
+        .map(|n| {
+            let parts: Vec<&str> = n.split("::").collect();
+            let d = m.lookup(&parts).unwrap_or_else(|| panic!("no {n}"));
+            (n.to_string(), m.decl(d).repository_id.clone().expect("id"))
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// omniidl has no `typeprefix`, so each case is checked against the
+/// `#pragma prefix` spelling that means the same: a `typeprefix` placed
+/// after a module's contents, or in a later opening of the module, must
+/// give the ids omniidl gives when the prefix is set before them.
+#[test]
+fn typeprefix_ids_match_omniidl_for_the_equivalent_pragma_prefix() {
+    let cases: [(&str, &str, &[&str]); 2] = [
+        (
+            r#"module M { interface I { void op(); }; typeprefix M "example.org"; };"#,
+            "#pragma prefix \"example.org\"\nmodule M { interface I { void op(); }; };\n",
+            &["M::I"],
+        ),
+        (
+            "module N { interface A { void op_a(); }; };\n\
+             module N { interface B { void op_b(); }; typeprefix N \"n.org\"; };\n\
+             module N { module Deep { interface C { void op_c(); }; }; };\n",
+            "#pragma prefix \"n.org\"\n\
+             module N { interface A { void op_a(); }; };\n\
+             module N { interface B { void op_b(); }; };\n\
+             module N { module Deep { interface C { void op_c(); }; }; };\n",
+            &["N::A", "N::B", "N::Deep::C"],
+        ),
+    ];
+    for (i, (typeprefixed, pragma, names)) in cases.iter().enumerate() {
+        let ours = rtorb_interface_ids(typeprefixed, names);
+        let theirs = omniidl_interface_ids(pragma, &i.to_string());
+        assert_eq!(ours, theirs, "case {i}");
+    }
+}

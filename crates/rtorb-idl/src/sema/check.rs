@@ -30,6 +30,8 @@ pub(crate) struct Analyzer {
     explicit_id: Vec<Option<(String, Location)>>,
     /// `#pragma version`.
     version: Vec<Option<(u16, u16)>>,
+    /// `typeprefix`, per declaration naming a scope.
+    type_prefix: HashMap<DeclId, String>,
     /// Structs and unions whose members are being read.
     defining: HashSet<DeclId>,
     diags: Vec<Diagnostic>,
@@ -48,6 +50,7 @@ impl Analyzer {
             id_base: Vec::new(),
             explicit_id: Vec::new(),
             version: Vec::new(),
+            type_prefix: HashMap::new(),
             defining: HashSet::new(),
             diags: Vec::new(),
         }
@@ -83,6 +86,7 @@ impl Analyzer {
         if !self.diags.is_empty() {
             return Err(self.diags);
         }
+        self.apply_type_prefixes();
         let mut decls = self.decls;
         for (i, d) in decls.iter_mut().enumerate() {
             d.repository_id = match (&d.kind, &self.explicit_id[i]) {
@@ -278,10 +282,7 @@ impl Analyzer {
                 s
             }
         };
-        let path = match &self.scopes[s].typeprefix {
-            Some(p) => join(p, &name),
-            None => join(self.scopes[parent].path_for(&file), &name),
-        };
+        let path = join(self.scopes[parent].path_for(&file), &name);
         let scope = &mut self.scopes[s];
         scope.path = path;
         scope.file_paths.clear();
@@ -1719,17 +1720,91 @@ impl Analyzer {
         self.explicit_id[id.0] = Some((repo_id.to_string(), at.clone()));
     }
 
+    /// Records a `typeprefix`; it is applied once the whole specification
+    /// is read, by [`Analyzer::apply_type_prefixes`], since it covers the
+    /// whole name scope wherever in it the declaration stands.
     fn type_prefix(&mut self, scope: ScopeId, t: &ast::TypePrefix) {
         let Some(id) = self.resolve_decl(scope, &t.name, false) else {
             return;
         };
-        let name = self.decls[id.0].name.clone();
-        self.id_base[id.0] = join(&t.prefix, &name);
-        if let Some(&s) = self.scope_of.get(&id) {
-            let inner = &mut self.scopes[s];
-            inner.typeprefix = Some(t.prefix.clone());
-            inner.path = join(&t.prefix, &name);
-            inner.file_paths.clear();
+        // A forward declaration and its definition are one name scope.
+        let id = match &self.decls[id.0].kind {
+            DeclKind::Forward(ForwardDef {
+                definition: Some(d),
+                ..
+            }) => *d,
+            _ => id,
+        };
+        self.type_prefix.insert(id, t.prefix.clone());
+    }
+
+    /// The repository id body (`prefix/names`) a `typeprefix` gives `id`:
+    /// the prefix of the innermost enclosing name scope that has one
+    /// (the declaration itself included), followed by the names from that
+    /// scope down. `None` when no enclosing scope has a `typeprefix`.
+    fn type_prefixed_base(&self, id: DeclId) -> Option<String> {
+        let mut at = Some(id);
+        while let Some(a) = at {
+            let named = match &self.decls[a.0].kind {
+                DeclKind::Forward(ForwardDef {
+                    definition: Some(d),
+                    ..
+                }) => *d,
+                _ => a,
+            };
+            if let Some(prefix) = self.type_prefix.get(&named) {
+                let from = self.decls[a.0].scoped_name.len() - 1;
+                let names = self.decls[id.0].scoped_name[from..].join("/");
+                return Some(join(prefix, &names));
+            }
+            at = self.decls[a.0].parent;
+        }
+        None
+    }
+
+    /// Applies every `typeprefix` (CORBA 3.0 IDL §3.15.2, "Repository
+    /// Identifier Prefix Declaration"): its prefix goes before the default
+    /// repository id of every declaration in the named scope, the scope
+    /// itself and nested scopes included, whether declared before or after
+    /// the `typeprefix` and in any opening of a module. It takes precedence
+    /// over `#pragma prefix`; an inner scope's own `typeprefix` takes
+    /// precedence over an outer one's; ids set with `typeid` or `#pragma
+    /// ID` are left alone.
+    fn apply_type_prefixes(&mut self) {
+        if self.type_prefix.is_empty() {
+            return;
+        }
+        for i in 0..self.decls.len() {
+            if let Some(base) = self.type_prefixed_base(DeclId(i)) {
+                self.id_base[i] = base;
+            }
+        }
+        // Operations and attributes have ids of their own, under the
+        // interface or value type that defines them.
+        let mut kinds: Vec<DeclKind> = self
+            .decls
+            .iter_mut()
+            .map(|d| std::mem::replace(&mut d.kind, DeclKind::Module(ModuleDef::default())))
+            .collect();
+        for kind in &mut kinds {
+            let (ops, attrs) = match kind {
+                DeclKind::Interface(i) => (&mut i.operations, &mut i.attributes),
+                DeclKind::ValueType(v) => (&mut v.operations, &mut v.attributes),
+                _ => continue,
+            };
+            for o in ops.iter_mut() {
+                if let Some(base) = self.type_prefixed_base(o.defined_in) {
+                    o.repository_id = format!("IDL:{}:1.0", join(&base, &o.name));
+                }
+            }
+            for a in attrs.iter_mut() {
+                if let Some(base) = self.type_prefixed_base(a.defined_in) {
+                    a.repository_id = format!("IDL:{}:1.0", join(&base, &a.name));
+                }
+            }
+        }
+        for (d, kind) in self.decls.iter_mut().zip(kinds) {
+            d.kind = kind;
         }
     }
 }

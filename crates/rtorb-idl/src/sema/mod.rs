@@ -13,8 +13,11 @@
 //!
 //! Repository ids are `IDL:` + path + `:major.minor`, where the path is the
 //! prefix in effect (`#pragma prefix`, scoped to the enclosing scope and
-//! file, or a `typeprefix`) followed by the names from the scope where the
-//! prefix was set; `#pragma ID` and `typeid` replace an id, `#pragma
+//! file) followed by the names from the scope where the prefix was set. A
+//! `typeprefix` covers its whole name scope: the scope itself, every
+//! declaration in any opening of it (before or after the `typeprefix`) and
+//! nested scopes without a `typeprefix` of their own, in preference to any
+//! `#pragma prefix`. `#pragma ID` and `typeid` replace an id, `#pragma
 //! version` its version.
 
 mod check;

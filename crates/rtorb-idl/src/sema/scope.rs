@@ -48,8 +48,6 @@ pub(crate) struct Scope {
     pub(crate) path: String,
     /// `#pragma prefix` set in this scope, per file.
     pub(crate) file_paths: HashMap<Arc<str>, String>,
-    /// A `typeprefix` given to this scope.
-    pub(crate) typeprefix: Option<String>,
 }
 
 impl Scope {
