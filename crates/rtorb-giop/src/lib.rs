@@ -70,6 +70,7 @@ pub mod op_hash;
 pub mod operation;
 pub mod service_context;
 pub mod target;
+pub mod view;
 
 pub use corbaloc::{Corbaloc, Corbaname, ObjectUrl, UrlError, parse_object_url};
 pub use exception::{CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind};
@@ -85,3 +86,4 @@ pub use message::{
 pub use operation::Operation;
 pub use service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
 pub use target::{AddressingDisposition, TargetAddress};
+pub use view::{ReplyView, RequestView, reply_view, request_view};

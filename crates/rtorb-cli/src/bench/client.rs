@@ -7,7 +7,7 @@ use rtorb::orb::Orb;
 use rtorb::runtime::SystemException;
 use rtorb::whitebox::Stage;
 
-use super::ops::{OPS, Op};
+use super::ops::Op;
 use super::stats::{ByOp, OpStats, Recorder};
 use crate::alloc_count::thread_allocations;
 use crate::cubit_idl::{Cubit, cubit};
@@ -145,8 +145,10 @@ fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
 pub(crate) fn run_all(
     target: &str,
     calls: u64,
+    ops: &[String],
     shutdown: bool,
 ) -> Result<Vec<(&'static str, OpStats)>, String> {
+    let ops = super::ops::select(ops)?;
     let orb = Orb::builder()
         .round_trip_timeout(Duration::from_secs(30))
         .build()
@@ -156,7 +158,7 @@ pub(crate) fn run_all(
         .map_err(|e| format!("{target}: {e}"))?;
     let cubit: Cubit = obj.unchecked_narrow();
     let mut out = Vec::new();
-    for op in &OPS {
+    for op in ops {
         out.push((op.name, measure(&cubit, op, calls)?));
     }
     if shutdown {

@@ -43,6 +43,10 @@ pub(crate) enum BenchCommand {
         /// Call `shutdown` at the end.
         #[arg(long)]
         shutdown: bool,
+        /// Measure only this operation (`void`, `long_seq_1024`, ...); may
+        /// be given several times. Every operation when absent.
+        #[arg(long = "op")]
+        ops: Vec<String>,
         /// The Cubit object: an `IOR:` string or a `corbaloc:` URL.
         target: String,
     },
@@ -75,6 +79,9 @@ pub(crate) enum BenchCommand {
         /// Calls per operation.
         #[arg(short = 'n', default_value_t = DEFAULT_CALLS)]
         calls: u64,
+        /// Measure only this operation; may be given several times.
+        #[arg(long = "op")]
+        ops: Vec<String>,
         /// The raw server (`tcp://HOST:PORT`, `unix:///PATH`).
         endpoint: String,
     },
@@ -100,9 +107,10 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
         BenchCommand::CubitClient {
             common,
             shutdown,
+            ops,
             target,
         } => {
-            let results = client::run_all(&target, common.calls, shutdown)?;
+            let results = client::run_all(&target, common.calls, &ops, shutdown)?;
             Ok(if common.json {
                 format!("{}\n", client::to_json(&results))
             } else {
@@ -125,8 +133,12 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             compare::run(common.calls, common.json, modes)
         }
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
-        BenchCommand::RawClient { calls, endpoint } => {
-            let results = raw::run_client(&endpoint, calls)?;
+        BenchCommand::RawClient {
+            calls,
+            ops,
+            endpoint,
+        } => {
+            let results = raw::run_client(&endpoint, calls, &ops)?;
             Ok(format!("{}\n", client::to_json(&results)))
         }
     }

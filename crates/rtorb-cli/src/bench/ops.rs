@@ -16,6 +16,22 @@ pub(crate) struct Op {
     pub(crate) len: usize,
 }
 
+/// The operations named in `names` (every one when `names` is empty), in
+/// the order of [`OPS`]; an unknown name is an error listing the known ones.
+pub(crate) fn select(names: &[String]) -> Result<Vec<&'static Op>, String> {
+    if let Some(bad) = names.iter().find(|n| !OPS.iter().any(|op| op.name == *n)) {
+        let known: Vec<&str> = OPS.iter().map(|op| op.name).collect();
+        return Err(format!(
+            "unknown operation {bad:?}; known: {}",
+            known.join(", ")
+        ));
+    }
+    Ok(OPS
+        .iter()
+        .filter(|op| names.is_empty() || names.iter().any(|n| n == op.name))
+        .collect())
+}
+
 /// Every benchmarked operation, in the order they run.
 pub(crate) const OPS: [Op; 9] = [
     Op {
@@ -126,6 +142,20 @@ mod tests {
             assert_eq!(index_of(op.idl, op.len), Some(i), "{op:?}");
         }
         assert_eq!(index_of("shutdown", 0), None);
+    }
+
+    #[test]
+    fn operations_are_selected_by_name_in_table_order() {
+        let all = select(&[]).unwrap();
+        assert_eq!(all.len(), OPS.len());
+        let some = select(&["long_seq_1024".to_owned(), "void".to_owned()]).unwrap();
+        let names: Vec<&str> = some.iter().map(|op| op.name).collect();
+        assert_eq!(names, ["void", "long_seq_1024"]);
+        let err = select(&["cube".to_owned()]).unwrap_err();
+        assert!(
+            err.contains("unknown operation \"cube\"") && err.contains("void"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::net::{TcpListener, TcpStream};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::time::Instant;
 
-use super::ops::{OPS, Op, giop_messages};
+use super::ops::{Op, giop_messages};
 use super::stats::{OpStats, Recorder};
 use crate::alloc_count::thread_allocations;
 
@@ -154,9 +154,11 @@ fn measure(endpoint: &RawEndpoint, op: &Op, calls: u64) -> Result<OpStats, Strin
 pub(crate) fn run_client(
     endpoint: &str,
     calls: u64,
+    ops: &[String],
 ) -> Result<Vec<(&'static str, OpStats)>, String> {
     let endpoint = RawEndpoint::parse(endpoint)?;
-    OPS.iter()
+    super::ops::select(ops)?
+        .into_iter()
         .map(|op| Ok((op.name, measure(&endpoint, op, calls)?)))
         .collect()
 }
@@ -188,8 +190,8 @@ mod tests {
             }
         });
         for e in [tcp, format!("unix://{}", path.display())] {
-            let results = run_client(&e, 50).unwrap();
-            assert_eq!(results.len(), OPS.len());
+            let results = run_client(&e, 50, &[]).unwrap();
+            assert_eq!(results.len(), super::super::ops::OPS.len());
             for (name, s) in &results {
                 assert_eq!(s.calls, 50, "{e} {name}");
                 assert!(s.mean_us > 0.0 && s.p50_us <= s.max_us, "{e} {name}: {s:?}");

@@ -50,7 +50,7 @@ use std::sync::{Arc, OnceLock, Weak, mpsc};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
+use rtorb_cdr::{Decoder, Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
 use rtorb_giop::message::{
     Content, LocateRequest, LocateStatus, Message, MessageWriter, ReplyStatus, RequestHeader,
 };
@@ -58,8 +58,8 @@ use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
-    encode_message, fragment_chunks,
+    ReassemblyLimits, ReplyView, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, fragment_chunks, reply_view,
 };
 
 use super::codesets::{self, ClientCodeSets};
@@ -547,7 +547,10 @@ impl ClientCore {
     }
 
     fn checkin(&self, pool: &EndpointPool, mut conn: Connection) {
-        conn.idle_since = Instant::now();
+        // Only the idle reaper reads it: no clock read per call without one.
+        if self.config.idle_timeout.is_some() {
+            conn.idle_since = Instant::now();
+        }
         lock(&pool.idle).push(conn);
     }
 
@@ -1126,12 +1129,34 @@ fn encode_request(
     Ok((pieces, announced))
 }
 
-/// The request id a reply or locate reply answers.
-pub(super) fn answered(msg: &Message) -> Option<u32> {
-    match &msg.content {
-        Content::Reply(r) => Some(r.header.request_id),
-        Content::LocateReply(l) => Some(l.request_id),
-        _ => None,
+/// A whole message from the server, with the buffer it was read from: a
+/// reply read in place ([`reply_view`], the common case), or any message
+/// decoded in full.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Received {
+    /// A `NO_EXCEPTION` or `USER_EXCEPTION` reply without service contexts.
+    Reply(ReplyView, Bytes),
+    /// Anything else.
+    Message(Message, Bytes),
+}
+
+impl Received {
+    /// The request id a reply or locate reply answers.
+    pub(super) fn answers(&self) -> Option<u32> {
+        match self {
+            Received::Reply(v, _) => Some(v.request_id),
+            Received::Message(msg, _) => match &msg.content {
+                Content::Reply(r) => Some(r.header.request_id),
+                Content::LocateReply(l) => Some(l.request_id),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether it is a `CloseConnection`.
+    pub(super) fn is_close(&self) -> bool {
+        matches!(self, Received::Message(msg, _) if matches!(msg.content, Content::CloseConnection))
     }
 }
 
@@ -1184,18 +1209,16 @@ impl Connection {
             return Ok(Outcome::Sent);
         }
         loop {
-            let (msg, message) = self.inbound.read_message(&mut *self.transport, deadline)?;
-            match answered(&msg) {
+            let received = self.inbound.read_message(&mut *self.transport, deadline)?;
+            match received.answers() {
                 Some(id) if id == request_id => {
-                    let answer = read_answer(&msg, &message, tcs).map_err(Failure::Failed);
+                    let answer = read_answer(received, tcs).map_err(Failure::Failed);
                     self.inbound.probe.lap(Stage::ClientDemarshal);
                     return answer;
                 }
                 // A reply to a request abandoned earlier: not ours.
                 Some(_) => {}
-                None if matches!(msg.content, Content::CloseConnection) => {
-                    return Err(Failure::NotStarted);
-                }
+                None if received.is_close() => return Err(Failure::NotStarted),
                 None => return Err(Failure::Failed(protocol_error())),
             }
         }
@@ -1254,7 +1277,7 @@ impl Inbound {
         &mut self,
         transport: &mut dyn Transport,
         deadline: Option<Instant>,
-    ) -> Result<(Message, Bytes), Failure> {
+    ) -> Result<Received, Failure> {
         loop {
             self.set_read_timeout(transport, deadline)?;
             let frame = match self.reader.read_frame(transport) {
@@ -1273,6 +1296,10 @@ impl Inbound {
                 Err(TransportError::Giop(_)) => return Err(Failure::Failed(protocol_error())),
                 Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
             };
+            if let Some(view) = reply_view(&frame, self.messaging) {
+                self.probe.lap(Stage::ClientDemarshal);
+                return Ok(Received::Reply(view, frame));
+            }
             let decoded = match self.messaging {
                 // `push_message` records where a GIOP 1.1 message
                 // reassembled from fragments changes its alignment.
@@ -1286,7 +1313,7 @@ impl Inbound {
             self.probe.lap(Stage::ClientDemarshal);
             return match decoded {
                 Ok((m, _)) if m.more_fragments => Err(Failure::Failed(protocol_error())),
-                Ok(pair) => Ok(pair),
+                Ok((m, b)) => Ok(Received::Message(m, b)),
                 Err(e) => Err(Failure::Failed(maybe(&e))),
             };
         }
@@ -1314,10 +1341,24 @@ fn read_timeout_for(current: Option<Duration>, left: Duration) -> Option<Duratio
 /// Reads the answer to our request: a reply (its body in `codesets`, those
 /// the request was written in) or a locate reply.
 pub(super) fn read_answer(
-    msg: &Message,
-    message: &Bytes,
+    received: Received,
     codesets: TransmissionCodeSets,
 ) -> Result<Outcome, SystemException> {
+    let (msg, message) = match received {
+        Received::Reply(view, message) => {
+            let encoding = Encoding::native()
+                .with_order(view.order)
+                .with_version(view.version)
+                .with_codesets(codesets);
+            let body = Decoder::with_position(message, 0, view.body_offset, encoding);
+            return Ok(Outcome::Reply(match view.reply_status {
+                ReplyStatus::UserException => Reply::user_exception(body),
+                _ => Reply::results(body),
+            }));
+        }
+        Received::Message(msg, message) => (msg, message),
+    };
+    let (msg, message) = (&msg, &message);
     match &msg.content {
         Content::Reply(r) => read_reply(msg, message, r, codesets),
         Content::LocateReply(l) => match &l.status {

@@ -180,7 +180,7 @@ impl OrbInvoker {
         let mut octets = body.len() as u64;
         let mut reply = ReplyBuilder::new(encoding, 0, BytesMut::new());
         let mut req = ServerRequest::new(
-            operation,
+            operation.as_str(),
             target.object_key(),
             response_expected,
             Decoder::new(body, encoding),

@@ -28,11 +28,10 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::{Encoding, TransmissionCodeSets};
-use rtorb_giop::message::{Content, Message};
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemExceptionKind};
 
 use super::client::{
-    BUFFER_CAPACITY, Failure, Inbound, Outcome, Request, WriteError, answered, lock, lost,
+    BUFFER_CAPACITY, Failure, Inbound, Outcome, Received, Request, WriteError, lock, lost,
     protocol_error, read_answer, timed_out, write_request,
 };
 use super::codesets::ClientCodeSets;
@@ -120,7 +119,7 @@ impl State {
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
 enum Answer {
-    Reply(Message, Bytes),
+    Reply(Received),
     NotStarted,
     Lost,
 }
@@ -293,8 +292,8 @@ impl MuxConnection {
             lock(&self.state).last_used = Instant::now();
             return Ok(Outcome::Sent);
         }
-        let (msg, message) = self.wait(request_id, deadline)?;
-        read_answer(&msg, &message, tcs).map_err(Failure::Failed)
+        let received = self.wait(request_id, deadline)?;
+        read_answer(received, tcs).map_err(Failure::Failed)
     }
 
     /// Removes the waiter of `request_id` (its late reply, if any, will be
@@ -308,11 +307,7 @@ impl MuxConnection {
 
     /// Waits for the answer to `request_id`, leading when the read side
     /// is free.
-    fn wait(
-        &self,
-        request_id: u32,
-        deadline: Option<Instant>,
-    ) -> Result<(Message, Bytes), Failure> {
+    fn wait(&self, request_id: u32, deadline: Option<Instant>) -> Result<Received, Failure> {
         let mut st = lock(&self.state);
         loop {
             let Some(mine) = st.waiters.iter().find(|w| w.request_id == request_id) else {
@@ -321,9 +316,9 @@ impl MuxConnection {
             let wake = Arc::clone(&mine.wake);
             if mine.answer.is_some() {
                 return match st.remove(request_id).flatten() {
-                    Some(Answer::Reply(m, b)) => {
+                    Some(Answer::Reply(r)) => {
                         st.reused = true;
-                        Ok((m, b))
+                        Ok(r)
                     }
                     Some(Answer::NotStarted) => Err(Failure::NotStarted),
                     _ => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
@@ -369,10 +364,10 @@ impl MuxConnection {
         side: &mut ReadSide,
         request_id: u32,
         deadline: Option<Instant>,
-    ) -> Result<(Message, Bytes), Failure> {
+    ) -> Result<Received, Failure> {
         loop {
             let read = side.inbound.read_message(&mut *side.transport, deadline);
-            let (msg, message) = match read {
+            let received = match read {
                 Ok(m) => m,
                 // Our deadline: the connection is fine, another may lead.
                 Err(Failure::Failed(e)) if e.kind() == Some(SystemExceptionKind::Timeout) => {
@@ -386,8 +381,8 @@ impl MuxConnection {
                     });
                 }
             };
-            match answered(&msg) {
-                Some(id) if id == request_id => return Ok((msg, message)),
+            match received.answers() {
+                Some(id) if id == request_id => return Ok(received),
                 Some(id) => {
                     let mut st = lock(&self.state);
                     let waiter = st
@@ -395,12 +390,12 @@ impl MuxConnection {
                         .iter_mut()
                         .find(|w| w.request_id == id && w.answer.is_none());
                     if let Some(w) = waiter {
-                        w.answer = Some(Answer::Reply(msg, message));
+                        w.answer = Some(Answer::Reply(received));
                         w.wake.notify_one();
                     }
                     // Else its caller has left: dropped.
                 }
-                None if matches!(msg.content, Content::CloseConnection) => {
+                None if received.is_close() => {
                     self.fail(Answer::NotStarted);
                     return Err(Failure::NotStarted);
                 }

@@ -51,14 +51,16 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{ByteOrder, Encoding, RTORB_VMCID, Version};
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Token, Waker};
+use rtorb_cdr::{ByteOrder, Decoder, Encoding, RTORB_VMCID, Version};
 use rtorb_giop::message::{
-    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader,
+    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
 use rtorb_giop::{
     CompletionStatus, FrameDecoder, FrameProtocol, GiopError, ObjectReference, Reassembler,
-    ReassemblyLimits, SystemException, SystemExceptionKind, decode_lite, encode_lite,
-    encode_message, fragment_chunks,
+    ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind, decode_lite,
+    encode_lite, encode_message, fragment_chunks, request_view,
 };
 
 use super::client::ORB_FRAGMENTS;
@@ -82,7 +84,8 @@ pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
 /// Capacity of the pooled reply buffers.
 const BUFFER_CAPACITY: usize = 512;
 
-/// How long an acceptor sleeps when no connection is waiting.
+/// How long an acceptor waits after a failed accept (or, without an event
+/// loop, between polls).
 const ACCEPT_POLL: Duration = Duration::from_millis(5);
 
 /// The bounds and timeouts of the server, from the [`OrbConfig`].
@@ -277,8 +280,58 @@ impl Drop for OpenConnection {
     }
 }
 
+/// Accepts connections until the ORB stops, each served by a thread of
+/// its own. The thread sleeps in `epoll` on the listening socket and on a
+/// waker that [`ServerCore::stop`] wakes: an idle server makes no
+/// periodic wake-ups (which, on a CPU shared with real-time work, would
+/// each preempt it).
 fn accept_loop(core: &Arc<ServerCore>, acceptor: &dyn Acceptor) {
+    const LISTENER: Token = Token(0);
+    const WAKER: Token = Token(1);
+    let fd = acceptor.as_raw_fd();
+    let poll = Poll::new().and_then(|poll| {
+        poll.registry()
+            .register(&mut SourceFd(&fd), LISTENER, Interest::READABLE)?;
+        let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
+        core.add_waker(waker);
+        Ok(poll)
+    });
+    // Without an event loop (no descriptors left for one), the thread
+    // polls the nonblocking listener every `ACCEPT_POLL` instead.
+    let mut poll = poll.ok();
+    let mut events = Events::with_capacity(4);
     while !core.stopping() {
+        // Take every pending connection: readiness is edge-triggered.
+        let pending = accept_pending(core, acceptor);
+        if core.stopping() {
+            break;
+        }
+        match (&mut poll, pending) {
+            (Some(p), Pending::Drained) => {
+                if let Err(e) = p.poll(&mut events, None)
+                    && e.kind() != std::io::ErrorKind::Interrupted
+                {
+                    std::thread::sleep(ACCEPT_POLL);
+                }
+            }
+            // A failed accept (a peer that reset before we took it, or a
+            // lack of descriptors), or no event loop: wait a little.
+            _ => std::thread::sleep(ACCEPT_POLL),
+        }
+    }
+}
+
+/// How a round of accepts ended.
+enum Pending {
+    /// No connection is waiting.
+    Drained,
+    /// An accept failed otherwise.
+    Failed,
+}
+
+/// Accepts every waiting connection.
+fn accept_pending(core: &Arc<ServerCore>, acceptor: &dyn Acceptor) -> Pending {
+    loop {
         match acceptor.accept() {
             Ok(transport) => {
                 // Beyond the limit the connection is closed at once.
@@ -293,10 +346,8 @@ fn accept_loop(core: &Arc<ServerCore>, acceptor: &dyn Acceptor) {
                     core.add_connection(h);
                 }
             }
-            Err(e) if e.is_would_block() => std::thread::sleep(ACCEPT_POLL),
-            // A failed accept (a peer that reset before we took it, or a
-            // lack of descriptors): wait a little and go on.
-            Err(_) => std::thread::sleep(ACCEPT_POLL),
+            Err(e) if e.is_would_block() => return Pending::Drained,
+            Err(_) => return Pending::Failed,
         }
     }
 }
@@ -588,6 +639,22 @@ impl Connection {
     /// GIOPlite message): reassembles, decodes, demultiplexes, dispatches
     /// and replies. Every strategy calls it.
     pub(crate) fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
+        // The common request, read in place; anything else in full.
+        if let Some(view) = request_view(&frame, self.messaging) {
+            self.probe.lap(Stage::ServerParse);
+            let incoming = Incoming {
+                request_id: view.request_id,
+                response_flags: view.response_flags,
+                object_key: Some(view.object_key),
+                operation: view.operation,
+                service_context: None,
+                encoding: Encoding::native()
+                    .with_order(view.order)
+                    .with_version(view.version),
+                body: Body::At(view.body_offset),
+            };
+            return self.request(core, &incoming, &frame);
+        }
         let decoded = match self.messaging {
             FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                 Ok(None) => return Next::Continue,
@@ -603,7 +670,19 @@ impl Connection {
         };
         self.probe.lap(Stage::ServerParse);
         match &msg.content {
-            Content::Request(_) => self.request(core, &msg, &message),
+            Content::Request(r) => {
+                let header = &r.header;
+                let incoming = Incoming {
+                    request_id: header.request_id,
+                    response_flags: header.response_flags,
+                    object_key: header.target.object_key().map(|k| &k[..]),
+                    operation: header.operation.as_str(),
+                    service_context: Some(&header.service_context),
+                    encoding: msg.encoding(),
+                    body: Body::Of(&msg),
+                };
+                self.request(core, &incoming, &message)
+            }
             Content::LocateRequest(l) => {
                 let located = l.target.object_key().map(|k| core.adapters.locate(k));
                 let status = match located {
@@ -676,32 +755,31 @@ impl Connection {
         }
     }
 
-    fn reply_builder(&mut self, encoding: Encoding, header: &RequestHeader) -> ReplyBuilder {
+    fn reply_builder(&mut self, encoding: Encoding, request_id: u32) -> ReplyBuilder {
         let buffer = self.replies.take_exclusive();
         match self.messaging {
-            FrameProtocol::Giop => ReplyBuilder::new(encoding, header.request_id, buffer),
-            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, header.request_id, buffer),
+            FrameProtocol::Giop => ReplyBuilder::new(encoding, request_id, buffer),
+            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, request_id, buffer),
         }
     }
 
-    fn request(&mut self, core: &ServerCore, msg: &Message, message: &Bytes) -> Next {
-        let Content::Request(request) = &msg.content else {
-            return self.message_error();
+    fn request(&mut self, core: &ServerCore, header: &Incoming<'_>, message: &Bytes) -> Next {
+        let response_expected = header.response_flags & 0x01 != 0;
+        let codesets = match header.service_context {
+            Some(contexts) => self.codesets.on_request(contexts),
+            None => self.codesets.transmission(),
         };
-        let header = &request.header;
-        let response_expected = header.response_expected();
-        let codesets = self.codesets.on_request(&header.service_context);
-        let encoding = msg.encoding().with_codesets(codesets);
-        let mut reply = self.reply_builder(encoding, header);
-        let outcome = match header.target.object_key() {
+        let encoding = header.encoding.with_codesets(codesets);
+        let mut reply = self.reply_builder(encoding, header.request_id);
+        let outcome = match header.object_key {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
                 MARSHAL_TARGET_NOT_A_KEY,
                 CompletionStatus::No,
             )),
             Some(key) => match (
-                core.lookup(key, header.operation.as_str()),
-                msg.body_decoder(message, encoding.codesets),
+                core.lookup(key, header.operation),
+                header.body.decoder(message, encoding),
             ) {
                 (Err(e), _) => Err(e),
                 (Ok(Found::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
@@ -720,13 +798,16 @@ impl Connection {
                 {
                     // SYNC_WITH_SERVER: acknowledged before the upcall,
                     // which then runs as a plain oneway.
-                    let ack = std::mem::replace(&mut reply, self.reply_builder(encoding, header));
+                    let ack = std::mem::replace(
+                        &mut reply,
+                        self.reply_builder(encoding, header.request_id),
+                    );
                     let sent = match ack.finish(Ok(())) {
                         Ok(bytes) => self.send(bytes),
                         Err(_) => return self.message_error(),
                     };
                     let mut req =
-                        ServerRequest::new(&header.operation, key, false, arguments, &mut reply);
+                        ServerRequest::new(header.operation, key, false, arguments, &mut reply);
                     let _ = upcall(core, &**servant.skeleton(), &mut req);
                     return sent;
                 }
@@ -734,7 +815,7 @@ impl Connection {
                     self.probe.lap(Stage::ServerDemux);
                     let skeleton = servant.skeleton();
                     let mut req = ServerRequest::new(
-                        &header.operation,
+                        header.operation,
                         key,
                         response_expected,
                         arguments,
@@ -758,6 +839,44 @@ impl Connection {
                 next
             }
             Err(_) => self.message_error(),
+        }
+    }
+}
+
+/// A request's header as the server uses it: read in place
+/// ([`request_view`]) or from a decoded [`Message`].
+struct Incoming<'a> {
+    request_id: u32,
+    response_flags: u8,
+    /// `None`: not addressed by object key.
+    object_key: Option<&'a [u8]>,
+    operation: &'a str,
+    /// `None`: none were sent.
+    service_context: Option<&'a ServiceContextList>,
+    /// The message's byte order and version.
+    encoding: Encoding,
+    body: Body<'a>,
+}
+
+/// Where a request's body is.
+enum Body<'a> {
+    /// At this offset of the message.
+    At(usize),
+    /// Where the decoded message says (with its realignments).
+    Of(&'a Message),
+}
+
+impl Body<'_> {
+    /// A decoder over the arguments in `message`, in `encoding`.
+    fn decoder(&self, message: &Bytes, encoding: Encoding) -> Option<Decoder> {
+        match self {
+            Body::At(offset) => Some(Decoder::with_position(
+                message.clone(),
+                0,
+                *offset,
+                encoding,
+            )),
+            Body::Of(msg) => msg.body_decoder(message, encoding.codesets),
         }
     }
 }

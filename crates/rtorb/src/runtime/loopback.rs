@@ -198,7 +198,7 @@ impl Loopback {
             Some(Entry::Servant(skeleton)) => {
                 let arguments = body_decoder(&msg, &message, self.encoding)?;
                 let mut req = ServerRequest::new(
-                    &header.operation,
+                    header.operation.as_str(),
                     key,
                     response_expected,
                     arguments,

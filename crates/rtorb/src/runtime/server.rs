@@ -6,7 +6,7 @@
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{CdrEncode, CdrError, Decoder, Encoder, Encoding};
 use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus};
-use rtorb_giop::{CompletionStatus, GiopError, Operation, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
 
 use super::client::OBJECT_REPOSITORY_ID;
 use super::exception::{
@@ -53,7 +53,7 @@ pub trait Skeleton: Send + Sync {
 /// `NO_EXCEPTION` reply (a `void` operation without `out` parameters).
 #[derive(Debug)]
 pub struct ServerRequest<'a> {
-    operation: &'a Operation,
+    operation: &'a str,
     object_key: &'a [u8],
     response_expected: bool,
     arguments: Decoder,
@@ -62,7 +62,7 @@ pub struct ServerRequest<'a> {
 
 impl<'a> ServerRequest<'a> {
     pub(crate) fn new(
-        operation: &'a Operation,
+        operation: &'a str,
         object_key: &'a [u8],
         response_expected: bool,
         arguments: Decoder,
@@ -79,7 +79,7 @@ impl<'a> ServerRequest<'a> {
 
     /// The operation name (`cube_long`, `_get_x`, `_is_a`, ...).
     pub fn operation(&self) -> &str {
-        self.operation.as_str()
+        self.operation
     }
 
     /// The object key the request was addressed to.

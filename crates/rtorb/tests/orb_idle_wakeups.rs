@@ -1,0 +1,103 @@
+//! An idle server makes no periodic wake-ups in its acceptors: on a CPU
+//! shared with real-time work each one would preempt it. The acceptor
+//! threads sleep until a connection comes or the ORB shuts down, and
+//! still accept at once and stop promptly.
+//!
+//! This test runs in a process of its own (one test per file), so the
+//! only `rtorb-acceptor` threads are those of the ORB it starts.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::Orb;
+use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb_cdr::{CdrDecode, CdrEncode};
+
+struct Echo;
+
+impl Skeleton for Echo {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:rtorb/Echo:1.0"]
+    }
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "echo" => {
+                let v = i32::decode(req.arguments())?;
+                req.write_results(|e| v.encode(e))
+            }
+            _ => Err(bad_operation()),
+        }
+    }
+}
+
+fn echo(obj: &rtorb::runtime::Object, v: i32) -> Result<i32, SystemException> {
+    obj.invoke("echo", |e| v.encode(e))?.decode(i32::decode)
+}
+
+/// The voluntary context switches of every thread named `name` in this
+/// process, by thread id.
+fn switches(name: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
+        let path = task.expect("task entry").path();
+        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+        if comm.trim() != name {
+            continue;
+        }
+        let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+        let n = status
+            .lines()
+            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("voluntary_ctxt_switches in status");
+        out.push((path.display().to_string(), n));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn idle_acceptors_sleep_until_a_connection_or_shutdown() {
+    let path = std::env::temp_dir().join(format!("rtorb-idle-{}.sock", std::process::id()));
+    let orb = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .listen(format!("uiop://{}", path.display()))
+        .build()
+        .unwrap();
+    let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let ior = orb.object_to_string(&obj).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+
+    let before = switches("rtorb-acceptor");
+    assert_eq!(
+        before.len(),
+        2,
+        "one acceptor thread per endpoint: {before:?}"
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    let after = switches("rtorb-acceptor");
+    for ((task, b), (_, a)) in before.iter().zip(&after) {
+        // A polling acceptor (every 5 ms) would have woken about 120 times.
+        assert!(
+            a - b <= 2,
+            "{task}: {} wake-ups in 600 ms while idle",
+            a - b
+        );
+    }
+
+    // A sleeping acceptor still takes a connection at once.
+    let client = Orb::builder().build().unwrap();
+    let target = client.string_to_object(&ior).unwrap();
+    assert_eq!(echo(&target, 7).unwrap(), 7);
+
+    // And is woken by shutdown.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        orb.shutdown();
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("the server ORB shuts down with its acceptors asleep");
+    client.shutdown();
+    let _ = std::fs::remove_file(&path);
+}
