@@ -93,9 +93,48 @@ fn check_fragmentation(message: &Bytes, max: usize) {
     assert_eq!((r.pending(), r.held_bytes()), (0, 0));
 }
 
+/// The in-place views of `bytes` agree with its full decoding `m`, and
+/// read nothing the full decoder rejects (`m` is `None`).
+fn check_views(protocol: FrameProtocol, bytes: &Bytes, m: Option<&Message>) {
+    let request = rtorb_giop::request_view(bytes, protocol);
+    let reply = rtorb_giop::reply_view(bytes, protocol);
+    let Some(m) = m else {
+        assert!(
+            request.is_none() && reply.is_none(),
+            "a view reads a rejected message"
+        );
+        return;
+    };
+    if let Some(v) = request {
+        let Content::Request(r) = &m.content else {
+            panic!("a request view of a {:?}", m.msg_type());
+        };
+        assert_eq!(v.request_id, r.header.request_id);
+        assert_eq!(v.response_flags, r.header.response_flags);
+        assert_eq!(v.operation, r.header.operation.as_str());
+        assert_eq!(
+            Some(v.object_key),
+            r.header.target.object_key().map(|k| &k[..])
+        );
+        assert_eq!(v.body_offset, r.body_offset);
+        assert!(r.header.service_context.0.is_empty());
+    }
+    if let Some(v) = reply {
+        let Content::Reply(r) = &m.content else {
+            panic!("a reply view of a {:?}", m.msg_type());
+        };
+        assert_eq!(v.request_id, r.header.request_id);
+        assert_eq!(v.reply_status, r.header.reply_status);
+        assert_eq!(v.body_offset, r.body_offset);
+        assert!(r.header.service_context.0.is_empty());
+    }
+}
+
 /// Returns whether the message decoded.
 fn check_giop(bytes: Bytes, fragment_size: usize) -> bool {
-    let Ok(m) = decode_message(bytes.clone()) else {
+    let decoded = decode_message(bytes.clone());
+    check_views(FrameProtocol::Giop, &bytes, decoded.as_ref().ok());
+    let Ok(m) = decoded else {
         return false;
     };
     check_body(&m, &bytes);
@@ -126,7 +165,9 @@ fn check_giop(bytes: Bytes, fragment_size: usize) -> bool {
 
 /// Returns whether the message decoded.
 fn check_lite(bytes: Bytes) -> bool {
-    let Ok(m) = decode_lite(bytes.clone()) else {
+    let decoded = decode_lite(bytes.clone());
+    check_views(FrameProtocol::Lite, &bytes, decoded.as_ref().ok());
+    let Ok(m) = decoded else {
         return false;
     };
     check_body(&m, &bytes);
