@@ -1,7 +1,7 @@
-//! An idle server makes no periodic wake-ups in its acceptors: on a CPU
-//! shared with real-time work each one would preempt it. The acceptor
-//! threads sleep until a connection comes or the ORB shuts down, and
-//! still accept at once and stop promptly.
+//! An idle server makes no periodic wake-ups: on a CPU shared with
+//! real-time work each one would preempt it. Acceptor threads and the
+//! threads of idle connections sleep until input comes or the ORB shuts
+//! down, and still serve at once and stop promptly.
 //!
 //! This test runs in a process of its own (one test per file), so the
 //! only `rtorb-acceptor` threads are those of the ORB it starts.
@@ -57,7 +57,7 @@ fn switches(name: &str) -> Vec<(String, u64)> {
 }
 
 #[test]
-fn idle_acceptors_sleep_until_a_connection_or_shutdown() {
+fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     let path = std::env::temp_dir().join(format!("rtorb-idle-{}.sock", std::process::id()));
     let orb = Orb::builder()
         .listen("iiop://127.0.0.1:0")
@@ -90,7 +90,19 @@ fn idle_acceptors_sleep_until_a_connection_or_shutdown() {
     let target = client.string_to_object(&ior).unwrap();
     assert_eq!(echo(&target, 7).unwrap(), 7);
 
-    // And is woken by shutdown.
+    // The connection's thread, idle between requests, sleeps too.
+    let before = switches("rtorb-connectio");
+    assert_eq!(before.len(), 1, "one connection thread: {before:?}");
+    std::thread::sleep(Duration::from_millis(600));
+    let after = switches("rtorb-connectio");
+    let woken = after[0].1 - before[0].1;
+    assert!(
+        woken <= 2,
+        "an idle connection thread woke {woken} times in 600 ms"
+    );
+    assert_eq!(echo(&target, 8).unwrap(), 8);
+
+    // Shutdown wakes the acceptors and the idle connection's thread.
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         orb.shutdown();

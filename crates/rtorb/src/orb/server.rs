@@ -132,6 +132,9 @@ pub(crate) struct ServerCore {
     open: AtomicUsize,
     /// Wakes the event loops on shutdown.
     wakers: Mutex<Vec<Arc<mio::Waker>>>,
+    /// Handles on the connections whose threads block in reads with no
+    /// timeout: shutdown ends their reads.
+    readers: Mutex<Readers>,
     /// Binds object references that arrive in requests, so a servant can
     /// call them (the ORB's own client side).
     invoker: Arc<dyn Invoker>,
@@ -169,6 +172,7 @@ impl ServerCore {
             limits,
             open: AtomicUsize::new(0),
             wakers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
             invoker,
             fragment_size: None,
         }
@@ -207,6 +211,33 @@ impl ServerCore {
             // A loop that cannot be woken still sees the flag within the
             // poll interval.
             let _ = w.wake();
+        }
+        drop(wakers);
+        // A read blocked on a connection returns (end of stream); what the
+        // client sent is still readable, and written replies still go out.
+        let mut readers = self.readers.lock();
+        for (_, handle) in readers.handles.iter_mut() {
+            let _ = handle.shutdown(std::net::Shutdown::Read);
+        }
+    }
+
+    /// Keeps a handle on `transport` so that [`ServerCore::stop`] can end
+    /// a read blocked on it; `None` if the transport cannot give one (its
+    /// thread then polls for shutdown).
+    fn watch(&self, transport: &dyn Transport) -> Option<u64> {
+        let handle = transport.try_clone_box().ok()?;
+        let mut readers = self.readers.lock();
+        let id = readers.next;
+        readers.next += 1;
+        readers.handles.push((id, handle));
+        Some(id)
+    }
+
+    /// Drops the handle [`ServerCore::watch`] kept.
+    fn unwatch(&self, id: u64) {
+        let mut readers = self.readers.lock();
+        if let Some(i) = readers.handles.iter().position(|(r, _)| *r == id) {
+            readers.handles.swap_remove(i);
         }
     }
 
@@ -269,6 +300,13 @@ pub(crate) fn spawn_acceptor(
     std::thread::Builder::new()
         .name("rtorb-acceptor".into())
         .spawn(move || accept_loop(&core, &*acceptor))
+}
+
+/// The connections [`ServerCore::stop`] wakes.
+#[derive(Default)]
+struct Readers {
+    next: u64,
+    handles: Vec<(u64, Box<dyn Transport>)>,
 }
 
 /// Counts one open connection; dropping it counts the connection out.
@@ -402,18 +440,34 @@ pub(crate) struct Connection {
     input_ended: bool,
     /// Replies larger than this go out as fragments.
     fragment_size: Option<usize>,
+    /// Blocking: the read timeout while no message is partly received
+    /// (`None`: reads wait until input comes or shutdown ends them).
+    idle_read_timeout: Option<Duration>,
+    /// Blocking: the read timeout set on the transport now.
+    read_timeout: Option<Duration>,
 }
 
+/// Serves one connection on its own thread: blocking reads, with no
+/// timeout while no message is partly received (shutdown ends them
+/// through [`ServerCore::watch`]), so an idle connection costs no
+/// wake-ups; with the time left of the incomplete-message timeout while
+/// one is.
 fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
-    let Ok(mut conn) = Connection::new(core, transport, true) else {
-        return;
-    };
-    let last = loop {
-        if let Progress::Close(last) = conn.receive(core, usize::MAX) {
-            break last;
+    let watched = core.watch(&*transport);
+    if let Ok(mut conn) = Connection::new(core, transport, true) {
+        if watched.is_some() {
+            conn.idle_read_timeout = None;
         }
-    };
-    conn.close(core, last);
+        let last = loop {
+            if let Progress::Close(last) = conn.receive(core, usize::MAX) {
+                break last;
+            }
+        };
+        conn.close(core, last);
+    }
+    if let Some(id) = watched {
+        core.unwatch(id);
+    }
 }
 
 impl Connection {
@@ -424,9 +478,10 @@ impl Connection {
         mut transport: Box<dyn Transport>,
         blocking: bool,
     ) -> std::io::Result<Connection> {
+        let read_timeout = blocking.then_some(core.limits.poll_interval);
         if blocking {
             transport.set_nonblocking(false)?;
-            transport.set_read_timeout(Some(core.limits.poll_interval))?;
+            transport.set_read_timeout(read_timeout)?;
             transport.set_write_timeout(Some(core.limits.write_timeout))?;
         } else {
             transport.set_nonblocking(true)?;
@@ -454,7 +509,32 @@ impl Connection {
             stalled_since: None,
             read_closed: false,
             input_ended: false,
+            idle_read_timeout: read_timeout,
+            read_timeout,
         })
+    }
+
+    /// Blocking: sets the read timeout for the next read, if it changes:
+    /// while part of a message is held, what is left of the
+    /// incomplete-message timeout (at most the idle one); otherwise the
+    /// idle one.
+    fn arm_read_timeout(&mut self, core: &ServerCore) -> std::io::Result<()> {
+        let want = match self.partial_since {
+            Some(since) => {
+                let left = core
+                    .limits
+                    .incomplete_message_timeout
+                    .saturating_sub(since.elapsed())
+                    .max(Duration::from_millis(1));
+                Some(self.idle_read_timeout.map_or(left, |idle| idle.min(left)))
+            }
+            None => self.idle_read_timeout,
+        };
+        if want != self.read_timeout {
+            self.transport.set_read_timeout(want)?;
+            self.read_timeout = want;
+        }
+        Ok(())
     }
 
     /// The transport, for registering its descriptor with a poller.
@@ -505,7 +585,14 @@ impl Connection {
                     if handled >= budget {
                         return Progress::More;
                     }
+                    if self.blocking && self.arm_read_timeout(core).is_err() {
+                        return Progress::Close(None);
+                    }
                     match self.reader.fill(&mut *self.transport) {
+                        // Shutdown ended the read: the request not started.
+                        Ok(0) if core.stopping() => {
+                            return Progress::Close(Some(self.control(Content::CloseConnection)));
+                        }
                         Ok(0) if !self.output.is_empty() => {
                             // A client that half-closed still gets its
                             // replies (within the write timeout).
