@@ -113,6 +113,7 @@ impl Decoder {
     }
 
     /// The position relative to the alignment origin.
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos - self.origin_at(self.pos)
     }
@@ -135,6 +136,7 @@ impl Decoder {
     }
 
     /// The alignment origin in force at offset `pos`.
+    #[inline]
     fn origin_at(&self, pos: usize) -> usize {
         match self.realign.as_deref() {
             None => self.origin,
@@ -146,6 +148,7 @@ impl Decoder {
     }
 
     /// The absolute offset into the underlying buffer.
+    #[inline]
     pub fn offset(&self) -> usize {
         self.pos
     }
@@ -159,6 +162,7 @@ impl Decoder {
     }
 
     /// Bytes left to read.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
@@ -197,6 +201,7 @@ impl Decoder {
         self.depth
     }
 
+    #[inline]
     fn need(&self, n: usize) -> Result<()> {
         if self.remaining() < n {
             Err(CdrError::UnexpectedEnd {
@@ -209,8 +214,13 @@ impl Decoder {
     }
 
     /// Skips padding up to a multiple of `n` (1, 2, 4 or 8).
+    #[inline]
     pub fn align(&mut self, n: usize) -> Result<()> {
-        let rem = self.position() % n;
+        let rem = if n.is_power_of_two() {
+            self.position() & (n - 1)
+        } else {
+            self.position() % n
+        };
         if rem != 0 {
             let pad = n - rem;
             self.need(pad)?;
@@ -220,6 +230,7 @@ impl Decoder {
     }
 
     /// Skips `n` octets.
+    #[inline]
     pub fn skip(&mut self, n: usize) -> Result<()> {
         self.need(n)?;
         self.pos += n;
@@ -236,6 +247,7 @@ impl Decoder {
         Ok(())
     }
 
+    #[inline]
     fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
         self.need(N)?;
         let mut out = [0u8; N];
@@ -261,16 +273,19 @@ impl Decoder {
     }
 
     /// Reads an `octet`.
+    #[inline]
     pub fn read_u8(&mut self) -> Result<u8> {
         Ok(self.take::<1>()?[0])
     }
 
     /// Reads an `octet` as signed (`int8`).
+    #[inline]
     pub fn read_i8(&mut self) -> Result<i8> {
         Ok(self.read_u8()? as i8)
     }
 
     /// Reads a `boolean`; only 0 and 1 are accepted.
+    #[inline]
     pub fn read_bool(&mut self) -> Result<bool> {
         match self.read_u8()? {
             0 => Ok(false),
@@ -280,6 +295,7 @@ impl Decoder {
     }
 
     /// Reads an `unsigned short`.
+    #[inline]
     pub fn read_u16(&mut self) -> Result<u16> {
         self.align(2)?;
         let b = self.take::<2>()?;
@@ -290,11 +306,13 @@ impl Decoder {
     }
 
     /// Reads a `short`.
+    #[inline]
     pub fn read_i16(&mut self) -> Result<i16> {
         Ok(self.read_u16()? as i16)
     }
 
     /// Reads an `unsigned long`.
+    #[inline]
     pub fn read_u32(&mut self) -> Result<u32> {
         self.align(4)?;
         let b = self.take::<4>()?;
@@ -305,11 +323,13 @@ impl Decoder {
     }
 
     /// Reads a `long`.
+    #[inline]
     pub fn read_i32(&mut self) -> Result<i32> {
         Ok(self.read_u32()? as i32)
     }
 
     /// Reads an `unsigned long long`.
+    #[inline]
     pub fn read_u64(&mut self) -> Result<u64> {
         self.align(8)?;
         let b = self.take::<8>()?;
@@ -320,16 +340,19 @@ impl Decoder {
     }
 
     /// Reads a `long long`.
+    #[inline]
     pub fn read_i64(&mut self) -> Result<i64> {
         Ok(self.read_u64()? as i64)
     }
 
     /// Reads a `float`.
+    #[inline]
     pub fn read_f32(&mut self) -> Result<f32> {
         Ok(f32::from_bits(self.read_u32()?))
     }
 
     /// Reads a `double`.
+    #[inline]
     pub fn read_f64(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.read_u64()?))
     }
@@ -344,6 +367,7 @@ impl Decoder {
     /// Reads a length or element count of elements at least `min_size`
     /// octets long each, and checks that the rest of the stream can hold
     /// them. What this returns is safe to allocate for.
+    #[inline]
     pub fn read_len(&mut self, min_size: usize) -> Result<usize> {
         let len = self.read_u32()?;
         self.check_len(len as u64, min_size)
@@ -351,6 +375,7 @@ impl Decoder {
 
     /// Checks a count of elements, each at least `min_size` octets (at
     /// least 1 is assumed), against the bytes that remain.
+    #[inline]
     pub fn check_len(&self, len: u64, min_size: usize) -> Result<usize> {
         let need = len.saturating_mul(min_size.max(1) as u64);
         if need > self.remaining() as u64 {

@@ -81,6 +81,7 @@ impl Encoder {
     }
 
     /// Bytes written so far, counted from the start of the output.
+    #[inline]
     pub fn len(&self) -> usize {
         self.chunks_len + self.buf.len()
     }
@@ -91,6 +92,7 @@ impl Encoder {
     }
 
     /// The current position relative to the alignment origin.
+    #[inline]
     pub fn position(&self) -> usize {
         self.len() - self.origin
     }
@@ -103,34 +105,55 @@ impl Encoder {
     }
 
     /// Pads with zero octets to a multiple of `n` (1, 2, 4 or 8).
+    #[inline]
     pub fn align(&mut self, n: usize) {
-        let rem = self.position() % n;
-        if rem != 0 {
-            self.buf.put_bytes(self.encoding.padding, n - rem);
+        let rem = if n.is_power_of_two() {
+            self.position() & (n - 1)
+        } else {
+            self.position() % n
+        };
+        if rem == 0 {
+            return;
+        }
+        let pad = n - rem;
+        if pad <= 8 {
+            // One store of eight padding octets, cut back to `pad`: no
+            // call to fill a few octets.
+            let len = self.buf.len();
+            self.buf
+                .put_u64_ne(u64::from_ne_bytes([self.encoding.padding; 8]));
+            self.buf.truncate(len + pad);
+        } else {
+            self.buf.put_bytes(self.encoding.padding, pad);
         }
     }
 
     /// Writes raw octets with no alignment or length.
+    #[inline]
     pub fn write_raw(&mut self, bytes: &[u8]) {
         self.buf.extend_from_slice(bytes);
     }
 
     /// Writes an `octet`.
+    #[inline]
     pub fn write_u8(&mut self, v: u8) {
         self.buf.put_u8(v);
     }
 
     /// Writes an `octet` (signed view, for `int8`).
+    #[inline]
     pub fn write_i8(&mut self, v: i8) {
         self.buf.put_i8(v);
     }
 
     /// Writes a `boolean` (one octet, 0 or 1).
+    #[inline]
     pub fn write_bool(&mut self, v: bool) {
         self.buf.put_u8(v as u8);
     }
 
     /// Writes an `unsigned short`.
+    #[inline]
     pub fn write_u16(&mut self, v: u16) {
         self.align(2);
         match self.encoding.order {
@@ -140,11 +163,13 @@ impl Encoder {
     }
 
     /// Writes a `short`.
+    #[inline]
     pub fn write_i16(&mut self, v: i16) {
         self.write_u16(v as u16);
     }
 
     /// Writes an `unsigned long`.
+    #[inline]
     pub fn write_u32(&mut self, v: u32) {
         self.align(4);
         match self.encoding.order {
@@ -154,11 +179,13 @@ impl Encoder {
     }
 
     /// Writes a `long`.
+    #[inline]
     pub fn write_i32(&mut self, v: i32) {
         self.write_u32(v as u32);
     }
 
     /// Writes an `unsigned long long`.
+    #[inline]
     pub fn write_u64(&mut self, v: u64) {
         self.align(8);
         match self.encoding.order {
@@ -168,16 +195,19 @@ impl Encoder {
     }
 
     /// Writes a `long long`.
+    #[inline]
     pub fn write_i64(&mut self, v: i64) {
         self.write_u64(v as u64);
     }
 
     /// Writes a `float` (IEEE single).
+    #[inline]
     pub fn write_f32(&mut self, v: f32) {
         self.write_u32(v.to_bits());
     }
 
     /// Writes a `double` (IEEE double).
+    #[inline]
     pub fn write_f64(&mut self, v: f64) {
         self.write_u64(v.to_bits());
     }
@@ -235,6 +265,7 @@ impl Encoder {
     }
 
     /// Writes a length or count that must fit an `unsigned long`.
+    #[inline]
     pub fn write_len(&mut self, len: usize) -> Result<()> {
         let len = u32::try_from(len).map_err(|_| CdrError::BoundExceeded {
             length: len as u64,
@@ -400,6 +431,7 @@ impl Encoder {
     }
 
     /// Writes a `sequence<octet>` from a slice, copying it.
+    #[inline]
     pub fn write_octet_seq(&mut self, bytes: &[u8]) -> Result<()> {
         self.write_len(bytes.len())?;
         self.buf.extend_from_slice(bytes);

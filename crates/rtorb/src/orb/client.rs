@@ -195,7 +195,10 @@ struct Deferred {
 /// one of the multiplexed strategy.
 #[derive(Debug, Default)]
 struct EndpointPool {
-    idle: Mutex<Vec<Connection>>,
+    /// Boxed: a call moves its connection out and back in, a pointer
+    /// rather than the whole state.
+    #[allow(clippy::vec_box)]
+    idle: Mutex<Vec<Box<Connection>>>,
     shared: Mutex<Option<Arc<MuxConnection>>>,
     /// Whether the endpoint's transport cannot be shared (see
     /// [`Transport::try_clone_box`]): its calls use connections
@@ -375,11 +378,12 @@ impl ClientCore {
     fn close_unused(&self, timeout: Duration) {
         let now = Instant::now();
         for pool in self.all_pools() {
-            let expired: Vec<Connection> = {
+            let expired: Vec<Box<Connection>> = {
                 let mut idle = lock(&pool.idle);
-                let (old, keep): (Vec<Connection>, Vec<Connection>) = std::mem::take(&mut *idle)
-                    .into_iter()
-                    .partition(|c| now.saturating_duration_since(c.idle_since) >= timeout);
+                let (old, keep): (Vec<Box<Connection>>, Vec<Box<Connection>>) =
+                    std::mem::take(&mut *idle)
+                        .into_iter()
+                        .partition(|c| now.saturating_duration_since(c.idle_since) >= timeout);
                 *idle = keep;
                 old
             };
@@ -538,7 +542,7 @@ impl ClientCore {
         pool: &EndpointPool,
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
-    ) -> Result<Connection, SystemException> {
+    ) -> Result<Box<Connection>, SystemException> {
         let cached = lock(&pool.idle).pop();
         if let Some(c) = cached {
             return Ok(c);
@@ -546,7 +550,7 @@ impl ClientCore {
         Ok(Connection::new(self.connect(endpoint, deadline)?))
     }
 
-    fn checkin(&self, pool: &EndpointPool, mut conn: Connection) {
+    fn checkin(&self, pool: &EndpointPool, mut conn: Box<Connection>) {
         // Only the idle reaper reads it: no clock read per call without one.
         if self.config.idle_timeout.is_some() {
             conn.idle_since = Instant::now();
@@ -1161,9 +1165,9 @@ impl Received {
 }
 
 impl Connection {
-    fn new(transport: Box<dyn Transport>) -> Connection {
+    fn new(transport: Box<dyn Transport>) -> Box<Connection> {
         let messaging = transport.messaging();
-        Connection {
+        Box::new(Connection {
             transport,
             inbound: Inbound::new(messaging),
             next_request_id: 0,
@@ -1171,7 +1175,7 @@ impl Connection {
             reused: false,
             idle_since: Instant::now(),
             codesets: None,
-        }
+        })
     }
 
     fn exchange(

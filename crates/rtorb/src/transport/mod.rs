@@ -127,6 +127,19 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
     /// returns an error and how much was written is lost; use an
     /// [`OutChain`] there.
     fn write_all_vectored(&mut self, chunks: &[Bytes]) -> std::io::Result<()> {
+        if let [only] = chunks {
+            // One buffer (every small message): no gather list to build.
+            let mut rest: &[u8] = only;
+            while !rest.is_empty() {
+                match self.writev(&[IoSlice::new(rest)]) {
+                    Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                    Ok(w) => rest = rest.get(w..).unwrap_or_default(),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            return Ok(());
+        }
         let mut first = 0;
         let mut offset = 0;
         loop {
