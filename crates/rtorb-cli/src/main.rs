@@ -4,9 +4,9 @@
 //! rtorb ior decode [--json] <IOR | corbaloc | corbaname | file>
 //! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
 //! rtorb demo
-//! rtorb bench cubit [-n CALLS] [--json] [--pinned|--unpinned|--both]
+//! rtorb bench cubit [-n CALLS] [--json] [--pinned|--unpinned|--both] [--fifo PRIORITY]
 //! rtorb bench cubit-server --endpoint iiop://127.0.0.1:PORT [--endpoint uiop:///PATH]
-//! rtorb bench cubit-client [-n CALLS] [--json] [--shutdown] <IOR | corbaloc>
+//! rtorb bench cubit-client [-n CALLS] [--json] [--shutdown] [--op NAME]... <IOR | corbaloc>
 //! ```
 
 use std::process::ExitCode;

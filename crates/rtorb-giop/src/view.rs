@@ -125,7 +125,8 @@ impl<'a> Cursor<'a> {
     fn operation(&mut self) -> Option<&'a str> {
         let raw = self.octets()?;
         let (nul, name) = raw.split_last()?;
-        if *nul != 0 || !name.is_ascii() || name.contains(&0) {
+        // One pass: ASCII with no NUL.
+        if *nul != 0 || !name.iter().all(|b| (1..0x80).contains(b)) {
             return None;
         }
         std::str::from_utf8(name).ok()

@@ -187,6 +187,8 @@ fn run_client(mut cmd: Command, name: &str) -> Result<String, String> {
 
 struct Runner {
     exe: PathBuf,
+    /// Run every server and client under `SCHED_FIFO` at this priority.
+    fifo: Option<u8>,
     omni: Option<OmniPeers>,
     calls: u64,
     /// The Unix socket paths handed out, removed at the end.
@@ -204,8 +206,21 @@ impl Runner {
         path.display().to_string()
     }
 
+    /// A command for `program`, under `chrt -f` when the run is
+    /// real-time.
+    fn command(&self, program: &std::path::Path) -> Command {
+        match self.fifo {
+            None => Command::new(program),
+            Some(priority) => {
+                let mut c = Command::new("chrt");
+                c.args(["-f", &priority.to_string()]).arg(program);
+                c
+            }
+        }
+    }
+
     fn this(&self) -> Command {
-        let mut c = Command::new(&self.exe);
+        let mut c = self.command(&self.exe);
         c.arg("bench");
         c
     }
@@ -230,7 +245,7 @@ impl Runner {
             }
             ServerKind::Omni(endpoint) => {
                 let peers = self.omni.as_ref().ok_or("omniORB is not built")?;
-                let mut c = Command::new(&peers.server);
+                let mut c = self.command(&peers.server);
                 c.args(["-ORBendPoint", endpoint]);
                 let mut p = Proc::spawn(c, "omniORB cubit_server")?;
                 let ior = p.wait_line(start, |l| l.starts_with("IOR:").then(|| l.to_owned()))?;
@@ -251,7 +266,7 @@ impl Runner {
             }
             ClientKind::Omni => {
                 let peers = self.omni.as_ref().ok_or("omniORB is not built")?;
-                let mut c = Command::new(&peers.bench);
+                let mut c = self.command(&peers.bench);
                 c.args(["-n", &n, "--shutdown", &address]);
                 run_client(c, "omniORB cubit_bench")?
             }
@@ -547,7 +562,12 @@ fn table(title: &str, rows: &[Row]) -> String {
 }
 
 /// Runs the comparison and returns what to print.
-pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String> {
+pub(crate) fn run(
+    calls: u64,
+    json: bool,
+    modes: Modes,
+    fifo: Option<u8>,
+) -> Result<String, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let (omni, omni_note) = match omni::build() {
         Ok(p) => (Some(p), None),
@@ -559,8 +579,21 @@ pub(crate) fn run(calls: u64, json: bool, modes: Modes) -> Result<String, String
     let affinity = Affinity::current()?;
     let cpus = affinity.cpus();
     let cpu = *cpus.first().ok_or("no CPU to run on")?;
+    if let Some(priority) = fifo {
+        let probe = Command::new("chrt")
+            .args(["-f", &priority.to_string(), "true"])
+            .output()
+            .map_err(|e| format!("--fifo needs chrt (util-linux): {e}"))?;
+        if !probe.status.success() {
+            return Err(format!(
+                "--fifo {priority}: real-time scheduling is not permitted here: {}",
+                String::from_utf8_lossy(&probe.stderr).trim()
+            ));
+        }
+    }
     let mut runner = Runner {
         exe,
+        fifo,
         omni,
         calls,
         sockets: Vec::new(),
@@ -631,9 +664,15 @@ fn measure_modes(
         Modes::Both => &[true, false],
     };
     for &pinned in modes {
+        let policy = match runner.fifo {
+            Some(p) => format!(", SCHED_FIFO priority {p}"),
+            None => String::new(),
+        };
         let (title, key) = match pinned.then(|| affinity.pin(cpu)) {
             Some(Ok(())) => (
-                format!("pinned: client and server on CPU {cpu}, {calls} calls per operation"),
+                format!(
+                    "pinned: client and server on CPU {cpu}{policy}, {calls} calls per operation"
+                ),
                 "pinned",
             ),
             Some(Err(e)) => {
@@ -649,7 +688,7 @@ fn measure_modes(
                 affinity.unpin()?;
                 (
                     format!(
-                        "unpinned: client and server free on CPUs {cpus:?}, {calls} calls per operation"
+                        "unpinned: client and server free on CPUs {cpus:?}{policy}, {calls} calls per operation"
                     ),
                     "unpinned",
                 )

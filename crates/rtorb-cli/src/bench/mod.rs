@@ -65,6 +65,11 @@ pub(crate) enum BenchCommand {
         /// A pinned run, then an unpinned one.
         #[arg(long)]
         both: bool,
+        /// Run every server and client under SCHED_FIFO at this priority
+        /// (1-99; needs the permission to, as root has).
+        #[arg(long, value_name = "PRIORITY",
+              value_parser = clap::value_parser!(u8).range(1..=99))]
+        fifo: Option<u8>,
     },
     /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
     #[command(hide = true)]
@@ -122,6 +127,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             pinned: _,
             unpinned,
             both,
+            fifo,
         } => {
             let modes = if both {
                 compare::Modes::Both
@@ -130,7 +136,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             } else {
                 compare::Modes::Pinned
             };
-            compare::run(common.calls, common.json, modes)
+            compare::run(common.calls, common.json, modes, fifo)
         }
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
         BenchCommand::RawClient {

@@ -87,7 +87,10 @@ pub(crate) struct AdapterTable {
     /// The ORB instance number in transient keys and persistent system
     /// ids.
     pub(crate) instance: u64,
-    plain: RwLock<HashMap<Bytes, Entry>>,
+    /// Looked up on every request to a plain key: hashed with foldhash
+    /// rather than SipHash (keys are the application's; a request only
+    /// looks one up).
+    plain: RwLock<HashMap<Bytes, Entry, foldhash::fast::RandomState>>,
     /// How many plain keys look like POA keys (then POA keys are looked
     /// up in the plain table first).
     plain_like_poa: AtomicUsize,
@@ -124,7 +127,7 @@ impl AdapterTable {
     pub(crate) fn new(hold_limit: usize) -> Arc<AdapterTable> {
         let table = Arc::new(AdapterTable {
             instance: instance_number(),
-            plain: RwLock::new(HashMap::new()),
+            plain: RwLock::new(HashMap::default()),
             plain_like_poa: AtomicUsize::new(0),
             poas: RwLock::new(PoaSlots::default()),
             persistent: RwLock::new(HashMap::new()),

@@ -26,7 +26,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::io::{IoSlice, Read};
+use std::io::IoSlice;
 use std::net::{
     IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs,
 };
@@ -380,7 +380,7 @@ impl Transport for TcpTransport {
         self.messaging
     }
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.stream.read(buf)
+        super::io::recv(&self.stream, buf)
     }
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
         super::io::send_gathered(&self.stream, bufs)

@@ -225,12 +225,25 @@ pub(crate) fn send_gathered<S: std::os::fd::AsFd>(
     stream: &S,
     bufs: &[IoSlice<'_>],
 ) -> io::Result<usize> {
-    let socket = socket2::SockRef::from(stream);
     match bufs {
         [] => Ok(0),
-        [one] => socket.send(one),
-        _ => socket.send_vectored(bufs),
+        // The system call itself: no C library wrapper marking a
+        // cancellation point around it.
+        [one] => Ok(rustix::net::send(
+            stream,
+            one,
+            rustix::net::SendFlags::NOSIGNAL,
+        )?),
+        _ => socket2::SockRef::from(stream).send_vectored(bufs),
     }
+}
+
+/// Receives what has arrived on a connected stream socket into `buf`
+/// (blocking within the socket's timeout, or `WouldBlock` when
+/// nonblocking), through the system call itself.
+pub(crate) fn recv<S: std::os::fd::AsFd>(stream: &S, buf: &mut [u8]) -> io::Result<usize> {
+    let (got, _) = rustix::net::recv(stream, buf, rustix::net::RecvFlags::empty())?;
+    Ok(got)
 }
 
 #[cfg(test)]

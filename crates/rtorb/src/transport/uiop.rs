@@ -19,7 +19,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::io::{IoSlice, Read};
+use std::io::IoSlice;
 use std::net::Shutdown;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
@@ -211,7 +211,7 @@ impl Transport for UnixTransport {
         self.messaging
     }
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.stream.read(buf)
+        super::io::recv(&self.stream, buf)
     }
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
         super::io::send_gathered(&self.stream, bufs)
