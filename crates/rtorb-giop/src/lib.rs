@@ -81,7 +81,7 @@ pub use ior::{IorError, ObjectReference};
 pub use lite::{decode_lite, encode_lite};
 pub use message::{
     Content, Message, MessageWriter, Reply, ReplyHeader, ReplyStatus, Request, RequestHeader,
-    decode_message, encode_message,
+    RequestTemplate, decode_message, encode_message,
 };
 pub use operation::Operation;
 pub use service_context::{ServiceContext, ServiceContextList, TypedServiceContext};

@@ -916,6 +916,101 @@ impl MessageWriter {
     }
 }
 
+/// The encoded headers of requests that differ only in their request id:
+/// captured once from a [`MessageWriter`], then copied into each new
+/// request with the id patched in, instead of encoding every field again.
+///
+/// In GIOP 1.0 and 1.1, where the service contexts come before the
+/// request id, only requests without service contexts are captured.
+#[derive(Debug, Clone)]
+pub struct RequestTemplate {
+    octets: Vec<u8>,
+    request_id_at: usize,
+    encoding: Encoding,
+    header_len: usize,
+    size_at: usize,
+    body_align: usize,
+}
+
+impl RequestTemplate {
+    /// Where the request id is in what `writer` has written, and those
+    /// octets, if it holds a request's headers and nothing of its body.
+    fn layout(writer: &MessageWriter) -> Option<(usize, &[u8])> {
+        if writer.body_start.is_some() {
+            return None;
+        }
+        let octets = writer.enc.as_contiguous()?;
+        let version = writer.enc.encoding().version;
+        let request_id_at = if writer.header_len != HEADER_LEN || has_12_layout(version) {
+            // GIOPlite and GIOP 1.2: the id right after the header.
+            writer.header_len
+        } else if octets.get(HEADER_LEN..HEADER_LEN + 4)? == [0, 0, 0, 0] {
+            // GIOP 1.0 and 1.1: an empty list of contexts, then the id.
+            HEADER_LEN + 4
+        } else {
+            return None;
+        };
+        let whole = octets.len() == writer.header_end && octets.len() >= request_id_at + 4;
+        whole.then_some((request_id_at, octets))
+    }
+
+    /// Captures the headers `writer` has written (see
+    /// [`RequestTemplate`]); `None` if it holds more or other than a
+    /// request's headers.
+    pub fn capture(writer: &MessageWriter) -> Option<RequestTemplate> {
+        let (request_id_at, octets) = RequestTemplate::layout(writer)?;
+        Some(RequestTemplate {
+            octets: octets.to_vec(),
+            request_id_at,
+            encoding: writer.enc.encoding(),
+            header_len: writer.header_len,
+            size_at: writer.size_at,
+            body_align: writer.body_align,
+        })
+    }
+
+    /// As [`RequestTemplate::capture`], into this template (reusing its
+    /// buffer); returns whether it did (else the template is unchanged).
+    pub fn recapture(&mut self, writer: &MessageWriter) -> bool {
+        let Some((request_id_at, octets)) = RequestTemplate::layout(writer) else {
+            return false;
+        };
+        self.octets.clear();
+        self.octets.extend_from_slice(octets);
+        self.request_id_at = request_id_at;
+        self.encoding = writer.enc.encoding();
+        self.header_len = writer.header_len;
+        self.size_at = writer.size_at;
+        self.body_align = writer.body_align;
+        true
+    }
+
+    /// The encoding the headers were written in.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// A writer for a request with id `request_id`, its headers copied
+    /// into `buf` (cleared first), ready for the body.
+    pub fn writer(&self, mut buf: BytesMut, request_id: u32) -> MessageWriter {
+        buf.clear();
+        buf.extend_from_slice(&self.octets);
+        let id = match self.encoding.order {
+            ByteOrder::Big => request_id.to_be_bytes(),
+            ByteOrder::Little => request_id.to_le_bytes(),
+        };
+        if let Some(slot) = buf.get_mut(self.request_id_at..self.request_id_at + 4) {
+            slot.copy_from_slice(&id);
+        }
+        MessageWriter::from_parts(
+            Encoder::with_buffer(buf, self.encoding),
+            self.header_len,
+            self.size_at,
+            self.body_align,
+        )
+    }
+}
+
 pub(crate) fn write_request_header(
     e: &mut Encoder,
     v: Version,

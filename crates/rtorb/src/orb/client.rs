@@ -58,8 +58,8 @@ use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
-    ReassemblyLimits, ReplyView, SystemException, SystemExceptionKind, decode_lite, encode_lite,
-    encode_message, fragment_chunks, reply_view,
+    ReassemblyLimits, ReplyView, RequestTemplate, SystemException, SystemExceptionKind,
+    decode_lite, encode_lite, encode_message, fragment_chunks, reply_view,
 };
 
 use super::codesets::{self, ClientCodeSets};
@@ -221,6 +221,8 @@ struct Connection {
     inbound: Inbound,
     next_request_id: u32,
     buffers: BufferPool,
+    /// The headers of requests made on it.
+    templates: Templates,
     /// Whether a call has already completed on it (a failure to send on a
     /// reused connection means the server closed it while idle).
     reused: bool,
@@ -1016,6 +1018,7 @@ pub(super) enum WriteError {
 pub(super) fn write_request(
     transport: &mut dyn Transport,
     buffers: &mut BufferPool,
+    templates: &mut Templates,
     probe: &mut Probe,
     messaging: FrameProtocol,
     encoding: Encoding,
@@ -1058,14 +1061,31 @@ pub(super) fn write_request(
     let (tcs, context) = codesets::for_request(*sent, codesets);
     let announces = context.is_some();
     let encoding = encoding.with_codesets(tcs);
-    let header = request_header(request_id, object_key, operation, response_flags, context);
     let buf = buffers.take_exclusive();
-    let writer = match messaging {
-        FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
-        FrameProtocol::Lite => rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header),
-    };
     let encode_failed = |e: GiopError| WriteError::Encode(e.to_system_exception());
-    let mut w = writer.map_err(encode_failed)?;
+    // The headers of a request made before, copied; else encoded (and
+    // kept for the next such request). A request announcing code sets is
+    // the connection's first: not worth keeping.
+    let cached = (!announces)
+        .then(|| templates.find(messaging, encoding, object_key, operation, response_flags))
+        .flatten();
+    let mut w = match cached {
+        Some(template) => template.writer(buf, request_id),
+        None => {
+            let header = request_header(request_id, object_key, operation, response_flags, context);
+            let writer = match messaging {
+                FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
+                FrameProtocol::Lite => {
+                    rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header)
+                }
+            };
+            let w = writer.map_err(encode_failed)?;
+            if !announces {
+                templates.keep(messaging, object_key, operation, response_flags, &w);
+            }
+            w
+        }
+    };
     arguments(w.body()).map_err(|e| WriteError::Encode(codesets.request_error(e)))?;
     let fragment = fragment_size.filter(|max| {
         w.len() > *max && messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS
@@ -1092,6 +1112,80 @@ pub(super) fn write_request(
         *sent = Some(tcs);
     }
     Ok(tcs)
+}
+
+/// The headers of the requests last made on a connection, by object key,
+/// operation, response flags, protocol and encoding: a call repeating one
+/// copies them rather than encoding each field.
+#[derive(Debug, Default)]
+pub(super) struct Templates {
+    slots: [Option<KeptRequest>; TEMPLATES],
+    /// The slot the next new request replaces.
+    next: usize,
+}
+
+/// Requests whose headers a connection keeps.
+const TEMPLATES: usize = 4;
+
+#[derive(Debug)]
+struct KeptRequest {
+    messaging: FrameProtocol,
+    object_key: Bytes,
+    operation: Operation,
+    response_flags: u8,
+    template: RequestTemplate,
+}
+
+impl Templates {
+    fn find(
+        &self,
+        messaging: FrameProtocol,
+        encoding: Encoding,
+        object_key: &Bytes,
+        operation: &Operation,
+        response_flags: u8,
+    ) -> Option<&RequestTemplate> {
+        self.slots
+            .iter()
+            .flatten()
+            .find(|k| {
+                k.response_flags == response_flags
+                    && k.messaging == messaging
+                    && k.operation == *operation
+                    && k.object_key == *object_key
+                    && k.template.encoding() == encoding
+            })
+            .map(|k| &k.template)
+    }
+
+    /// Keeps the headers `writer` has written, in place of the oldest
+    /// kept (reusing its buffer).
+    fn keep(
+        &mut self,
+        messaging: FrameProtocol,
+        object_key: &Bytes,
+        operation: &Operation,
+        response_flags: u8,
+        writer: &MessageWriter,
+    ) {
+        let Some(slot) = self.slots.get_mut(self.next) else {
+            return;
+        };
+        let template = match slot.take() {
+            Some(mut k) => k.template.recapture(writer).then_some(k.template),
+            None => RequestTemplate::capture(writer),
+        };
+        if let Some(template) = template {
+            *slot = Some(KeptRequest {
+                messaging,
+                object_key: object_key.clone(),
+                operation: operation.clone(),
+                response_flags,
+                template,
+            });
+            self.next = (self.next + 1) % TEMPLATES;
+        }
+    }
 }
 
 /// A request encoded into buffers of its own, as fragments of at most
@@ -1172,6 +1266,7 @@ impl Connection {
             inbound: Inbound::new(messaging),
             next_request_id: 0,
             buffers: BufferPool::new(BUFFER_CAPACITY),
+            templates: Templates::default(),
             reused: false,
             idle_since: Instant::now(),
             codesets: None,
@@ -1193,6 +1288,7 @@ impl Connection {
         let written = write_request(
             &mut *self.transport,
             &mut self.buffers,
+            &mut self.templates,
             &mut self.inbound.probe,
             self.inbound.messaging,
             encoding,

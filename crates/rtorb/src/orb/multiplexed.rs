@@ -31,8 +31,8 @@ use rtorb_cdr::{Encoding, TransmissionCodeSets};
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemExceptionKind};
 
 use super::client::{
-    BUFFER_CAPACITY, Failure, Inbound, Outcome, Received, Request, WriteError, lock, lost,
-    protocol_error, read_answer, timed_out, write_request,
+    BUFFER_CAPACITY, Failure, Inbound, Outcome, Received, Request, Templates, WriteError, lock,
+    lost, protocol_error, read_answer, timed_out, write_request,
 };
 use super::codesets::ClientCodeSets;
 use crate::runtime::BufferPool;
@@ -57,6 +57,8 @@ struct Writer {
     transport: Box<dyn Transport>,
     /// Request buffers.
     buffers: BufferPool,
+    /// The headers of requests made on it.
+    templates: Templates,
     /// The code sets sent in a `CodeSets` context on the connection.
     codesets: Option<TransmissionCodeSets>,
 }
@@ -139,6 +141,7 @@ impl MuxConnection {
             writer: Mutex::new(Writer {
                 transport,
                 buffers: BufferPool::new(BUFFER_CAPACITY),
+                templates: Templates::default(),
                 codesets: None,
             }),
             messaging,
@@ -255,11 +258,13 @@ impl MuxConnection {
             let Writer {
                 transport,
                 buffers,
+                templates,
                 codesets: sent,
             } = &mut *writer;
             write_request(
                 &mut **transport,
                 buffers,
+                templates,
                 &mut Probe::start(),
                 self.messaging,
                 encoding,
