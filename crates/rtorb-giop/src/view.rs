@@ -79,11 +79,13 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    #[inline]
     fn align(&mut self, n: usize) -> Option<()> {
         let pos = self.pos.next_multiple_of(n);
         (pos <= self.buf.len()).then(|| self.pos = pos)
     }
 
+    #[inline]
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let end = self.pos.checked_add(n)?;
         let s = self.buf.get(self.pos..end)?;
@@ -91,10 +93,12 @@ impl<'a> Cursor<'a> {
         Some(s)
     }
 
+    #[inline]
     fn u8(&mut self) -> Option<u8> {
         self.take(1).map(|s| s[0])
     }
 
+    #[inline]
     fn u32(&mut self) -> Option<u32> {
         self.align(4)?;
         let b: [u8; 4] = self.take(4)?.try_into().ok()?;
@@ -104,6 +108,7 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    #[inline]
     fn u16(&mut self) -> Option<u16> {
         self.align(2)?;
         let b: [u8; 2] = self.take(2)?.try_into().ok()?;
@@ -115,6 +120,7 @@ impl<'a> Cursor<'a> {
 
     /// A `sequence<octet>`; its length is checked against what is left
     /// before anything is taken.
+    #[inline]
     fn octets(&mut self) -> Option<&'a [u8]> {
         let len = usize::try_from(self.u32()?).ok()?;
         self.take(len)
@@ -122,6 +128,7 @@ impl<'a> Cursor<'a> {
 
     /// An operation name: a CDR string of ASCII characters, NUL-terminated
     /// with no other NUL.
+    #[inline]
     fn operation(&mut self) -> Option<&'a str> {
         let raw = self.octets()?;
         let (nul, name) = raw.split_last()?;
@@ -133,6 +140,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An empty service context list.
+    #[inline]
     fn no_service_contexts(&mut self) -> Option<()> {
         (self.u32()? == 0).then_some(())
     }
@@ -140,6 +148,7 @@ impl<'a> Cursor<'a> {
 
 /// The header of a whole, unfragmented message of `protocol` of type
 /// `want`, and a cursor after it.
+#[inline]
 fn start(
     message: &[u8],
     protocol: FrameProtocol,

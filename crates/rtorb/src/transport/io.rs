@@ -164,9 +164,13 @@ impl FrameReader {
             }
             let scratch = self.scratch.get_mut(..MIN_READ).unwrap_or_default();
             let got = transport.read(scratch)?.min(MIN_READ);
-            self.decoder
-                .buffer_mut()
-                .extend_from_slice(scratch.get(..got).unwrap_or_default());
+            let buf = self.decoder.buffer_mut();
+            if buf.capacity() - buf.len() < got {
+                // Room for many small messages at once: the buffer is
+                // reclaimed (or grown) once per that many, not per read.
+                buf.reserve(MIN_READ);
+            }
+            buf.extend_from_slice(scratch.get(..got).unwrap_or_default());
             return Ok(got);
         }
         let buf = self.decoder.buffer_mut();
