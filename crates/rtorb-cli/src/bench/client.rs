@@ -146,13 +146,15 @@ pub(crate) fn run_all(
     target: &str,
     calls: u64,
     ops: &[String],
+    timeout: Option<Duration>,
     shutdown: bool,
 ) -> Result<Vec<(&'static str, OpStats)>, String> {
     let ops = super::ops::select(ops)?;
-    let orb = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(30))
-        .build()
-        .map_err(|e| e.to_string())?;
+    let mut builder = Orb::builder();
+    if let Some(timeout) = timeout {
+        builder = builder.round_trip_timeout(timeout);
+    }
+    let orb = builder.build().map_err(|e| e.to_string())?;
     let obj = orb
         .string_to_object(target)
         .map_err(|e| format!("{target}: {e}"))?;

@@ -168,21 +168,49 @@ impl Drop for Proc {
     }
 }
 
-/// Runs a client to completion and returns its standard output.
-fn run_client(mut cmd: Command, name: &str) -> Result<String, String> {
-    let out = cmd
+/// Runs a client to completion and returns its standard output; one
+/// that has not finished within `limit` (a server that stopped
+/// answering: the clients run without a round-trip timeout, as omniORB's
+/// does) is killed and reported.
+fn run_client(mut cmd: Command, name: &str, limit: Duration) -> Result<String, String> {
+    let mut child = cmd
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .stdin(Stdio::null())
-        .output()
+        .spawn()
         .map_err(|e| format!("cannot start {name}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{name} failed ({}): {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut text);
+            }
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("{name} did not finish within {limit:?}"));
+            }
+            Err(e) => return Err(format!("{name}: {e}")),
+        }
+    };
+    let out = stdout.join().unwrap_or_default();
+    let err = stderr.join().unwrap_or_default();
+    if !status.success() {
+        return Err(format!("{name} failed ({status}): {err}"));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(out)
 }
 
 struct Runner {
@@ -217,6 +245,13 @@ impl Runner {
                 c
             }
         }
+    }
+
+    /// How long a client may take for every operation: a generous
+    /// millisecond per call, and two minutes at least.
+    fn client_limit(&self) -> Duration {
+        let ops = super::ops::OPS.len() as u64;
+        Duration::from_secs(120).max(Duration::from_millis(self.calls.saturating_mul(ops)))
     }
 
     fn this(&self) -> Command {
@@ -257,18 +292,18 @@ impl Runner {
             ClientKind::Rtorb => {
                 let mut c = self.this();
                 c.args(["cubit-client", "--json", "--shutdown", "-n", &n, &address]);
-                run_client(c, "rtorb bench cubit-client")?
+                run_client(c, "rtorb bench cubit-client", self.client_limit())?
             }
             ClientKind::Raw => {
                 let mut c = self.this();
                 c.args(["raw-client", "-n", &n, &address]);
-                run_client(c, "rtorb bench raw-client")?
+                run_client(c, "rtorb bench raw-client", self.client_limit())?
             }
             ClientKind::Omni => {
                 let peers = self.omni.as_ref().ok_or("omniORB is not built")?;
                 let mut c = self.command(&peers.bench);
                 c.args(["-n", &n, "--shutdown", &address]);
-                run_client(c, "omniORB cubit_bench")?
+                run_client(c, "omniORB cubit_bench", self.client_limit())?
             }
         };
         let client = from_json(output.lines().last().unwrap_or(""))?;

@@ -47,6 +47,10 @@ pub(crate) enum BenchCommand {
         /// be given several times. Every operation when absent.
         #[arg(long = "op")]
         ops: Vec<String>,
+        /// A round-trip timeout for every call, in milliseconds (none by
+        /// default, as in omniORB's benchmark client).
+        #[arg(long = "timeout-ms", value_name = "MS")]
+        timeout_ms: Option<u64>,
         /// The Cubit object: an `IOR:` string or a `corbaloc:` URL.
         target: String,
     },
@@ -113,9 +117,11 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             common,
             shutdown,
             ops,
+            timeout_ms,
             target,
         } => {
-            let results = client::run_all(&target, common.calls, &ops, shutdown)?;
+            let timeout = timeout_ms.map(std::time::Duration::from_millis);
+            let results = client::run_all(&target, common.calls, &ops, timeout, shutdown)?;
             Ok(if common.json {
                 format!("{}\n", client::to_json(&results))
             } else {
