@@ -863,13 +863,19 @@ fn ordered<'c>(
     candidates: &'c [Candidate],
     preference: Option<&'c ClientProtocolPolicy>,
 ) -> impl Iterator<Item = &'c Candidate> + 'c {
-    let ranks = preference.map_or(1, |p| p.protocols.len() + 1);
-    (0..ranks).flat_map(move |rank| {
-        candidates.iter().filter(move |c| match preference {
-            None => true,
-            Some(p) => p.rank(c.endpoint.protocol(), c.endpoint.messaging()) == Some(rank),
+    // Without a preference, the reference's order as it is.
+    let (plain, ranked) = match preference {
+        None => (candidates, None),
+        Some(p) => (&candidates[..0], Some(p)),
+    };
+    let ranks = ranked.map_or(0, |p| p.protocols.len() + 1);
+    let ranked = (0..ranks).flat_map(move |rank| {
+        candidates.iter().filter(move |c| {
+            ranked.and_then(|p| p.rank(c.endpoint.protocol(), c.endpoint.messaging()))
+                == Some(rank)
         })
-    })
+    });
+    plain.iter().chain(ranked)
 }
 
 /// The usable profiles of a target.
@@ -1124,6 +1130,13 @@ pub(super) struct Templates {
     next: usize,
 }
 
+/// Whether two byte strings are equal, looking at their addresses first
+/// (a stub's operation names and a reference's object key are the same
+/// buffers call after call).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+}
+
 /// Requests whose headers a connection keeps.
 const TEMPLATES: usize = 4;
 
@@ -1151,8 +1164,8 @@ impl Templates {
             .find(|k| {
                 k.response_flags == response_flags
                     && k.messaging == messaging
-                    && k.operation == *operation
-                    && k.object_key == *object_key
+                    && same(k.operation.as_bytes(), operation.as_bytes())
+                    && same(&k.object_key, object_key)
                     && k.template.encoding() == encoding
             })
             .map(|k| &k.template)
