@@ -438,3 +438,82 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
         vec![(b"g".to_vec(), true)]
     );
 }
+
+/// A `LocateRequest` (what `_validate_connection` sends) finds its object
+/// as a request would: through the servant activator, which incarnates
+/// it (or forwards it, or refuses it), and through the POA manager.
+#[test]
+fn a_locate_request_goes_through_the_activator_and_the_manager() {
+    let orb = server();
+    let c = client();
+    let (poa, activator) = activator_poa(&orb, "locating", true);
+
+    // Not yet incarnated: the locate incarnates it, once.
+    let obj = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"x", TAGGED_ID).unwrap(),
+    );
+    assert_eq!(obj.validate_connection(), Ok(true));
+    assert_eq!(activator.incarnations.load(Ordering::SeqCst), 1);
+    assert!(poa.id_to_servant(b"x").is_ok(), "incarnated by the locate");
+    assert_eq!(who(&obj).unwrap(), 1, "the request finds it");
+    assert_eq!(activator.incarnations.load(Ordering::SeqCst), 1);
+
+    // Refused by the activator: the exception, in GIOP 1.2.
+    let refused = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"refuse", TAGGED_ID).unwrap(),
+    );
+    let e = refused.validate_connection().unwrap_err();
+    assert_eq!(
+        (e.kind(), e.minor),
+        (Some(SystemExceptionKind::NoPermission), 7)
+    );
+
+    // Forwarded by the activator: the locate follows the forward.
+    let elsewhere = orb.activate(tagged(42));
+    *activator.forward.lock().unwrap() = Some((b"moved".to_vec(), elsewhere));
+    let moved = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"moved", TAGGED_ID).unwrap(),
+    );
+    assert_eq!(moved.validate_connection(), Ok(true));
+    assert_eq!(who(&moved).unwrap(), 42);
+
+    // A discarding manager: TRANSIENT, as for a request.
+    poa.the_poa_manager().discard_requests(false).unwrap();
+    let e = obj.validate_connection().unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    poa.the_poa_manager().activate().unwrap();
+    assert_eq!(obj.validate_connection(), Ok(true));
+}
+
+/// In a POA without servant manager, an object that is not active is
+/// unknown to a locate, and an active one is here.
+#[test]
+fn a_locate_request_for_an_inactive_object_is_unknown() {
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let poa = root
+        .create_poa(
+            "plain",
+            Some(&root.the_poa_manager()),
+            &[Policy::IdAssignment(IdAssignmentPolicy::UserId)],
+        )
+        .unwrap();
+    root.the_poa_manager().activate().unwrap();
+    let absent = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"absent", TAGGED_ID).unwrap(),
+    );
+    let e = absent.validate_connection().unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
+    poa.activate_object_with_id(b"absent", tagged(5)).unwrap();
+    assert_eq!(absent.validate_connection(), Ok(true));
+    assert_eq!(who(&absent).unwrap(), 5);
+}

@@ -871,8 +871,7 @@ fn ordered<'c>(
     let ranks = ranked.map_or(0, |p| p.protocols.len() + 1);
     let ranked = (0..ranks).flat_map(move |rank| {
         candidates.iter().filter(move |c| {
-            ranked.and_then(|p| p.rank(c.endpoint.protocol(), c.endpoint.messaging()))
-                == Some(rank)
+            ranked.and_then(|p| p.rank(c.endpoint.protocol(), c.endpoint.messaging())) == Some(rank)
         })
     });
     plain.iter().chain(ranked)

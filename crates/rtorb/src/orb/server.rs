@@ -778,7 +778,14 @@ impl Connection {
                         Ok(ior) => LocateStatus::ObjectForward(ior),
                         Err(_) => LocateStatus::UnknownObject,
                     },
-                    Some(Location::Unknown) | None => LocateStatus::UnknownObject,
+                    // GIOP 1.2 carries the exception; before, the object
+                    // is as good as unknown.
+                    Some(Location::System(e)) if msg.version >= Version::V1_2 => {
+                        LocateStatus::LocSystemException(e)
+                    }
+                    Some(Location::System(_)) | Some(Location::Unknown) | None => {
+                        LocateStatus::UnknownObject
+                    }
                 };
                 let reply = Message::new(
                     msg.version,

@@ -51,8 +51,6 @@ impl State {
 
 /// How often a held request looks whether the ORB is shutting down.
 const HOLD_POLL: Duration = Duration::from_millis(50);
-/// How often `wait_for_completion` looks whether requests have ended.
-const COMPLETION_POLL: Duration = Duration::from_millis(1);
 
 thread_local! {
     /// How many POA upcalls the thread is running (nested collocated
@@ -73,6 +71,48 @@ pub(crate) fn leave_upcall() {
     UPCALLS.with(|u| u.set(u.get().saturating_sub(1)));
 }
 
+/// Requests running, counted so that a thread can wait until none is:
+/// starting and ending one is an atomic count on the request path; the
+/// mutex and condition variable are touched only while somebody waits
+/// (`wait_for_completion`).
+#[derive(Debug, Default)]
+pub(crate) struct Running {
+    count: AtomicUsize,
+    waiters: AtomicUsize,
+    lock: Mutex<()>,
+    ended: Condvar,
+}
+
+impl Running {
+    /// One more request runs.
+    pub(crate) fn start(&self) {
+        self.count.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A request ended; the last one wakes the waiters.
+    pub(crate) fn end(&self) {
+        // Sequentially consistent with `wait_none`: either the waiter
+        // sees the count at zero, or this sees the waiter and wakes it
+        // (under the lock, so not before it waits).
+        if self.count.fetch_sub(1, Ordering::SeqCst) == 1 && self.waiters.load(Ordering::SeqCst) > 0
+        {
+            let _guard = lock(&self.lock);
+            self.ended.notify_all();
+        }
+    }
+
+    /// Waits until none runs.
+    pub(crate) fn wait_none(&self) {
+        self.waiters.fetch_add(1, Ordering::SeqCst);
+        let mut guard = lock(&self.lock);
+        while self.count.load(Ordering::SeqCst) > 0 {
+            guard = self.ended.wait(guard);
+        }
+        drop(guard);
+        self.waiters.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// `PortableServer::POAManager`: a handle; clones share the manager.
 #[derive(Clone)]
 pub struct PoaManager(pub(crate) Arc<ManagerInner>);
@@ -83,7 +123,7 @@ pub(crate) struct ManagerInner {
     /// Whether the state was ever changed (see [`crate::orb::Orb::activate`]).
     changed: AtomicBool,
     /// Requests admitted and not yet finished.
-    active: AtomicUsize,
+    active: Running,
     /// The number of held requests.
     held: Mutex<usize>,
     released: Condvar,
@@ -113,7 +153,7 @@ impl PoaManager {
             id,
             state: AtomicU8::new(State::Holding.to_u8()),
             changed: AtomicBool::new(false),
-            active: AtomicUsize::new(0),
+            active: Running::default(),
             held: Mutex::new(0),
             released: Condvar::new(),
             hold_limit,
@@ -216,9 +256,7 @@ impl PoaManager {
         if in_upcall() {
             return Err(PoaError::System(would_deadlock()));
         }
-        while self.0.active.load(Ordering::Acquire) > 0 {
-            std::thread::sleep(COMPLETION_POLL);
-        }
+        self.0.active.wait_none();
         Ok(())
     }
 
@@ -244,12 +282,12 @@ impl PoaManager {
         loop {
             match State::from_u8(inner.state.load(Ordering::Acquire)) {
                 State::Active => {
-                    inner.active.fetch_add(1, Ordering::AcqRel);
+                    inner.active.start();
                     if inner.state.load(Ordering::Acquire) == State::Active.to_u8() {
                         return Ok(());
                     }
                     // The state changed meanwhile: decide again.
-                    inner.active.fetch_sub(1, Ordering::AcqRel);
+                    inner.active.end();
                 }
                 State::Discarding => {
                     return Err(system(SystemExceptionKind::Transient, TRANSIENT_DISCARDED));
@@ -294,7 +332,7 @@ impl PoaManager {
 
     /// Ends a request [`PoaManager::admit`] let in.
     pub(crate) fn release(&self) {
-        self.0.active.fetch_sub(1, Ordering::AcqRel);
+        self.0.active.end();
     }
 }
 

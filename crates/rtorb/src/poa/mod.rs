@@ -149,8 +149,8 @@ pub use servant_manager::{
 
 use error::{destroyed, no_adapter, not_active, system, would_deadlock};
 use key::SlotRef;
-use manager::{enter_upcall, in_upcall, leave_upcall, lock};
-use table::AdapterTable;
+use manager::{Running, enter_upcall, in_upcall, leave_upcall, lock};
+use table::{AdapterTable, Location};
 
 /// An object id: the application's octets, or the POA's for a
 /// system-assigned id.
@@ -180,7 +180,7 @@ pub(crate) struct PoaInner {
     /// Serializes incarnations, so an id is incarnated once.
     incarnating: Mutex<()>,
     /// Requests admitted and not yet finished.
-    in_flight: AtomicUsize,
+    in_flight: Running,
     destroyed: AtomicBool,
 }
 
@@ -394,7 +394,7 @@ impl Drop for Upcall {
                 cookie,
             } => locator.postinvoke(&oid, poa, &operation, cookie, self.skeleton.clone()),
         }
-        poa.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        poa.0.in_flight.end();
         poa.0.manager.release();
         leave_upcall();
     }
@@ -458,7 +458,7 @@ impl Poa {
             manager: manager.clone(),
             state: RwLock::new(PoaState::default()),
             incarnating: Mutex::new(()),
-            in_flight: AtomicUsize::new(0),
+            in_flight: Running::default(),
             destroyed: AtomicBool::new(false),
         }));
         manager.add_poa(Arc::downgrade(&poa.0));
@@ -623,9 +623,7 @@ impl Poa {
         }
         self.0.manager.wake();
         if wait_for_completion {
-            while self.0.in_flight.load(Ordering::Acquire) > 0 {
-                std::thread::sleep(std::time::Duration::from_millis(1));
-            }
+            self.0.in_flight.wait_none();
         }
         if etherealize_objects {
             self.etherealize_all(true);
@@ -1057,20 +1055,36 @@ impl Poa {
         self.reference(id, type_id)
     }
 
-    /// Whether `id` would reach a servant now (for `LocateRequest`).
-    pub(crate) fn locates(&self, id: &[u8]) -> bool {
+    /// Where a `LocateRequest` for `id` finds its object: as a request
+    /// would, through the POA manager (a holding manager queues it, a
+    /// discarding one answers `TRANSIENT`) and the policies, so a servant
+    /// activator incarnates the object (and may forward it) and a missing
+    /// object is unknown. A servant locator is not asked: it is called
+    /// around an operation, and a locate runs none (the object is
+    /// reported here; the request itself may still be forwarded).
+    pub(crate) fn locate(&self, id: &[u8]) -> Location {
         if self.is_destroyed() {
-            return false;
+            return Location::Unknown;
         }
-        let st = read(&self.0.state);
-        match self.0.policies.request_processing {
-            RequestProcessingPolicy::UseActiveObjectMapOnly => {
-                self.find_active(&st.aom, id).is_some()
-            }
-            RequestProcessingPolicy::UseDefaultServant => {
-                st.default_servant.is_some() || self.find_active(&st.aom, id).is_some()
-            }
-            RequestProcessingPolicy::UseServantManager => st.servant_manager.is_some(),
+        let locator = self.0.policies.request_processing
+            == RequestProcessingPolicy::UseServantManager
+            && !self.0.policies.retains();
+        if locator {
+            let st = read(&self.0.state);
+            return match st.servant_manager {
+                Some(_) => Location::Here,
+                None => Location::System(system(
+                    SystemExceptionKind::ObjAdapter,
+                    OBJ_ADAPTER_NO_SERVANT_MANAGER,
+                )),
+            };
+        }
+        match self.serve(id, "_non_existent") {
+            // The request ends here, without an upcall.
+            Ok(Found::Servant(_)) => Location::Here,
+            Ok(Found::Forward(to)) => Location::Forward(to),
+            Err(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist) => Location::Unknown,
+            Err(e) => Location::System(e),
         }
     }
 
@@ -1081,7 +1095,7 @@ impl Poa {
         inner
             .manager
             .admit(|| inner.destroyed.load(Ordering::Acquire))?;
-        inner.in_flight.fetch_add(1, Ordering::AcqRel);
+        inner.in_flight.start();
         enter_upcall();
         // From here on, dropping `end` (in an Upcall or on error) ends
         // the request.
@@ -1200,7 +1214,7 @@ struct Admitted<'a>(&'a Poa);
 
 impl Drop for Admitted<'_> {
     fn drop(&mut self) {
-        self.0.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.0.0.in_flight.end();
         self.0.0.manager.release();
         leave_upcall();
     }

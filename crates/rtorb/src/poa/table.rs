@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock, Weak};
 use crate::sync::RwLock;
 
 use bytes::Bytes;
-use rtorb_giop::{ObjectReference, SystemException};
+use rtorb_giop::{ObjectReference, SystemException, SystemExceptionKind};
 
 use crate::orb::server::Entry;
 use crate::runtime::{Invoker, Object, Target, object_not_exist};
@@ -80,6 +80,9 @@ pub(crate) enum Location {
     Forward(ObjectReference),
     /// Nothing.
     Unknown,
+    /// A request would fail with this exception (the POA manager
+    /// discards requests, a servant manager refused the object, ...).
+    System(SystemException),
 }
 
 /// The object adapters of one ORB.
@@ -313,7 +316,8 @@ impl AdapterTable {
         poa.serve(id, operation)
     }
 
-    /// Whether `key` reaches anything, without running anything.
+    /// Where a `LocateRequest` for `key` finds its object (see
+    /// [`crate::poa::Poa::locate`]).
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
         match self.plain(key) {
             Some(Entry::Servant(_)) => return Location::Here,
@@ -324,8 +328,9 @@ impl AdapterTable {
             return Location::Unknown;
         }
         match self.poa_of(key) {
-            Ok((poa, id)) if poa.locates(id) => Location::Here,
-            _ => Location::Unknown,
+            Ok((poa, id)) => poa.locate(id),
+            Err(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist) => Location::Unknown,
+            Err(e) => Location::System(e),
         }
     }
 

@@ -1,0 +1,66 @@
+//! `wait_for_completion` sleeps until the last running request ends and
+//! is woken by it: the waiting thread makes no periodic wake-ups (counted
+//! from its voluntary context switches), for the POA manager's state
+//! changes and for `destroy`.
+
+mod poa_common;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use poa_common::{client, remote, server, sleep, tagged};
+use rtorb::runtime::Object;
+
+/// The calling thread's voluntary context switches.
+fn switches() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/status")
+        .expect("/proc/thread-self/status")
+        .lines()
+        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("voluntary_ctxt_switches")
+}
+
+/// Calls `sleep(ms)` on another thread.
+fn sleep_in_background(obj: &Object, ms: u32) -> mpsc::Receiver<u32> {
+    let (tx, rx) = mpsc::channel();
+    let obj = obj.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(sleep(&obj, ms).expect("the sleep call"));
+    });
+    rx
+}
+
+#[test]
+fn waiting_for_completion_is_woken_by_the_last_request() {
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let poa = root.create_poa("waited", None, &[]).unwrap();
+    let manager = poa.the_poa_manager();
+    manager.activate().unwrap();
+    let id = poa.activate_object(tagged(1)).unwrap();
+    let obj = remote(&orb, &c, &poa.id_to_reference(&id).unwrap());
+    assert_eq!(sleep(&obj, 0).unwrap(), 0, "connected");
+
+    // The manager: hold_requests(wait_for_completion) while a request of
+    // 500 ms runs.
+    let done = sleep_in_background(&obj, 500);
+    std::thread::sleep(Duration::from_millis(100));
+    let before = switches();
+    manager.hold_requests(true).unwrap();
+    let woken = switches() - before;
+    // Polling every millisecond would have switched about 400 times.
+    assert!(woken <= 5, "the waiting thread woke {woken} times");
+    assert_eq!(done.recv_timeout(Duration::from_secs(20)), Ok(500));
+    manager.activate().unwrap();
+
+    // destroy(wait_for_completion) likewise.
+    let done = sleep_in_background(&obj, 500);
+    std::thread::sleep(Duration::from_millis(100));
+    let before = switches();
+    poa.destroy(true, true).unwrap();
+    let woken = switches() - before;
+    assert!(woken <= 5, "the destroying thread woke {woken} times");
+    assert_eq!(done.recv_timeout(Duration::from_secs(20)), Ok(500));
+}
