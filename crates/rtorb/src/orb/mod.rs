@@ -489,6 +489,13 @@ impl Orb {
         self.invoker.stats()
     }
 
+    /// `PortableServer::Current` (also
+    /// `resolve_initial_references("POACurrent")`): what the request the
+    /// calling thread runs is for.
+    pub fn poa_current(&self) -> crate::poa::Current {
+        crate::poa::Current
+    }
+
     /// The Root POA (also `resolve_initial_references("RootPOA")`).
     pub fn root_poa(&self) -> Poa {
         self.root.clone()
@@ -639,7 +646,8 @@ impl Orb {
     /// `-ORBInitRef` or [`OrbBuilder::initial_reference`].
     ///
     /// `"RootPOA"`, unless configured otherwise, is the Root POA as a
-    /// local object: [`Poa::narrow`] gives the [`Poa`].
+    /// local object: [`Poa::narrow`] gives the [`Poa`]; `"POACurrent"`
+    /// likewise the POA's `Current` ([`crate::poa::Current::narrow`]).
     pub fn resolve_initial_references(&self, name: &str) -> Result<Object, OrbError> {
         let configured = self
             .config
@@ -651,6 +659,7 @@ impl Orb {
         let url = match configured {
             Some(u) => u,
             None if name == "RootPOA" => return Ok(self.root_poa().as_object()),
+            None if name == "POACurrent" => return Ok(crate::poa::Current.as_object()),
             None => return Err(OrbError::InvalidName(name.to_owned())),
         };
         Ok(self.string_to_object(&url)?)

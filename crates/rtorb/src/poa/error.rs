@@ -73,6 +73,10 @@ pub enum PoaError {
     /// `WrongAdapter`: the reference was not made by this POA.
     #[error("reference not made by this POA")]
     WrongAdapter,
+    /// `PortableServer::Current::NoContext`: the calling thread runs no
+    /// request of a POA object.
+    #[error("the thread runs no request of a POA object (NoContext)")]
+    NoContext,
     /// `WrongPolicy`: the POA's policies do not allow the operation.
     #[error("the POA's policies do not allow this operation")]
     WrongPolicy,

@@ -109,10 +109,17 @@
 //! the caller's thread, so it waits while the manager holds requests,
 //! oneways included.
 //!
-//! Not provided: the thread policy (every POA is `ORB_CTRL_MODEL`), POA
-//! `Current`, and `servant_to_id` for a default servant inside its own
-//! request.
+//! # Current
+//!
+//! [`Current`] (`resolve_initial_references("POACurrent")`) answers, in a
+//! servant, which POA, object id, reference and servant the running
+//! request is for, for requests from the network and collocated ones
+//! alike, nested calls included.
+//!
+//! Not provided: the thread policy (every POA is `ORB_CTRL_MODEL`), and
+//! `servant_to_id` for a default servant inside its own request.
 
+mod current;
 mod error;
 mod key;
 mod manager;
@@ -131,6 +138,7 @@ use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
 
 use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target};
 
+pub use current::{CURRENT_REPOSITORY_ID, Current, NoContext};
 pub use error::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_INV_ORDER_WOULD_DEADLOCK, BAD_PARAM_FOREIGN_ID,
     OBJ_ADAPTER_INACTIVE, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJ_ADAPTER_NO_SERVANT_MANAGER,
@@ -394,6 +402,7 @@ impl Drop for Upcall {
                 cookie,
             } => locator.postinvoke(&oid, poa, &operation, cookie, self.skeleton.clone()),
         }
+        current::leave();
         poa.0.in_flight.end();
         poa.0.manager.release();
         leave_upcall();
@@ -402,7 +411,7 @@ impl Drop for Upcall {
 
 /// The invoker of local objects (a POA as an [`Object`]): they cannot
 /// be called.
-struct LocalObject;
+pub(crate) struct LocalObject;
 
 impl Invoker for LocalObject {
     fn invoke(
@@ -911,7 +920,7 @@ impl Poa {
         Bytes::from(k)
     }
 
-    fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
+    pub(crate) fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
         self.table()?
             .object(type_id, self.object_key(id))
             .ok_or_else(|| PoaError::System(system(SystemExceptionKind::ObjAdapter, 0)))
@@ -1106,6 +1115,8 @@ impl Poa {
         match self.find_servant(id, operation)? {
             Resolved::Servant(skeleton, how) => {
                 std::mem::forget(guard);
+                // Ended with the request, when the Upcall is dropped.
+                current::enter(self, id, &skeleton);
                 Ok(Found::Servant(Upcall {
                     skeleton,
                     end: Some(End {
