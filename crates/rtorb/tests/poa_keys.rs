@@ -260,3 +260,51 @@ fn locate_requests_answer_for_poa_keys() {
         LocateStatus::UnknownObject
     );
 }
+
+/// A system id freed by `deactivate_object` can be activated again with
+/// `activate_object_with_id` (the POA assigned it), and its old references
+/// reach the new servant, as long as the slot was not given to another
+/// object meanwhile; an id this POA never assigned is `BAD_PARAM`.
+#[test]
+fn a_freed_system_id_can_be_activated_again() {
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let poa = root
+        .create_poa("reactivated", Some(&root.the_poa_manager()), &[])
+        .unwrap();
+    root.the_poa_manager().activate().unwrap();
+    let id = poa.activate_object(tagged(1)).unwrap();
+    let reference = remote(&orb, &c, &poa.id_to_reference(&id).unwrap());
+    assert_eq!(who(&reference).unwrap(), 1);
+    poa.deactivate_object(&id).unwrap();
+    assert_eq!(
+        who(&reference).unwrap_err().kind(),
+        Some(SystemExceptionKind::ObjectNotExist)
+    );
+    poa.activate_object_with_id(&id, tagged(2)).unwrap();
+    assert_eq!(
+        who(&reference).unwrap(),
+        2,
+        "the old reference, the new servant"
+    );
+
+    // Freed and taken by another object: the id is stale for good.
+    poa.deactivate_object(&id).unwrap();
+    let other = poa.activate_object(tagged(3)).unwrap();
+    assert_ne!(other, id);
+    assert!(poa.activate_object_with_id(&id, tagged(4)).is_err());
+    assert_eq!(
+        who(&reference).unwrap_err().kind(),
+        Some(SystemExceptionKind::ObjectNotExist)
+    );
+
+    // An id this POA did not assign.
+    let e = poa
+        .activate_object_with_id(b"made-up", tagged(5))
+        .unwrap_err();
+    assert!(
+        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam)),
+        "{e:?}"
+    );
+}

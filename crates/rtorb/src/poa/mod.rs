@@ -267,6 +267,25 @@ impl Aom {
         })
     }
 
+    /// Takes back the slot of a freed system id `r` for that id again,
+    /// if no other object was given the slot since: its generation is
+    /// set back, so the id (and its references) match it again and no
+    /// other generation does. Whether it did.
+    fn reclaim(&mut self, r: SlotRef) -> bool {
+        let Some(s) = self.slots.get_mut(r.slot as usize) else {
+            return false;
+        };
+        let freed_since = s.generation == r.generation.wrapping_add(1)
+            || (s.generation == u32::MAX && r.generation == u32::MAX);
+        if s.reserved || s.active.is_some() || !freed_since {
+            return false;
+        }
+        s.generation = r.generation;
+        s.reserved = true;
+        self.free.retain(|f| *f != r.slot);
+        true
+    }
+
     /// Frees `slot` for another object: ids of the old generation no
     /// longer match it.
     fn free(&mut self, slot: u32) {
@@ -788,6 +807,18 @@ impl Poa {
         if let Some((slot, _)) = self.slot_of(aom, id) {
             return Ok(self.put(aom, slot, Bytes::copy_from_slice(id), servant));
         }
+        // A system id of this instance whose object was deactivated: its
+        // slot, unless another object has it now.
+        if let Some(r) = self
+            .0
+            .policies
+            .system_ids()
+            .then(|| key::parse_system_id(id, self.id_instance()))
+            .flatten()
+            && aom.reclaim(r)
+        {
+            return Ok(self.put(aom, r.slot, Bytes::copy_from_slice(id), servant));
+        }
         if self.0.policies.system_ids() {
             // Not an id this instance assigned (or its slot was freed).
             let foreign = key::parse_system_id(id, self.id_instance()).is_none();
@@ -805,7 +836,9 @@ impl Poa {
     }
 
     /// `activate_object_with_id` (needs `RETAIN`). With `SYSTEM_ID`, `id`
-    /// must be one this POA assigned and not freed since (`BAD_PARAM`).
+    /// must be one this POA assigned (`BAD_PARAM` otherwise); a
+    /// deactivated one can be activated again unless its slot went to
+    /// another object meanwhile.
     pub fn activate_object_with_id(
         &self,
         id: &[u8],
