@@ -246,7 +246,7 @@ mod diamond {
     use rtorb::runtime::SystemException;
 
     impl TopServant for super::Diamond {
-        fn top(&self, x: i32) -> Result<i32, SystemException> {
+        fn apex(&self, x: i32) -> Result<i32, SystemException> {
             Ok(x * 10)
         }
         fn depth(&self) -> Result<i32, SystemException> {
@@ -264,7 +264,7 @@ mod diamond {
         }
     }
     impl BottomServant for super::Diamond {
-        fn bottom(&self) -> Result<i32, SystemException> {
+        fn floor(&self) -> Result<i32, SystemException> {
             Ok(0)
         }
     }
@@ -286,11 +286,11 @@ fn diamond_inheritance_through_the_loopback() {
     for orb in orbs() {
         let obj = orb.activate(&b"bottom"[..], Arc::new(BottomSkeleton(Diamond)));
         let b = Bottom::narrow(obj.clone()).unwrap().expect("a Bottom");
-        assert_eq!(b.top(4).unwrap(), 40);
+        assert_eq!(b.apex(4).unwrap(), 40);
         assert_eq!(b.depth().unwrap(), 3);
         assert_eq!(b.left().unwrap(), -1);
         assert_eq!(b.right().unwrap(), 1);
-        assert_eq!(b.bottom().unwrap(), 0);
+        assert_eq!(b.floor().unwrap(), 0);
         for id in [
             "IDL:Outer/Bottom:1.0",
             "IDL:Outer/LeftSide:1.0",
@@ -306,7 +306,7 @@ fn diamond_inheritance_through_the_loopback() {
             .count();
         assert_eq!(tops, 1);
         let top = Top::from_object(b.as_object().clone());
-        assert_eq!(top.top(1).unwrap(), 10);
+        assert_eq!(top.apex(1).unwrap(), 10);
     }
 }
 

@@ -192,12 +192,12 @@ impl BaseServant for Impl {
     }
 }
 impl LeftServant for Impl {
-    fn left(&self) -> Result<String, SystemException> {
+    fn lean_left(&self) -> Result<String, SystemException> {
         Ok("left".into())
     }
 }
 impl RightServant for Impl {
-    fn right(&self, s: String) -> Result<String, SystemException> {
+    fn lean_right(&self, s: String) -> Result<String, SystemException> {
         Ok(format!("right {s}"))
     }
 }
@@ -315,8 +315,8 @@ fn exercise(obj: Object, cb_obj: Object) {
         let d = Derived::narrow(obj).unwrap().expect("a Derived");
         // Inherited through both bases (multiple inheritance: generated directly).
         assert_eq!(d.twice(21).unwrap(), 42);
-        assert_eq!(d.left().unwrap(), "left");
-        assert_eq!(d.right("x").unwrap(), "right x");
+        assert_eq!(d.lean_left().unwrap(), "left");
+        assert_eq!(d.lean_right("x").unwrap(), "right x");
         // Attributes.
         assert_eq!(d.counter().unwrap(), 0);
         d.set_counter(5).unwrap();

@@ -25,7 +25,7 @@ impl PingerServant for Counter {
 struct Relayer;
 
 impl RelayServant for Relayer {
-    fn relay(&self, p: Option<Pinger>, n: i32) -> Result<i32, SystemException> {
+    fn pass(&self, p: Option<Pinger>, n: i32) -> Result<i32, SystemException> {
         match p {
             Some(p) => p.ping(n),
             None => Ok(-1),
@@ -64,9 +64,9 @@ fn check_with(server_endpoint: &str, client_endpoint: &str, strategy: ServerStra
         .expect("the relay is a Relay");
 
     // The relay calls the client's pinger back over a connection of its own.
-    assert_eq!(relay.relay(&Some(pinger.clone()), 41).unwrap(), 42);
+    assert_eq!(relay.pass(&Some(pinger.clone()), 41).unwrap(), 42);
     assert_eq!(pinger_servant.0.0.load(Ordering::SeqCst), 1);
-    assert_eq!(relay.relay(&None, 1).unwrap(), -1);
+    assert_eq!(relay.pass(&None, 1).unwrap(), -1);
     // A reference that went there and back still reaches the pinger.
     let back = relay.echo(&Some(pinger)).unwrap().expect("a reference");
     assert_eq!(back.ping(9).unwrap(), 10);

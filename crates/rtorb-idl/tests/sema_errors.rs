@@ -167,6 +167,32 @@ const CASES: &[(&str, &str)] = &[
         "module M { typedef long M; };",
         "1:25: `M` redefines the name of its enclosing scope `M`",
     ),
+    // The names of a scope and of its members collide in any case, as
+    // omniidl checks them.
+    (
+        "interface A { void a(); };",
+        "1:20: `a` redefines the name of its enclosing scope `A`",
+    ),
+    (
+        "struct S { long s; };",
+        "1:17: `s` redefines the name of its enclosing scope `S`",
+    ),
+    (
+        "module N { module n { }; };",
+        "1:19: `n` redefines the name of its enclosing scope `N`",
+    ),
+    (
+        "interface J { attribute long j; };",
+        "1:30: `j` redefines the name of its enclosing scope `J`",
+    ),
+    (
+        "exception E { long e; };",
+        "1:20: `e` redefines the name of its enclosing scope `E`",
+    ),
+    (
+        "union U switch (long) { case 1: long u; };",
+        "1:38: `u` redefines the name of its enclosing scope `U`",
+    ),
     (
         "typedef fixed<32, 2> F;",
         "1:15: fixed-point digits must be from 1 to 31, found 32",

@@ -268,7 +268,21 @@ fn typeprefix_leaves_explicit_ids_alone() {
 #[test]
 fn typeprefix_covers_forward_declarations() {
     let id =
-        ids_of(r#"module M { interface F; interface F { void f(); }; }; typeprefix M::F "f.org";"#);
+        ids_of(r#"module M { interface F; interface F { void g(); }; }; typeprefix M::F "f.org";"#);
     assert_eq!(id(&["M", "F"]), "IDL:f.org/F:1.0");
     assert_eq!(id(&["M"]), "IDL:M:1.0");
+}
+
+/// A parameter may be named like its operation, in any case (omniidl
+/// accepts it too): the rule against redefining an enclosing scope's name
+/// is for scopes that are declarations, which an operation is not.
+#[test]
+fn a_parameter_may_be_named_like_its_operation() {
+    for text in [
+        "interface I { void op(in long op); };",
+        "interface I { void op(in long OP); };",
+    ] {
+        let spec = parse(text, &SingleFile::new("p.idl")).expect("parses");
+        assert!(analyze(&spec).is_ok(), "{text}");
+    }
 }

@@ -168,7 +168,7 @@ impl Analyzer {
         }
         if let Some(owner) = s.owner {
             let o = &self.decls[owner.0];
-            if o.name == *name {
+            if o.name.to_lowercase() == lower {
                 let note = o.location.clone();
                 let oname = o.name.clone();
                 self.diags.push(

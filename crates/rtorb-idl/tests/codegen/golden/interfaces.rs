@@ -341,10 +341,10 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             match req.operation() {
-                "top" => {
+                "apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let r = servant.top(x_)?;
+                    let r = servant.apex(x_)?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
@@ -397,15 +397,15 @@ pub mod outer {
         clippy::type_complexity
     )]
     impl Top {
-        /// IDL operation `top`.
-        pub fn top(
+        /// IDL operation `apex`.
+        pub fn apex(
             &self,
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
                 .call(
-                    "top",
-                    |servant: &(dyn TopServant + 'static)| servant.top(x_),
+                    "apex",
+                    |servant: &(dyn TopServant + 'static)| servant.apex(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         Ok(())
@@ -438,8 +438,8 @@ pub mod outer {
         clippy::type_complexity
     )]
     pub trait TopServant: Send + Sync {
-        /// IDL operation `top`.
-        fn top(
+        /// IDL operation `apex`.
+        fn apex(
             &self,
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
@@ -489,10 +489,10 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "top" => {
+                "apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let r = servant.top(x_)?;
+                    let r = servant.apex(x_)?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
@@ -617,10 +617,10 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "top" => {
+                "apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let r = servant.top(x_)?;
+                    let r = servant.apex(x_)?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
@@ -742,8 +742,8 @@ pub mod outer {
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
             match req.operation() {
-                "bottom" => {
-                    let r = servant.bottom()?;
+                "floor" => {
+                    let r = servant.floor()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
@@ -756,10 +756,10 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "top" => {
+                "apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let r = servant.top(x_)?;
+                    let r = servant.apex(x_)?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
@@ -819,14 +819,14 @@ pub mod outer {
         clippy::type_complexity
     )]
     impl Bottom {
-        /// IDL operation `bottom`.
-        pub fn bottom(
+        /// IDL operation `floor`.
+        pub fn floor(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
                 .call(
-                    "bottom",
-                    |servant: &(dyn BottomServant + 'static)| servant.bottom(),
+                    "floor",
+                    |servant: &(dyn BottomServant + 'static)| servant.floor(),
                     |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
                     |reply: ::rtorb::runtime::Reply| {
                         reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
@@ -847,15 +847,15 @@ pub mod outer {
                     },
                 )
         }
-        /// IDL operation `top`.
-        pub fn top(
+        /// IDL operation `apex`.
+        pub fn apex(
             &self,
             x_: i32,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
             ::rtorb::runtime::Stub::as_object(self)
                 .call(
-                    "top",
-                    |servant: &(dyn TopServant + 'static)| servant.top(x_),
+                    "apex",
+                    |servant: &(dyn TopServant + 'static)| servant.apex(x_),
                     |e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
                         Ok(())
@@ -902,8 +902,8 @@ pub mod outer {
         clippy::type_complexity
     )]
     pub trait BottomServant: LeftSideServant + RightSideServant {
-        /// IDL operation `bottom`.
-        fn bottom(
+        /// IDL operation `floor`.
+        fn floor(
             &self,
         ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
     }
