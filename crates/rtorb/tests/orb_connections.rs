@@ -749,6 +749,89 @@ fn sync_none_returns_before_the_transport_has_the_request(endpoint: impl Fn() ->
     }
 }
 
+/// A `SYNC_NONE` oneway leaves before the next request the same thread
+/// makes to the endpoint: the server has run it when that request's
+/// reply comes, every time.
+#[test]
+fn sync_none_oneways_leave_before_the_thread_s_next_request() {
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let client = Orb::builder()
+            .connection_strategy(strategy)
+            .sync_scope(SyncScope::None)
+            .round_trip_timeout(TIMEOUT)
+            .build()
+            .unwrap();
+        let s = server("iiop://127.0.0.1:0");
+        let obj = client.string_to_object(&s.ior).unwrap();
+        for i in 0..300 {
+            obj.invoke_oneway("record", |e| i.encode(e)).unwrap();
+            assert_eq!(echo(&obj, i).unwrap(), i);
+            let recorded = s.lab.recorded.lock().unwrap().clone();
+            assert_eq!(
+                recorded.len(),
+                i as usize + 1,
+                "{strategy:?}: the oneway before call {i} has not run"
+            );
+        }
+    }
+}
+
+/// An endpoint whose connections never complete (a listener with a full
+/// accept queue that never accepts) holds up `SYNC_NONE` oneways to it
+/// only, not those to other endpoints.
+#[test]
+fn an_unreachable_endpoint_does_not_hold_up_sync_none_oneways_to_others() {
+    use socket2::{Domain, Socket, Type};
+    let black_hole = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    black_hole
+        .bind(
+            &"127.0.0.1:0"
+                .parse::<std::net::SocketAddr>()
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    black_hole.listen(0).unwrap();
+    let addr = black_hole.local_addr().unwrap().as_socket().unwrap();
+    // Fill the accept queue: later connection attempts get no answer.
+    let mut fillers = Vec::new();
+    for _ in 0..4 {
+        let s = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+        s.set_nonblocking(true).unwrap();
+        let _ = s.connect(&addr.into());
+        fillers.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+
+    let client = Orb::builder()
+        .sync_scope(SyncScope::None)
+        .connect_timeout(Duration::from_secs(120))
+        .round_trip_timeout(TIMEOUT)
+        .build()
+        .unwrap();
+    let stuck = client
+        .string_to_object(&format!("corbaloc::1.2@{addr}/Lab"))
+        .unwrap();
+    let s = server("iiop://127.0.0.1:0");
+    let good = client.string_to_object(&s.ior).unwrap();
+    stuck.invoke_oneway("record", |e| 1i32.encode(e)).unwrap();
+    for i in 0..10 {
+        good.invoke_oneway("record", |e| i.encode(e)).unwrap();
+    }
+    // Within the test's bound (far less than the connect timeout).
+    eventually("the oneways to the good endpoint arrive", || {
+        s.lab.recorded.lock().unwrap().len() == 10
+    });
+    assert_eq!(
+        *s.lab.recorded.lock().unwrap(),
+        (0..10).map(i64::from).collect::<Vec<_>>()
+    );
+    drop(fillers);
+}
+
 #[test]
 fn sync_none_oneways_over_iiop() {
     sync_none_returns_before_the_transport_has_the_request(|| "iiop://127.0.0.1:0".to_owned());

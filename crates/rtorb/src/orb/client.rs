@@ -46,7 +46,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock, Weak, mpsc};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -172,18 +172,15 @@ pub(crate) struct ClientCore {
     config: ClientConfig,
     /// The connections to each endpoint, by endpoint string.
     pools: Mutex<HashMap<String, Pool>>,
-    /// This core, for the thread that sends `SYNC_NONE` oneways.
+    /// This core, for the threads that send `SYNC_NONE` oneways.
     me: Weak<ClientCore>,
-    /// The queue of that thread, started by the first such oneway.
-    deferred: OnceLock<Option<mpsc::Sender<Deferred>>>,
     /// Request ids of `SYNC_NONE` oneways (no reply ever refers to them).
     next_deferred_id: AtomicU32,
 }
 
-/// A `SYNC_NONE` oneway, encoded by the caller, for the sending thread.
+/// A `SYNC_NONE` oneway, encoded by the caller, queued at its endpoint.
 #[derive(Debug)]
 struct Deferred {
-    pool: Pool,
     endpoint: Box<dyn Endpoint>,
     /// The message, as one gathered write (fragments included).
     pieces: Vec<Bytes>,
@@ -204,7 +201,30 @@ struct EndpointPool {
     /// [`Transport::try_clone_box`]): its calls use connections
     /// exclusively whatever the strategy.
     unsharable: std::sync::atomic::AtomicBool,
+    /// `SYNC_NONE` oneways to the endpoint not yet written, in the order
+    /// they were made. Written by a thread of the endpoint's own (so an
+    /// endpoint that cannot be reached delays no other), or by the next
+    /// request to the endpoint before it is sent itself; the lock is held
+    /// while one is written.
+    deferred: Mutex<DeferredQueue>,
+    /// Oneways queued or being written: a request looks at it (without
+    /// locking) to know whether it must write them first.
+    deferred_pending: std::sync::atomic::AtomicUsize,
+    /// Wakes the endpoint's sending thread.
+    deferred_added: crate::sync::Condvar,
 }
+
+/// The `SYNC_NONE` oneways of one endpoint.
+#[derive(Debug, Default)]
+struct DeferredQueue {
+    queue: std::collections::VecDeque<Deferred>,
+    /// Whether the endpoint's sending thread runs.
+    sender: bool,
+}
+
+/// How long an endpoint's sending thread waits for more oneways before it
+/// ends.
+const DEFERRED_LINGER: Duration = Duration::from_millis(200);
 
 type Pool = Arc<EndpointPool>;
 
@@ -353,7 +373,6 @@ impl ClientCore {
             config,
             pools: Mutex::new(HashMap::new()),
             me,
-            deferred: OnceLock::new(),
             next_deferred_id: AtomicU32::new(0x8000_0000),
         }
     }
@@ -613,6 +632,7 @@ impl ClientCore {
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
         let mut resent = false;
+        self.flush_deferred(&candidate.pool);
         loop {
             let shared = if self.multiplexed() {
                 self.shared(candidate, deadline)?
@@ -732,51 +752,79 @@ impl ClientCore {
             self.config.fragment_size,
         )?;
         let deferred = Deferred {
-            pool: Arc::clone(&candidate.pool),
             endpoint: candidate.endpoint.clone_box(),
             pieces,
             announced,
         };
-        match self.deferred_queue() {
-            Some(queue) => {
-                // The thread ends only with this core.
-                let _ = queue.send(deferred);
-            }
-            // No thread could be started: send it here.
-            None => self.deliver(deferred),
+        let pool = &candidate.pool;
+        let mut q = lock(&pool.deferred);
+        q.queue.push_back(deferred);
+        pool.deferred_pending.fetch_add(1, Ordering::AcqRel);
+        if q.sender {
+            pool.deferred_added.notify_one();
+            return Ok(());
+        }
+        q.sender = true;
+        drop(q);
+        let me = self.me.clone();
+        let p = Arc::clone(pool);
+        let started = std::thread::Builder::new()
+            .name("rtorb-oneway-sender".into())
+            .spawn(move || {
+                if let Some(core) = me.upgrade() {
+                    core.send_queued(&p);
+                }
+            });
+        if started.is_err() {
+            // No thread: written here, as the next request would.
+            lock(&pool.deferred).sender = false;
+            self.flush_deferred(pool);
         }
         Ok(())
     }
 
-    /// The queue of the thread sending `SYNC_NONE` oneways, started the
-    /// first time; `None` if it cannot be started.
-    fn deferred_queue(&self) -> Option<&mpsc::Sender<Deferred>> {
-        self.deferred
-            .get_or_init(|| {
-                let (tx, rx) = mpsc::channel::<Deferred>();
-                let me = self.me.clone();
-                std::thread::Builder::new()
-                    .name("rtorb-oneway-sender".into())
-                    .spawn(move || {
-                        while let Ok(d) = rx.recv() {
-                            let Some(core) = me.upgrade() else {
-                                return;
-                            };
-                            core.deliver(d);
-                        }
-                    })
-                    .ok()
-                    .map(|_| tx)
-            })
-            .as_ref()
+    /// The sending thread of `pool`: writes its queued oneways, in order,
+    /// and ends once none has come for a while.
+    fn send_queued(&self, pool: &EndpointPool) {
+        let mut q = lock(&pool.deferred);
+        loop {
+            if let Some(d) = q.queue.pop_front() {
+                // Written under the lock: a request to the endpoint waits
+                // until the oneways made before it are out.
+                self.deliver(pool, d);
+                pool.deferred_pending.fetch_sub(1, Ordering::AcqRel);
+                continue;
+            }
+            let (guard, timeout) = pool.deferred_added.wait_timeout(q, DEFERRED_LINGER);
+            q = guard;
+            if timeout.timed_out() && q.queue.is_empty() {
+                q.sender = false;
+                return;
+            }
+        }
+    }
+
+    /// Writes the oneways queued at `pool` before a request to it goes
+    /// out: a thread's requests to an endpoint leave in the order it made
+    /// them. Costs an atomic load when none is queued.
+    fn flush_deferred(&self, pool: &EndpointPool) {
+        if pool.deferred_pending.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let mut q = lock(&pool.deferred);
+        while let Some(d) = q.queue.pop_front() {
+            self.deliver(pool, d);
+            pool.deferred_pending.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 
     /// Writes a deferred oneway, once more on a new connection if the
-    /// first write fails.
-    fn deliver(&self, d: Deferred) {
+    /// first write fails; failures are not reported (a `SYNC_NONE` caller
+    /// asked for no news).
+    fn deliver(&self, pool: &EndpointPool, d: Deferred) {
         for _ in 0..2 {
             let shared = if self.multiplexed() {
-                match self.shared_to(&d.pool, &*d.endpoint, None) {
+                match self.shared_to(pool, &*d.endpoint, None) {
                     Ok(s) => s,
                     Err(_) => return,
                 }
@@ -785,14 +833,14 @@ impl ClientCore {
             };
             let written = match shared {
                 Some(conn) => conn.write_pieces(&d.pieces, d.announced),
-                None => match self.checkout(&d.pool, &*d.endpoint, None) {
+                None => match self.checkout(pool, &*d.endpoint, None) {
                     Ok(mut conn) => {
                         let r = conn.transport.write_all_vectored(&d.pieces);
                         if r.is_ok() {
                             if conn.codesets.is_none() {
                                 conn.codesets = d.announced;
                             }
-                            self.checkin(&d.pool, conn);
+                            self.checkin(pool, conn);
                         }
                         r.is_ok()
                     }
