@@ -49,7 +49,7 @@ use super::endpoint::{
 use super::registry::ProtocolRegistry;
 use super::{
     Acceptor, Connector, Endpoint, EndpointError, ProtocolFactory, Transport, TransportError,
-    messaging_of, profile_components,
+    profile_components, profile_messaging,
 };
 
 /// The protocol name and endpoint scheme.
@@ -628,12 +628,7 @@ impl IiopFactory {
                 reason: "a profile needs a single nonzero port",
             });
         }
-        let components = profile_components(components, endpoint.messaging);
-        if endpoint.version == Version::V1_0 && !components.is_empty() {
-            return Err(TransportError::Profile(
-                "IIOP 1.0 profiles cannot carry tagged components",
-            ));
-        }
+        let components = profile_components(endpoint.version, components, endpoint.messaging)?;
         let mut p = IiopProfile::new(
             endpoint.version,
             endpoint.profile_host(),
@@ -647,10 +642,7 @@ impl IiopFactory {
     /// The endpoint of an IIOP profile.
     pub fn endpoint_of(profile: &IiopProfile) -> Result<IiopEndpoint, TransportError> {
         let host = parse_host(&profile.host)?;
-        let messaging = messaging_of(&profile.components);
-        if messaging == FrameProtocol::Lite && profile.version != Version::V1_2 {
-            return Err(EndpointError::LiteNeedsGiop12(profile.version).into());
-        }
+        let messaging = profile_messaging(profile.version, &profile.components)?;
         Ok(IiopEndpoint {
             version: profile.version,
             host,

@@ -83,6 +83,7 @@ use std::os::fd::AsRawFd;
 use std::time::Duration;
 
 use bytes::Bytes;
+use rtorb_cdr::Version;
 use rtorb_giop::FrameProtocol;
 use rtorb_giop::ior::tags::ProfileId;
 use rtorb_giop::ior::{Profile, TaggedComponent};
@@ -278,12 +279,15 @@ pub(crate) fn messaging_of(components: &[TaggedComponent]) -> FrameProtocol {
     }
 }
 
-/// The components of a profile for an endpoint speaking `messaging`:
-/// `components`, plus the GIOPlite marker where needed.
+/// The components of a profile of GIOP `version` for an endpoint
+/// speaking `messaging`: `components`, plus the GIOPlite marker where
+/// needed. A version 1.0 profile has no room for components. Every stream
+/// transport's profile (IIOP, UIOP) is made with it.
 pub(crate) fn profile_components(
+    version: Version,
     components: &[TaggedComponent],
     messaging: FrameProtocol,
-) -> Vec<TaggedComponent> {
+) -> Result<Vec<TaggedComponent>, TransportError> {
     let mut out: Vec<TaggedComponent> = components
         .iter()
         .filter(|c| c.tag != TAG_RTORB_GIOP_LITE)
@@ -293,5 +297,23 @@ pub(crate) fn profile_components(
         let order = rtorb_cdr::ByteOrder::NATIVE.flag();
         out.push(TaggedComponent::new(TAG_RTORB_GIOP_LITE, vec![order]));
     }
-    out
+    if version == Version::V1_0 && !out.is_empty() {
+        return Err(TransportError::Profile(
+            "GIOP 1.0 profiles cannot carry tagged components",
+        ));
+    }
+    Ok(out)
+}
+
+/// The messaging protocol a profile of GIOP `version` with `components`
+/// asks for: GIOPlite (which needs GIOP 1.2) when marked, else GIOP.
+pub(crate) fn profile_messaging(
+    version: Version,
+    components: &[TaggedComponent],
+) -> Result<FrameProtocol, TransportError> {
+    let messaging = messaging_of(components);
+    if messaging == FrameProtocol::Lite && version != Version::V1_2 {
+        return Err(EndpointError::LiteNeedsGiop12(version).into());
+    }
+    Ok(messaging)
 }

@@ -40,7 +40,7 @@ use super::endpoint::{
 use super::registry::ProtocolRegistry;
 use super::{
     Acceptor, Connector, Endpoint, EndpointError, ProtocolFactory, Transport, TransportError,
-    messaging_of, profile_components,
+    profile_components, profile_messaging,
 };
 
 /// The protocol name and endpoint scheme.
@@ -435,12 +435,7 @@ impl UiopFactory {
         object_key: Bytes,
         components: &[TaggedComponent],
     ) -> Result<UiopProfile, TransportError> {
-        let components = profile_components(components, endpoint.messaging);
-        if endpoint.version == Version::V1_0 && !components.is_empty() {
-            return Err(TransportError::Profile(
-                "UIOP 1.0 profiles cannot carry tagged components",
-            ));
-        }
+        let components = profile_components(endpoint.version, components, endpoint.messaging)?;
         let mut p = UiopProfile::new(endpoint.version, endpoint.path.clone(), object_key);
         p.components = components;
         Ok(p)
@@ -449,10 +444,7 @@ impl UiopFactory {
     /// The endpoint of a UIOP profile.
     pub fn endpoint_of(profile: &UiopProfile) -> Result<UiopEndpoint, TransportError> {
         check_path(&profile.path)?;
-        let messaging = messaging_of(&profile.components);
-        if messaging == FrameProtocol::Lite && profile.version != Version::V1_2 {
-            return Err(EndpointError::LiteNeedsGiop12(profile.version).into());
-        }
+        let messaging = profile_messaging(profile.version, &profile.components)?;
         Ok(UiopEndpoint {
             version: profile.version,
             path: profile.path.clone(),
