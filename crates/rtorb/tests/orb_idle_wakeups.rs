@@ -113,3 +113,51 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     client.shutdown();
     let _ = std::fs::remove_file(&path);
 }
+
+/// The event-loop strategies (reactive, leader/followers) poll with no
+/// timeout while no connection has a timeout running: an idle server's
+/// loop threads sleep, and still serve and stop promptly.
+#[test]
+fn idle_event_loops_sleep_until_input_or_shutdown() {
+    use rtorb::orb::ServerStrategy;
+    for (strategy, name) in [
+        (ServerStrategy::Reactive, "rtorb-reactor"),
+        (ServerStrategy::LeaderFollowers, "rtorb-leader-fo"),
+    ] {
+        let orb = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .server_strategy(strategy)
+            .server_threads(3)
+            .build()
+            .unwrap();
+        let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+        let ior = orb.object_to_string(&obj).unwrap();
+        let client = Orb::builder().build().unwrap();
+        let target = client.string_to_object(&ior).unwrap();
+        assert_eq!(echo(&target, 1).unwrap(), 1);
+        std::thread::sleep(Duration::from_millis(100));
+
+        let before = switches(name);
+        assert!(!before.is_empty(), "{strategy:?}: no {name} thread");
+        std::thread::sleep(Duration::from_millis(600));
+        let after = switches(name);
+        for ((task, b), (_, a)) in before.iter().zip(&after) {
+            // Polling every 50 ms would have woken about 12 times.
+            assert!(
+                a - b <= 2,
+                "{strategy:?} {task}: {} wake-ups in 600 ms",
+                a - b
+            );
+        }
+        assert_eq!(echo(&target, 2).unwrap(), 2);
+
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            orb.shutdown();
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(Duration::from_secs(20))
+            .expect("the server ORB shuts down with its loop asleep");
+        client.shutdown();
+    }
+}

@@ -164,6 +164,13 @@ struct EventLoop {
     /// Connections put back after a full turn (still claimed).
     requeued: Mutex<Vec<Arc<Slot>>>,
     has_requeued: AtomicBool,
+    /// Connections with a timeout running (part of a message held, or
+    /// replies not written): while there are none, and no accept needs
+    /// retrying, the leader sleeps until an event comes, with no periodic
+    /// wake-up.
+    timed: AtomicUsize,
+    /// An accept failed for want of resources: retried at every sweep.
+    accept_retry: AtomicBool,
     waker: Arc<Waker>,
     epoch: Instant,
     /// Threads still running.
@@ -201,6 +208,8 @@ pub(crate) fn spawn(
         table: Mutex::new(Table::default()),
         requeued: Mutex::new(Vec::new()),
         has_requeued: AtomicBool::new(false),
+        timed: AtomicUsize::new(0),
+        accept_retry: AtomicBool::new(false),
         waker,
         epoch: Instant::now(),
         running: AtomicUsize::new(threads),
@@ -273,12 +282,16 @@ impl EventLoop {
                 return ready.pop_front();
             }
             *taken_since_poll = 0;
-            let timeout = if ready.is_empty() {
-                self.core.limits.poll_interval
+            let timeout = if !ready.is_empty() {
+                Some(Duration::ZERO)
+            } else if self.timed.load(Ordering::Acquire) > 0
+                || self.accept_retry.load(Ordering::Acquire)
+            {
+                Some(self.core.limits.poll_interval)
             } else {
-                Duration::ZERO
+                None
             };
-            match poll.poll(events, Some(timeout)) {
+            match poll.poll(events, timeout) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => std::thread::sleep(POLL_ERROR_PAUSE),
@@ -304,13 +317,21 @@ impl EventLoop {
                     }
                 }
             }
-            let now = Instant::now();
-            if now >= *next_sweep {
-                self.sweep(now, ready);
-                // An accept that failed for want of descriptors left
-                // connections waiting that bring no new event: try again.
-                for a in acceptors.iter() {
-                    self.accept(&**a);
+            let timed = self.timed.load(Ordering::Acquire) > 0;
+            let retry = self.accept_retry.load(Ordering::Acquire);
+            let now = (timed || retry).then(Instant::now);
+            if let Some(now) = now.filter(|now| *now >= *next_sweep) {
+                if timed {
+                    self.sweep(now, ready);
+                }
+                if retry {
+                    // An accept that failed for want of descriptors left
+                    // connections waiting that bring no new event: try
+                    // again.
+                    self.accept_retry.store(false, Ordering::Release);
+                    for a in acceptors.iter() {
+                        self.accept(&**a);
+                    }
                 }
                 *next_sweep = now + self.core.limits.poll_interval;
             }
@@ -344,9 +365,12 @@ impl EventLoop {
                         e.kind(),
                         std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
                     ) => {}
-                // Out of descriptors or the like: the next connection
-                // that arrives brings another event.
-                Err(_) => return,
+                // Out of descriptors or the like: retried at the next
+                // sweep (a waiting connection brings no new event).
+                Err(_) => {
+                    self.accept_retry.store(true, Ordering::Release);
+                    return;
+                }
             }
         }
     }
@@ -428,11 +452,12 @@ impl EventLoop {
             let deadline = conn
                 .deadline(&self.core)
                 .map_or(0, |d| self.nanos(d).max(1));
-            slot.deadline.store(deadline, Ordering::Release);
+            self.set_deadline(slot, deadline);
             match outcome {
                 Progress::Close(last) => {
                     let live = guard.take();
                     drop(guard);
+                    self.set_deadline(slot, 0);
                     slot.state.store(CLOSED, Ordering::Release);
                     if let Some(live) = live {
                         self.remove(slot.index, live, last);
@@ -453,6 +478,21 @@ impl EventLoop {
             if slot.release() {
                 return;
             }
+        }
+    }
+
+    /// Sets the timeout of a connection (0: none), keeping count of the
+    /// connections that have one.
+    fn set_deadline(&self, slot: &Slot, deadline: u64) {
+        let before = slot.deadline.swap(deadline, Ordering::AcqRel);
+        if before == 0 && deadline != 0 {
+            // The leader may sleep with no timeout: wake it to time this
+            // connection.
+            if self.timed.fetch_add(1, Ordering::AcqRel) == 0 {
+                let _ = self.waker.wake();
+            }
+        } else if before != 0 && deadline == 0 {
+            self.timed.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
