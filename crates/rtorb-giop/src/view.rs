@@ -132,8 +132,8 @@ impl<'a> Cursor<'a> {
     fn operation(&mut self) -> Option<&'a str> {
         let raw = self.octets()?;
         let (nul, name) = raw.split_last()?;
-        // One pass: ASCII with no NUL.
-        if *nul != 0 || !name.iter().all(|b| (1..0x80).contains(b)) {
+        // ASCII (checked a word at a time) with no NUL (memchr).
+        if *nul != 0 || !name.is_ascii() || name.contains(&0) {
             return None;
         }
         std::str::from_utf8(name).ok()
