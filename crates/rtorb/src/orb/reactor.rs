@@ -246,6 +246,7 @@ pub(crate) fn spawn(
 
 impl EventLoop {
     fn run(&self) {
+        crate::runtime::set_thread_invoker(self.core.invoker());
         while let Some(slot) = self.lead() {
             self.serve(&slot);
         }

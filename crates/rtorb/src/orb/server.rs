@@ -178,6 +178,11 @@ impl ServerCore {
         }
     }
 
+    /// The invoker object references arriving in requests are bound to.
+    pub(crate) fn invoker(&self) -> &Arc<dyn Invoker> {
+        &self.invoker
+    }
+
     /// Sends GIOP 1.2 replies larger than `max` as fragments.
     pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
         self.fragment_size = max;
@@ -453,6 +458,7 @@ pub(crate) struct Connection {
 /// wake-ups; with the time left of the incomplete-message timeout while
 /// one is.
 fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
+    crate::runtime::set_thread_invoker(&core.invoker);
     let watched = core.watch(&*transport);
     if let Ok(mut conn) = Connection::new(core, transport, true) {
         if watched.is_some() {

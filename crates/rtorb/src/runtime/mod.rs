@@ -183,6 +183,7 @@ pub use values::{
 
 pub(crate) use pool::BufferPool;
 pub(crate) use server::ReplyBuilder;
+pub(crate) use support::set_thread_invoker;
 
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.

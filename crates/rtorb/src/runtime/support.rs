@@ -89,10 +89,23 @@ thread_local! {
 /// object references read by [`read_object`] are bound to; the previous
 /// one is restored afterwards.
 pub fn with_invoker<R>(invoker: &Arc<dyn Invoker>, f: impl FnOnce() -> R) -> R {
+    // A server thread has its ORB's invoker already (see
+    // `set_thread_invoker`): nothing to swap per request.
+    let already =
+        CURRENT_INVOKER.with(|c| c.borrow().as_ref().is_some_and(|i| Arc::ptr_eq(i, invoker)));
+    if already {
+        return f();
+    }
     let previous = CURRENT_INVOKER.with(|c| c.replace(Some(invoker.clone())));
     let out = f();
     CURRENT_INVOKER.with(|c| *c.borrow_mut() = previous);
     out
+}
+
+/// Makes `invoker` the calling thread's current invoker for good: for a
+/// thread that serves one ORB's requests and nothing else.
+pub(crate) fn set_thread_invoker(invoker: &Arc<dyn Invoker>) {
+    CURRENT_INVOKER.with(|c| *c.borrow_mut() = Some(invoker.clone()));
 }
 
 /// The object reference (IOR) that designates `object`.
