@@ -517,3 +517,44 @@ fn a_locate_request_for_an_inactive_object_is_unknown() {
     assert_eq!(absent.validate_connection(), Ok(true));
     assert_eq!(who(&absent).unwrap(), 5);
 }
+
+/// A `LocateRequest` to a POA with a servant locator goes through the POA
+/// manager as a request does (discarding: `TRANSIENT`), and does not call
+/// the locator (no operation runs).
+#[test]
+fn a_locate_request_to_a_locator_poa_goes_through_the_manager() {
+    let orb = server();
+    let c = client();
+    let root = orb.root_poa();
+    let poa = root
+        .create_poa(
+            "locating-locator",
+            None,
+            &[
+                Policy::IdAssignment(IdAssignmentPolicy::UserId),
+                Policy::ServantRetention(ServantRetentionPolicy::NonRetain),
+                Policy::RequestProcessing(RequestProcessingPolicy::UseServantManager),
+            ],
+        )
+        .unwrap();
+    let locator = Arc::new(Locator::default());
+    poa.set_servant_manager(ServantManager::Locator(locator.clone()))
+        .unwrap();
+    let manager = poa.the_poa_manager();
+    manager.activate().unwrap();
+    let obj = remote(
+        &orb,
+        &c,
+        &poa.create_reference_with_id(b"abc", TAGGED_ID).unwrap(),
+    );
+    assert_eq!(obj.validate_connection(), Ok(true));
+    assert!(
+        locator.log.lock().unwrap().is_empty(),
+        "the locator is not asked"
+    );
+    manager.discard_requests(false).unwrap();
+    let e = obj.validate_connection().unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    manager.activate().unwrap();
+    assert_eq!(obj.validate_connection(), Ok(true));
+}

@@ -1,6 +1,6 @@
 //! POA managers: the processing state shared by a group of POAs.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
@@ -53,22 +53,34 @@ impl State {
 const HOLD_POLL: Duration = Duration::from_millis(50);
 
 thread_local! {
-    /// How many POA upcalls the thread is running (nested collocated
-    /// calls count each).
-    static UPCALLS: Cell<usize> = const { Cell::new(0) };
+    /// The ORBs whose POA requests the thread is running, innermost last
+    /// (nested collocated calls push each), each named by the address of
+    /// its shutdown flag. The vector keeps its capacity: no allocation per
+    /// request.
+    static UPCALLS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether the current thread is running a request's servant.
-pub(crate) fn in_upcall() -> bool {
-    UPCALLS.with(|u| u.get() > 0)
+/// The name of the ORB whose shutdown flag is `orb` in [`UPCALLS`].
+fn orb_name(orb: &Arc<AtomicBool>) -> usize {
+    Arc::as_ptr(orb) as usize
 }
 
-pub(crate) fn enter_upcall() {
-    UPCALLS.with(|u| u.set(u.get() + 1));
+/// Whether the current thread is running a request dispatched by a POA
+/// of the ORB whose shutdown flag is `orb` (waiting for completion there
+/// would wait for itself; the spec's `BAD_INV_ORDER` case).
+pub(crate) fn in_upcall_of(orb: &Arc<AtomicBool>) -> bool {
+    let name = orb_name(orb);
+    UPCALLS.with(|u| u.borrow().contains(&name))
+}
+
+pub(crate) fn enter_upcall(orb: &Arc<AtomicBool>) {
+    UPCALLS.with(|u| u.borrow_mut().push(orb_name(orb)));
 }
 
 pub(crate) fn leave_upcall() {
-    UPCALLS.with(|u| u.set(u.get().saturating_sub(1)));
+    UPCALLS.with(|u| {
+        u.borrow_mut().pop();
+    });
 }
 
 /// Requests running, counted so that a thread can wait until none is:
@@ -99,6 +111,11 @@ impl Running {
             let _guard = lock(&self.lock);
             self.ended.notify_all();
         }
+    }
+
+    /// How many run now.
+    pub(crate) fn count(&self) -> usize {
+        self.count.load(Ordering::Acquire)
     }
 
     /// Waits until none runs.
@@ -183,14 +200,14 @@ impl PoaManager {
     /// Waiting from inside a request is `BAD_INV_ORDER`, and the state
     /// does not change.
     pub fn hold_requests(&self, wait_for_completion: bool) -> Result<(), PoaError> {
-        refuse_wait_in_upcall(wait_for_completion)?;
+        self.refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Holding)?;
         self.wait(wait_for_completion)
     }
 
     /// `discard_requests`: requests (held ones included) get `TRANSIENT`.
     pub fn discard_requests(&self, wait_for_completion: bool) -> Result<(), PoaError> {
-        refuse_wait_in_upcall(wait_for_completion)?;
+        self.refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Discarding)?;
         self.wait(wait_for_completion)
     }
@@ -203,7 +220,7 @@ impl PoaManager {
         etherealize_objects: bool,
         wait_for_completion: bool,
     ) -> Result<(), PoaError> {
-        refuse_wait_in_upcall(wait_for_completion)?;
+        self.refuse_wait_in_upcall(wait_for_completion)?;
         self.set_state(State::Inactive)?;
         self.wait(wait_for_completion)?;
         if etherealize_objects {
@@ -222,6 +239,12 @@ impl PoaManager {
     /// more get `TRANSIENT`.
     pub fn hold_limit(&self) -> usize {
         self.0.hold_limit
+    }
+
+    /// Requests admitted by this manager and not yet finished (being
+    /// served now).
+    pub fn running_requests(&self) -> usize {
+        self.0.active.count()
     }
 
     /// How many requests wait in the holding state now.
@@ -249,11 +272,30 @@ impl PoaManager {
         self.get_state() == State::Active
     }
 
+    /// `BAD_INV_ORDER` for waiting for completion inside a request of
+    /// this manager's ORB.
+    fn refuse_wait_in_upcall(&self, wait_for_completion: bool) -> Result<(), PoaError> {
+        if wait_for_completion && in_upcall_of(&self.0.stopping) {
+            return Err(PoaError::System(would_deadlock()));
+        }
+        Ok(())
+    }
+
+    /// The ORB's shutdown flag, which also names the ORB.
+    pub(crate) fn orb_flag(&self) -> &Arc<AtomicBool> {
+        &self.0.stopping
+    }
+
+    /// Whether the calling thread runs a request of this manager's ORB.
+    pub(crate) fn in_upcall_here(&self) -> bool {
+        in_upcall_of(&self.0.stopping)
+    }
+
     fn wait(&self, wait_for_completion: bool) -> Result<(), PoaError> {
         if !wait_for_completion {
             return Ok(());
         }
-        if in_upcall() {
+        if in_upcall_of(&self.0.stopping) {
             return Err(PoaError::System(would_deadlock()));
         }
         self.0.active.wait_none();
@@ -334,14 +376,6 @@ impl PoaManager {
     pub(crate) fn release(&self) {
         self.0.active.end();
     }
-}
-
-/// `BAD_INV_ORDER` for waiting for completion inside a request.
-fn refuse_wait_in_upcall(wait_for_completion: bool) -> Result<(), PoaError> {
-    if wait_for_completion && in_upcall() {
-        return Err(PoaError::System(would_deadlock()));
-    }
-    Ok(())
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

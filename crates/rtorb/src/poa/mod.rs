@@ -157,7 +157,7 @@ pub use servant_manager::{
 
 use error::{destroyed, no_adapter, not_active, system, would_deadlock};
 use key::SlotRef;
-use manager::{Running, enter_upcall, in_upcall, leave_upcall, lock};
+use manager::{Running, enter_upcall, leave_upcall, lock};
 use table::{AdapterTable, Location};
 
 /// An object id: the application's octets, or the POA's for a
@@ -422,8 +422,10 @@ impl Drop for Upcall {
             } => locator.postinvoke(&oid, poa, &operation, cookie, self.skeleton.clone()),
         }
         current::leave();
-        poa.0.in_flight.end();
+        // The manager's count first: a `destroy` waiting on the POA's
+        // count returns with the request gone from both.
         poa.0.manager.release();
+        poa.0.in_flight.end();
         leave_upcall();
     }
 }
@@ -626,7 +628,7 @@ impl Poa {
         etherealize_objects: bool,
         wait_for_completion: bool,
     ) -> Result<(), PoaError> {
-        if wait_for_completion && in_upcall() {
+        if wait_for_completion && self.0.manager.in_upcall_here() {
             return Err(PoaError::System(would_deadlock()));
         }
         if self.0.destroyed.swap(true, Ordering::AcqRel) {
@@ -1112,6 +1114,16 @@ impl Poa {
             == RequestProcessingPolicy::UseServantManager
             && !self.0.policies.retains();
         if locator {
+            // Through the manager as a request (holding waits, discarding
+            // and inactive answer), then without the locator.
+            let inner = &*self.0;
+            if let Err(e) = inner
+                .manager
+                .admit(|| inner.destroyed.load(Ordering::Acquire))
+            {
+                return Location::System(e);
+            }
+            inner.manager.release();
             let st = read(&self.0.state);
             return match st.servant_manager {
                 Some(_) => Location::Here,
@@ -1138,7 +1150,7 @@ impl Poa {
             .manager
             .admit(|| inner.destroyed.load(Ordering::Acquire))?;
         inner.in_flight.start();
-        enter_upcall();
+        enter_upcall(inner.manager.orb_flag());
         // From here on, dropping `end` (in an Upcall or on error) ends
         // the request.
         let guard = Admitted(self);
@@ -1258,8 +1270,8 @@ struct Admitted<'a>(&'a Poa);
 
 impl Drop for Admitted<'_> {
     fn drop(&mut self) {
-        self.0.0.in_flight.end();
         self.0.0.manager.release();
+        self.0.0.in_flight.end();
         leave_upcall();
     }
 }
