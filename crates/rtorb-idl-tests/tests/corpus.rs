@@ -445,3 +445,89 @@ fn operations_with_a_context_clause_carry_a_context() {
         assert_eq!(err.kind(), Some(SystemExceptionKind::Marshal));
     }
 }
+
+/// `Vals::Tally` supports `Vals::Counter`: the value's Rust type implements
+/// the interface's servant trait, which `TallyOperations` requires.
+mod tally {
+    use super::values_idl::vals::*;
+    use rtorb::runtime::SystemException;
+
+    impl CounterServant for Tally {
+        fn count(&self) -> Result<i32, SystemException> {
+            Ok(self.total)
+        }
+        fn scaled(&self, by: i32) -> Result<i32, SystemException> {
+            Ok(self.total * by)
+        }
+    }
+    impl TallyOperations for Tally {
+        fn doubled(&self) -> Result<i32, SystemException> {
+            Ok(self.total * 2)
+        }
+    }
+    impl CounterServant for Tagged {
+        fn count(&self) -> Result<i32, SystemException> {
+            Ok(self.total + 100)
+        }
+        fn scaled(&self, by: i32) -> Result<i32, SystemException> {
+            Ok((self.total + 100) * by)
+        }
+    }
+    impl TaggedOperations for Tagged {
+        fn doubled(&self) -> Result<i32, SystemException> {
+            Ok(self.total * 4)
+        }
+    }
+    impl User for Opener {
+        fn open(
+            &self,
+            p: Option<std::sync::Arc<dyn PointValue>>,
+        ) -> Result<Handle, SystemException> {
+            let y = p.map_or(0, |p| *p.y());
+            Ok(Handle(rtorb::runtime::Opaque::new(self.base + y)))
+        }
+    }
+    impl OpenerOperations for Opener {}
+}
+
+/// A value supporting a concrete interface has that interface's operations
+/// to implement (as in the C++ and Java mappings): they are called on the
+/// value through its operations trait, and the value is a servant of the
+/// interface. `Tagged` supports it through its base `Tally`; `Opener`
+/// supports a local interface.
+#[test]
+fn values_implement_the_operations_of_the_interface_they_support() {
+    use values_idl::vals::*;
+    let tally = Tally { total: 7 };
+    // The supported operations are methods of the value's operations trait.
+    let ops: &dyn TallyOperations = &tally;
+    assert_eq!(ops.count().unwrap(), 7);
+    assert_eq!(ops.scaled(3).unwrap(), 21);
+    assert_eq!(ops.doubled().unwrap(), 14);
+    let tagged = Tagged {
+        total: 1,
+        tag: "t".into(),
+    };
+    let ops: &dyn TaggedOperations = &tagged;
+    assert_eq!(ops.count().unwrap(), 101);
+    assert_eq!(ops.doubled().unwrap(), 4);
+    // The value serves the interface through the loopback.
+    for orb in orbs() {
+        let obj = orb.activate(&b"tally"[..], Arc::new(CounterSkeleton(Tally { total: 5 })));
+        let c = Counter::narrow(obj).unwrap().expect("a Counter");
+        assert_eq!(c.count().unwrap(), 5);
+        assert_eq!(c.scaled(4).unwrap(), 20);
+    }
+    // The value still travels as a value.
+    round_trip(Tally { total: 9 });
+    // A value supporting a local interface implements its trait.
+    let opener = Opener { base: 10 };
+    let ops: &dyn OpenerOperations = &opener;
+    let point: std::sync::Arc<dyn PointValue> = std::sync::Arc::new(Point {
+        x: 1,
+        label: None,
+        y: 5,
+    });
+    let h = ops.open(Some(point)).unwrap();
+    assert_eq!(h.0.get::<i32>(), Some(&15));
+}

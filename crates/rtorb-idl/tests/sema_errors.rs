@@ -194,6 +194,86 @@ const CASES: &[(&str, &str)] = &[
         "1:38: `u` redefines the name of its enclosing scope `U`",
     ),
     (
+        "union U switch (enum u { a, b }) { case a: long x; };",
+        "1:22: `u` redefines the name of its enclosing scope `U`",
+    ),
+    (
+        "module M { struct m { long x; }; };",
+        "1:19: `m` redefines the name of its enclosing scope `M`",
+    ),
+    (
+        "module M { enum E { m }; };",
+        "1:21: `m` redefines the name of its enclosing scope `M`",
+    ),
+    (
+        "module M { typedef long x; }; module M { typedef long m; };",
+        "1:55: `m` redefines the name of its enclosing scope `M`",
+    ),
+    (
+        "struct S { struct s2 { long x; } s; };",
+        "1:34: `s` redefines the name of its enclosing scope `S`",
+    ),
+    (
+        "interface I { const long i = 1; };",
+        "1:26: `i` redefines the name of its enclosing scope `I`",
+    ),
+    (
+        "interface I { exception i {}; };",
+        "1:25: `i` redefines the name of its enclosing scope `I`",
+    ),
+    (
+        "interface I; interface I { void i(); };",
+        "1:33: `i` redefines the name of its enclosing scope `I`",
+    ),
+    (
+        "valuetype V { public long v; };",
+        "1:27: `v` redefines the name of its enclosing scope `V`",
+    ),
+    (
+        "valuetype V { factory v(); };",
+        "1:23: `v` redefines the name of its enclosing scope `V`",
+    ),
+    (
+        "abstract valuetype V { void v(); };",
+        "1:29: `v` redefines the name of its enclosing scope `V`",
+    ),
+    // A value type inherits the operations and attributes of the
+    // interfaces it supports (and those its value bases support), as it
+    // does those of its value bases: its own names may not take them,
+    // whatever their kind (omniidl agrees on each).
+    (
+        "interface I { void f(); }; valuetype V supports I { void F(); };",
+        "1:58: `F` is already defined in supported interface `I`",
+    ),
+    (
+        "interface I { attribute long f; }; valuetype V supports I { public long f; };",
+        "1:73: `f` is already defined in supported interface `I`",
+    ),
+    (
+        "interface J { void g(); }; interface I : J { void f(); }; valuetype V supports I { void g(); };",
+        "1:89: `g` is already defined in supported interface `J`",
+    ),
+    (
+        "interface I { void f(); }; valuetype V supports I { factory f(); };",
+        "1:61: `f` is already defined in supported interface `I`",
+    ),
+    (
+        "interface I { void f(); }; abstract valuetype A supports I {}; valuetype B : A { void f(); };",
+        "1:87: `f` is already defined in supported interface `I`",
+    ),
+    (
+        "abstract valuetype A { void f(); }; interface I { void f(); }; valuetype B : A supports I {};",
+        "1:74: `B` inherits `f` from both `A` and `I`",
+    ),
+    (
+        "valuetype A { void f(); }; valuetype B : A { public long f; };",
+        "1:58: `f` is already defined in base `A`",
+    ),
+    (
+        "valuetype A { attribute long f; }; valuetype B : A { factory f(); };",
+        "1:62: `f` is already defined in base `A`",
+    ),
+    (
         "typedef fixed<32, 2> F;",
         "1:15: fixed-point digits must be from 1 to 31, found 32",
     ),

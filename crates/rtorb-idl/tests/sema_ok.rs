@@ -281,6 +281,25 @@ fn a_parameter_may_be_named_like_its_operation() {
     for text in [
         "interface I { void op(in long op); };",
         "interface I { void op(in long OP); };",
+        "interface I { void f(in long i); };",
+        "valuetype V { factory make(in long v); };",
+    ] {
+        let spec = parse(text, &SingleFile::new("p.idl")).expect("parses");
+        assert!(analyze(&spec).is_ok(), "{text}");
+    }
+}
+
+/// Names that do not collide, as omniidl has it too: an operation
+/// inherited under the name of the interface inheriting it is not
+/// declared there; an interface supported twice over (by a value and its
+/// base) is inherited once; a value's member may take the name of an
+/// interface it supports.
+#[test]
+fn inherited_and_supported_names_that_do_not_collide() {
+    for text in [
+        "interface B { void a(); }; interface A : B {};",
+        "interface I { void f(); }; valuetype A supports I {}; valuetype B : A supports I {};",
+        "interface I { void f(); }; valuetype V supports I { public long i; };",
     ] {
         let spec = parse(text, &SingleFile::new("p.idl")).expect("parses");
         assert!(analyze(&spec).is_ok(), "{text}");

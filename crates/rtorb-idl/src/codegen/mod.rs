@@ -22,7 +22,7 @@
 //! | `interface I` | stub `I`, servant trait `IServant`, skeleton `ISkeleton<S>`, and `pub mod i` with the types declared inside, an error enum per operation with `raises`, `REPOSITORY_IDS` and `dispatch` |
 //! | `abstract interface A` | as an interface (stub, servant trait, skeleton); as a type `Option<rtorb::runtime::Abstract<A>>`, an object reference or a value |
 //! | `local interface L` | trait `L` and `pub mod l`; as a type `Option<rtorb::runtime::Local<dyn L>>`; never marshalled |
-//! | `valuetype V` | state struct `V`, trait `VValue`, `pub mod v`, `VOperations` and `VInit` traits for operations and factories; as a type `Option<Arc<dyn VValue>>` (shared values are one `Arc`) |
+//! | `valuetype V` | state struct `V`, trait `VValue`, `pub mod v`, `VOperations` (supertraits: the servant traits of the supported interfaces) and `VInit` traits for operations and factories; as a type `Option<Arc<dyn VValue>>` (shared values are one `Arc`) |
 //! | `abstract valuetype A` | trait `AValue`; as a type `Option<Arc<dyn AValue>>` |
 //! | `valuetype B T;` (box) | `pub struct B(pub T)`; as a type `Option<B>` |
 //! | `native N` | `pub struct N(pub rtorb::runtime::Opaque)`; never marshalled |
@@ -30,11 +30,14 @@
 //!
 //! `custom` valuetypes are reported as errors, and so is an operation of an
 //! interface that is not local whose parameters or result hold a native
-//! type or a local interface. The operations of interfaces a valuetype
-//! `supports` are not generated for the value (a value is passed as the
-//! abstract interface it supports through `rtorb::runtime::Abstract`
-//! only). See `rtorb::runtime` (module `values`) for the sharing and
-//! factory rules.
+//! type or a local interface. A valuetype that `supports` interfaces gets
+//! their operations to implement, as in the C++ and Java mappings: its
+//! `VOperations` trait has their servant traits (`IServant`, or the trait
+//! of a local interface) as supertraits, so the Rust type of the value
+//! implements both and can be activated as an object of a supported
+//! interface (`ISkeleton(value)`); as a type, a value is passed as an
+//! abstract interface it supports through `rtorb::runtime::Abstract`. See
+//! `rtorb::runtime` (module `values`) for the sharing and factory rules.
 
 mod emit;
 mod interface;

@@ -2,7 +2,7 @@
 //!
 //! | IDL | Rust |
 //! | --- | --- |
-//! | `valuetype V { ... }` | struct `V` with every state member (those of its concrete bases first, `private` ones too), trait `VValue` with a method reading each state member `V` declares (what a member of type `V` holds: `Option<Arc<dyn VValue>>`), `pub mod v` with the types declared inside; `VOperations` (operations and attributes, which the program implements for `V`) and `VInit` (factories) when declared |
+//! | `valuetype V { ... }` | struct `V` with every state member (those of its concrete bases first, `private` ones too), trait `VValue` with a method reading each state member `V` declares (what a member of type `V` holds: `Option<Arc<dyn VValue>>`), `pub mod v` with the types declared inside; `VOperations` (operations and attributes, which the program implements for `V`; its supertraits are the servant traits, or local interface traits, of the interfaces `V` and its value bases support, so their operations are methods to implement too, as in the C++ and Java mappings) when there are any, and `VInit` (factories) when declared |
 //! | `abstract valuetype A` | trait `AValue` only |
 //! | `valuetype B T;` | `pub struct B(pub T)`, held as `Option<B>` |
 //! | `native N;` | `pub struct N(pub rtorb::runtime::Opaque)`, never marshalled |
@@ -106,6 +106,23 @@ impl Gen<'_> {
                 .map(|(_, f)| f.clone())
                 .unwrap_or_default();
             let _ = write!(out, "fn {method}(&self) -> &{rt} {{ &self.{field} }}");
+        }
+        out
+    }
+
+    /// The interfaces valuetype `id` supports, and those its value bases
+    /// support, each once, in order.
+    fn supported_interfaces(&self, id: DeclId) -> Vec<DeclId> {
+        let mut out: Vec<DeclId> = Vec::new();
+        let Some(v) = self.value_def(id) else {
+            return out;
+        };
+        for b in std::iter::once(&id).chain(&v.all_bases) {
+            for s in self.value_def(*b).map(|d| &d.supports[..]).unwrap_or(&[]) {
+                if !out.contains(s) {
+                    out.push(*s);
+                }
+            }
         }
         out
     }
@@ -267,15 +284,42 @@ impl Gen<'_> {
             decl.name
         );
 
-        // Operations and attributes.
-        if !sigs.is_empty() {
+        // Operations and attributes, those of the supported interfaces
+        // through their servant traits.
+        let supported: Vec<String> = self
+            .supported_interfaces(id)
+            .into_iter()
+            .map(|s| {
+                let p = self.path_to(s);
+                match &model.decl(s).kind {
+                    DeclKind::Interface(si) if si.kind == InterfaceKind::Local => p,
+                    _ => format!("{p}Servant"),
+                }
+            })
+            .collect();
+        if !sigs.is_empty() || !supported.is_empty() {
             let mut methods = String::new();
             for sig in &sigs {
                 methods.push_str(&self.servant_method(sig));
             }
+            let (supers, also) = if supported.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    format!(": {}", supported.join(" + ")),
+                    format!(
+                        " It requires the operations of the interfaces the valuetype supports (itself or through a value base), through their traits ({}): implement those for the same type too, which can then also serve as the servant of such an interface (one that is not local).",
+                        supported
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            };
             let _ = write!(
                 out,
-                "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.\"]\n{IDL_NAMED_METHODS}pub trait {name}Operations {{ {methods} }}\n"
+                "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.{also}\"]\n{IDL_NAMED_METHODS}pub trait {name}Operations{supers} {{ {methods} }}\n"
             );
         }
         // Factories.

@@ -770,17 +770,25 @@ impl Analyzer {
         (ops, attrs)
     }
 
+    /// Reports `ident`, declared in `owner`, when it collides (whatever
+    /// the case) with an operation or attribute `owner` inherits: from a
+    /// base, or, for a value type, from an interface it supports.
     fn check_inherited(
         &mut self,
+        owner: DeclId,
         ident: &Identifier,
         inherited: &HashMap<String, (String, DeclId, Location)>,
     ) {
         if let Some((name, from, loc)) = inherited.get(&ident.name.to_lowercase()) {
             let base = self.decls[from.0].name.clone();
+            let what = match (&self.decls[owner.0].kind, &self.decls[from.0].kind) {
+                (DeclKind::ValueType(_), DeclKind::Interface(_)) => "supported interface",
+                _ => "base",
+            };
             self.diags.push(
                 Diagnostic::error(
                     ident.location.clone(),
-                    format!("`{}` is already defined in base `{base}`", ident.name),
+                    format!("`{}` is already defined in {what} `{base}`", ident.name),
                 )
                 .with_note(loc.clone(), format!("`{base}::{name}` is declared here")),
             );
@@ -809,7 +817,7 @@ impl Analyzer {
                     let get_raises = self.raises(scope, &a.get_raises);
                     let set_raises = self.raises(scope, &a.set_raises);
                     for n in &a.names {
-                        self.check_inherited(n, inherited);
+                        self.check_inherited(owner, n, inherited);
                         self.member_name(scope, n, "attribute");
                         attrs.push(Attribute {
                             name: n.name.clone(),
@@ -858,7 +866,7 @@ impl Analyzer {
                             );
                         }
                     }
-                    self.check_inherited(&o.name, inherited);
+                    self.check_inherited(owner, &o.name, inherited);
                     self.member_name(scope, &o.name, "operation");
                     ops.push(Operation {
                         name: o.name.name.clone(),
@@ -1044,7 +1052,19 @@ impl Analyzer {
             .chain(&supports)
             .filter_map(|b| self.scope_of.get(b).copied())
             .collect();
-        let inherited = self.inherited_members(&v.name, &all_bases);
+        // The operations and attributes of the supported interfaces (and
+        // of those the value bases support), with their bases, are
+        // inherited into the value's scope as much as those of its value
+        // bases: a name declared here may not take one of them.
+        let mut supported = supports.clone();
+        for b in &all_bases {
+            if let DeclKind::ValueType(bv) = &self.decls[b.0].kind {
+                supported.extend(bv.supports.iter().copied());
+            }
+        }
+        let supported = self.all_bases(&supported);
+        let from: Vec<DeclId> = all_bases.iter().chain(&supported).copied().collect();
+        let inherited = self.inherited_members(&v.name, &from);
         let mut exports = Vec::new();
         let mut members = Vec::new();
         let mut factories = Vec::new();
@@ -1065,6 +1085,7 @@ impl Analyzer {
                     let ty = self.resolve_type(inner, &s.type_spec);
                     for d in &s.declarators {
                         let ty = self.array(inner, ty.clone(), d);
+                        self.check_inherited(id, &d.name, &inherited);
                         self.member_name(inner, &d.name, "state member");
                         members.push(StateMember {
                             public: s.public,
@@ -1078,6 +1099,7 @@ impl Analyzer {
                 ast::ValueElement::Factory(f) => {
                     let params = self.params(inner, &f.params);
                     let raises = self.raises(inner, &f.raises);
+                    self.check_inherited(id, &f.name, &inherited);
                     self.member_name(inner, &f.name, "factory");
                     factories.push(Factory {
                         name: f.name.name.clone(),

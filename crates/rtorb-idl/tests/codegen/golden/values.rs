@@ -432,4 +432,518 @@ pub mod vals {
             ::rtorb_cdr::TypeCode::local_interface("IDL:Vals/User:1.0", "User")
         }
     }
+    /// Types and operation support of IDL interface `Vals::Counter`.
+    pub mod counter {
+        /// Repository ids of `Vals::Counter`, most derived first, then every base.
+        pub const REPOSITORY_IDS: &[&str] = &["IDL:Vals/Counter:1.0"];
+        /// Runs a request on a servant of `Vals::Counter`: decodes the arguments, calls the servant, writes the results or exception.
+        pub fn dispatch<S: super::CounterServant + ?Sized>(
+            servant: &S,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            match req.operation() {
+                "count" => {
+                    let r = servant.count()?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                "scaled" => {
+                    let d = req.arguments();
+                    let by = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let r = servant.scaled(by)?;
+                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                        Ok(())
+                    })
+                }
+                _ => Err(::rtorb::runtime::bad_operation()),
+            }
+        }
+    }
+    /// Client stub of IDL interface `Vals::Counter` (`IDL:Vals/Counter:1.0`).
+    #[derive(Debug, Clone)]
+    pub struct Counter(::rtorb::runtime::Object);
+    impl ::rtorb::runtime::Stub for Counter {
+        const REPOSITORY_ID: &'static str = "IDL:Vals/Counter:1.0";
+        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            Counter(object)
+        }
+        fn as_object(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+        fn into_object(self) -> ::rtorb::runtime::Object {
+            self.0
+        }
+    }
+    /// The operations of the base (or of `CORBA::Object`).
+    impl ::core::ops::Deref for Counter {
+        type Target = ::rtorb::runtime::Object;
+        fn deref(&self) -> &::rtorb::runtime::Object {
+            &self.0
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Counter {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb_cdr::TypeCode::objref("IDL:Vals/Counter:1.0", "Counter")
+        }
+    }
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
+    impl Counter {
+        /// IDL operation `count`.
+        pub fn count(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .call(
+                    "count",
+                    |servant: &(dyn CounterServant + 'static)| servant.count(),
+                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
+        }
+        /// IDL operation `scaled`.
+        pub fn scaled(
+            &self,
+            by: i32,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
+            ::rtorb::runtime::Stub::as_object(self)
+                .call(
+                    "scaled",
+                    |servant: &(dyn CounterServant + 'static)| servant.scaled(by),
+                    |e: &mut ::rtorb_cdr::Encoder| {
+                        ::rtorb_cdr::CdrEncode::encode(&by, e)?;
+                        Ok(())
+                    },
+                    |reply: ::rtorb::runtime::Reply| {
+                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    },
+                )
+        }
+    }
+    /// Servant trait of IDL interface `Vals::Counter`: implement it and register `CounterSkeleton(servant)`.
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
+    pub trait CounterServant: Send + Sync {
+        /// IDL operation `count`.
+        fn count(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        /// IDL operation `scaled`.
+        fn scaled(
+            &self,
+            by: i32,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+    }
+    /// Skeleton of IDL interface `Vals::Counter`, wrapping a servant.
+    pub struct CounterSkeleton<S>(pub S);
+    impl<S: CounterServant + 'static> ::rtorb::runtime::Skeleton for CounterSkeleton<S> {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            counter::REPOSITORY_IDS
+        }
+        fn dispatch(
+            &self,
+            req: &mut ::rtorb::runtime::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            counter::dispatch(&self.0, req)
+        }
+        fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
+            ::core::option::Option::Some(&self.0)
+        }
+        fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
+            ::rtorb::runtime::ServantCast::<
+                dyn CounterServant,
+            >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn CounterServant));
+        }
+    }
+    /// IDL valuetype `Vals::Tally` (`IDL:Vals/Tally:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn TallyValue>>`.
+    pub trait TallyValue: ::rtorb_cdr::valuetype::ValueBase {
+        /// The state member `total`.
+        fn total(&self) -> &i32;
+    }
+    impl ::rtorb::runtime::IdlType for dyn TallyValue {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
+                "IDL:Vals/Tally:1.0",
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Tally:1.0",
+                    "Tally",
+                    ::rtorb_cdr::typecode::VM_NONE,
+                    None,
+                    ::std::vec![
+                        ::rtorb_cdr::ValueMember { name : "total".into(), type_code :
+                        ::rtorb_cdr::TypeCode::long(), visibility :
+                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                    ],
+                ),
+            )
+        }
+    }
+    /// The operations and attributes of IDL valuetype `Vals::Tally`, which run locally: implement them for the Rust type of the value. It requires the operations of the interfaces the valuetype supports (itself or through a value base), through their traits (`CounterServant`): implement those for the same type too, which can then also serve as the servant of such an interface (one that is not local).
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
+    pub trait TallyOperations: CounterServant {
+        /// IDL operation `doubled`.
+        fn doubled(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+    }
+    /// The state of IDL valuetype `Vals::Tally` (`IDL:Vals/Tally:1.0`), those of its concrete bases first. Share a value as `Arc<Tally>`; register it with `Tally::register_factory()` where it may arrive as a value of a base type.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Tally {
+        /// `total` (public state)
+        pub total: i32,
+    }
+    impl Tally {
+        /// The repository id of `Vals::Tally`.
+        pub const REPOSITORY_ID: &'static str = "IDL:Vals/Tally:1.0";
+        /// Reads the state of a value (after its header).
+        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Tally {
+                total: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+        /// Reads the state of a value into a new shared value: the reader to register.
+        pub fn unmarshal(
+            d: &mut ::rtorb_cdr::Decoder,
+        ) -> ::rtorb_cdr::Result<
+            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+        > {
+            Ok(::std::sync::Arc::new(Self::read_state(d)?))
+        }
+        /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Tally:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
+        pub fn register_factory() {
+            ::rtorb::runtime::register_value_factory(
+                Self::REPOSITORY_ID,
+                Self::unmarshal,
+            );
+        }
+    }
+    impl ::rtorb_cdr::valuetype::ValueBase for Tally {
+        fn repository_id(&self) -> &'static str {
+            "IDL:Vals/Tally:1.0"
+        }
+        fn truncatable_ids(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.total, e)?;
+            Ok(())
+        }
+        fn as_any(&self) -> &dyn ::std::any::Any {
+            self
+        }
+        fn upcast(
+            self: ::std::sync::Arc<Self>,
+            to: ::std::any::TypeId,
+        ) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {
+            if to == ::std::any::TypeId::of::<Tally>() {
+                return Some(::std::boxed::Box::new(self));
+            }
+            if to == ::std::any::TypeId::of::<dyn TallyValue>() {
+                return Some(
+                    ::std::boxed::Box::new(self as ::std::sync::Arc<dyn TallyValue>),
+                );
+            }
+            None
+        }
+    }
+    impl TallyValue for Tally {
+        fn total(&self) -> &i32 {
+            &self.total
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Tally {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            <dyn TallyValue as ::rtorb::runtime::IdlType>::type_code()
+        }
+    }
+    /// Writes the value, unshared.
+    impl ::rtorb_cdr::CdrEncode for Tally {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+        }
+    }
+    /// Reads a value of this type (not null).
+    impl ::rtorb_cdr::CdrDecode for Tally {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            ::rtorb_cdr::valuetype::read_value_unshared::<
+                Tally,
+            >(d, Self::REPOSITORY_ID, Self::unmarshal)?
+                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+        }
+    }
+    /// IDL valuetype `Vals::Tagged` (`IDL:Vals/Tagged:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn TaggedValue>>`.
+    pub trait TaggedValue: TallyValue {
+        /// The state member `tag`.
+        fn tag(&self) -> &::std::string::String;
+    }
+    impl ::rtorb::runtime::IdlType for dyn TaggedValue {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
+                "IDL:Vals/Tagged:1.0",
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Tagged:1.0",
+                    "Tagged",
+                    ::rtorb_cdr::typecode::VM_NONE,
+                    Some(<dyn TallyValue as ::rtorb::runtime::IdlType>::type_code()),
+                    ::std::vec![
+                        ::rtorb_cdr::ValueMember { name : "tag".into(), type_code :
+                        ::rtorb_cdr::TypeCode::string(0), visibility :
+                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                    ],
+                ),
+            )
+        }
+    }
+    /// The operations and attributes of IDL valuetype `Vals::Tagged`, which run locally: implement them for the Rust type of the value. It requires the operations of the interfaces the valuetype supports (itself or through a value base), through their traits (`CounterServant`): implement those for the same type too, which can then also serve as the servant of such an interface (one that is not local).
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
+    pub trait TaggedOperations: CounterServant {
+        /// IDL operation `doubled`.
+        fn doubled(
+            &self,
+        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+    }
+    /// The state of IDL valuetype `Vals::Tagged` (`IDL:Vals/Tagged:1.0`), those of its concrete bases first. Share a value as `Arc<Tagged>`; register it with `Tagged::register_factory()` where it may arrive as a value of a base type.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Tagged {
+        /// `total` (public state)
+        pub total: i32,
+        /// `tag` (public state)
+        pub tag: ::std::string::String,
+    }
+    impl Tagged {
+        /// The repository id of `Vals::Tagged`.
+        pub const REPOSITORY_ID: &'static str = "IDL:Vals/Tagged:1.0";
+        /// Reads the state of a value (after its header).
+        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Tagged {
+                total: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                tag: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+        /// Reads the state of a value into a new shared value: the reader to register.
+        pub fn unmarshal(
+            d: &mut ::rtorb_cdr::Decoder,
+        ) -> ::rtorb_cdr::Result<
+            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+        > {
+            Ok(::std::sync::Arc::new(Self::read_state(d)?))
+        }
+        /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Tagged:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
+        pub fn register_factory() {
+            ::rtorb::runtime::register_value_factory(
+                Self::REPOSITORY_ID,
+                Self::unmarshal,
+            );
+        }
+    }
+    impl ::rtorb_cdr::valuetype::ValueBase for Tagged {
+        fn repository_id(&self) -> &'static str {
+            "IDL:Vals/Tagged:1.0"
+        }
+        fn truncatable_ids(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.total, e)?;
+            ::rtorb_cdr::CdrEncode::encode(&self.tag, e)?;
+            Ok(())
+        }
+        fn as_any(&self) -> &dyn ::std::any::Any {
+            self
+        }
+        fn upcast(
+            self: ::std::sync::Arc<Self>,
+            to: ::std::any::TypeId,
+        ) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {
+            if to == ::std::any::TypeId::of::<Tagged>() {
+                return Some(::std::boxed::Box::new(self));
+            }
+            if to == ::std::any::TypeId::of::<dyn TaggedValue>() {
+                return Some(
+                    ::std::boxed::Box::new(self as ::std::sync::Arc<dyn TaggedValue>),
+                );
+            }
+            if to == ::std::any::TypeId::of::<dyn TallyValue>() {
+                return Some(
+                    ::std::boxed::Box::new(self as ::std::sync::Arc<dyn TallyValue>),
+                );
+            }
+            None
+        }
+    }
+    impl TaggedValue for Tagged {
+        fn tag(&self) -> &::std::string::String {
+            &self.tag
+        }
+    }
+    impl TallyValue for Tagged {
+        fn total(&self) -> &i32 {
+            &self.total
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Tagged {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            <dyn TaggedValue as ::rtorb::runtime::IdlType>::type_code()
+        }
+    }
+    /// Writes the value, unshared.
+    impl ::rtorb_cdr::CdrEncode for Tagged {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+        }
+    }
+    /// Reads a value of this type (not null).
+    impl ::rtorb_cdr::CdrDecode for Tagged {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            ::rtorb_cdr::valuetype::read_value_unshared::<
+                Tagged,
+            >(d, Self::REPOSITORY_ID, Self::unmarshal)?
+                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+        }
+    }
+    /// IDL valuetype `Vals::Opener` (`IDL:Vals/Opener:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn OpenerValue>>`.
+    pub trait OpenerValue: ::rtorb_cdr::valuetype::ValueBase {
+        /// The state member `base`.
+        fn base(&self) -> &i32;
+    }
+    impl ::rtorb::runtime::IdlType for dyn OpenerValue {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            ::rtorb::runtime::guarded_type_code(
+                ::rtorb_cdr::TCKind::Value,
+                "IDL:Vals/Opener:1.0",
+                || ::rtorb_cdr::TypeCode::value_tc(
+                    "IDL:Vals/Opener:1.0",
+                    "Opener",
+                    ::rtorb_cdr::typecode::VM_NONE,
+                    None,
+                    ::std::vec![
+                        ::rtorb_cdr::ValueMember { name : "base".into(), type_code :
+                        ::rtorb_cdr::TypeCode::long(), visibility :
+                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                    ],
+                ),
+            )
+        }
+    }
+    /// The operations and attributes of IDL valuetype `Vals::Opener`, which run locally: implement them for the Rust type of the value. It requires the operations of the interfaces the valuetype supports (itself or through a value base), through their traits (`User`): implement those for the same type too, which can then also serve as the servant of such an interface (one that is not local).
+    #[allow(
+        clippy::should_implement_trait,
+        clippy::wrong_self_convention,
+        clippy::result_large_err,
+        clippy::type_complexity
+    )]
+    pub trait OpenerOperations: User {}
+    /// The state of IDL valuetype `Vals::Opener` (`IDL:Vals/Opener:1.0`), those of its concrete bases first. Share a value as `Arc<Opener>`; register it with `Opener::register_factory()` where it may arrive as a value of a base type.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct Opener {
+        /// `base` (public state)
+        pub base: i32,
+    }
+    impl Opener {
+        /// The repository id of `Vals::Opener`.
+        pub const REPOSITORY_ID: &'static str = "IDL:Vals/Opener:1.0";
+        /// Reads the state of a value (after its header).
+        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            Ok(Opener {
+                base: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+            })
+        }
+        /// Reads the state of a value into a new shared value: the reader to register.
+        pub fn unmarshal(
+            d: &mut ::rtorb_cdr::Decoder,
+        ) -> ::rtorb_cdr::Result<
+            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+        > {
+            Ok(::std::sync::Arc::new(Self::read_state(d)?))
+        }
+        /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Opener:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
+        pub fn register_factory() {
+            ::rtorb::runtime::register_value_factory(
+                Self::REPOSITORY_ID,
+                Self::unmarshal,
+            );
+        }
+    }
+    impl ::rtorb_cdr::valuetype::ValueBase for Opener {
+        fn repository_id(&self) -> &'static str {
+            "IDL:Vals/Opener:1.0"
+        }
+        fn truncatable_ids(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::CdrEncode::encode(&self.base, e)?;
+            Ok(())
+        }
+        fn as_any(&self) -> &dyn ::std::any::Any {
+            self
+        }
+        fn upcast(
+            self: ::std::sync::Arc<Self>,
+            to: ::std::any::TypeId,
+        ) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {
+            if to == ::std::any::TypeId::of::<Opener>() {
+                return Some(::std::boxed::Box::new(self));
+            }
+            if to == ::std::any::TypeId::of::<dyn OpenerValue>() {
+                return Some(
+                    ::std::boxed::Box::new(self as ::std::sync::Arc<dyn OpenerValue>),
+                );
+            }
+            None
+        }
+    }
+    impl OpenerValue for Opener {
+        fn base(&self) -> &i32 {
+            &self.base
+        }
+    }
+    impl ::rtorb::runtime::IdlType for Opener {
+        fn type_code() -> ::rtorb_cdr::TypeCode {
+            <dyn OpenerValue as ::rtorb::runtime::IdlType>::type_code()
+        }
+    }
+    /// Writes the value, unshared.
+    impl ::rtorb_cdr::CdrEncode for Opener {
+        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+        }
+    }
+    /// Reads a value of this type (not null).
+    impl ::rtorb_cdr::CdrDecode for Opener {
+        const MIN_WIRE_SIZE: usize = 4;
+        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            ::rtorb_cdr::valuetype::read_value_unshared::<
+                Opener,
+            >(d, Self::REPOSITORY_ID, Self::unmarshal)?
+                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+        }
+    }
 }
