@@ -558,3 +558,69 @@ fn a_locate_request_to_a_locator_poa_goes_through_the_manager() {
     manager.activate().unwrap();
     assert_eq!(obj.validate_connection(), Ok(true));
 }
+
+/// Incarnates `Tagged(1)`, but panics for the id `boom`.
+struct Panicky;
+
+impl ServantActivator for Panicky {
+    fn incarnate(
+        &self,
+        oid: &[u8],
+        _adapter: &Poa,
+    ) -> Result<Arc<dyn Skeleton>, ServantManagerError> {
+        assert!(oid != b"boom", "an activator that panics");
+        Ok(tagged(1))
+    }
+
+    fn etherealize(&self, _: &[u8], _: &Poa, _: Arc<dyn Skeleton>, _: bool, _: bool) {}
+}
+
+/// A servant manager that panics fails that request (or locate) with
+/// `UNKNOWN`; the server goes on serving, in every concurrency strategy.
+#[test]
+fn a_servant_manager_that_panics_gives_unknown_and_the_server_goes_on() {
+    use rtorb::orb::{ServerStrategy, UNKNOWN_SERVANT_PANICKED};
+    for strategy in ServerStrategy::ALL {
+        let orb = rtorb::orb::Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .server_strategy(strategy)
+            .build()
+            .unwrap();
+        let c = client();
+        let root = orb.root_poa();
+        let poa = root
+            .create_poa(
+                "panicky",
+                Some(&root.the_poa_manager()),
+                &[
+                    Policy::IdAssignment(IdAssignmentPolicy::UserId),
+                    Policy::RequestProcessing(RequestProcessingPolicy::UseServantManager),
+                ],
+            )
+            .unwrap();
+        poa.set_servant_manager(ServantManager::Activator(Arc::new(Panicky)))
+            .unwrap();
+        root.the_poa_manager().activate().unwrap();
+        let boom = remote(
+            &orb,
+            &c,
+            &poa.create_reference_with_id(b"boom", TAGGED_ID).unwrap(),
+        );
+        let fine = remote(
+            &orb,
+            &c,
+            &poa.create_reference_with_id(b"fine", TAGGED_ID).unwrap(),
+        );
+        for _ in 0..3 {
+            let e = who(&boom).unwrap_err();
+            assert_eq!(
+                (e.kind(), e.minor),
+                (Some(SystemExceptionKind::Unknown), UNKNOWN_SERVANT_PANICKED),
+                "{strategy:?}"
+            );
+            let e = boom.validate_connection().unwrap_err();
+            assert_eq!(e.kind(), Some(SystemExceptionKind::Unknown), "{strategy:?}");
+            assert_eq!(who(&fine).unwrap(), 1, "{strategy:?}: still serving");
+        }
+    }
+}

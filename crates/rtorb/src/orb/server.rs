@@ -201,8 +201,20 @@ impl ServerCore {
     /// The demultiplexing step: the servant (or forward) of a request
     /// for `operation` on `key`. Plain keys first, then the POA's direct
     /// index; see [`crate::poa`].
+    ///
+    /// Servant managers run here (`incarnate`, `preinvoke`): one that
+    /// panics fails the request with `UNKNOWN`, as a panicking servant
+    /// does, and the thread goes on serving.
     pub(crate) fn lookup(&self, key: &[u8], operation: &str) -> Result<Found, SystemException> {
-        self.adapters.lookup(key, operation)
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.lookup(key, operation)))
+            .unwrap_or_else(|_| Err(servant_panicked()))
+    }
+
+    /// Where a `LocateRequest` for `key` finds its object; a servant
+    /// manager that panics gives `UNKNOWN`, as in [`ServerCore::lookup`].
+    pub(crate) fn locate(&self, key: &[u8]) -> Location {
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
+            .unwrap_or_else(|_| Location::System(servant_panicked()))
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -777,7 +789,7 @@ impl Connection {
                 self.request(core, &incoming, &message)
             }
             Content::LocateRequest(l) => {
-                let located = l.target.object_key().map(|k| core.adapters.locate(k));
+                let located = l.target.object_key().map(|k| core.locate(k));
                 let status = match located {
                     Some(Location::Here) => LocateStatus::ObjectHere,
                     Some(Location::Forward(to)) => match to.to_ior() {
@@ -987,6 +999,15 @@ fn giop_version(message: &[u8]) -> Option<Version> {
         [major, minor] => Some(Version::new(*major, *minor)),
         _ => None,
     }
+}
+
+/// `UNKNOWN` for a request whose servant (or servant manager) panicked.
+fn servant_panicked() -> SystemException {
+    SystemException::new(
+        SystemExceptionKind::Unknown,
+        UNKNOWN_SERVANT_PANICKED,
+        CompletionStatus::Maybe,
+    )
 }
 
 /// Runs `req` on `skeleton` with the ORB's invoker for references in it;
