@@ -86,6 +86,11 @@ impl Encoder {
         self.chunks_len + self.buf.len()
     }
 
+    /// The capacity of the buffer being written.
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// Whether nothing has been written.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -527,6 +532,33 @@ impl Encoder {
         }
         all.extend_from_slice(&self.buf);
         all.freeze()
+    }
+
+    /// Empties the encoder for a new stream in `encoding`, keeping the
+    /// capacity of its buffer (a sender that writes message after message
+    /// into one encoder allocates nothing per message). Octet sequences
+    /// referenced are released; the zero-copy threshold is kept.
+    pub fn restart(&mut self, encoding: Encoding) {
+        if !self.chunks.is_empty() {
+            self.chunks.clear();
+            self.chunks_len = 0;
+        }
+        self.buf.clear();
+        self.origin = 0;
+        self.encoding = encoding;
+        self.encapsulation_depth = 0;
+        self.values = None;
+    }
+
+    /// The buffer, emptied, leaving the encoder with none (for a writer
+    /// that hands it to a new encoder).
+    pub fn take_buffer(&mut self) -> BytesMut {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        self.chunks.clear();
+        self.chunks_len = 0;
+        self.origin = 0;
+        buf
     }
 
     /// The output as a chain of buffers to gather into one write.

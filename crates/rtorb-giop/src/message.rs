@@ -829,17 +829,30 @@ impl MessageWriter {
     /// rtorb's servers but the rare one with contexts): 24 octets in every
     /// version, written at once.
     fn reply_without_contexts(
-        mut buf: BytesMut,
+        buf: BytesMut,
         encoding: Encoding,
         request_id: u32,
         status: ReplyStatus,
     ) -> MessageWriter {
+        let mut w = MessageWriter::from_parts(Encoder::with_buffer(buf, encoding), 0, 0, 1);
+        w.write_reply_without_contexts(encoding, request_id, status);
+        w
+    }
+
+    /// Writes the 24 octets of [`MessageWriter::reply_without_contexts`]
+    /// into this writer, emptied first.
+    fn write_reply_without_contexts(
+        &mut self,
+        encoding: Encoding,
+        request_id: u32,
+        status: ReplyStatus,
+    ) {
         let version = encoding.version;
         let ulong = |v: u32| match encoding.order {
             ByteOrder::Big => v.to_be_bytes(),
             ByteOrder::Little => v.to_le_bytes(),
         };
-        let header = MessageHeader {
+        let h = MessageHeader {
             version,
             order: encoding.order,
             more_fragments: false,
@@ -850,18 +863,64 @@ impl MessageWriter {
         let v12 = has_12_layout(version);
         // GIOP 1.2: id, status, no contexts; before: no contexts, id,
         // status.
-        let fields = if v12 {
+        let [a, b, c] = if v12 {
             [ulong(request_id), ulong(status as u32), [0; 4]]
         } else {
             [[0; 4], ulong(request_id), ulong(status as u32)]
         };
-        buf.clear();
-        buf.extend_from_slice(&header);
-        for f in &fields {
-            buf.extend_from_slice(f);
+        let mut octets = [0u8; HEADER_LEN + 12];
+        octets[..HEADER_LEN].copy_from_slice(&h);
+        octets[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&a);
+        octets[HEADER_LEN + 4..HEADER_LEN + 8].copy_from_slice(&b);
+        octets[HEADER_LEN + 8..].copy_from_slice(&c);
+        self.enc.restart(encoding);
+        self.enc.write_raw(&octets);
+        self.header_len = HEADER_LEN;
+        self.size_at = 8;
+        self.body_align = if v12 { 8 } else { 1 };
+        self.header_end = octets.len();
+        self.body_start = None;
+    }
+
+    /// Starts a `Reply` with no service contexts in this writer, in place
+    /// of what it held, reusing its buffer: what a server that keeps one
+    /// writer per connection calls for each reply.
+    pub fn restart_reply(
+        &mut self,
+        encoding: Encoding,
+        request_id: u32,
+        status: ReplyStatus,
+    ) -> Result<(), GiopError> {
+        let version = encoding.version;
+        if !is_supported_version(version) {
+            return Err(GiopError::UnsupportedVersion(version));
         }
-        let enc = Encoder::with_buffer(buf, encoding);
-        MessageWriter::from_parts(enc, HEADER_LEN, 8, if v12 { 8 } else { 1 })
+        if !status.allowed_in(version) {
+            return Err(not_representable("this reply status", version));
+        }
+        self.write_reply_without_contexts(encoding, request_id, status);
+        Ok(())
+    }
+
+    /// The writer's buffer, emptied, leaving the writer with none: to
+    /// start a message of another kind in the same allocation
+    /// (`MessageWriter::request_with_buffer(w.take_buffer(), ..)`).
+    pub fn take_buffer(&mut self) -> BytesMut {
+        self.body_start = None;
+        self.enc.take_buffer()
+    }
+
+    /// A writer holding nothing, without a buffer: a placeholder for one
+    /// that a sender will start with a [`RequestTemplate`] or
+    /// [`MessageWriter::restart_reply`].
+    pub fn empty(encoding: Encoding) -> MessageWriter {
+        MessageWriter::from_parts(Encoder::new(encoding), 0, 0, 1)
+    }
+
+    /// As [`MessageWriter::empty`], with `buf` (cleared) as its buffer.
+    pub fn empty_with_buffer(mut buf: BytesMut, encoding: Encoding) -> MessageWriter {
+        buf.clear();
+        MessageWriter::from_parts(Encoder::with_buffer(buf, encoding), 0, 0, 1)
     }
 
     /// The headers of a reply, field by field.
@@ -885,6 +944,16 @@ impl MessageWriter {
             self.body_start = Some(self.enc.len());
         }
         &mut self.enc
+    }
+
+    /// The capacity of the writer's buffer.
+    pub fn capacity(&self) -> usize {
+        self.enc.capacity()
+    }
+
+    /// The GIOP version written (1.2 for GIOPlite).
+    pub fn version(&self) -> Version {
+        self.enc.encoding().version
     }
 
     /// Octets written so far, headers included.
@@ -950,6 +1019,28 @@ impl MessageWriter {
         }
         out.extend(chunks);
         Ok(out)
+    }
+
+    /// Fills in the message size and returns the whole message as one
+    /// slice of the writer's buffer, or `None` if it is a chain (octet
+    /// sequences were written by reference; use
+    /// [`MessageWriter::take_chunks`]). The writer keeps the message, and
+    /// its buffer, until it is started again: a sender writes the slice
+    /// and reuses the writer, with no reference counting or allocation.
+    pub fn seal(&mut self) -> Result<Option<&[u8]>, GiopError> {
+        if self.enc.as_contiguous().is_none() {
+            return Ok(None);
+        }
+        let (len, size) = self.final_len()?;
+        self.enc.patch_u32(self.size_at, size);
+        Ok(self.enc.as_contiguous().and_then(|m| m.get(..len)))
+    }
+
+    /// As [`MessageWriter::finish_chunks`], leaving this writer empty
+    /// (as [`MessageWriter::empty`]).
+    pub fn take_chunks(&mut self) -> Result<Vec<Bytes>, GiopError> {
+        let encoding = self.enc.encoding();
+        std::mem::replace(self, MessageWriter::empty(encoding)).finish_chunks()
     }
 
     /// Fills in the message size and returns the message as one buffer.
@@ -1048,6 +1139,20 @@ impl RequestTemplate {
     /// The encoding the headers were written in.
     pub fn encoding(&self) -> Encoding {
         self.encoding
+    }
+
+    /// Starts, in `writer` (in place of what it held, reusing its
+    /// buffer), a request with id `request_id`: its headers copied, ready
+    /// for the body.
+    pub fn restart(&self, writer: &mut MessageWriter, request_id: u32) {
+        writer.enc.restart(self.encoding);
+        writer.enc.write_raw(&self.octets);
+        writer.enc.patch_u32(self.request_id_at, request_id);
+        writer.header_len = self.header_len;
+        writer.size_at = self.size_at;
+        writer.body_align = self.body_align;
+        writer.header_end = self.octets.len();
+        writer.body_start = None;
     }
 
     /// A writer for a request with id `request_id`, its headers copied

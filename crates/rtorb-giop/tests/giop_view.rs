@@ -175,7 +175,7 @@ fn check_request(protocol: Option<Version>, message: &Bytes, covered: bool) {
         Some(v.object_key),
         r.header.target.object_key().map(|k| &k[..])
     );
-    assert_eq!(v.operation, r.header.operation.as_str());
+    assert_eq!(v.operation, r.header.operation.as_bytes());
     assert_eq!(v.body_offset, r.body_offset);
     assert_eq!(&message[v.body_offset..], &r.body[..]);
 }

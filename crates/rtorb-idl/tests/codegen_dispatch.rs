@@ -36,8 +36,8 @@ fn generate(idl: &str, dispatch: Dispatch) -> String {
 
 fn uses_table(text: &str) -> bool {
     let table = text.contains("pub static OPERATIONS: ::rtorb::runtime::OpTable<'static>")
-        && text.contains("match OPERATIONS.lookup(req.operation().as_bytes())");
-    let by_name = text.contains("match req.operation() {");
+        && text.contains("match OPERATIONS.lookup(req.operation_bytes())");
+    let by_name = text.contains("match req.operation_bytes() {");
     assert_ne!(table, by_name, "exactly one dispatch:\n{text}");
     table
 }

@@ -187,6 +187,59 @@ fn an_unknown_key_is_object_not_exist() {
     }
 }
 
+/// A servant whose every operation raises `NO_IMPLEMENT`.
+struct Refusing;
+
+impl Skeleton for Refusing {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:Refusing:1.0"]
+    }
+
+    fn dispatch(&self, _request: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        Err(SystemException::new(
+            SystemExceptionKind::NoImplement,
+            0,
+            rtorb_giop::CompletionStatus::No,
+        ))
+    }
+}
+
+#[test]
+fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() {
+    for strategy in ServerStrategy::ALL {
+        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let client = client();
+        let cubit: Cubit = client
+            .string_to_object(&format!("corbaloc::1.2@{}/Cubit", addr(&server)))
+            .unwrap()
+            .unchecked_narrow();
+        for _ in 0..3 {
+            assert_eq!(cubit.cube_long(3).unwrap(), 27);
+        }
+        // The same connection throughout (the server remembers the
+        // servant of the key last called on it).
+        assert_eq!(server.server_connections(), 1);
+        server.activate_with_key(&b"Cubit"[..], Arc::new(Refusing));
+        assert_eq!(
+            cubit.cube_long(3).unwrap_err().kind(),
+            Some(SystemExceptionKind::NoImplement),
+            "{strategy:?}"
+        );
+        assert!(server.deactivate(b"Cubit"));
+        assert_eq!(
+            cubit.cube_long(3).unwrap_err().kind(),
+            Some(SystemExceptionKind::ObjectNotExist),
+            "{strategy:?}"
+        );
+        server.activate_with_key(
+            &b"Cubit"[..],
+            Arc::new(GuardedSkeleton(CubitImpl::default())),
+        );
+        assert_eq!(cubit.cube_long(2).unwrap(), 8);
+        assert_eq!(server.server_connections(), 1);
+    }
+}
+
 #[test]
 fn malformed_references_are_bad_param() {
     let client = client();

@@ -111,7 +111,7 @@ fn check_views(protocol: FrameProtocol, bytes: &Bytes, m: Option<&Message>) {
         };
         assert_eq!(v.request_id, r.header.request_id);
         assert_eq!(v.response_flags, r.header.response_flags);
-        assert_eq!(v.operation, r.header.operation.as_str());
+        assert_eq!(v.operation, r.header.operation.as_bytes());
         assert_eq!(
             Some(v.object_key),
             r.header.target.object_key().map(|k| &k[..])

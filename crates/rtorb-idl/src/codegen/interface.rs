@@ -585,7 +585,7 @@ impl Gen<'_> {
             if table.is_some() {
                 let _ = write!(arms, "Some({i}) => {{ {arm} }}");
             } else {
-                let _ = write!(arms, "{:?} => {{ {arm} }}", sig.wire);
+                let _ = write!(arms, "{} => {{ {arm} }}", byte_string(&sig.wire));
             }
         }
         let req = if sigs.is_empty() { "_req" } else { "req" };
@@ -604,11 +604,11 @@ impl Gen<'_> {
                 table.render_static("OPERATIONS")
             );
             format!(
-                "match OPERATIONS.lookup(req.operation().as_bytes()) {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+                "match OPERATIONS.lookup(req.operation_bytes()) {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
             )
         } else {
             format!(
-                "match req.operation() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+                "match req.operation_bytes() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
             )
         };
         let _ = write!(
@@ -685,5 +685,38 @@ impl Gen<'_> {
             let _ = write!(out, "match {call} {{ {arms} }}");
         }
         out
+    }
+}
+
+/// `name` as a Rust byte string literal (`b"cube_long"`): what a dispatch
+/// `match` compares the octets of a request's operation name with.
+fn byte_string(name: &str) -> String {
+    let mut out = String::from("b\"");
+    for b in name.bytes() {
+        match b {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(char::from(b));
+            }
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_string;
+
+    #[test]
+    fn operation_names_become_byte_string_literals() {
+        assert_eq!(byte_string("cube_long"), r#"b"cube_long""#);
+        assert_eq!(byte_string("_get_x"), r#"b"_get_x""#);
+        assert_eq!(byte_string("a\"b\\c"), r#"b"a\"b\\c""#);
+        assert_eq!(byte_string("café"), r#"b"caf\xc3\xa9""#);
     }
 }

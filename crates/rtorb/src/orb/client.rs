@@ -68,8 +68,8 @@ use super::multiplexed::MuxConnection;
 use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::policy::{INV_POLICY_CANNOT_RECONCILE, any_override, find};
 use crate::runtime::{
-    Arguments, BufferPool, ClientProtocolPolicy, Invoker, MARSHAL_UNEXPECTED_REPLY, Policy, Reply,
-    SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target, object_not_exist,
+    Arguments, ClientProtocolPolicy, Invoker, MARSHAL_UNEXPECTED_REPLY, Policy, Reply, SyncScope,
+    TRANSIENT_TOO_MANY_FORWARDS, Target, object_not_exist,
 };
 use crate::sync::{Mutex, MutexGuard};
 use crate::transport::{Endpoint, FrameReader, ProtocolRegistry, Transport, TransportError};
@@ -114,8 +114,12 @@ pub use crate::runtime::policy::INV_POLICY_CANNOT_RECONCILE as INV_POLICY_NO_PRO
 /// alignment.
 pub const ORB_FRAGMENTS: rtorb_cdr::Version = rtorb_cdr::Version::V1_2;
 
-/// Capacity of the pooled request buffers.
+/// Capacity of the buffers of requests encoded on their own.
 pub(super) const BUFFER_CAPACITY: usize = 512;
+
+/// A request buffer grown beyond this (by a large request) is released
+/// once the request is sent, rather than kept for the connection's life.
+pub(super) const MAX_KEPT_REQUEST_CAPACITY: usize = 64 * 1024;
 
 /// A socket read timeout up to 1/`READ_TIMEOUT_SLACK` shorter than the
 /// time left before a call's deadline is kept rather than set again.
@@ -240,7 +244,8 @@ struct Connection {
     transport: Box<dyn Transport>,
     inbound: Inbound,
     next_request_id: u32,
-    buffers: BufferPool,
+    /// Requests are written here: one buffer, reused for every request.
+    writer: MessageWriter,
     /// The headers of requests made on it.
     templates: Templates,
     /// Whether a call has already completed on it (a failure to send on a
@@ -265,14 +270,22 @@ pub(super) struct Inbound {
     probe: Probe,
 }
 
-/// Why an exchange on a connection failed.
-#[derive(Debug)]
-pub(super) enum Failure {
-    /// The server did not start the request (it closed the connection
-    /// first): sending it again is safe.
-    NotStarted,
-    /// The call failed for good.
-    Failed(SystemException),
+/// The failure of an exchange whose request the server did not start (it
+/// closed the connection first): sending it again, once, is safe; the
+/// same failure again is the caller's answer.
+pub(super) fn not_started() -> SystemException {
+    system(
+        SystemExceptionKind::Transient,
+        TRANSIENT_CONNECTION_CLOSED,
+        CompletionStatus::No,
+    )
+}
+
+/// Whether `e` is [`not_started`].
+pub(super) fn is_not_started(e: &SystemException) -> bool {
+    e.minor == TRANSIENT_CONNECTION_CLOSED
+        && e.completed == CompletionStatus::No
+        && e.kind() == Some(SystemExceptionKind::Transient)
 }
 
 /// What an exchange brought back.
@@ -444,13 +457,27 @@ impl ClientCore {
 
     /// The usable profiles of `target`: from its binding when this core
     /// has bound it, else worked out (and bound, if nobody has).
+    #[inline]
     fn select<'t>(&self, target: &'t Target) -> Result<Selected<'t>, SystemException> {
+        let bound = target
+            .binding()
+            .get()
+            .and_then(|b| b.downcast_ref::<Resolved>())
+            .filter(|r| r.core == self.id);
+        match bound {
+            Some(r) => Ok(Selected::Bound(r)),
+            None => self.bind(target),
+        }
+    }
+
+    /// [`ClientCore::select`] for a target this core has not bound: works
+    /// out its profiles, and binds it if nobody has.
+    #[cold]
+    #[inline(never)]
+    fn bind<'t>(&self, target: &'t Target) -> Result<Selected<'t>, SystemException> {
         let bound = |b: &'t crate::runtime::Binding| {
             b.downcast_ref::<Resolved>().filter(|r| r.core == self.id)
         };
-        if let Some(r) = target.binding().get().and_then(bound) {
-            return Ok(Selected::Bound(r));
-        }
         let resolved = Resolved {
             core: self.id,
             candidates: self.resolve(target)?,
@@ -513,14 +540,22 @@ impl ClientCore {
     /// The deadline and protocol preference of a call to `target`
     /// starting now: the target's overrides, else the thread's, else the
     /// ORB's.
+    #[inline]
     fn effective<'a>(&'a self, target: &Target) -> Effective<'a> {
-        let now = || Instant::now();
         if !any_override(target.policy_overrides()) {
             return Effective {
-                deadline: self.config.round_trip_timeout.map(|d| now() + d),
+                deadline: self.config.round_trip_timeout.map(|d| Instant::now() + d),
                 protocol: self.config.client_protocol.as_ref().map(Cow::Borrowed),
             };
         }
+        self.overridden(target)
+    }
+
+    /// [`ClientCore::effective`] for a target with policy overrides.
+    #[cold]
+    #[inline(never)]
+    fn overridden<'a>(&'a self, target: &Target) -> Effective<'a> {
+        let now = || Instant::now();
         let overrides = target.policy_overrides();
         let timeout = find(overrides, |p| match p {
             Policy::RelativeRoundtripTimeout(d) => Some(*d),
@@ -639,42 +674,40 @@ impl ClientCore {
             } else {
                 None
             };
-            let result = if let Some(conn) = shared {
-                conn.exchange(
+            let failure = if let Some(conn) = shared {
+                match conn.exchange(
                     candidate.encoding,
                     &candidate.codesets,
                     &candidate.object_key,
                     request,
                     deadline,
-                )
+                ) {
+                    Ok(outcome) => return Ok(outcome),
+                    Err(e) => e,
+                }
             } else {
                 let mut conn = self.checkout(&candidate.pool, &*candidate.endpoint, deadline)?;
-                let r = conn.exchange(
+                match conn.exchange(
                     candidate.encoding,
                     &candidate.codesets,
                     &candidate.object_key,
                     request,
                     deadline,
                     self.config.fragment_size,
-                );
-                if r.is_ok() {
-                    conn.reused = true;
-                    self.checkin(&candidate.pool, conn);
+                ) {
+                    Ok(outcome) => {
+                        conn.reused = true;
+                        self.checkin(&candidate.pool, conn);
+                        return Ok(outcome);
+                    }
+                    Err(e) => e,
                 }
-                r
             };
-            match result {
-                Ok(outcome) => return Ok(outcome),
-                Err(Failure::NotStarted) if !resent => resent = true,
-                Err(Failure::NotStarted) => {
-                    return Err(system(
-                        SystemExceptionKind::Transient,
-                        TRANSIENT_CONNECTION_CLOSED,
-                        CompletionStatus::No,
-                    ));
-                }
-                Err(Failure::Failed(e)) => return Err(e),
+            // Not started twice: the second time is the caller's answer.
+            if !is_not_started(&failure) || resent {
+                return Err(failure);
             }
+            resent = true;
         }
     }
 
@@ -686,30 +719,38 @@ impl ClientCore {
         let preference = effective.protocol.as_deref();
         let mut forwarded: Option<Target> = None;
         for _ in 0..=MAX_FORWARDS {
-            let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
-            let mut outcome = None;
-            for candidate in ordered(selected.candidates(), preference) {
-                match self.exchange(candidate, request, deadline) {
-                    // Unreachable: try the next profile.
-                    Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => outcome = Some(Err(e)),
-                    other => {
-                        outcome = Some(other);
-                        break;
+            // Answers are returned as they come (an outcome is large: not
+            // moved through locals); only a forward or unreachable
+            // profiles leave the loop.
+            let forward = {
+                let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
+                let mut unreachable = None;
+                let mut forward = None;
+                for candidate in ordered(selected.candidates(), preference) {
+                    match self.exchange(candidate, request, deadline) {
+                        // Unreachable: try the next profile.
+                        Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => unreachable = Some(e),
+                        Ok(Outcome::Forward(t)) => {
+                            forward = Some(t);
+                            break;
+                        }
+                        answer => return answer,
                     }
                 }
-            }
-            let Some(outcome) = outcome else {
-                // The preference ruled out every profile.
-                return Err(system(
-                    SystemExceptionKind::InvPolicy,
-                    INV_POLICY_CANNOT_RECONCILE,
-                    CompletionStatus::No,
-                ));
+                match (forward, unreachable) {
+                    (Some(t), _) => t,
+                    (None, Some(e)) => return Err(e),
+                    // The preference ruled out every profile.
+                    (None, None) => {
+                        return Err(system(
+                            SystemExceptionKind::InvPolicy,
+                            INV_POLICY_CANNOT_RECONCILE,
+                            CompletionStatus::No,
+                        ));
+                    }
+                }
             };
-            match outcome? {
-                Outcome::Forward(t) => forwarded = Some(t),
-                other => return Ok(other),
-            }
+            forwarded = Some(forward);
         }
         Err(system(
             SystemExceptionKind::Transient,
@@ -1070,7 +1111,7 @@ pub(super) enum WriteError {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn write_request(
     transport: &mut dyn Transport,
-    buffers: &mut BufferPool,
+    writer: &mut MessageWriter,
     templates: &mut Templates,
     probe: &mut Probe,
     messaging: FrameProtocol,
@@ -1114,7 +1155,6 @@ pub(super) fn write_request(
     let (tcs, context) = codesets::for_request(*sent, codesets);
     let announces = context.is_some();
     let encoding = encoding.with_codesets(tcs);
-    let buf = buffers.take_exclusive();
     let encode_failed = |e: GiopError| WriteError::Encode(e.to_system_exception());
     // The headers of a request made before, copied; else encoded (and
     // kept for the next such request). A request announcing code sets is
@@ -1122,44 +1162,46 @@ pub(super) fn write_request(
     let cached = (!announces)
         .then(|| templates.find(messaging, encoding, object_key, operation, response_flags))
         .flatten();
-    let mut w = match cached {
-        Some(template) => template.writer(buf, request_id),
+    match cached {
+        Some(template) => template.restart(writer, request_id),
         None => {
             let header = request_header(request_id, object_key, operation, response_flags, context);
-            let writer = match messaging {
+            let buf = writer.take_buffer();
+            *writer = match messaging {
                 FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, &header),
                 FrameProtocol::Lite => {
                     rtorb_giop::lite::lite_request_with_buffer(buf, encoding, &header)
                 }
-            };
-            let w = writer.map_err(encode_failed)?;
-            if !announces {
-                templates.keep(messaging, object_key, operation, response_flags, &w);
             }
-            w
+            .map_err(encode_failed)?;
+            if !announces {
+                templates.keep(messaging, object_key, operation, response_flags, writer);
+            }
         }
-    };
-    arguments(w.body()).map_err(|e| WriteError::Encode(codesets.request_error(e)))?;
+    }
+    arguments(writer.body()).map_err(|e| WriteError::Encode(codesets.request_error(e)))?;
     let fragment = fragment_size.filter(|max| {
-        w.len() > *max && messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS
+        writer.len() > *max && messaging == FrameProtocol::Giop && encoding.version >= ORB_FRAGMENTS
     });
     let written = if let Some(max) = fragment {
-        let chunks = w.finish_chunks().map_err(encode_failed)?;
+        let chunks = writer.take_chunks().map_err(encode_failed)?;
         let pieces = fragment_chunks(&chunks, max).map_err(encode_failed)?;
         probe.lap(Stage::ClientMarshal);
         transport.write_all_vectored(&pieces)
-    } else if w.body().as_contiguous().is_some() {
-        // One buffer: no chain to build.
-        let message = w.finish().map_err(encode_failed)?;
-        buffers.fit(message.len());
+    } else if let Some(message) = writer.seal().map_err(encode_failed)? {
+        // One buffer, written from where it was encoded.
         probe.lap(Stage::ClientMarshal);
-        transport.write_all_vectored(std::slice::from_ref(&message))
+        transport.send_all(message)
     } else {
-        let chunks = w.finish_chunks().map_err(encode_failed)?;
+        let chunks = writer.take_chunks().map_err(encode_failed)?;
         probe.lap(Stage::ClientMarshal);
         transport.write_all_vectored(&chunks)
     };
     probe.lap(Stage::ClientWrite);
+    if writer.capacity() > MAX_KEPT_REQUEST_CAPACITY {
+        // Grown by a large request: not kept for the connection's life.
+        drop(writer.take_buffer());
+    }
     written.map_err(|_| WriteError::Io)?;
     if announces {
         *sent = Some(tcs);
@@ -1325,7 +1367,7 @@ impl Connection {
             transport,
             inbound: Inbound::new(messaging),
             next_request_id: 0,
-            buffers: BufferPool::new(BUFFER_CAPACITY),
+            writer: MessageWriter::empty(Encoding::native()),
             templates: Templates::default(),
             reused: false,
             idle_since: Instant::now(),
@@ -1341,13 +1383,13 @@ impl Connection {
         request: Request<'_>,
         deadline: Option<Instant>,
         fragment_size: Option<usize>,
-    ) -> Result<Outcome, Failure> {
+    ) -> Result<Outcome, SystemException> {
         self.inbound.probe.restart();
         let request_id = self.next_request_id;
         self.next_request_id = self.next_request_id.wrapping_add(1);
         let written = write_request(
             &mut *self.transport,
-            &mut self.buffers,
+            &mut self.writer,
             &mut self.templates,
             &mut self.inbound.probe,
             self.inbound.messaging,
@@ -1361,9 +1403,9 @@ impl Connection {
         );
         let tcs = match written {
             Ok(tcs) => tcs,
-            Err(WriteError::Encode(e)) => return Err(Failure::Failed(e)),
-            Err(WriteError::Io) if self.reused => return Err(Failure::NotStarted),
-            Err(WriteError::Io) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+            Err(WriteError::Encode(e)) => return Err(e),
+            Err(WriteError::Io) if self.reused => return Err(not_started()),
+            Err(WriteError::Io) => return Err(lost(CompletionStatus::Maybe)),
         };
         if !request.expects_reply() {
             return Ok(Outcome::Sent);
@@ -1372,14 +1414,14 @@ impl Connection {
             let received = self.inbound.read_message(&mut *self.transport, deadline)?;
             match received.answers() {
                 Some(id) if id == request_id => {
-                    let answer = read_answer(received, tcs).map_err(Failure::Failed);
+                    let answer = read_answer(received, tcs);
                     self.inbound.probe.lap(Stage::ClientDemarshal);
                     return answer;
                 }
                 // A reply to a request abandoned earlier: not ours.
                 Some(_) => {}
-                None if received.is_close() => return Err(Failure::NotStarted),
-                None => return Err(Failure::Failed(protocol_error())),
+                None if received.is_close() => return Err(not_started()),
+                None => return Err(protocol_error()),
             }
         }
     }
@@ -1407,13 +1449,13 @@ impl Inbound {
         &mut self,
         transport: &mut dyn Transport,
         deadline: Option<Instant>,
-    ) -> Result<(), Failure> {
+    ) -> Result<(), SystemException> {
         let timeout = match deadline {
             None => None,
             Some(d) => {
                 let left = d.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    return Err(Failure::Failed(timed_out()));
+                    return Err(timed_out());
                 }
                 match read_timeout_for(self.read_timeout, left) {
                     None => return Ok(()),
@@ -1424,7 +1466,7 @@ impl Inbound {
         if timeout != self.read_timeout {
             transport
                 .set_read_timeout(timeout)
-                .map_err(|_| Failure::Failed(lost(CompletionStatus::Maybe)))?;
+                .map_err(|_| lost(CompletionStatus::Maybe))?;
             self.read_timeout = timeout;
         }
         Ok(())
@@ -1437,7 +1479,7 @@ impl Inbound {
         &mut self,
         transport: &mut dyn Transport,
         deadline: Option<Instant>,
-    ) -> Result<Received, Failure> {
+    ) -> Result<Received, SystemException> {
         loop {
             self.set_read_timeout(transport, deadline)?;
             let frame = match self.reader.read_frame(transport) {
@@ -1445,38 +1487,48 @@ impl Inbound {
                     self.probe.lap(Stage::ClientWait);
                     f
                 }
-                Ok(None) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+                Ok(None) => return Err(lost(CompletionStatus::Maybe)),
                 Err(e) if e.is_timeout() || e.is_would_block() => {
                     if deadline.is_some_and(|d| Instant::now() < d) {
                         // The socket's timeout ended short of the deadline.
                         continue;
                     }
-                    return Err(Failure::Failed(timed_out()));
+                    return Err(timed_out());
                 }
-                Err(TransportError::Giop(_)) => return Err(Failure::Failed(protocol_error())),
-                Err(_) => return Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+                Err(TransportError::Giop(_)) => return Err(protocol_error()),
+                Err(_) => return Err(lost(CompletionStatus::Maybe)),
             };
             if let Some(view) = reply_view(&frame, self.messaging) {
                 self.probe.lap(Stage::ClientDemarshal);
                 return Ok(Received::Reply(view, frame));
             }
-            let decoded = match self.messaging {
-                // `push_message` records where a GIOP 1.1 message
-                // reassembled from fragments changes its alignment.
-                FrameProtocol::Giop => match self.reassembler.push_message(frame) {
-                    Ok(None) => continue,
-                    Ok(Some(pair)) => Ok(pair),
-                    Err(e) => Err(e),
-                },
-                FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
-            };
-            self.probe.lap(Stage::ClientDemarshal);
-            return match decoded {
-                Ok((m, _)) if m.more_fragments => Err(Failure::Failed(protocol_error())),
-                Ok((m, b)) => Ok(Received::Message(m, b)),
-                Err(e) => Err(Failure::Failed(maybe(&e))),
-            };
+            if let Some(received) = self.decode(frame) {
+                self.probe.lap(Stage::ClientDemarshal);
+                return received;
+            }
         }
+    }
+
+    /// A message [`reply_view`] does not cover, decoded in full; `None`
+    /// for a fragment of a message not yet complete.
+    #[cold]
+    #[inline(never)]
+    fn decode(&mut self, frame: Bytes) -> Option<Result<Received, SystemException>> {
+        let decoded = match self.messaging {
+            // `push_message` records where a GIOP 1.1 message
+            // reassembled from fragments changes its alignment.
+            FrameProtocol::Giop => match self.reassembler.push_message(frame) {
+                Ok(None) => return None,
+                Ok(Some(pair)) => Ok(pair),
+                Err(e) => Err(e),
+            },
+            FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
+        };
+        Some(match decoded {
+            Ok((m, _)) if m.more_fragments => Err(protocol_error()),
+            Ok((m, b)) => Ok(Received::Message(m, b)),
+            Err(e) => Err(maybe(&e)),
+        })
     }
 }
 
@@ -1504,21 +1556,30 @@ pub(super) fn read_answer(
     received: Received,
     codesets: TransmissionCodeSets,
 ) -> Result<Outcome, SystemException> {
-    let (msg, message) = match received {
+    match received {
         Received::Reply(view, message) => {
             let encoding = Encoding::native()
                 .with_order(view.order)
                 .with_version(view.version)
                 .with_codesets(codesets);
             let body = Decoder::with_position(message, 0, view.body_offset, encoding);
-            return Ok(Outcome::Reply(match view.reply_status {
+            Ok(Outcome::Reply(match view.reply_status {
                 ReplyStatus::UserException => Reply::user_exception(body),
                 _ => Reply::results(body),
-            }));
+            }))
         }
-        Received::Message(msg, message) => (msg, message),
-    };
-    let (msg, message) = (&msg, &message);
+        Received::Message(msg, message) => read_decoded_answer(&msg, &message, codesets),
+    }
+}
+
+/// [`read_answer`] for a message decoded in full.
+#[cold]
+#[inline(never)]
+fn read_decoded_answer(
+    msg: &Message,
+    message: &Bytes,
+    codesets: TransmissionCodeSets,
+) -> Result<Outcome, SystemException> {
     match &msg.content {
         Content::Reply(r) => read_reply(msg, message, r, codesets),
         Content::LocateReply(l) => match &l.status {

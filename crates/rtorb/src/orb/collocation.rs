@@ -11,7 +11,6 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use bytes::BytesMut;
 use rtorb_cdr::{Decoder, Encoder, Encoding, RTORB_VMCID};
 use rtorb_giop::message::{Content, ReplyStatus};
 use rtorb_giop::{
@@ -100,10 +99,19 @@ impl OrbInvoker {
     }
 
     /// Whether `target` is served by this ORB.
+    #[inline]
     fn is_local(&self, target: &Target) -> bool {
-        if let Some(b) = target.binding().get() {
-            return b.downcast_ref::<Local>().is_some_and(|l| l.0 == self.id);
+        match target.binding().get() {
+            Some(b) => b.downcast_ref::<Local>().is_some_and(|l| l.0 == self.id),
+            None => self.find_local(target),
         }
+    }
+
+    /// [`OrbInvoker::is_local`] for a target not bound yet: works it out,
+    /// and binds the target if it is local.
+    #[cold]
+    #[inline(never)]
+    fn find_local(&self, target: &Target) -> bool {
         let local = match target.reference() {
             None => self.adapters.serves(target.object_key()),
             Some(r) => self.names_local_endpoint(r),
@@ -178,9 +186,9 @@ impl OrbInvoker {
         arguments(&mut e)?;
         let body = e.into_bytes();
         let mut octets = body.len() as u64;
-        let mut reply = ReplyBuilder::new(encoding, 0, BytesMut::new());
+        let mut reply = ReplyBuilder::new(encoding, 0);
         let mut req = ServerRequest::new(
-            operation.as_str(),
+            operation.as_bytes(),
             target.object_key(),
             response_expected,
             Decoder::new(body, encoding),

@@ -28,14 +28,15 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::{Encoding, TransmissionCodeSets};
-use rtorb_giop::{CompletionStatus, FrameProtocol, SystemExceptionKind};
+use rtorb_giop::{
+    CompletionStatus, FrameProtocol, MessageWriter, SystemException, SystemExceptionKind,
+};
 
 use super::client::{
-    BUFFER_CAPACITY, Failure, Inbound, Outcome, Received, Request, Templates, WriteError, lock,
-    lost, protocol_error, read_answer, timed_out, write_request,
+    Inbound, Outcome, Received, Request, Templates, WriteError, is_not_started, lock, lost,
+    not_started, protocol_error, read_answer, timed_out, write_request,
 };
 use super::codesets::ClientCodeSets;
-use crate::runtime::BufferPool;
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
 use crate::whitebox::Probe;
@@ -55,8 +56,8 @@ pub(super) struct MuxConnection {
 #[derive(Debug)]
 struct Writer {
     transport: Box<dyn Transport>,
-    /// Request buffers.
-    buffers: BufferPool,
+    /// Requests are written here: one buffer, reused for every request.
+    requests: MessageWriter,
     /// The headers of requests made on it.
     templates: Templates,
     /// The code sets sent in a `CodeSets` context on the connection.
@@ -140,7 +141,7 @@ impl MuxConnection {
         Ok(MuxConnection {
             writer: Mutex::new(Writer {
                 transport,
-                buffers: BufferPool::new(BUFFER_CAPACITY),
+                requests: MessageWriter::empty(Encoding::native()),
                 templates: Templates::default(),
                 codesets: None,
             }),
@@ -235,13 +236,13 @@ impl MuxConnection {
         object_key: &Bytes,
         request: Request<'_>,
         deadline: Option<Instant>,
-    ) -> Result<Outcome, Failure> {
+    ) -> Result<Outcome, SystemException> {
         let request_id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
         let expects = request.expects_reply();
         let reused = {
             let mut st = lock(&self.state);
             if st.broken {
-                return Err(Failure::NotStarted);
+                return Err(not_started());
             }
             if expects {
                 let wake = st.spare.pop().unwrap_or_default();
@@ -257,13 +258,13 @@ impl MuxConnection {
             let mut writer = lock(&self.writer);
             let Writer {
                 transport,
-                buffers,
+                requests,
                 templates,
                 codesets: sent,
             } = &mut *writer;
             write_request(
                 &mut **transport,
-                buffers,
+                requests,
                 templates,
                 &mut Probe::start(),
                 self.messaging,
@@ -281,13 +282,13 @@ impl MuxConnection {
             Err(e) => {
                 self.leave(request_id);
                 return Err(match e {
-                    WriteError::Encode(e) => Failure::Failed(e),
+                    WriteError::Encode(e) => e,
                     WriteError::Io => {
                         self.fail(Answer::Lost);
                         if reused {
-                            Failure::NotStarted
+                            not_started()
                         } else {
-                            Failure::Failed(lost(CompletionStatus::Maybe))
+                            lost(CompletionStatus::Maybe)
                         }
                     }
                 });
@@ -298,7 +299,7 @@ impl MuxConnection {
             return Ok(Outcome::Sent);
         }
         let received = self.wait(request_id, deadline)?;
-        read_answer(received, tcs).map_err(Failure::Failed)
+        read_answer(received, tcs)
     }
 
     /// Removes the waiter of `request_id` (its late reply, if any, will be
@@ -312,11 +313,15 @@ impl MuxConnection {
 
     /// Waits for the answer to `request_id`, leading when the read side
     /// is free.
-    fn wait(&self, request_id: u32, deadline: Option<Instant>) -> Result<Received, Failure> {
+    fn wait(
+        &self,
+        request_id: u32,
+        deadline: Option<Instant>,
+    ) -> Result<Received, SystemException> {
         let mut st = lock(&self.state);
         loop {
             let Some(mine) = st.waiters.iter().find(|w| w.request_id == request_id) else {
-                return Err(Failure::Failed(lost(CompletionStatus::Maybe)));
+                return Err(lost(CompletionStatus::Maybe));
             };
             let wake = Arc::clone(&mine.wake);
             if mine.answer.is_some() {
@@ -325,8 +330,8 @@ impl MuxConnection {
                         st.reused = true;
                         Ok(r)
                     }
-                    Some(Answer::NotStarted) => Err(Failure::NotStarted),
-                    _ => Err(Failure::Failed(lost(CompletionStatus::Maybe))),
+                    Some(Answer::NotStarted) => Err(not_started()),
+                    _ => Err(lost(CompletionStatus::Maybe)),
                 };
             }
             let now = Instant::now();
@@ -334,11 +339,11 @@ impl MuxConnection {
                 st.remove(request_id);
                 // If we were to lead, another must.
                 st.wake_leader();
-                return Err(Failure::Failed(if st.broken {
+                return Err(if st.broken {
                     lost(CompletionStatus::Maybe)
                 } else {
                     timed_out()
-                }));
+                });
             }
             if let Some(mut side) = st.read_side.take() {
                 drop(st);
@@ -369,20 +374,21 @@ impl MuxConnection {
         side: &mut ReadSide,
         request_id: u32,
         deadline: Option<Instant>,
-    ) -> Result<Received, Failure> {
+    ) -> Result<Received, SystemException> {
         loop {
             let read = side.inbound.read_message(&mut *side.transport, deadline);
             let received = match read {
                 Ok(m) => m,
                 // Our deadline: the connection is fine, another may lead.
-                Err(Failure::Failed(e)) if e.kind() == Some(SystemExceptionKind::Timeout) => {
-                    return Err(Failure::Failed(e));
+                Err(e) if e.kind() == Some(SystemExceptionKind::Timeout) => {
+                    return Err(e);
                 }
                 Err(e) => {
                     self.fail(Answer::Lost);
-                    return Err(match e {
-                        Failure::Failed(e) => Failure::Failed(e),
-                        Failure::NotStarted => Failure::Failed(lost(CompletionStatus::Maybe)),
+                    return Err(if is_not_started(&e) {
+                        lost(CompletionStatus::Maybe)
+                    } else {
+                        e
                     });
                 }
             };
@@ -402,11 +408,11 @@ impl MuxConnection {
                 }
                 None if received.is_close() => {
                     self.fail(Answer::NotStarted);
-                    return Err(Failure::NotStarted);
+                    return Err(not_started());
                 }
                 None => {
                     self.fail(Answer::Lost);
-                    return Err(Failure::Failed(protocol_error()));
+                    return Err(protocol_error());
                 }
             }
         }

@@ -66,9 +66,9 @@ use rtorb_giop::{
 use super::client::ORB_FRAGMENTS;
 use super::codesets::ServerCodeSets;
 use crate::poa::Found;
-use crate::poa::table::{AdapterTable, Location};
+use crate::poa::table::{AdapterTable, Location, PlainKeyCache};
 use crate::runtime::{
-    BufferPool, Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
+    Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
     with_invoker,
 };
 use crate::sync::Mutex;
@@ -81,8 +81,9 @@ use super::OrbConfig;
 /// `UNKNOWN` minor code for a servant that panicked (rtorb).
 pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
 
-/// Capacity of the pooled reply buffers.
-const BUFFER_CAPACITY: usize = 512;
+/// A reply buffer grown beyond this (by a large reply) is released once
+/// the reply is sent, rather than kept for the connection's life.
+const MAX_KEPT_REPLY_CAPACITY: usize = 64 * 1024;
 
 /// How long an acceptor waits after a failed accept (or, without an event
 /// loop, between polls).
@@ -205,9 +206,19 @@ impl ServerCore {
     /// Servant managers run here (`incarnate`, `preinvoke`): one that
     /// panics fails the request with `UNKNOWN`, as a panicking servant
     /// does, and the thread goes on serving.
-    pub(crate) fn lookup(&self, key: &[u8], operation: &str) -> Result<Found, SystemException> {
-        std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.lookup(key, operation)))
-            .unwrap_or_else(|_| Err(servant_panicked()))
+    ///
+    /// The connection's `cache` remembers the servant of the plain key it
+    /// called last ([`AdapterTable::lookup_cached`]).
+    fn lookup(
+        &self,
+        key: &[u8],
+        operation: &[u8],
+        cache: &mut PlainKeyCache,
+    ) -> Result<Found, SystemException> {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.adapters.lookup_cached(key, operation, cache)
+        }))
+        .unwrap_or_else(|_| Err(servant_panicked()))
     }
 
     /// Where a `LocateRequest` for `key` finds its object; a servant
@@ -434,7 +445,10 @@ pub(crate) struct Connection {
     transport: Box<dyn Transport>,
     messaging: FrameProtocol,
     reassembler: Reassembler,
-    replies: BufferPool,
+    /// The reply being written: one buffer, reused for every reply.
+    reply: ReplyBuilder,
+    /// The servant of the plain key last called on this connection.
+    plain_key: PlainKeyCache,
     /// The code sets of the first `CodeSets` context received on it.
     codesets: ServerCodeSets,
     /// Times the stages of a request (with the `whitebox` feature).
@@ -516,7 +530,11 @@ impl Connection {
                     .saturating_add(rtorb_giop::header::HEADER_LEN),
                 ..ReassemblyLimits::default()
             }),
-            replies: BufferPool::new(BUFFER_CAPACITY),
+            reply: match messaging {
+                FrameProtocol::Giop => ReplyBuilder::new(Encoding::native(), 0),
+                FrameProtocol::Lite => ReplyBuilder::new_lite(Encoding::native(), 0),
+            },
+            plain_key: PlainKeyCache::default(),
             codesets: ServerCodeSets::new(messaging),
             probe: Probe::start(),
             fragment_size: core.fragment_size,
@@ -760,6 +778,14 @@ impl Connection {
             };
             return self.request(core, &incoming, &frame);
         }
+        self.handle_decoded(core, frame)
+    }
+
+    /// [`Connection::handle`] for a message [`request_view`] does not
+    /// cover: decoded in full.
+    #[cold]
+    #[inline(never)]
+    fn handle_decoded(&mut self, core: &ServerCore, frame: Bytes) -> Next {
         let decoded = match self.messaging {
             FrameProtocol::Giop => match self.reassembler.push_message(frame) {
                 Ok(None) => return Next::Continue,
@@ -781,7 +807,7 @@ impl Connection {
                     request_id: header.request_id,
                     response_flags: header.response_flags,
                     object_key: header.target.object_key().map(|k| &k[..]),
-                    operation: header.operation.as_str(),
+                    operation: header.operation.as_bytes(),
                     service_context: Some(&header.service_context),
                     encoding: msg.encoding(),
                     body: Body::Of(&msg),
@@ -832,23 +858,71 @@ impl Connection {
 
     /// Sends a message, as fragments when it is larger than the fragment
     /// size and of GIOP 1.2 or later (else whole). Every write of the
-    /// message handling goes through here: a blocking connection writes it
-    /// at once, a nonblocking one queues it behind the replies not yet
-    /// written and writes what the socket takes.
+    /// message handling goes through here or [`Connection::send_reply`]:
+    /// a blocking connection writes it at once, a nonblocking one queues
+    /// it behind the replies not yet written and writes what the socket
+    /// takes.
     fn send(&mut self, message: Bytes) -> Next {
-        match self.fragment_size {
-            Some(max)
-                if message.len() > max
-                    && self.messaging == FrameProtocol::Giop
-                    && giop_version(&message).is_some_and(|v| v >= ORB_FRAGMENTS) =>
-            {
-                match fragment_chunks(std::slice::from_ref(&message), max) {
-                    Ok(pieces) => self.write_pieces(&pieces),
-                    // Not a fragmentable message type: sent whole.
-                    Err(_) => self.write_pieces(std::slice::from_ref(&message)),
-                }
+        self.send_chunks(std::slice::from_ref(&message))
+    }
+
+    /// As [`Connection::send`], for a message in a chain of buffers.
+    fn send_chunks(&mut self, chunks: &[Bytes]) -> Next {
+        let len: usize = chunks.iter().map(Bytes::len).sum();
+        let version = chunks.first().and_then(|c| giop_version(c));
+        if let Some(max) = self.fragment_size.filter(|_| self.fragments(len, version)) {
+            if let Ok(pieces) = fragment_chunks(chunks, max) {
+                return self.write_pieces(&pieces);
             }
-            _ => self.write_pieces(std::slice::from_ref(&message)),
+        }
+        // Not a fragmentable message type, or small enough: sent whole.
+        self.write_pieces(chunks)
+    }
+
+    /// Whether a message of `len` octets in GIOP `version` goes out as
+    /// fragments.
+    fn fragments(&self, len: usize, version: Option<Version>) -> bool {
+        self.fragment_size.is_some_and(|max| len > max)
+            && self.messaging == FrameProtocol::Giop
+            && version.is_some_and(|v| v >= ORB_FRAGMENTS)
+    }
+
+    /// Sends the reply completed in `self.reply`: straight from its
+    /// buffer when it is one piece that goes whole and nothing is queued
+    /// before it (the common case: no copy, no reference counting), else
+    /// through [`Connection::send_chunks`].
+    fn send_reply(&mut self) -> Next {
+        let (len, version) = {
+            let w = self.reply.writer();
+            (w.len(), w.version())
+        };
+        if !self.fragments(len, Some(version)) && self.output.is_empty() {
+            match self.reply.writer().seal() {
+                Ok(Some(message)) => {
+                    let written = if self.blocking {
+                        self.transport.send_all(message)
+                    } else {
+                        write_or_queue(&mut *self.transport, &mut self.output, message)
+                    };
+                    if self.reply.writer().capacity() > MAX_KEPT_REPLY_CAPACITY {
+                        drop(self.reply.writer().take_buffer());
+                    }
+                    return match written {
+                        Ok(()) if self.output.is_empty() => Next::Continue,
+                        Ok(()) => match self.flush() {
+                            Ok(()) => Next::Continue,
+                            Err(_) => Next::Close(None),
+                        },
+                        Err(_) => Next::Close(None),
+                    };
+                }
+                Ok(None) => {}
+                Err(_) => return self.message_error(),
+            }
+        }
+        match self.reply.writer().take_chunks() {
+            Ok(chunks) => self.send_chunks(&chunks),
+            Err(_) => self.message_error(),
         }
     }
 
@@ -867,14 +941,6 @@ impl Connection {
         }
     }
 
-    fn reply_builder(&mut self, encoding: Encoding, request_id: u32) -> ReplyBuilder {
-        let buffer = self.replies.take_exclusive();
-        match self.messaging {
-            FrameProtocol::Giop => ReplyBuilder::new(encoding, request_id, buffer),
-            FrameProtocol::Lite => ReplyBuilder::new_lite(encoding, request_id, buffer),
-        }
-    }
-
     fn request(&mut self, core: &ServerCore, header: &Incoming<'_>, message: &Bytes) -> Next {
         let response_expected = header.response_flags & 0x01 != 0;
         let codesets = match header.service_context {
@@ -882,7 +948,7 @@ impl Connection {
             None => self.codesets.transmission(),
         };
         let encoding = header.encoding.with_codesets(codesets);
-        let mut reply = self.reply_builder(encoding, header.request_id);
+        self.reply.reset(encoding, header.request_id);
         let outcome = match header.object_key {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
@@ -890,11 +956,12 @@ impl Connection {
                 CompletionStatus::No,
             )),
             Some(key) => match (
-                core.lookup(key, header.operation),
+                core.lookup(key, header.operation, &mut self.plain_key),
                 header.body.decoder(message, encoding),
             ) {
                 (Err(e), _) => Err(e),
-                (Ok(Found::Forward(to)), _) => match reply.start(ReplyStatus::LocationForward) {
+                (Ok(Found::Forward(to)), _) => match self.reply.start(ReplyStatus::LocationForward)
+                {
                     Ok(e) => to
                         .to_ior()
                         .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
@@ -910,16 +977,18 @@ impl Connection {
                 {
                     // SYNC_WITH_SERVER: acknowledged before the upcall,
                     // which then runs as a plain oneway.
-                    let ack = std::mem::replace(
-                        &mut reply,
-                        self.reply_builder(encoding, header.request_id),
-                    );
-                    let sent = match ack.finish(Ok(())) {
-                        Ok(bytes) => self.send(bytes),
+                    let sent = match self.reply.complete(Ok(())) {
+                        Ok(()) => self.send_reply(),
                         Err(_) => return self.message_error(),
                     };
-                    let mut req =
-                        ServerRequest::new(header.operation, key, false, arguments, &mut reply);
+                    self.reply.reset(encoding, header.request_id);
+                    let mut req = ServerRequest::new(
+                        header.operation,
+                        key,
+                        false,
+                        arguments,
+                        &mut self.reply,
+                    );
                     let _ = upcall(core, &**servant.skeleton(), &mut req);
                     return sent;
                 }
@@ -931,7 +1000,7 @@ impl Connection {
                         key,
                         response_expected,
                         arguments,
-                        &mut reply,
+                        &mut self.reply,
                     );
                     let outcome = upcall(core, &**skeleton, &mut req);
                     self.probe.lap(Stage::ServerUpcall);
@@ -942,17 +1011,39 @@ impl Connection {
         if !response_expected {
             return Next::Continue;
         }
-        match reply.finish(outcome) {
-            Ok(bytes) => {
-                self.replies.fit(bytes.len());
+        match self.reply.complete(outcome) {
+            Ok(()) => {
                 self.probe.lap(Stage::ServerMarshal);
-                let next = self.send(bytes);
+                let next = self.send_reply();
                 self.probe.lap(Stage::ServerWrite);
                 next
             }
             Err(_) => self.message_error(),
         }
     }
+}
+
+/// Writes `message` to a nonblocking transport as far as it takes it, and
+/// queues the rest (copied) on `output`.
+fn write_or_queue(
+    transport: &mut dyn Transport,
+    output: &mut OutChain,
+    message: &[u8],
+) -> std::io::Result<()> {
+    let mut rest = message;
+    while !rest.is_empty() {
+        match transport.writev(&[std::io::IoSlice::new(rest)]) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = rest.get(n..).unwrap_or_default(),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                output.push(Bytes::copy_from_slice(rest));
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// A request's header as the server uses it: read in place
@@ -962,7 +1053,7 @@ struct Incoming<'a> {
     response_flags: u8,
     /// `None`: not addressed by object key.
     object_key: Option<&'a [u8]>,
-    operation: &'a str,
+    operation: &'a [u8],
     /// `None`: none were sent.
     service_context: Option<&'a ServiceContextList>,
     /// The message's byte order and version.

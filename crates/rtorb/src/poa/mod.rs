@@ -388,6 +388,12 @@ impl Upcall {
         }
     }
 
+    /// Whether it is the upcall of a plain key (no POA to tell when it
+    /// ends).
+    pub(crate) fn is_plain(&self) -> bool {
+        self.end.is_none()
+    }
+
     /// The servant.
     pub(crate) fn skeleton(&self) -> &Arc<dyn Skeleton> {
         &self.skeleton

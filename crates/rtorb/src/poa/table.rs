@@ -85,6 +85,25 @@ pub(crate) enum Location {
     System(SystemException),
 }
 
+/// The servant of the plain key a connection looked up last, with the
+/// [`AdapterTable`]'s plain-key generation it was found in (see
+/// [`AdapterTable::lookup_cached`]).
+#[derive(Default)]
+pub(crate) struct PlainKeyCache {
+    generation: u64,
+    key: Vec<u8>,
+    servant: Option<Arc<dyn crate::runtime::Skeleton>>,
+}
+
+impl std::fmt::Debug for PlainKeyCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlainKeyCache")
+            .field("generation", &self.generation)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The object adapters of one ORB.
 pub(crate) struct AdapterTable {
     /// The ORB instance number in transient keys and persistent system
@@ -97,6 +116,9 @@ pub(crate) struct AdapterTable {
     /// How many plain keys look like POA keys (then POA keys are looked
     /// up in the plain table first).
     plain_like_poa: AtomicUsize,
+    /// Changed (under the `plain` write lock) by every change of the
+    /// plain keys: a [`PlainKeyCache`] is good while it is unchanged.
+    plain_generation: AtomicU64,
     poas: RwLock<PoaSlots>,
     persistent: RwLock<HashMap<Vec<u8>, Poa>>,
     root: OnceLock<Poa>,
@@ -132,6 +154,7 @@ impl AdapterTable {
             instance: instance_number(),
             plain: RwLock::new(HashMap::default()),
             plain_like_poa: AtomicUsize::new(0),
+            plain_generation: AtomicU64::new(1),
             poas: RwLock::new(PoaSlots::default()),
             persistent: RwLock::new(HashMap::new()),
             root: OnceLock::new(),
@@ -234,7 +257,12 @@ impl AdapterTable {
     /// Serves `key` as a plain key (replacing what was there).
     pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
         let like = key::is_poa_key(&key);
-        let old = write(&self.plain).insert(key, entry);
+        let old = {
+            let mut plain = write(&self.plain);
+            let old = plain.insert(key, entry);
+            self.plain_generation.fetch_add(1, Ordering::Release);
+            old
+        };
         if like && old.is_none() {
             self.plain_like_poa.fetch_add(1, Ordering::AcqRel);
         }
@@ -242,7 +270,12 @@ impl AdapterTable {
 
     /// Stops serving the plain key `key`.
     pub(crate) fn remove(&self, key: &[u8]) -> bool {
-        let removed = write(&self.plain).remove(key).is_some();
+        let removed = {
+            let mut plain = write(&self.plain);
+            let removed = plain.remove(key).is_some();
+            self.plain_generation.fetch_add(1, Ordering::Release);
+            removed
+        };
         if removed && key::is_poa_key(key) {
             self.plain_like_poa.fetch_sub(1, Ordering::AcqRel);
         }
@@ -314,6 +347,37 @@ impl AdapterTable {
         }
         let (poa, id) = self.poa_of(key)?;
         poa.serve(id, operation)
+    }
+
+    /// As [`AdapterTable::lookup`], remembering in `cache` the servant
+    /// of a plain key: while the plain keys do not change, a request to
+    /// the key looked up last takes no lock and hashes nothing (a
+    /// connection keeps a cache; its client usually calls one object).
+    pub(crate) fn lookup_cached(
+        &self,
+        key: &[u8],
+        operation: &[u8],
+        cache: &mut PlainKeyCache,
+    ) -> Result<Found, SystemException> {
+        let generation = self.plain_generation.load(Ordering::Acquire);
+        if let Some(servant) = cache.servant.as_ref()
+            && cache.generation == generation
+            && cache.key == key
+        {
+            return Ok(Found::Servant(Upcall::plain(Arc::clone(servant))));
+        }
+        // UTF-8, as every operation name the server reads.
+        let found = self.lookup(key, std::str::from_utf8(operation).unwrap_or_default())?;
+        cache.servant = None;
+        if let Found::Servant(upcall) = &found
+            && upcall.is_plain()
+        {
+            cache.generation = generation;
+            cache.key.clear();
+            cache.key.extend_from_slice(key);
+            cache.servant = Some(Arc::clone(upcall.skeleton()));
+        }
+        Ok(found)
     }
 
     /// Where a `LocateRequest` for `key` finds its object (see

@@ -182,7 +182,7 @@ impl Loopback {
                 CompletionStatus::No,
             ));
         };
-        let mut reply = ReplyBuilder::new(
+        let mut reply = ReplyBuilder::with_buffer(
             msg.encoding().with_codesets(self.encoding.codesets),
             header.request_id,
             self.replies.take(),
@@ -198,7 +198,7 @@ impl Loopback {
             Some(Entry::Servant(skeleton)) => {
                 let arguments = body_decoder(&msg, &message, self.encoding)?;
                 let mut req = ServerRequest::new(
-                    header.operation.as_str(),
+                    header.operation.as_bytes(),
                     key,
                     response_expected,
                     arguments,

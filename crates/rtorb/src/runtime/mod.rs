@@ -181,7 +181,6 @@ pub use values::{
     unregister_value_factory, write_abstract,
 };
 
-pub(crate) use pool::BufferPool;
 pub(crate) use server::ReplyBuilder;
 pub(crate) use support::set_thread_invoker;
 

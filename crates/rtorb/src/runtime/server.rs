@@ -53,7 +53,9 @@ pub trait Skeleton: Send + Sync {
 /// `NO_EXCEPTION` reply (a `void` operation without `out` parameters).
 #[derive(Debug)]
 pub struct ServerRequest<'a> {
-    operation: &'a str,
+    /// The name's octets: UTF-8 (ASCII but for names decoded from
+    /// ISO-8859-1), so [`ServerRequest::operation`] never fails.
+    operation: &'a [u8],
     object_key: &'a [u8],
     response_expected: bool,
     arguments: Decoder,
@@ -62,7 +64,7 @@ pub struct ServerRequest<'a> {
 
 impl<'a> ServerRequest<'a> {
     pub(crate) fn new(
-        operation: &'a str,
+        operation: &'a [u8],
         object_key: &'a [u8],
         response_expected: bool,
         arguments: Decoder,
@@ -79,6 +81,12 @@ impl<'a> ServerRequest<'a> {
 
     /// The operation name (`cube_long`, `_get_x`, `_is_a`, ...).
     pub fn operation(&self) -> &str {
+        std::str::from_utf8(self.operation).unwrap_or_default()
+    }
+
+    /// The operation name as octets, as it came: what generated skeletons
+    /// match on (no UTF-8 check per request).
+    pub fn operation_bytes(&self) -> &[u8] {
         self.operation
     }
 
@@ -123,59 +131,88 @@ impl<'a> ServerRequest<'a> {
 
 /// Writes the reply of one request, starting the message only once its
 /// status is known.
+///
+/// A connection keeps one builder and [`ReplyBuilder::reset`]s it for each
+/// request: the reply is written into the same buffer every time, and
+/// sent from it ([`ReplyBuilder::writer`], [`MessageWriter::seal`]).
 #[derive(Debug)]
 pub(crate) struct ReplyBuilder {
     encoding: Encoding,
     request_id: u32,
     lite: bool,
-    buffer: Option<BytesMut>,
-    writer: Option<MessageWriter>,
+    started: bool,
+    writer: MessageWriter,
 }
 
 impl ReplyBuilder {
     /// A builder for the reply to `request_id`, to be written in
-    /// `encoding` into `buffer`.
-    pub(crate) fn new(encoding: Encoding, request_id: u32, buffer: BytesMut) -> ReplyBuilder {
+    /// `encoding`.
+    pub(crate) fn new(encoding: Encoding, request_id: u32) -> ReplyBuilder {
         ReplyBuilder {
             encoding,
             request_id,
             lite: false,
-            buffer: Some(buffer),
-            writer: None,
+            started: false,
+            writer: MessageWriter::empty(encoding),
+        }
+    }
+
+    /// As [`ReplyBuilder::new`], writing into `buffer` (its capacity
+    /// reused).
+    pub(crate) fn with_buffer(
+        encoding: Encoding,
+        request_id: u32,
+        buffer: BytesMut,
+    ) -> ReplyBuilder {
+        ReplyBuilder {
+            writer: MessageWriter::empty_with_buffer(buffer, encoding),
+            ..ReplyBuilder::new(encoding, request_id)
         }
     }
 
     /// As [`ReplyBuilder::new`], for a reply in GIOPlite.
-    pub(crate) fn new_lite(encoding: Encoding, request_id: u32, buffer: BytesMut) -> ReplyBuilder {
+    pub(crate) fn new_lite(encoding: Encoding, request_id: u32) -> ReplyBuilder {
         ReplyBuilder {
             lite: true,
-            ..ReplyBuilder::new(encoding, request_id, buffer)
+            ..ReplyBuilder::new(encoding, request_id)
         }
+    }
+
+    /// Makes the builder ready for the reply to another request, keeping
+    /// its buffer.
+    #[inline]
+    pub(crate) fn reset(&mut self, encoding: Encoding, request_id: u32) {
+        self.encoding = encoding;
+        self.request_id = request_id;
+        self.started = false;
     }
 
     /// Starts the reply with `status` (dropping any reply started before)
     /// and returns the encoder for its body.
     pub(crate) fn start(&mut self, status: ReplyStatus) -> Result<&mut Encoder, GiopError> {
-        let buf = self.buffer.take().unwrap_or_default();
-        let header = ReplyHeader::new(self.request_id, status);
-        let w = if self.lite {
-            rtorb_giop::lite::lite_reply_with_buffer(buf, self.encoding, &header)?
+        if self.lite {
+            let header = ReplyHeader::new(self.request_id, status);
+            let buf = self.writer.take_buffer();
+            self.writer = rtorb_giop::lite::lite_reply_with_buffer(buf, self.encoding, &header)?;
         } else {
-            MessageWriter::reply_with_buffer(buf, self.encoding, &header)?
-        };
-        Ok(self.writer.insert(w).body())
+            self.writer
+                .restart_reply(self.encoding, self.request_id, status)?;
+        }
+        self.started = true;
+        Ok(self.writer.body())
     }
 
-    /// The whole reply message for the outcome of the dispatch: the reply
+    /// Completes the reply for the outcome of the dispatch: the reply
     /// written, an empty `NO_EXCEPTION` reply if none was, or a
-    /// `SYSTEM_EXCEPTION` reply for an error.
-    pub(crate) fn finish(
-        mut self,
+    /// `SYSTEM_EXCEPTION` reply for an error. The message is then in
+    /// [`ReplyBuilder::writer`].
+    pub(crate) fn complete(
+        &mut self,
         outcome: Result<(), SystemException>,
-    ) -> Result<Bytes, GiopError> {
+    ) -> Result<(), GiopError> {
         match outcome {
             Ok(()) => {
-                if self.writer.is_none() {
+                if !self.started {
                     self.start(ReplyStatus::NoException)?;
                 }
             }
@@ -184,10 +221,26 @@ impl ReplyBuilder {
                 ex.encode(e)?;
             }
         }
-        match self.writer {
-            Some(w) => w.finish(),
-            None => Err(GiopError::Cdr(CdrError::Unsupported("reply never started"))),
+        Ok(())
+    }
+
+    /// The writer holding the reply (complete after
+    /// [`ReplyBuilder::complete`]).
+    pub(crate) fn writer(&mut self) -> &mut MessageWriter {
+        &mut self.writer
+    }
+
+    /// The whole reply message for the outcome of the dispatch (see
+    /// [`ReplyBuilder::complete`]), as a buffer of its own.
+    pub(crate) fn finish(
+        mut self,
+        outcome: Result<(), SystemException>,
+    ) -> Result<Bytes, GiopError> {
+        self.complete(outcome)?;
+        if !self.started {
+            return Err(GiopError::Cdr(CdrError::Unsupported("reply never started")));
         }
+        self.writer.finish()
     }
 }
 
@@ -200,7 +253,7 @@ pub fn dispatch(
     skeleton: &dyn Skeleton,
     request: &mut ServerRequest<'_>,
 ) -> Result<(), SystemException> {
-    match request.operation.as_bytes() {
+    match request.operation {
         b"_is_a" => {
             let id = read_repository_id(request.arguments())?;
             let is_a = id.is_some_and(|id| {

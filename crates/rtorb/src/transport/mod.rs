@@ -130,16 +130,7 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
     fn write_all_vectored(&mut self, chunks: &[Bytes]) -> std::io::Result<()> {
         if let [only] = chunks {
             // One buffer (every small message): no gather list to build.
-            let mut rest: &[u8] = only;
-            while !rest.is_empty() {
-                match self.writev(&[IoSlice::new(rest)]) {
-                    Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-                    Ok(w) => rest = rest.get(w..).unwrap_or_default(),
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            return Ok(());
+            return self.send_all(only);
         }
         let mut first = 0;
         let mut offset = 0;
@@ -175,6 +166,22 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
                     offset = left;
                     break;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes all of `message` (one buffer), continuing after partial
+    /// writes and retrying on `Interrupted`; blocking mode, as
+    /// [`Transport::write_all_vectored`].
+    fn send_all(&mut self, message: &[u8]) -> std::io::Result<()> {
+        let mut rest = message;
+        while !rest.is_empty() {
+            match self.writev(&[IoSlice::new(rest)]) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(w) => rest = rest.get(w..).unwrap_or_default(),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
         }
         Ok(())

@@ -167,8 +167,8 @@ pub mod constants {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "limit" => {
+            match req.operation_bytes() {
+                b"limit" => {
                     let r = servant.limit()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;

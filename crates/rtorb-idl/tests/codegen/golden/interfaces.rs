@@ -49,15 +49,15 @@ pub mod shared {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "issue" => {
+            match req.operation_bytes() {
+                b"issue" => {
                     let r = servant.issue()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "revoke" => {
+                b"revoke" => {
                     let d = req.arguments();
                     let t = <super::Token as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.revoke(t)
@@ -340,8 +340,8 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "apex" => {
+            match req.operation_bytes() {
+                b"apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
@@ -350,7 +350,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "_get_depth" => {
+                b"_get_depth" => {
                     let r = servant.depth()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -481,15 +481,15 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "left" => {
+            match req.operation_bytes() {
+                b"left" => {
                     let r = servant.left()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "apex" => {
+                b"apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
@@ -498,7 +498,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "_get_depth" => {
+                b"_get_depth" => {
                     let r = servant.depth()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -609,15 +609,15 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "right" => {
+            match req.operation_bytes() {
+                b"right" => {
                     let r = servant.right()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "apex" => {
+                b"apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
@@ -626,7 +626,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "_get_depth" => {
+                b"_get_depth" => {
                     let r = servant.depth()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -741,22 +741,22 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "floor" => {
+            match req.operation_bytes() {
+                b"floor" => {
                     let r = servant.floor()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "left" => {
+                b"left" => {
                     let r = servant.left()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "apex" => {
+                b"apex" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
@@ -765,14 +765,14 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "right" => {
+                b"right" => {
                     let r = servant.right()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_get_depth" => {
+                b"_get_depth" => {
                     let r = servant.depth()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -1136,8 +1136,8 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "in_out" => {
+            match req.operation_bytes() {
+                b"in_out" => {
                     let d = req.arguments();
                     let a = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let c = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
@@ -1148,7 +1148,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "all_kinds" => {
+                b"all_kinds" => {
                     let d = req.arguments();
                     let s = <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
                         d,
@@ -1165,15 +1165,15 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "fire" => {
+                b"fire" => {
                     let d = req.arguments();
                     let message = <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
                         d,
                     )?;
                     servant.fire(message)
                 }
-                "fire_and_forget" => servant.fire_and_forget(),
-                "guarded" => {
+                b"fire_and_forget" => servant.fire_and_forget(),
+                b"guarded" => {
                     let d = req.arguments();
                     let level = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     match servant.guarded(level) {
@@ -1183,7 +1183,7 @@ pub mod outer {
                         Err(GuardedError::System(s)) => Err(s),
                     }
                 }
-                "with_context" => {
+                b"with_context" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let _context = <::std::vec::Vec<
@@ -1195,7 +1195,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "self_ref" => {
+                b"self_ref" => {
                     let d = req.arguments();
                     let other = ::rtorb::runtime::read_object(d)?
                         .map(<super::Later as ::rtorb::runtime::Stub>::from_object);
@@ -1208,7 +1208,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "upcast" => {
+                b"upcast" => {
                     let d = req.arguments();
                     let b = ::rtorb::runtime::read_object(d)?
                         .map(<super::Bottom as ::rtorb::runtime::Stub>::from_object);
@@ -1221,85 +1221,85 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "issue" => {
+                b"issue" => {
                     let r = servant.issue()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "revoke" => {
+                b"revoke" => {
                     let d = req.arguments();
                     let t = <super::super::shared::Token as ::rtorb_cdr::CdrDecode>::decode(
                         d,
                     )?;
                     servant.revoke(t)
                 }
-                "_get_first" => {
+                b"_get_first" => {
                     let r = servant.first()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_first" => {
+                b"_set_first" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_first(value)
                 }
-                "_get_second" => {
+                b"_get_second" => {
                     let r = servant.second()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_second" => {
+                b"_set_second" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_second(value)
                 }
-                "_get_third" => {
+                b"_get_third" => {
                     let r = servant.third()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_third" => {
+                b"_set_third" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_third(value)
                 }
-                "_get_label" => {
+                b"_get_label" => {
                     let r = servant.label()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_get_tag" => {
+                b"_get_tag" => {
                     let r = servant.tag()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_get_pair" => {
+                b"_get_pair" => {
                     let r = servant.pair()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_pair" => {
+                b"_set_pair" => {
                     let d = req.arguments();
                     let value = <super::inner::Pair as ::rtorb_cdr::CdrDecode>::decode(
                         d,
                     )?;
                     servant.set_pair(value)
                 }
-                "_get_protected_value" => {
+                b"_get_protected_value" => {
                     match servant.protected_value() {
                         Ok(r) => {
                             req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
@@ -1313,7 +1313,7 @@ pub mod outer {
                         Err(GetProtectedValueError::System(s)) => Err(s),
                     }
                 }
-                "_set_protected_value" => {
+                b"_set_protected_value" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     match servant.set_protected_value(value) {
@@ -1327,7 +1327,7 @@ pub mod outer {
                         Err(SetProtectedValueError::System(s)) => Err(s),
                     }
                 }
-                "_get_watched" => {
+                b"_get_watched" => {
                     match servant.watched() {
                         Ok(r) => {
                             req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
@@ -2003,8 +2003,8 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "scaled" => {
+            match req.operation_bytes() {
+                b"scaled" => {
                     let d = req.arguments();
                     let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let _context = <::std::vec::Vec<
@@ -2016,7 +2016,7 @@ pub mod outer {
                         Ok(())
                     })
                 }
-                "bare" => {
+                b"bare" => {
                     let d = req.arguments();
                     let _context = <::std::vec::Vec<
                         ::std::string::String,
@@ -2154,8 +2154,8 @@ pub mod outer {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "op" => servant.op(),
+            match req.operation_bytes() {
+                b"op" => servant.op(),
                 _ => Err(::rtorb::runtime::bad_operation()),
             }
         }
@@ -2256,8 +2256,8 @@ pub mod outer {
                 servant: &S,
                 req: &mut ::rtorb::runtime::ServerRequest<'_>,
             ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-                match req.operation() {
-                    "op" => servant.op(),
+                match req.operation_bytes() {
+                    b"op" => servant.op(),
                     _ => Err(::rtorb::runtime::bad_operation()),
                 }
             }
@@ -2367,8 +2367,8 @@ pub mod pragmas {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "op" => servant.op(),
+            match req.operation_bytes() {
+                b"op" => servant.op(),
                 _ => Err(::rtorb::runtime::bad_operation()),
             }
         }
@@ -2470,8 +2470,8 @@ pub mod pragmas {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "op" => servant.op(),
+            match req.operation_bytes() {
+                b"op" => servant.op(),
                 _ => Err(::rtorb::runtime::bad_operation()),
             }
         }
@@ -2566,8 +2566,8 @@ pub mod pragmas {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "op" => servant.op(),
+            match req.operation_bytes() {
+                b"op" => servant.op(),
                 _ => Err(::rtorb::runtime::bad_operation()),
             }
         }

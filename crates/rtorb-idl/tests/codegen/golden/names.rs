@@ -49,15 +49,15 @@ pub mod shared {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "issue" => {
+            match req.operation_bytes() {
+                b"issue" => {
                     let r = servant.issue()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "revoke" => {
+                b"revoke" => {
                     let d = req.arguments();
                     let t = <super::Token as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.revoke(t)
@@ -436,8 +436,8 @@ pub mod r#match {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "move" => {
+            match req.operation_bytes() {
+                b"move" => {
                     let d = req.arguments();
                     let r#box = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let crate_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
@@ -454,31 +454,31 @@ pub mod r#match {
                         Err(MoveError::System(s)) => Err(s),
                     }
                 }
-                "macro" => {
+                b"macro" => {
                     let d = req.arguments();
                     let r#use = <super::Type as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.r#macro(r#use)
                 }
-                "token" => {
+                b"token" => {
                     let r = servant.token()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_get_async" => {
+                b"_get_async" => {
                     let r = servant.r#async()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_async" => {
+                b"_set_async" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_async(value)
                 }
-                "_get_await" => {
+                b"_get_await" => {
                     let r = servant.r#await()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
@@ -831,34 +831,34 @@ pub mod clashes {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "getValue" => {
+            match req.operation_bytes() {
+                b"getValue" => {
                     let r = servant.get_value()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "get_value_" => {
+                b"get_value_" => {
                     let r = servant.get_value_()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "set_value_2" => {
+                b"set_value_2" => {
                     let d = req.arguments();
                     let v = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_value_2(v)
                 }
-                "_get_value" => {
+                b"_get_value" => {
                     let r = servant.value()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_value" => {
+                b"_set_value" => {
                     let d = req.arguments();
                     let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_value(value)

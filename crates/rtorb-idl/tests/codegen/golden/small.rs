@@ -237,8 +237,8 @@ pub mod small {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "add" => {
+            match req.operation_bytes() {
+                b"add" => {
                     let d = req.arguments();
                     let a = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let b = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
@@ -254,15 +254,15 @@ pub mod small {
                         Err(AddError::System(s)) => Err(s),
                     }
                 }
-                "poke" => servant.poke(),
-                "_get_current" => {
+                b"poke" => servant.poke(),
+                b"_get_current" => {
                     let r = servant.current()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "_set_current" => {
+                b"_set_current" => {
                     let d = req.arguments();
                     let value = <super::Mode as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     servant.set_current(value)

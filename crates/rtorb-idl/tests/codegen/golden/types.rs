@@ -1612,8 +1612,8 @@ pub mod types {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "echo_basic" => {
+            match req.operation_bytes() {
+                b"echo_basic" => {
                     let d = req.arguments();
                     let b = <super::Basic as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_basic(b)?;
@@ -1622,7 +1622,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "echo_composite" => {
+                b"echo_composite" => {
                     let d = req.arguments();
                     let c = <super::Composite as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_composite(c)?;
@@ -1631,7 +1631,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "echo_dynamic" => {
+                b"echo_dynamic" => {
                     let d = req.arguments();
                     let d_ = <super::Dynamic as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_dynamic(d_)?;
@@ -1640,7 +1640,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "echo_tree" => {
+                b"echo_tree" => {
                     let d = req.arguments();
                     let t = <super::Tree as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_tree(t)?;
@@ -1649,7 +1649,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "echo_by_char" => {
+                b"echo_by_char" => {
                     let d = req.arguments();
                     let u = <super::ByChar as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_by_char(u)?;
@@ -1658,7 +1658,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "echo_expr" => {
+                b"echo_expr" => {
                     let d = req.arguments();
                     let e_ = <super::Expr as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.echo_expr(e_)?;
@@ -1667,7 +1667,7 @@ pub mod types {
                         Ok(())
                     })
                 }
-                "add" => {
+                b"add" => {
                     let d = req.arguments();
                     let a = d.read_fixed(9, 2)?;
                     let b = d.read_fixed(9, 2)?;
@@ -1683,7 +1683,7 @@ pub mod types {
                         Err(AddError::System(s)) => Err(s),
                     }
                 }
-                "kind_of" => {
+                b"kind_of" => {
                     let d = req.arguments();
                     let a = <::rtorb_cdr::Any as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.kind_of(a)?;

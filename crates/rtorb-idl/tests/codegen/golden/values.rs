@@ -441,15 +441,15 @@ pub mod vals {
             servant: &S,
             req: &mut ::rtorb::runtime::ServerRequest<'_>,
         ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            match req.operation() {
-                "count" => {
+            match req.operation_bytes() {
+                b"count" => {
                     let r = servant.count()?;
                     req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
                         ::rtorb_cdr::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                "scaled" => {
+                b"scaled" => {
                     let d = req.arguments();
                     let by = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
                     let r = servant.scaled(by)?;
