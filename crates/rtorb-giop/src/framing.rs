@@ -44,6 +44,7 @@ impl FrameProtocol {
 
     /// Checks a complete header and returns the length of its whole
     /// message.
+    #[inline]
     pub fn message_len(self, header: &[u8], max_size: u32) -> Result<usize, GiopError> {
         match self {
             FrameProtocol::Giop => Ok(MessageHeader::parse(header, max_size)?.message_len()),
@@ -104,6 +105,7 @@ impl FrameDecoder {
         &mut self.buf
     }
 
+    #[inline]
     fn check_header(&mut self) -> Result<(), GiopError> {
         if self.next_len.is_none() && self.buf.len() >= self.protocol.header_len() {
             let len = self
@@ -131,6 +133,7 @@ impl FrameDecoder {
     }
 
     /// The next whole message, if it has arrived.
+    #[inline]
     pub fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
         self.check_header()?;
         match self.next_len {

@@ -144,6 +144,7 @@ impl MessageHeader {
     /// Bits 2 to 7 of the GIOP 1.1+ flags octet are reserved: they are
     /// ignored here, so a header with any of them set is not reproduced
     /// exactly by [`MessageHeader::encode`].
+    #[inline]
     pub fn parse(bytes: &[u8], max_size: u32) -> Result<MessageHeader, GiopError> {
         let h: &[u8; HEADER_LEN] = bytes
             .get(..HEADER_LEN)

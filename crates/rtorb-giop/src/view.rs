@@ -79,13 +79,13 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    #[inline]
+    #[inline(always)]
     fn align(&mut self, n: usize) -> Option<()> {
         let pos = self.pos.next_multiple_of(n);
         (pos <= self.buf.len()).then(|| self.pos = pos)
     }
 
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let end = self.pos.checked_add(n)?;
         let s = self.buf.get(self.pos..end)?;
@@ -93,12 +93,12 @@ impl<'a> Cursor<'a> {
         Some(s)
     }
 
-    #[inline]
+    #[inline(always)]
     fn u8(&mut self) -> Option<u8> {
         self.take(1).map(|s| s[0])
     }
 
-    #[inline]
+    #[inline(always)]
     fn u32(&mut self) -> Option<u32> {
         self.align(4)?;
         let b: [u8; 4] = self.take(4)?.try_into().ok()?;
@@ -108,7 +108,7 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn u16(&mut self) -> Option<u16> {
         self.align(2)?;
         let b: [u8; 2] = self.take(2)?.try_into().ok()?;
@@ -120,7 +120,7 @@ impl<'a> Cursor<'a> {
 
     /// A `sequence<octet>`; its length is checked against what is left
     /// before anything is taken.
-    #[inline]
+    #[inline(always)]
     fn octets(&mut self) -> Option<&'a [u8]> {
         let len = usize::try_from(self.u32()?).ok()?;
         self.take(len)
@@ -128,7 +128,7 @@ impl<'a> Cursor<'a> {
 
     /// An operation name: a CDR string of ASCII characters, NUL-terminated
     /// with no other NUL.
-    #[inline]
+    #[inline(always)]
     fn operation(&mut self) -> Option<&'a [u8]> {
         let raw = self.octets()?;
         let (nul, name) = raw.split_last()?;
@@ -139,7 +139,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An empty service context list.
-    #[inline]
+    #[inline(always)]
     fn no_service_contexts(&mut self) -> Option<()> {
         (self.u32()? == 0).then_some(())
     }
@@ -147,7 +147,7 @@ impl<'a> Cursor<'a> {
 
 /// The header of a whole, unfragmented message of `protocol` of type
 /// `want`, and a cursor after it.
-#[inline]
+#[inline(always)]
 fn start(
     message: &[u8],
     protocol: FrameProtocol,
@@ -186,6 +186,7 @@ fn start(
 
 /// Where a GIOP 1.2 body starts: aligned to 8 when anything but padding
 /// follows, else at the end.
+#[inline(always)]
 fn body_start_12(c: &Cursor<'_>) -> usize {
     let aligned = c.pos.next_multiple_of(8);
     if aligned >= c.buf.len() {

@@ -296,8 +296,9 @@ pub(super) enum Outcome {
     Reply(Reply),
     /// A system exception reply.
     System(SystemException),
-    /// Send the request again to this target.
-    Forward(Target),
+    /// Send the request again to this target (boxed: a reply, the
+    /// common outcome, is moved through every layer of a call).
+    Forward(Box<Target>),
     /// The answer to a `LocateRequest`: the object is here.
     Here,
 }
@@ -731,7 +732,7 @@ impl ClientCore {
                         // Unreachable: try the next profile.
                         Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => unreachable = Some(e),
                         Ok(Outcome::Forward(t)) => {
-                            forward = Some(t);
+                            forward = Some(*t);
                             break;
                         }
                         answer => return answer,
@@ -1367,7 +1368,10 @@ impl Connection {
             transport,
             inbound: Inbound::new(messaging),
             next_request_id: 0,
-            writer: MessageWriter::empty(Encoding::native()),
+            writer: MessageWriter::empty_with_buffer(
+                bytes::BytesMut::with_capacity(BUFFER_CAPACITY),
+                Encoding::native(),
+            ),
             templates: Templates::default(),
             reused: false,
             idle_since: Instant::now(),
@@ -1588,7 +1592,9 @@ fn read_decoded_answer(
             LocateStatus::ObjectForward(ior) | LocateStatus::ObjectForwardPerm(ior) => {
                 let reference =
                     ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-                Ok(Outcome::Forward(Target::from_reference(reference)?))
+                Ok(Outcome::Forward(Box::new(Target::from_reference(
+                    reference,
+                )?)))
             }
             LocateStatus::LocSystemException(e) => Ok(Outcome::System(e.clone())),
             LocateStatus::LocNeedsAddressingMode(_) => Err(protocol_error()),
@@ -1618,7 +1624,9 @@ fn read_reply(
             let ior = reply.forward_ior(msg.order).map_err(|e| maybe(&e))?;
             let reference =
                 ObjectReference::from_ior(&ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-            Ok(Outcome::Forward(Target::from_reference(reference)?))
+            Ok(Outcome::Forward(Box::new(Target::from_reference(
+                reference,
+            )?)))
         }
         ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
     }

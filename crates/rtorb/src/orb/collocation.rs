@@ -231,8 +231,23 @@ impl OrbInvoker {
         }
     }
 
+    /// [`Invoker::invoke_collocated`] on a local target (out of line: a
+    /// call on a remote one only checks the target's binding).
+    #[inline(never)]
+    fn invoke_here(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Collocated, SystemException>> {
+        Some(self.collocated(target, operation, response_expected, direct, arguments))
+    }
+
     /// A call through the in-memory path, following forwards, or `None`
     /// if `target` is not local.
+    #[inline(never)]
     fn call_local(
         &self,
         target: &Target,
@@ -280,6 +295,9 @@ impl Invoker for OrbInvoker {
         operation: Operation,
         arguments: Arguments<'_>,
     ) -> Result<Reply, SystemException> {
+        if !self.is_local(target) {
+            return self.client.invoke(target, operation, arguments);
+        }
         match self.call_local(target, &operation, true, arguments) {
             None => self.client.invoke(target, operation, arguments),
             Some(r) => r?.ok_or_else(|| {
@@ -299,6 +317,11 @@ impl Invoker for OrbInvoker {
         sync: SyncScope,
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
+        if !self.is_local(target) {
+            return self
+                .client
+                .invoke_oneway(target, operation, sync, arguments);
+        }
         match self.call_local(target, &operation, sync.waits_for_reply(), arguments) {
             None => self
                 .client
@@ -321,7 +344,7 @@ impl Invoker for OrbInvoker {
         if !self.is_local(target) {
             return None;
         }
-        Some(self.collocated(target, operation, response_expected, direct, arguments))
+        self.invoke_here(target, operation, response_expected, direct, arguments)
     }
 
     fn default_sync_scope(&self) -> SyncScope {

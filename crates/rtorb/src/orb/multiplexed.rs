@@ -33,8 +33,8 @@ use rtorb_giop::{
 };
 
 use super::client::{
-    Inbound, Outcome, Received, Request, Templates, WriteError, is_not_started, lock, lost,
-    not_started, protocol_error, read_answer, timed_out, write_request,
+    BUFFER_CAPACITY, Inbound, Outcome, Received, Request, Templates, WriteError, is_not_started,
+    lock, lost, not_started, protocol_error, read_answer, timed_out, write_request,
 };
 use super::codesets::ClientCodeSets;
 use crate::sync::{Condvar, Mutex};
@@ -141,7 +141,10 @@ impl MuxConnection {
         Ok(MuxConnection {
             writer: Mutex::new(Writer {
                 transport,
-                requests: MessageWriter::empty(Encoding::native()),
+                requests: MessageWriter::empty_with_buffer(
+                    bytes::BytesMut::with_capacity(BUFFER_CAPACITY),
+                    Encoding::native(),
+                ),
                 templates: Templates::default(),
                 codesets: None,
             }),

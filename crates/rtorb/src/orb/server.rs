@@ -50,7 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token, Waker};
 use rtorb_cdr::{ByteOrder, Decoder, Encoding, RTORB_VMCID, Version};
@@ -80,6 +80,9 @@ use super::OrbConfig;
 
 /// `UNKNOWN` minor code for a servant that panicked (rtorb).
 pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
+
+/// The initial capacity of a connection's reply buffer.
+const REPLY_CAPACITY: usize = 512;
 
 /// A reply buffer grown beyond this (by a large reply) is released once
 /// the reply is sent, rather than kept for the connection's life.
@@ -530,10 +533,12 @@ impl Connection {
                     .saturating_add(rtorb_giop::header::HEADER_LEN),
                 ..ReassemblyLimits::default()
             }),
-            reply: match messaging {
-                FrameProtocol::Giop => ReplyBuilder::new(Encoding::native(), 0),
-                FrameProtocol::Lite => ReplyBuilder::new_lite(Encoding::native(), 0),
-            },
+            reply: ReplyBuilder::with_buffer(
+                Encoding::native(),
+                0,
+                BytesMut::with_capacity(REPLY_CAPACITY),
+                messaging == FrameProtocol::Lite,
+            ),
             plain_key: PlainKeyCache::default(),
             codesets: ServerCodeSets::new(messaging),
             probe: Probe::start(),
@@ -955,57 +960,52 @@ impl Connection {
                 MARSHAL_TARGET_NOT_A_KEY,
                 CompletionStatus::No,
             )),
-            Some(key) => match (
-                core.lookup(key, header.operation, &mut self.plain_key),
-                header.body.decoder(message, encoding),
-            ) {
-                (Err(e), _) => Err(e),
-                (Ok(Found::Forward(to)), _) => match self.reply.start(ReplyStatus::LocationForward)
-                {
+            Some(key) => match core.lookup(key, header.operation, &mut self.plain_key) {
+                Err(e) => Err(e),
+                Ok(Found::Forward(to)) => match self.reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
                         .to_ior()
                         .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
                         .map_err(SystemException::from),
                     Err(e) => Err(e.to_system_exception()),
                 },
-                (Ok(_), None) => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
-                    "request without a body",
-                ))
-                .to_system_exception()),
-                (Ok(Found::Servant(servant)), Some(arguments))
-                    if header.response_flags == RESPONSE_WITH_SERVER =>
-                {
-                    // SYNC_WITH_SERVER: acknowledged before the upcall,
-                    // which then runs as a plain oneway.
-                    let sent = match self.reply.complete(Ok(())) {
-                        Ok(()) => self.send_reply(),
-                        Err(_) => return self.message_error(),
-                    };
-                    self.reply.reset(encoding, header.request_id);
-                    let mut req = ServerRequest::new(
-                        header.operation,
-                        key,
-                        false,
-                        arguments,
-                        &mut self.reply,
-                    );
-                    let _ = upcall(core, &**servant.skeleton(), &mut req);
-                    return sent;
-                }
-                (Ok(Found::Servant(servant)), Some(arguments)) => {
-                    self.probe.lap(Stage::ServerDemux);
-                    let skeleton = servant.skeleton();
-                    let mut req = ServerRequest::new(
-                        header.operation,
-                        key,
-                        response_expected,
-                        arguments,
-                        &mut self.reply,
-                    );
-                    let outcome = upcall(core, &**skeleton, &mut req);
-                    self.probe.lap(Stage::ServerUpcall);
-                    outcome
-                }
+                Ok(Found::Servant(servant)) => match header.body.decoder(message, encoding) {
+                    None => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
+                        "request without a body",
+                    ))
+                    .to_system_exception()),
+                    Some(arguments) if header.response_flags == RESPONSE_WITH_SERVER => {
+                        // SYNC_WITH_SERVER: acknowledged before the upcall,
+                        // which then runs as a plain oneway.
+                        let sent = match self.reply.complete(Ok(())) {
+                            Ok(()) => self.send_reply(),
+                            Err(_) => return self.message_error(),
+                        };
+                        self.reply.reset(encoding, header.request_id);
+                        let mut req = ServerRequest::new(
+                            header.operation,
+                            key,
+                            false,
+                            arguments,
+                            &mut self.reply,
+                        );
+                        let _ = upcall(core, &**servant.skeleton(), &mut req);
+                        return sent;
+                    }
+                    Some(arguments) => {
+                        self.probe.lap(Stage::ServerDemux);
+                        let mut req = ServerRequest::new(
+                            header.operation,
+                            key,
+                            response_expected,
+                            arguments,
+                            &mut self.reply,
+                        );
+                        let outcome = upcall(core, &**servant.skeleton(), &mut req);
+                        self.probe.lap(Stage::ServerUpcall);
+                        outcome
+                    }
+                },
             },
         };
         if !response_expected {

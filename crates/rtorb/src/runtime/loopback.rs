@@ -186,6 +186,7 @@ impl Loopback {
             msg.encoding().with_codesets(self.encoding.codesets),
             header.request_id,
             self.replies.take(),
+            false,
         );
         let outcome = match self.lookup(key) {
             None => Err(object_not_exist()),

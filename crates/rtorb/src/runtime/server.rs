@@ -158,22 +158,16 @@ impl ReplyBuilder {
     }
 
     /// As [`ReplyBuilder::new`], writing into `buffer` (its capacity
-    /// reused).
+    /// reused); in GIOPlite if `lite`.
     pub(crate) fn with_buffer(
         encoding: Encoding,
         request_id: u32,
         buffer: BytesMut,
+        lite: bool,
     ) -> ReplyBuilder {
         ReplyBuilder {
             writer: MessageWriter::empty_with_buffer(buffer, encoding),
-            ..ReplyBuilder::new(encoding, request_id)
-        }
-    }
-
-    /// As [`ReplyBuilder::new`], for a reply in GIOPlite.
-    pub(crate) fn new_lite(encoding: Encoding, request_id: u32) -> ReplyBuilder {
-        ReplyBuilder {
-            lite: true,
+            lite,
             ..ReplyBuilder::new(encoding, request_id)
         }
     }
