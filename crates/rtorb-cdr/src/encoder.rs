@@ -58,6 +58,7 @@ impl Encoder {
     }
 
     /// The encoding parameters in force.
+    #[inline]
     pub fn encoding(&self) -> Encoding {
         self.encoding
     }
@@ -87,6 +88,7 @@ impl Encoder {
     }
 
     /// The capacity of the buffer being written.
+    #[inline]
     pub fn capacity(&self) -> usize {
         self.buf.capacity()
     }
@@ -258,6 +260,7 @@ impl Encoder {
     /// # Panics
     /// If `at` does not lie in the part of the output still being written
     /// (that is, an octet sequence was referenced after it was reserved).
+    #[inline]
     pub fn patch_u32(&mut self, at: usize, v: u32) {
         let local = at
             .checked_sub(self.chunks_len)
@@ -538,6 +541,7 @@ impl Encoder {
     /// capacity of its buffer (a sender that writes message after message
     /// into one encoder allocates nothing per message). Octet sequences
     /// referenced are released; the zero-copy threshold is kept.
+    #[inline]
     pub fn restart(&mut self, encoding: Encoding) {
         if !self.chunks.is_empty() {
             self.chunks.clear();
@@ -547,7 +551,9 @@ impl Encoder {
         self.origin = 0;
         self.encoding = encoding;
         self.encapsulation_depth = 0;
-        self.values = None;
+        if self.values.is_some() {
+            self.values = None;
+        }
     }
 
     /// The buffer, emptied, leaving the encoder with none (for a writer
@@ -571,6 +577,7 @@ impl Encoder {
 
     /// The output written so far into the current (not yet frozen) buffer,
     /// for callers that know no octet sequence was referenced.
+    #[inline]
     pub fn as_contiguous(&self) -> Option<&[u8]> {
         if self.chunks.is_empty() {
             Some(&self.buf)

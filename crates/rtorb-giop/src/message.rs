@@ -841,6 +841,7 @@ impl MessageWriter {
 
     /// Writes the 24 octets of [`MessageWriter::reply_without_contexts`]
     /// into this writer, emptied first.
+    #[inline]
     fn write_reply_without_contexts(
         &mut self,
         encoding: Encoding,
@@ -885,6 +886,7 @@ impl MessageWriter {
     /// Starts a `Reply` with no service contexts in this writer, in place
     /// of what it held, reusing its buffer: what a server that keeps one
     /// writer per connection calls for each reply.
+    #[inline]
     pub fn restart_reply(
         &mut self,
         encoding: Encoding,
@@ -938,6 +940,7 @@ impl MessageWriter {
     /// The encoder for the body, positioned at its start (aligned on 8 for a
     /// GIOP 1.2 request or reply). If nothing is written, the padding is
     /// dropped again by [`MessageWriter::finish`].
+    #[inline]
     pub fn body(&mut self) -> &mut Encoder {
         if self.body_start.is_none() {
             self.enc.align(self.body_align);
@@ -947,16 +950,19 @@ impl MessageWriter {
     }
 
     /// The capacity of the writer's buffer.
+    #[inline]
     pub fn capacity(&self) -> usize {
         self.enc.capacity()
     }
 
     /// The GIOP version written (1.2 for GIOPlite).
+    #[inline]
     pub fn version(&self) -> Version {
         self.enc.encoding().version
     }
 
     /// Octets written so far, headers included.
+    #[inline]
     pub fn len(&self) -> usize {
         self.enc.len()
     }
@@ -966,6 +972,7 @@ impl MessageWriter {
         self.enc.is_empty()
     }
 
+    #[inline]
     fn final_len(&self) -> Result<(usize, u32), GiopError> {
         let len = match self.body_start {
             Some(start) if start == self.enc.len() => self.header_end,
@@ -1027,6 +1034,7 @@ impl MessageWriter {
     /// [`MessageWriter::take_chunks`]). The writer keeps the message, and
     /// its buffer, until it is started again: a sender writes the slice
     /// and reuses the writer, with no reference counting or allocation.
+    #[inline]
     pub fn seal(&mut self) -> Result<Option<&[u8]>, GiopError> {
         if self.enc.as_contiguous().is_none() {
             return Ok(None);
@@ -1144,6 +1152,7 @@ impl RequestTemplate {
     /// Starts, in `writer` (in place of what it held, reusing its
     /// buffer), a request with id `request_id`: its headers copied, ready
     /// for the body.
+    #[inline]
     pub fn restart(&self, writer: &mut MessageWriter, request_id: u32) {
         writer.enc.restart(self.encoding);
         writer.enc.write_raw(&self.octets);

@@ -288,12 +288,36 @@ pub(super) fn is_not_started(e: &SystemException) -> bool {
         && e.kind() == Some(SystemExceptionKind::Transient)
 }
 
+/// A `NO_EXCEPTION` or `USER_EXCEPTION` reply read in place: its
+/// message and where its body is, made into a [`Reply`] (its decoder)
+/// only when handed to the stub.
+pub(super) struct ReplyFrame {
+    message: Bytes,
+    body_offset: usize,
+    encoding: Encoding,
+    user_exception: bool,
+}
+
+impl ReplyFrame {
+    fn into_reply(self) -> Reply {
+        let body = Decoder::with_position(self.message, 0, self.body_offset, self.encoding);
+        if self.user_exception {
+            Reply::user_exception(body)
+        } else {
+            Reply::results(body)
+        }
+    }
+}
+
 /// What an exchange brought back.
 pub(super) enum Outcome {
     /// No reply is expected.
     Sent,
-    /// The reply to hand to the stub.
-    Reply(Reply),
+    /// The reply to hand to the stub, read in place.
+    Reply(ReplyFrame),
+    /// The reply to hand to the stub, decoded in full (boxed, as the
+    /// forward: the outcomes moved on every call stay small).
+    Decoded(Box<Reply>),
     /// A system exception reply.
     System(SystemException),
     /// Send the request again to this target (boxed: a reply, the
@@ -716,42 +740,55 @@ impl ClientCore {
     /// the order of the effective protocol preference.
     fn call(&self, target: &Target, request: Request<'_>) -> Result<Outcome, SystemException> {
         let effective = self.effective(target);
-        let deadline = effective.deadline;
-        let preference = effective.protocol.as_deref();
-        let mut forwarded: Option<Target> = None;
-        for _ in 0..=MAX_FORWARDS {
-            // Answers are returned as they come (an outcome is large: not
-            // moved through locals); only a forward or unreachable
-            // profiles leave the loop.
-            let forward = {
-                let selected = self.select(forwarded.as_ref().unwrap_or(target))?;
-                let mut unreachable = None;
-                let mut forward = None;
-                for candidate in ordered(selected.candidates(), preference) {
-                    match self.exchange(candidate, request, deadline) {
-                        // Unreachable: try the next profile.
-                        Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => unreachable = Some(e),
-                        Ok(Outcome::Forward(t)) => {
-                            forward = Some(*t);
-                            break;
-                        }
-                        answer => return answer,
-                    }
-                }
-                match (forward, unreachable) {
-                    (Some(t), _) => t,
-                    (None, Some(e)) => return Err(e),
-                    // The preference ruled out every profile.
-                    (None, None) => {
-                        return Err(system(
-                            SystemExceptionKind::InvPolicy,
-                            INV_POLICY_CANNOT_RECONCILE,
-                            CompletionStatus::No,
-                        ));
-                    }
-                }
-            };
-            forwarded = Some(forward);
+        match self.try_profiles(target, request, &effective) {
+            Ok(Outcome::Forward(to)) => self.follow(to, request, &effective),
+            answer => answer,
+        }
+    }
+
+    /// The request sent to the first profile of `target` that can be
+    /// reached, in the order of the effective preference.
+    #[inline]
+    fn try_profiles(
+        &self,
+        target: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        let selected = self.select(target)?;
+        let mut unreachable = None;
+        for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
+            match self.exchange(candidate, request, effective.deadline) {
+                // Unreachable: try the next profile.
+                Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => unreachable = Some(e),
+                answer => return answer,
+            }
+        }
+        Err(unreachable.unwrap_or_else(|| {
+            // The preference ruled out every profile.
+            system(
+                SystemExceptionKind::InvPolicy,
+                INV_POLICY_CANNOT_RECONCILE,
+                CompletionStatus::No,
+            )
+        }))
+    }
+
+    /// [`ClientCore::call`] once the target forwarded it: the request
+    /// follows forwards, at most [`MAX_FORWARDS`] of them.
+    #[cold]
+    #[inline(never)]
+    fn follow(
+        &self,
+        mut to: Box<Target>,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        for _ in 0..MAX_FORWARDS {
+            match self.try_profiles(&to, request, effective) {
+                Ok(Outcome::Forward(next)) => to = next,
+                answer => return answer,
+            }
         }
         Err(system(
             SystemExceptionKind::Transient,
@@ -849,10 +886,17 @@ impl ClientCore {
     /// Writes the oneways queued at `pool` before a request to it goes
     /// out: a thread's requests to an endpoint leave in the order it made
     /// them. Costs an atomic load when none is queued.
+    #[inline]
     fn flush_deferred(&self, pool: &EndpointPool) {
-        if pool.deferred_pending.load(Ordering::Acquire) == 0 {
-            return;
+        if pool.deferred_pending.load(Ordering::Acquire) != 0 {
+            self.write_deferred(pool);
         }
+    }
+
+    /// [`ClientCore::flush_deferred`] when oneways are queued.
+    #[cold]
+    #[inline(never)]
+    fn write_deferred(&self, pool: &EndpointPool) {
         let mut q = lock(&pool.deferred);
         while let Some(d) = q.queue.pop_front() {
             self.deliver(pool, d);
@@ -997,7 +1041,8 @@ impl Invoker for ClientCore {
             arguments,
         };
         match self.call(target, request)? {
-            Outcome::Reply(r) => Ok(r),
+            Outcome::Reply(r) => Ok(r.into_reply()),
+            Outcome::Decoded(r) => Ok(*r),
             Outcome::System(e) => Err(e),
             _ => Err(system(
                 SystemExceptionKind::Marshal,
@@ -1566,10 +1611,11 @@ pub(super) fn read_answer(
                 .with_order(view.order)
                 .with_version(view.version)
                 .with_codesets(codesets);
-            let body = Decoder::with_position(message, 0, view.body_offset, encoding);
-            Ok(Outcome::Reply(match view.reply_status {
-                ReplyStatus::UserException => Reply::user_exception(body),
-                _ => Reply::results(body),
+            Ok(Outcome::Reply(ReplyFrame {
+                message,
+                body_offset: view.body_offset,
+                encoding,
+                user_exception: view.reply_status == ReplyStatus::UserException,
             }))
         }
         Received::Message(msg, message) => read_decoded_answer(&msg, &message, codesets),
@@ -1615,8 +1661,10 @@ fn read_reply(
             .ok_or_else(protocol_error)
     };
     match reply.header.reply_status {
-        ReplyStatus::NoException => Ok(Outcome::Reply(Reply::results(body()?))),
-        ReplyStatus::UserException => Ok(Outcome::Reply(Reply::user_exception(body()?))),
+        ReplyStatus::NoException => Ok(Outcome::Decoded(Box::new(Reply::results(body()?)))),
+        ReplyStatus::UserException => {
+            Ok(Outcome::Decoded(Box::new(Reply::user_exception(body()?))))
+        }
         ReplyStatus::SystemException => Ok(Outcome::System(
             reply.system_exception(msg.order).map_err(|e| maybe(&e))?,
         )),
