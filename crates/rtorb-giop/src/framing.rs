@@ -46,9 +46,37 @@ impl FrameProtocol {
     /// message.
     #[inline]
     pub fn message_len(self, header: &[u8], max_size: u32) -> Result<usize, GiopError> {
+        Ok(self.parse_header(header, max_size)?.message_len())
+    }
+
+    /// Checks a complete header and returns it.
+    #[inline]
+    pub fn parse_header(self, header: &[u8], max_size: u32) -> Result<FrameHeader, GiopError> {
         match self {
-            FrameProtocol::Giop => Ok(MessageHeader::parse(header, max_size)?.message_len()),
-            FrameProtocol::Lite => Ok(LiteHeader::parse(header, max_size)?.message_len()),
+            FrameProtocol::Giop => MessageHeader::parse(header, max_size).map(FrameHeader::Giop),
+            FrameProtocol::Lite => LiteHeader::parse(header, max_size).map(FrameHeader::Lite),
+        }
+    }
+}
+
+/// The checked header of a message a [`FrameDecoder`] handed out (see
+/// [`FrameDecoder::last_header`]): what the views of
+/// [`crate::view`] read instead of parsing it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameHeader {
+    /// A GIOP header.
+    Giop(MessageHeader),
+    /// A GIOPlite header.
+    Lite(LiteHeader),
+}
+
+impl FrameHeader {
+    /// The length of the whole message, header included.
+    #[inline]
+    pub fn message_len(&self) -> usize {
+        match self {
+            FrameHeader::Giop(h) => h.message_len(),
+            FrameHeader::Lite(h) => h.message_len(),
         }
     }
 }
@@ -62,7 +90,10 @@ pub struct FrameDecoder {
     buf: BytesMut,
     protocol: FrameProtocol,
     max_message_size: u32,
-    next_len: Option<usize>,
+    /// The header of the next message, once it has arrived whole.
+    next: Option<FrameHeader>,
+    /// The header of the message last handed out.
+    last: Option<FrameHeader>,
 }
 
 impl FrameDecoder {
@@ -78,7 +109,8 @@ impl FrameDecoder {
             buf: BytesMut::new(),
             protocol,
             max_message_size: max,
-            next_len: None,
+            next: None,
+            last: None,
         }
     }
 
@@ -107,23 +139,33 @@ impl FrameDecoder {
 
     #[inline]
     fn check_header(&mut self) -> Result<(), GiopError> {
-        if self.next_len.is_none() && self.buf.len() >= self.protocol.header_len() {
-            let len = self
+        if self.next.is_none() && self.buf.len() >= self.protocol.header_len() {
+            let header = self
                 .protocol
-                .message_len(&self.buf, self.max_message_size)?;
-            self.next_len = Some(len);
+                .parse_header(&self.buf, self.max_message_size)?;
+            self.next = Some(header);
             // The length is checked against the maximum: safe to reserve.
-            self.buf.reserve(len.saturating_sub(self.buf.len()));
+            let len = header.message_len();
+            if len > self.buf.len() {
+                self.buf.reserve(len - self.buf.len());
+            }
         }
         Ok(())
+    }
+
+    /// The header of the message [`FrameDecoder::next_frame`] handed out
+    /// last, as it checked it.
+    #[inline]
+    pub fn last_header(&self) -> Option<&FrameHeader> {
+        self.last.as_ref()
     }
 
     /// Octets still needed to complete the next header or message; 0 when
     /// [`FrameDecoder::next_frame`] has a message (or an error) to give.
     pub fn needed(&self) -> usize {
         let header_len = self.protocol.header_len();
-        match self.next_len {
-            Some(len) => len.saturating_sub(self.buf.len()),
+        match self.next {
+            Some(h) => h.message_len().saturating_sub(self.buf.len()),
             None if self.buf.len() < header_len => header_len - self.buf.len(),
             None => match self.protocol.message_len(&self.buf, self.max_message_size) {
                 Ok(len) => len.saturating_sub(self.buf.len()),
@@ -136,10 +178,10 @@ impl FrameDecoder {
     #[inline]
     pub fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
         self.check_header()?;
-        match self.next_len {
-            Some(len) if self.buf.len() >= len => {
-                self.next_len = None;
-                Ok(Some(self.buf.split_to(len).freeze()))
+        match self.next {
+            Some(h) if self.buf.len() >= h.message_len() => {
+                self.last = self.next.take();
+                Ok(Some(self.buf.split_to(h.message_len()).freeze()))
             }
             _ => Ok(None),
         }

@@ -75,7 +75,7 @@ pub mod view;
 pub use corbaloc::{Corbaloc, Corbaname, ObjectUrl, UrlError, parse_object_url};
 pub use exception::{CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind};
 pub use fragment::{Reassembler, ReassemblyLimits, fragment_chunks, fragment_message};
-pub use framing::{FrameDecoder, FrameProtocol};
+pub use framing::{FrameDecoder, FrameHeader, FrameProtocol};
 pub use header::{GiopError, MessageHeader, MsgType};
 pub use ior::{IorError, ObjectReference};
 pub use lite::{decode_lite, encode_lite};
@@ -86,4 +86,6 @@ pub use message::{
 pub use operation::Operation;
 pub use service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
 pub use target::{AddressingDisposition, TargetAddress};
-pub use view::{ReplyView, RequestView, reply_view, request_view};
+pub use view::{
+    ReplyView, RequestView, reply_view, reply_view_framed, request_view, request_view_framed,
+};

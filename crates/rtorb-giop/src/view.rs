@@ -21,9 +21,9 @@
 
 use rtorb_cdr::{ByteOrder, Version};
 
-use crate::framing::FrameProtocol;
-use crate::header::{HEADER_LEN, MessageHeader, MsgType};
-use crate::lite::{LITE_HEADER_LEN, LiteHeader};
+use crate::framing::{FrameHeader, FrameProtocol};
+use crate::header::{HEADER_LEN, MsgType};
+use crate::lite::LITE_HEADER_LEN;
 use crate::message::{RESPONSE_NONE, RESPONSE_WITH_TARGET, ReplyStatus};
 
 /// A whole Request addressed by object key, with no service contexts,
@@ -145,17 +145,16 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The header of a whole, unfragmented message of `protocol` of type
-/// `want`, and a cursor after it.
+/// The header of a whole, unfragmented message of type `want`, from its
+/// checked `header`, and a cursor after it.
 #[inline(always)]
-fn start(
-    message: &[u8],
-    protocol: FrameProtocol,
+fn start<'m>(
+    message: &'m [u8],
+    header: &FrameHeader,
     want: MsgType,
-) -> Option<(Version, Cursor<'_>, u8, bool)> {
-    match protocol {
-        FrameProtocol::Giop => {
-            let h = MessageHeader::parse(message, u32::MAX).ok()?;
+) -> Option<(Version, Cursor<'m>, u8, bool)> {
+    match header {
+        FrameHeader::Giop(h) => {
             let whole = usize::try_from(h.size).ok()?.checked_add(HEADER_LEN)? == message.len();
             if !whole || h.more_fragments || h.msg_type != want {
                 return None;
@@ -167,8 +166,7 @@ fn start(
             };
             Some((h.version, cursor, 0, true))
         }
-        FrameProtocol::Lite => {
-            let h = LiteHeader::parse(message, u32::MAX).ok()?;
+        FrameHeader::Lite(h) => {
             let whole =
                 usize::try_from(h.size).ok()?.checked_add(LITE_HEADER_LEN)? == message.len();
             if !whole || h.more_fragments || h.msg_type != want || h.service_contexts {
@@ -200,7 +198,18 @@ fn body_start_12(c: &Cursor<'_>) -> usize {
 /// one of the shape [`RequestView`] covers; `None` means: decode it in
 /// full.
 pub fn request_view(message: &[u8], protocol: FrameProtocol) -> Option<RequestView<'_>> {
-    let (version, mut c, info, giop) = start(message, protocol, MsgType::Request)?;
+    let header = protocol.parse_header(message, u32::MAX).ok()?;
+    request_view_framed(message, &header)
+}
+
+/// As [`request_view`], for a message whose `header` a
+/// [`FrameDecoder`](crate::FrameDecoder) has checked already
+/// ([`FrameDecoder::last_header`](crate::FrameDecoder::last_header)): the
+/// header is not parsed again. Given a header that is not `message`'s,
+/// the view is wrong, but nothing panics (every read is bounds-checked).
+#[inline]
+pub fn request_view_framed<'m>(message: &'m [u8], header: &FrameHeader) -> Option<RequestView<'m>> {
+    let (version, mut c, info, giop) = start(message, header, MsgType::Request)?;
     if !giop {
         let request_id = c.u32()?;
         let object_key = c.octets()?;
@@ -264,7 +273,16 @@ pub fn request_view(message: &[u8], protocol: FrameProtocol) -> Option<RequestVi
 /// Reads `message` (one whole frame of `protocol`) as a reply, if it is
 /// one of the shape [`ReplyView`] covers; `None` means: decode it in full.
 pub fn reply_view(message: &[u8], protocol: FrameProtocol) -> Option<ReplyView> {
-    let (version, mut c, info, giop) = start(message, protocol, MsgType::Reply)?;
+    let header = protocol.parse_header(message, u32::MAX).ok()?;
+    reply_view_framed(message, &header)
+}
+
+/// As [`reply_view`], for a message whose `header` a
+/// [`FrameDecoder`](crate::FrameDecoder) has checked already (see
+/// [`request_view_framed`]).
+#[inline]
+pub fn reply_view_framed(message: &[u8], header: &FrameHeader) -> Option<ReplyView> {
+    let (version, mut c, info, giop) = start(message, header, MsgType::Reply)?;
     let (request_id, status) = if !giop {
         (c.u32()?, u32::from(info))
     } else if version >= Version::V1_2 {

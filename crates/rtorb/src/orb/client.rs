@@ -59,7 +59,7 @@ use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{
     CompletionStatus, FrameProtocol, GiopError, ObjectReference, Operation, Reassembler,
     ReassemblyLimits, ReplyView, RequestTemplate, SystemException, SystemExceptionKind,
-    decode_lite, encode_lite, encode_message, fragment_chunks, reply_view,
+    decode_lite, encode_lite, encode_message, fragment_chunks, reply_view_framed,
 };
 
 use super::codesets::{self, ClientCodeSets};
@@ -1376,7 +1376,7 @@ fn encode_request(
 }
 
 /// A whole message from the server, with the buffer it was read from: a
-/// reply read in place ([`reply_view`], the common case), or any message
+/// reply read in place ([`reply_view_framed`], the common case), or any message
 /// decoded in full.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
@@ -1547,7 +1547,11 @@ impl Inbound {
                 Err(TransportError::Giop(_)) => return Err(protocol_error()),
                 Err(_) => return Err(lost(CompletionStatus::Maybe)),
             };
-            if let Some(view) = reply_view(&frame, self.messaging) {
+            let view = self
+                .reader
+                .last_header()
+                .and_then(|h| reply_view_framed(&frame, h));
+            if let Some(view) = view {
                 self.probe.lap(Stage::ClientDemarshal);
                 return Ok(Received::Reply(view, frame));
             }
@@ -1558,7 +1562,7 @@ impl Inbound {
         }
     }
 
-    /// A message [`reply_view`] does not cover, decoded in full; `None`
+    /// A message [`reply_view_framed`] does not cover, decoded in full; `None`
     /// for a fragment of a message not yet complete.
     #[cold]
     #[inline(never)]

@@ -58,9 +58,9 @@ use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
 use rtorb_giop::{
-    CompletionStatus, FrameDecoder, FrameProtocol, GiopError, ObjectReference, Reassembler,
-    ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind, decode_lite,
-    encode_lite, encode_message, fragment_chunks, request_view,
+    CompletionStatus, FrameDecoder, FrameHeader, FrameProtocol, GiopError, ObjectReference,
+    Reassembler, ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind,
+    decode_lite, encode_lite, encode_message, fragment_chunks, request_view_framed,
 };
 
 use super::client::ORB_FRAGMENTS;
@@ -657,7 +657,8 @@ impl Connection {
                 Err(_) => return Progress::Close(Some(self.control(Content::MessageError))),
             };
             handled += 1;
-            if let Next::Close(last) = self.handle(core, frame) {
+            let header = self.reader.last_header().copied();
+            if let Next::Close(last) = self.handle(core, frame, header) {
                 return Progress::Close(last);
             }
         }
@@ -766,9 +767,14 @@ impl Connection {
     /// Handles one whole message (a GIOP message or fragment, or a
     /// GIOPlite message): reassembles, decodes, demultiplexes, dispatches
     /// and replies. Every strategy calls it.
-    pub(crate) fn handle(&mut self, core: &ServerCore, frame: Bytes) -> Next {
+    pub(crate) fn handle(
+        &mut self,
+        core: &ServerCore,
+        frame: Bytes,
+        header: Option<FrameHeader>,
+    ) -> Next {
         // The common request, read in place; anything else in full.
-        if let Some(view) = request_view(&frame, self.messaging) {
+        if let Some(view) = header.and_then(|h| request_view_framed(&frame, &h)) {
             self.probe.lap(Stage::ServerParse);
             let incoming = Incoming {
                 request_id: view.request_id,
@@ -786,7 +792,7 @@ impl Connection {
         self.handle_decoded(core, frame)
     }
 
-    /// [`Connection::handle`] for a message [`request_view`] does not
+    /// [`Connection::handle`] for a message [`request_view_framed`] does not
     /// cover: decoded in full.
     #[cold]
     #[inline(never)]
@@ -969,7 +975,7 @@ impl Connection {
                         .map_err(SystemException::from),
                     Err(e) => Err(e.to_system_exception()),
                 },
-                Ok(Found::Servant(servant)) => match header.body.decoder(message, encoding) {
+                Ok(Found::Servant(servant)) => match header.body.arguments(message, encoding) {
                     None => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
                         "request without a body",
                     ))
@@ -982,23 +988,17 @@ impl Connection {
                             Err(_) => return self.message_error(),
                         };
                         self.reply.reset(encoding, header.request_id);
-                        let mut req = ServerRequest::new(
-                            header.operation,
-                            key,
-                            false,
-                            arguments,
-                            &mut self.reply,
-                        );
+                        let mut req =
+                            arguments.request(header.operation, key, false, &mut self.reply);
                         let _ = upcall(core, &**servant.skeleton(), &mut req);
                         return sent;
                     }
                     Some(arguments) => {
                         self.probe.lap(Stage::ServerDemux);
-                        let mut req = ServerRequest::new(
+                        let mut req = arguments.request(
                             header.operation,
                             key,
                             response_expected,
-                            arguments,
                             &mut self.reply,
                         );
                         let outcome = upcall(core, &**servant.skeleton(), &mut req);
@@ -1047,7 +1047,7 @@ fn write_or_queue(
 }
 
 /// A request's header as the server uses it: read in place
-/// ([`request_view`]) or from a decoded [`Message`].
+/// ([`request_view_framed`]) or from a decoded [`Message`].
 struct Incoming<'a> {
     request_id: u32,
     response_flags: u8,
@@ -1069,17 +1069,49 @@ enum Body<'a> {
     Of(&'a Message),
 }
 
-impl Body<'_> {
-    /// A decoder over the arguments in `message`, in `encoding`.
-    fn decoder(&self, message: &Bytes, encoding: Encoding) -> Option<Decoder> {
+impl<'a> Body<'a> {
+    /// Where the arguments in `message` are, in `encoding`; `None` if the
+    /// decoded message has no body.
+    fn arguments(&self, message: &'a Bytes, encoding: Encoding) -> Option<Arguments<'a>> {
         match self {
-            Body::At(offset) => Some(Decoder::with_position(
-                message.clone(),
-                0,
-                *offset,
+            Body::At(offset) => Some(Arguments::At(message, *offset, encoding)),
+            Body::Of(msg) => msg
+                .body_decoder(message, encoding.codesets)
+                .map(Arguments::Decoder),
+        }
+    }
+}
+
+/// The arguments of a request, for its [`ServerRequest`].
+enum Arguments<'a> {
+    /// At this offset of the message, in this encoding: decoded only if
+    /// the skeleton asks.
+    At(&'a Bytes, usize, Encoding),
+    /// In this decoder.
+    Decoder(Decoder),
+}
+
+impl<'a> Arguments<'a> {
+    fn request(
+        self,
+        operation: &'a [u8],
+        key: &'a [u8],
+        response_expected: bool,
+        reply: &'a mut ReplyBuilder,
+    ) -> ServerRequest<'a> {
+        match self {
+            Arguments::At(message, offset, encoding) => ServerRequest::in_message(
+                operation,
+                key,
+                response_expected,
+                message,
+                offset,
                 encoding,
-            )),
-            Body::Of(msg) => msg.body_decoder(message, encoding.codesets),
+                reply,
+            ),
+            Arguments::Decoder(d) => {
+                ServerRequest::new(operation, key, response_expected, d, reply)
+            }
         }
     }
 }

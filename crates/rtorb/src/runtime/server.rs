@@ -58,7 +58,11 @@ pub struct ServerRequest<'a> {
     operation: &'a [u8],
     object_key: &'a [u8],
     response_expected: bool,
-    arguments: Decoder,
+    /// The decoder over the arguments, once asked for.
+    arguments: Option<Decoder>,
+    /// Where the arguments are, until they are asked for: an operation
+    /// without `in` parameters never makes a decoder.
+    body: Option<(&'a Bytes, usize, Encoding)>,
     reply: &'a mut ReplyBuilder,
 }
 
@@ -74,7 +78,29 @@ impl<'a> ServerRequest<'a> {
             operation,
             object_key,
             response_expected,
-            arguments,
+            arguments: Some(arguments),
+            body: None,
+            reply,
+        }
+    }
+
+    /// A request whose arguments start at `offset` of `message`, in
+    /// `encoding` (aligned relative to the message's start).
+    pub(crate) fn in_message(
+        operation: &'a [u8],
+        object_key: &'a [u8],
+        response_expected: bool,
+        message: &'a Bytes,
+        offset: usize,
+        encoding: Encoding,
+        reply: &'a mut ReplyBuilder,
+    ) -> ServerRequest<'a> {
+        ServerRequest {
+            operation,
+            object_key,
+            response_expected,
+            arguments: None,
+            body: Some((message, offset, encoding)),
             reply,
         }
     }
@@ -102,7 +128,13 @@ impl<'a> ServerRequest<'a> {
 
     /// The arguments (`in` and `inout` parameters, in order).
     pub fn arguments(&mut self) -> &mut Decoder {
-        &mut self.arguments
+        let body = self.body.take();
+        self.arguments.get_or_insert_with(|| match body {
+            Some((message, offset, encoding)) => {
+                Decoder::with_position(message.clone(), 0, offset, encoding)
+            }
+            None => Decoder::new(Bytes::new(), Encoding::native()),
+        })
     }
 
     /// Writes a `NO_EXCEPTION` reply: `results` writes the return value,

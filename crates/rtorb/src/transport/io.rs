@@ -185,6 +185,13 @@ impl FrameReader {
         result.map(|_| got)
     }
 
+    /// The checked header of the message last handed out (see
+    /// [`FrameDecoder::last_header`]).
+    #[inline]
+    pub fn last_header(&self) -> Option<&rtorb_giop::FrameHeader> {
+        self.decoder.last_header()
+    }
+
     /// The next whole message already received, if any.
     pub fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
         self.decoder.next_frame()
