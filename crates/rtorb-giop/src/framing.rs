@@ -120,6 +120,7 @@ impl FrameDecoder {
     }
 
     /// Octets received and not yet handed out.
+    #[inline]
     pub fn buffered(&self) -> usize {
         self.buf.len()
     }

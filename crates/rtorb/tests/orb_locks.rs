@@ -79,14 +79,14 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
         assert_eq!(turns, CALLS);
         let server_locks = counting.sum.load(Ordering::SeqCst) as f64 / turns as f64;
         println!("{endpoint}: locks per cube_long: client {client_locks}, server {server_locks}");
-        // Two on the client (taking a connection from its endpoint's
-        // pool and putting it back), none on the server: a connection
-        // remembers the servant of the plain key it called last, and
-        // takes the table's read lock only when the key changes (or the
-        // table does). Before the connections' buffer pools were taken
-        // without a lock: three and two; before the connection's memory
-        // of its key: two and one.
-        assert_eq!(client_locks, 2.0, "{endpoint}: client");
+        // None on the client (a thread finds the connection it put back
+        // in its endpoint's lock-free slot), none on the server: a
+        // connection remembers the servant of the plain key it called
+        // last, and takes the table's read lock only when the key changes
+        // (or the table does). Before the connections' buffer pools were
+        // taken without a lock: three and two; before the slot and the
+        // connection's memory of its key: two and one.
+        assert_eq!(client_locks, 0.0, "{endpoint}: client");
         assert_eq!(server_locks, 0.0, "{endpoint}: server");
         client.shutdown();
         server.shutdown();

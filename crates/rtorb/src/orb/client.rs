@@ -50,6 +50,7 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use crossbeam_utils::atomic::AtomicCell;
 use rtorb_cdr::{Decoder, Encoding, OMG_VMCID, RTORB_VMCID, TransmissionCodeSets};
 use rtorb_giop::message::{
     Content, LocateRequest, LocateStatus, Message, MessageWriter, ReplyStatus, RequestHeader,
@@ -192,14 +193,66 @@ struct Deferred {
     announced: Option<TransmissionCodeSets>,
 }
 
+/// The idle exclusive connections to one endpoint (boxed: a call moves
+/// its connection out and back in, a pointer rather than the whole
+/// state). The one put back last waits in a slot that a call takes and
+/// fills with one atomic swap each, without a lock: a thread that calls
+/// an endpoint again and again finds its connection there. The others
+/// are in a locked list.
+#[derive(Default)]
+struct IdleConnections {
+    last: AtomicCell<Option<Box<Connection>>>,
+    #[allow(clippy::vec_box)]
+    others: Mutex<Vec<Box<Connection>>>,
+}
+
+impl std::fmt::Debug for IdleConnections {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdleConnections").finish_non_exhaustive()
+    }
+}
+
+impl IdleConnections {
+    /// The connection put back last.
+    #[inline]
+    fn pop(&self) -> Option<Box<Connection>> {
+        self.last.take().or_else(|| lock(&self.others).pop())
+    }
+
+    /// Puts a connection back.
+    #[inline]
+    fn push(&self, conn: Box<Connection>) {
+        if let Some(before) = self.last.swap(Some(conn)) {
+            lock(&self.others).push(before);
+        }
+    }
+
+    /// Takes every idle connection out.
+    #[allow(clippy::vec_box)]
+    fn take_all(&self) -> Vec<Box<Connection>> {
+        let mut all = std::mem::take(&mut *lock(&self.others));
+        all.extend(self.last.take());
+        all
+    }
+
+    /// How many there are (a moment's count: calls take and put back
+    /// connections meanwhile).
+    fn len(&self) -> usize {
+        let last = self.last.take();
+        let n = lock(&self.others).len() + usize::from(last.is_some());
+        if let Some(c) = last {
+            self.push(c);
+        }
+        n
+    }
+}
+
 /// The connections to one endpoint: idle exclusive ones, and the shared
 /// one of the multiplexed strategy.
 #[derive(Debug, Default)]
 struct EndpointPool {
-    /// Boxed: a call moves its connection out and back in, a pointer
-    /// rather than the whole state.
-    #[allow(clippy::vec_box)]
-    idle: Mutex<Vec<Box<Connection>>>,
+    /// Idle exclusive connections.
+    idle: IdleConnections,
     shared: Mutex<Option<Arc<MuxConnection>>>,
     /// Whether the endpoint's transport cannot be shared (see
     /// [`Transport::try_clone_box`]): its calls use connections
@@ -422,8 +475,7 @@ impl ClientCore {
     /// Closes every idle connection (shared ones with no call in flight).
     pub(crate) fn close_idle(&self) {
         for pool in self.all_pools() {
-            let drained = std::mem::take(&mut *lock(&pool.idle));
-            drop(drained);
+            drop(pool.idle.take_all());
             let mut shared = lock(&pool.shared);
             if shared.as_ref().is_some_and(|c| c.in_flight() == 0) {
                 if let Some(c) = shared.take() {
@@ -437,15 +489,14 @@ impl ClientCore {
     fn close_unused(&self, timeout: Duration) {
         let now = Instant::now();
         for pool in self.all_pools() {
-            let expired: Vec<Box<Connection>> = {
-                let mut idle = lock(&pool.idle);
-                let (old, keep): (Vec<Box<Connection>>, Vec<Box<Connection>>) =
-                    std::mem::take(&mut *idle)
-                        .into_iter()
-                        .partition(|c| now.saturating_duration_since(c.idle_since) >= timeout);
-                *idle = keep;
-                old
-            };
+            let (expired, keep): (Vec<Box<Connection>>, Vec<Box<Connection>>) = pool
+                .idle
+                .take_all()
+                .into_iter()
+                .partition(|c| now.saturating_duration_since(c.idle_since) >= timeout);
+            for c in keep {
+                pool.idle.push(c);
+            }
             for mut c in expired {
                 let _ = c.transport.shutdown(std::net::Shutdown::Both);
             }
@@ -470,7 +521,7 @@ impl ClientCore {
                 let shared = lock(&p.shared)
                     .as_ref()
                     .is_some_and(|c| c.is_usable() && c.in_flight() == 0);
-                lock(&p.idle).len() + usize::from(shared)
+                p.idle.len() + usize::from(shared)
             })
             .sum()
     }
@@ -624,8 +675,7 @@ impl ClientCore {
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
     ) -> Result<Box<Connection>, SystemException> {
-        let cached = lock(&pool.idle).pop();
-        if let Some(c) = cached {
+        if let Some(c) = pool.idle.pop() {
             return Ok(c);
         }
         Ok(Connection::new(self.connect(endpoint, deadline)?))
@@ -636,7 +686,7 @@ impl ClientCore {
         if self.config.idle_timeout.is_some() {
             conn.idle_since = Instant::now();
         }
-        lock(&pool.idle).push(conn);
+        pool.idle.push(conn);
     }
 
     /// The shared connection to the candidate's endpoint, opened if there
@@ -981,12 +1031,12 @@ impl ClientCore {
         count: usize,
         deadline: Option<Instant>,
     ) -> Result<usize, SystemException> {
-        let have = lock(&candidate.pool.idle).len();
+        let have = candidate.pool.idle.len();
         for _ in have..count {
             let conn = Connection::new(self.connect(&*candidate.endpoint, deadline)?);
             self.checkin(&candidate.pool, conn);
         }
-        Ok(lock(&candidate.pool.idle).len())
+        Ok(candidate.pool.idle.len())
     }
 }
 
@@ -1687,6 +1737,13 @@ fn read_reply(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_idle_connection_slot_takes_no_lock() {
+        // A cell that is not lock-free would fall back to a hidden global
+        // lock on every call.
+        assert!(AtomicCell::<Option<Box<Connection>>>::is_lock_free());
+    }
 
     #[test]
     fn a_read_timeout_is_kept_across_calls_with_the_same_round_trip_timeout() {

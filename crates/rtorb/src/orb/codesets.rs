@@ -225,12 +225,19 @@ impl ClientCodeSets {
 
     /// The `CodeSets` service context to send on the first request of a
     /// connection, if negotiation took place (GIOP 1.1 and later).
+    #[inline]
     pub fn context(&self) -> Option<ServiceContext> {
         // Without a negotiated char code set there is nothing to agree on
         // (requests with char data fail before they are sent).
         if !self.announce || self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
             return None;
         }
+        self.encoded_context()
+    }
+
+    /// The `CodeSets` context of [`ClientCodeSets::context`], encoded.
+    #[inline(never)]
+    fn encoded_context(&self) -> Option<ServiceContext> {
         let typed = TypedServiceContext::CodeSets(CodeSetContext::from(self.tcs));
         ServiceContext::from_typed(&typed, ByteOrder::NATIVE).ok()
     }
@@ -270,6 +277,7 @@ impl ClientCodeSets {
 /// the context to send with this request, if it is the first to carry
 /// one (`sent` is then updated once the request is written, by the
 /// caller, with [`ClientCodeSets::transmission`]).
+#[inline]
 pub(crate) fn for_request(
     sent: Option<TransmissionCodeSets>,
     target: &ClientCodeSets,

@@ -611,7 +611,14 @@ impl Connection {
             if self.output.len() > core.limits.max_output_buffer {
                 return Progress::Paused;
             }
-            let frame = match self.reader.next_frame() {
+            // Nothing buffered (the usual case between messages): no
+            // frame to look for.
+            let next = if self.reader.decoder().buffered() > 0 {
+                self.reader.next_frame()
+            } else {
+                Ok(None)
+            };
+            let frame = match next {
                 Ok(Some(f)) => {
                     self.probe.lap(Stage::ServerRead);
                     f

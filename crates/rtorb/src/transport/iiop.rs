@@ -385,6 +385,9 @@ impl Transport for TcpTransport {
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
         super::io::send_gathered(&self.stream, bufs)
     }
+    fn send_all(&mut self, message: &[u8]) -> std::io::Result<()> {
+        super::io::send_all(&self.stream, message)
+    }
     fn shutdown(&mut self, how: Shutdown) -> std::io::Result<()> {
         self.stream.shutdown(how)
     }

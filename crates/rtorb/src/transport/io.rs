@@ -155,7 +155,11 @@ impl FrameReader {
     /// the next message still needs (within bounds); returns the octets
     /// read, 0 at end of stream.
     pub fn fill<T: Transport + ?Sized>(&mut self, transport: &mut T) -> io::Result<usize> {
-        let want = self.decoder.needed().clamp(MIN_READ, MAX_READ);
+        let want = if self.decoder.buffered() == 0 {
+            MIN_READ
+        } else {
+            self.decoder.needed().clamp(MIN_READ, MAX_READ)
+        };
         if want <= MIN_READ {
             // A small message, or the start of one: read into the scratch
             // buffer and copy what arrived (usually far less than `want`).
@@ -206,7 +210,11 @@ impl FrameReader {
         transport: &mut T,
     ) -> Result<Option<Bytes>, TransportError> {
         loop {
-            if let Some(frame) = self.decoder.next_frame()? {
+            // Nothing buffered (the usual case between messages): straight
+            // to the read.
+            if self.decoder.buffered() > 0
+                && let Some(frame) = self.decoder.next_frame()?
+            {
                 return Ok(Some(frame));
             }
             match self.fill(transport) {
@@ -249,6 +257,22 @@ pub(crate) fn send_gathered<S: std::os::fd::AsFd>(
     }
 }
 
+/// Sends all of `message` on a connected stream socket with `send`,
+/// continuing after partial writes and retrying on `Interrupted`; as
+/// [`send_gathered`] for one buffer, without a gather list.
+pub(crate) fn send_all<S: std::os::fd::AsFd>(stream: &S, message: &[u8]) -> io::Result<()> {
+    let mut rest = message;
+    while !rest.is_empty() {
+        match rustix::net::send(stream, rest, rustix::net::SendFlags::NOSIGNAL) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = rest.get(n..).unwrap_or_default(),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
 /// Receives what has arrived on a connected stream socket into `buf`
 /// (blocking within the socket's timeout, or `WouldBlock` when
 /// nonblocking), through the system call itself.
@@ -263,7 +287,21 @@ mod tests {
     use std::net::{TcpListener, TcpStream};
     use std::os::unix::net::UnixStream;
 
-    use super::send_gathered;
+    use super::{send_all, send_gathered};
+
+    #[test]
+    fn send_all_sends_every_octet_of_a_message_larger_than_the_socket_buffer() {
+        let (a, mut b) = UnixStream::pair().expect("a socket pair");
+        let message: Vec<u8> = (0..4 * 1024 * 1024u32).map(|i| i as u8).collect();
+        let reader = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            b.read_to_end(&mut got).expect("read");
+            got
+        });
+        send_all(&a, &message).expect("send");
+        drop(a);
+        assert_eq!(reader.join().expect("reader"), message);
+    }
 
     #[test]
     fn send_gathered_sends_one_buffer_and_a_chain_in_order() {
