@@ -10,18 +10,25 @@
 //!
 //! - exclusive (the default): it takes an idle connection from the cache
 //!   or opens one, and has it to itself until the reply has come; a second
-//!   concurrent call to the same endpoint opens (or reuses) another;
+//!   concurrent call to the same endpoint opens (or reuses) another. The
+//!   connection put back last waits in a lock-free slot of the endpoint's
+//!   pool, so a thread calling an endpoint again and again takes no lock;
 //! - multiplexed: every call shares one connection per endpoint, each
 //!   waiting for its own reply (see `multiplexed.rs`: leader/followers).
 //!
 //! The request is written in the GIOP version of the profile (GIOPlite
 //! when the profile carries the GIOPlite component) with the connection's
-//! next request id, as GIOP 1.2 fragments when it is larger than the
+//! next request id, into the connection's one request buffer (headers
+//! copied from a template when the call repeats a recent one) and sent
+//! from there; as GIOP 1.2 fragments when it is larger than the
 //! configured maximum message size (a gathered write: the body is not
-//! copied; GIOP 1.1 requests go whole, see [`ORB_FRAGMENTS`]); the reply is read with a [`FrameReader`], fragments
-//! reassembled. A `SYNC_NONE` oneway is encoded by the caller and written
-//! by one background thread per ORB (so such oneways keep their order
-//! among themselves, not with other calls). Text is written in the code
+//! copied; GIOP 1.1 requests go whole, see [`ORB_FRAGMENTS`]). The reply
+//! is read with a [`FrameReader`], fragments reassembled, a plain reply
+//! in place ([`reply_view_framed`]). A `SYNC_NONE` oneway is encoded by
+//! the caller and queued for its endpoint, written by a thread of the
+//! endpoint's own or before the next request to it (so such oneways keep
+//! their order among themselves and before the same thread's later
+//! calls). Text is written in the code
 //! sets negotiated with the profile's `TAG_CODE_SETS` component, announced
 //! in a `CodeSets` service context on the first request written on each
 //! connection, exclusive or shared (see [`super::codesets`]); a `SYNC_NONE`
