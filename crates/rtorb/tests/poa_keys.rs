@@ -293,7 +293,11 @@ fn a_freed_system_id_can_be_activated_again() {
     poa.deactivate_object(&id).unwrap();
     let other = poa.activate_object(tagged(3)).unwrap();
     assert_ne!(other, id);
-    assert!(poa.activate_object_with_id(&id, tagged(4)).is_err());
+    let e = poa.activate_object_with_id(&id, tagged(4)).unwrap_err();
+    assert!(
+        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::poa::BAD_PARAM_STALE_ID),
+        "{e:?}"
+    );
     assert_eq!(
         who(&reference).unwrap_err().kind(),
         Some(SystemExceptionKind::ObjectNotExist)
@@ -304,7 +308,7 @@ fn a_freed_system_id_can_be_activated_again() {
         .activate_object_with_id(b"made-up", tagged(5))
         .unwrap_err();
     assert!(
-        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam)),
+        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::poa::BAD_PARAM_FOREIGN_ID),
         "{e:?}"
     );
 }

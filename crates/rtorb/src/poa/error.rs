@@ -34,6 +34,11 @@ pub const BAD_INV_ORDER_SERVANT_MANAGER_SET: u32 = OMG_VMCID | 6;
 /// `BAD_PARAM` minor code: an object id this POA did not assign given to
 /// a `SYSTEM_ID` POA (OMG minor 14).
 pub const BAD_PARAM_FOREIGN_ID: u32 = OMG_VMCID | 14;
+/// `BAD_PARAM` minor code: an object id this `SYSTEM_ID` POA assigned
+/// once, whose slot went to another object after it was deactivated: it
+/// can no longer be activated (references to it stay `OBJECT_NOT_EXIST`)
+/// (rtorb).
+pub const BAD_PARAM_STALE_ID: u32 = RTORB_VMCID | 0x323;
 
 /// An exception of a `PortableServer::POA` operation.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -141,9 +141,9 @@ use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Tar
 pub use current::{CURRENT_REPOSITORY_ID, Current, NoContext};
 pub use error::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_INV_ORDER_WOULD_DEADLOCK, BAD_PARAM_FOREIGN_ID,
-    OBJ_ADAPTER_INACTIVE, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJ_ADAPTER_NO_SERVANT_MANAGER,
-    OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE, PoaError, TRANSIENT_DISCARDED,
-    TRANSIENT_SHUTTING_DOWN,
+    BAD_PARAM_STALE_ID, OBJ_ADAPTER_INACTIVE, OBJ_ADAPTER_NO_DEFAULT_SERVANT,
+    OBJ_ADAPTER_NO_SERVANT_MANAGER, OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE,
+    PoaError, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN,
 };
 pub use manager::{PoaManager, State};
 pub use policy::{
@@ -828,9 +828,16 @@ impl Poa {
             return Ok(self.put(aom, r.slot, Bytes::copy_from_slice(id), servant));
         }
         if self.0.policies.system_ids() {
-            // Not an id this instance assigned (or its slot was freed).
+            // An id this instance assigned whose slot went to another
+            // object, or one it did not assign.
             let foreign = key::parse_system_id(id, self.id_instance()).is_none();
-            if !foreign || !self.0.policies.persistent() {
+            if !foreign {
+                return Err(PoaError::System(system(
+                    SystemExceptionKind::BadParam,
+                    BAD_PARAM_STALE_ID,
+                )));
+            }
+            if !self.0.policies.persistent() {
                 return Err(PoaError::System(system(
                     SystemExceptionKind::BadParam,
                     BAD_PARAM_FOREIGN_ID,
@@ -844,9 +851,11 @@ impl Poa {
     }
 
     /// `activate_object_with_id` (needs `RETAIN`). With `SYSTEM_ID`, `id`
-    /// must be one this POA assigned (`BAD_PARAM` otherwise); a
-    /// deactivated one can be activated again unless its slot went to
-    /// another object meanwhile.
+    /// must be one this POA assigned (`BAD_PARAM`, [`BAD_PARAM_FOREIGN_ID`],
+    /// otherwise); a deactivated one can be activated again unless its
+    /// slot went to another object meanwhile (`BAD_PARAM`,
+    /// [`BAD_PARAM_STALE_ID`]: the slot and its generation count are what
+    /// keeps a stale reference from reaching the other object).
     pub fn activate_object_with_id(
         &self,
         id: &[u8],
