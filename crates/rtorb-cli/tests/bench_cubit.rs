@@ -320,13 +320,13 @@ fn cubit_comparison_options_conflict() {
 
 /// Without omniORB's tools (here: an empty `PATH`) the comparison runs
 /// the rtorb and raw rows, pinned and unpinned, and says in a line why
-/// omniORB's were left out.
+/// omniORB's were left out. Two rounds give one row per combination.
 #[test]
 fn cubit_comparison_without_omniorb_says_why() {
     let empty = std::env::temp_dir().join(format!("rtorb-bench-no-tools-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let out = rtorb()
-        .args(["bench", "cubit", "--both", "-n", "100"])
+        .args(["bench", "cubit", "--both", "-n", "100", "--rounds", "2"])
         .env("PATH", &empty)
         .output()
         .expect("run rtorb bench cubit");
@@ -365,6 +365,10 @@ fn cubit_comparison_without_omniorb_says_why() {
     }
     assert!(
         text.contains("== pinned: client and server on CPU"),
+        "{text}"
+    );
+    assert!(
+        text.contains("100 calls per operation in each of 2 rounds; each figure is the median"),
         "{text}"
     );
     assert!(

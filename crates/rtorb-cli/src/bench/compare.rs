@@ -219,6 +219,8 @@ struct Runner {
     fifo: Option<u8>,
     omni: Option<OmniPeers>,
     calls: u64,
+    /// Times every combination is run, interleaved.
+    rounds: u32,
     /// The Unix socket paths handed out, removed at the end.
     sockets: Vec<PathBuf>,
 }
@@ -332,6 +334,48 @@ impl Runner {
             server: server_stats,
         })
     }
+}
+
+/// The rows of several rounds (each in the same order of combinations)
+/// as one row per combination ([`OpStats::over_rounds`],
+/// [`ServerOpStats::over_rounds`]).
+fn over_rounds(rounds: &[Vec<Row>]) -> Vec<Row> {
+    let Some(first) = rounds.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let same: Vec<&Row> = rounds.iter().filter_map(|r| r.get(i)).collect();
+            let client = row
+                .client
+                .0
+                .iter()
+                .filter_map(|(op, _)| {
+                    let each: Vec<&OpStats> =
+                        same.iter().filter_map(|r| r.client.get(op)).collect();
+                    OpStats::over_rounds(&each).map(|s| (op.clone(), s))
+                })
+                .collect();
+            let server = row
+                .server
+                .0
+                .iter()
+                .filter_map(|(op, _)| {
+                    let each: Vec<&ServerOpStats> =
+                        same.iter().filter_map(|r| r.server.get(op)).collect();
+                    ServerOpStats::over_rounds(&each).map(|s| (op.clone(), s))
+                })
+                .collect();
+            Row {
+                label: row.label,
+                transport: row.transport,
+                client: ByOp(client),
+                server: ByOp(server),
+            }
+        })
+        .collect()
 }
 
 /// omniORB's TCP endpoint: the loopback address, any port.
@@ -599,6 +643,7 @@ fn table(title: &str, rows: &[Row]) -> String {
 /// Runs the comparison and returns what to print.
 pub(crate) fn run(
     calls: u64,
+    rounds: u32,
     json: bool,
     modes: Modes,
     fifo: Option<u8>,
@@ -631,6 +676,7 @@ pub(crate) fn run(
         fifo,
         omni,
         calls,
+        rounds,
         sockets: Vec::new(),
     };
     let results = measure_modes(&mut runner, &affinity, cpu, &cpus, calls, modes);
@@ -698,6 +744,13 @@ fn measure_modes(
         Modes::Unpinned => &[false],
         Modes::Both => &[true, false],
     };
+    let per_round = match runner.rounds {
+        1 => String::new(),
+        n => format!(
+            " in each of {n} rounds; each figure is the median of the rounds' \
+             (allocations and locks: the most of any round)"
+        ),
+    };
     for &pinned in modes {
         let policy = match runner.fifo {
             Some(p) => format!(", SCHED_FIFO priority {p}"),
@@ -706,7 +759,7 @@ fn measure_modes(
         let (title, key) = match pinned.then(|| affinity.pin(cpu)) {
             Some(Ok(())) => (
                 format!(
-                    "pinned: client and server on CPU {cpu}{policy}, {calls} calls per operation"
+                    "pinned: client and server on CPU {cpu}{policy}, {calls} calls per operation{per_round}"
                 ),
                 "pinned",
             ),
@@ -715,7 +768,7 @@ fn measure_modes(
                 eprintln!("rtorb bench cubit: {note}");
                 pin_note = Some(note);
                 (
-                    format!("pinned run, NOT pinned: {calls} calls per operation"),
+                    format!("pinned run, NOT pinned: {calls} calls per operation{per_round}"),
                     "pinned",
                 )
             }
@@ -723,25 +776,104 @@ fn measure_modes(
                 affinity.unpin()?;
                 (
                     format!(
-                        "unpinned: client and server free on CPUs {cpus:?}{policy}, {calls} calls per operation"
+                        "unpinned: client and server free on CPUs {cpus:?}{policy}, {calls} calls per operation{per_round}"
                     ),
                     "unpinned",
                 )
             }
         };
-        let mut rows = Vec::new();
-        for combo in combinations(runner) {
-            eprintln!("rtorb bench cubit: {key}: {}", combo.label);
-            match runner.run(&combo) {
-                Ok(row) => rows.push(row),
-                Err(e) => {
-                    let _ = affinity.unpin();
-                    return Err(format!("{}: {e}", combo.label));
+        // Rounds interleave the combinations, so that what disturbs the
+        // machine for a while (other load, the kernel's per-CPU caches of
+        // socket-buffer charges, which settle differently at each start)
+        // falls on every combination alike.
+        let mut rounds: Vec<Vec<Row>> = Vec::new();
+        for round in 1..=runner.rounds {
+            let mut rows = Vec::new();
+            for combo in combinations(runner) {
+                eprintln!(
+                    "rtorb bench cubit: {key}: round {round}/{}: {}",
+                    runner.rounds, combo.label
+                );
+                match runner.run(&combo) {
+                    Ok(row) => rows.push(row),
+                    Err(e) => {
+                        let _ = affinity.unpin();
+                        return Err(format!("{}: {e}", combo.label));
+                    }
                 }
             }
+            rounds.push(rows);
         }
-        results.push((title, key, rows));
+        results.push((title, key, over_rounds(&rounds)));
     }
     affinity.unpin()?;
     Ok((results, pin_note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(mean: f64) -> OpStats {
+        OpStats {
+            calls: 10,
+            calls_per_s: 1e6 / mean,
+            mean_us: mean,
+            p50_us: mean,
+            p99_us: mean,
+            p999_us: mean,
+            max_us: mean,
+            allocs: Some(0.0),
+            locks: Some(1.0),
+            stages_us: None,
+        }
+    }
+
+    fn row(label: &'static str, void: f64, long: f64, server_allocs: f64) -> Row {
+        Row {
+            label,
+            transport: Transport::Unix,
+            client: ByOp(vec![
+                ("void".to_owned(), stats(void)),
+                ("long".to_owned(), stats(long)),
+            ]),
+            server: ByOp(vec![(
+                "void".to_owned(),
+                ServerOpStats {
+                    turns: 9,
+                    allocs: server_allocs,
+                    locks: None,
+                    stages_us: None,
+                },
+            )]),
+        }
+    }
+
+    #[test]
+    fn rounds_merge_per_combination_and_operation() {
+        let rounds = vec![
+            vec![
+                row("raw Unix (floor)", 4.0, 4.1, 0.0),
+                row("rtorb UIOP", 5.0, 5.2, 0.0),
+            ],
+            vec![
+                row("raw Unix (floor)", 6.0, 4.3, 0.0),
+                row("rtorb UIOP", 4.8, 5.0, 2.0),
+            ],
+            vec![
+                row("raw Unix (floor)", 4.4, 4.2, 0.0),
+                row("rtorb UIOP", 9.0, 5.1, 0.0),
+            ],
+        ];
+        let rows = over_rounds(&rounds);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].label, "raw Unix (floor)");
+        assert_eq!(rows[0].client.get("void").unwrap().mean_us, 4.4);
+        assert_eq!(rows[0].client.get("long").unwrap().mean_us, 4.2);
+        assert_eq!(rows[1].client.get("void").unwrap().mean_us, 5.0);
+        assert_eq!(rows[1].client.get("void").unwrap().calls, 30);
+        let server = rows[1].server.get("void").unwrap();
+        assert_eq!((server.turns, server.allocs), (27, 2.0));
+        assert!(over_rounds(&[]).is_empty());
+    }
 }

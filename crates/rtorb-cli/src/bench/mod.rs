@@ -74,6 +74,11 @@ pub(crate) enum BenchCommand {
         #[arg(long, value_name = "PRIORITY",
               value_parser = clap::value_parser!(u8).range(1..=99))]
         fifo: Option<u8>,
+        /// Run every combination this many times, the rounds interleaved,
+        /// and report the median of the rounds.
+        #[arg(long, default_value_t = 1, value_name = "N",
+              value_parser = clap::value_parser!(u32).range(1..=100))]
+        rounds: u32,
     },
     /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
     #[command(hide = true)]
@@ -134,6 +139,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             unpinned,
             both,
             fifo,
+            rounds,
         } => {
             let modes = if both {
                 compare::Modes::Both
@@ -142,7 +148,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             } else {
                 compare::Modes::Pinned
             };
-            compare::run(common.calls, common.json, modes, fifo)
+            compare::run(common.calls, rounds, common.json, modes, fifo)
         }
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
         BenchCommand::RawClient {

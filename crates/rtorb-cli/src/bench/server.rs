@@ -40,6 +40,21 @@ pub(crate) struct ServerOpStats {
     pub(crate) stages_us: Option<BTreeMap<String, f64>>,
 }
 
+impl ServerOpStats {
+    /// One operation's counts over several rounds: the turns summed, the
+    /// most allocations and locks any round counted, the median time of
+    /// each stage. `None` for no rounds.
+    pub(crate) fn over_rounds(rounds: &[&ServerOpStats]) -> Option<ServerOpStats> {
+        let first = rounds.first()?;
+        Some(ServerOpStats {
+            turns: rounds.iter().map(|s| s.turns).sum(),
+            allocs: rounds.iter().map(|s| s.allocs).fold(first.allocs, f64::max),
+            locks: rounds.iter().filter_map(|s| s.locks).reduce(f64::max),
+            stages_us: super::stats::median_stages(rounds.iter().map(|s| s.stages_us.as_ref())),
+        })
+    }
+}
+
 /// The prefix of the line that carries the server's counts.
 pub(crate) const STATS_PREFIX: &str = "stats ";
 

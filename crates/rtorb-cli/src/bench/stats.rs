@@ -80,6 +80,68 @@ impl Recorder {
     }
 }
 
+/// The median of `values` (the mean of the middle two for an even
+/// count); `None` for none.
+pub(crate) fn median(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.into_iter().collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    })
+}
+
+/// The median of each stage's time over `maps` (stages some maps lack
+/// take the median of those that have them); `None` if no map is given.
+pub(crate) fn median_stages<'a>(
+    maps: impl IntoIterator<Item = Option<&'a BTreeMap<String, f64>>>,
+) -> Option<BTreeMap<String, f64>> {
+    let maps: Vec<&BTreeMap<String, f64>> = maps.into_iter().flatten().collect();
+    if maps.is_empty() {
+        return None;
+    }
+    let mut out = BTreeMap::new();
+    for key in maps.iter().flat_map(|m| m.keys()) {
+        if out.contains_key(key) {
+            continue;
+        }
+        if let Some(v) = median(maps.iter().filter_map(|m| m.get(key).copied())) {
+            out.insert(key.clone(), v);
+        }
+    }
+    Some(out)
+}
+
+impl OpStats {
+    /// One operation measured in several rounds, as one: the median of
+    /// each time and rate over the rounds, the calls summed, and the
+    /// most allocations and locks any round counted (they do not vary in
+    /// steady state; where they do, the worst is shown). `None` for no
+    /// rounds.
+    pub(crate) fn over_rounds(rounds: &[&OpStats]) -> Option<OpStats> {
+        let m = |f: fn(&OpStats) -> f64| median(rounds.iter().map(|s| f(s)));
+        let worst =
+            |f: fn(&OpStats) -> Option<f64>| rounds.iter().filter_map(|s| f(s)).reduce(f64::max);
+        Some(OpStats {
+            calls: rounds.iter().map(|s| s.calls).sum(),
+            calls_per_s: m(|s| s.calls_per_s)?,
+            mean_us: m(|s| s.mean_us)?,
+            p50_us: m(|s| s.p50_us)?,
+            p99_us: m(|s| s.p99_us)?,
+            p999_us: m(|s| s.p999_us)?,
+            max_us: m(|s| s.max_us)?,
+            allocs: worst(|s| s.allocs),
+            locks: worst(|s| s.locks),
+            stages_us: median_stages(rounds.iter().map(|s| s.stages_us.as_ref())),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +160,49 @@ mod tests {
         assert!((s.p99_us - 990.0).abs() < 1.0, "{s:?}");
         assert!(s.p50_us <= s.p99_us && s.p99_us <= s.p999_us && s.p999_us <= s.max_us);
         assert!((s.max_us - 1000.0).abs() < 1.0, "{s:?}");
+    }
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median([]), None);
+        assert_eq!(median([3.0]), Some(3.0));
+        assert_eq!(median([5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+
+    fn round(mean: f64, max: f64, allocs: f64) -> OpStats {
+        OpStats {
+            calls: 100,
+            calls_per_s: 1e6 / mean,
+            mean_us: mean,
+            p50_us: mean - 0.5,
+            p99_us: mean * 2.0,
+            p999_us: mean * 3.0,
+            max_us: max,
+            allocs: Some(allocs),
+            locks: None,
+            stages_us: Some(BTreeMap::from([("read".to_owned(), mean / 10.0)])),
+        }
+    }
+
+    #[test]
+    fn rounds_combine_as_medians_with_the_worst_counts() {
+        let (a, b, c) = (
+            round(5.0, 90.0, 0.0),
+            round(9.0, 30.0, 0.0),
+            round(6.0, 40.0, 1.0),
+        );
+        let s = OpStats::over_rounds(&[&a, &b, &c]).unwrap();
+        assert_eq!(s.calls, 300);
+        assert_eq!(s.mean_us, 6.0);
+        assert_eq!(s.p50_us, 5.5);
+        assert_eq!(s.p99_us, 12.0);
+        assert_eq!(s.max_us, 40.0);
+        assert_eq!(s.calls_per_s, 1e6 / 6.0);
+        assert_eq!(s.allocs, Some(1.0));
+        assert_eq!(s.locks, None);
+        assert_eq!(s.stages_us.unwrap()["read"], 0.6);
+        assert!(OpStats::over_rounds(&[]).is_none());
     }
 }
 
