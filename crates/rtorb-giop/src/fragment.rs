@@ -94,6 +94,13 @@ pub fn is_fragmentable(msg_type: MsgType, version: Version) -> bool {
 /// Errors: GIOP 1.0 ([`GiopError::CannotFragment`]), a message type that
 /// cannot be fragmented, a maximum below [`MIN_FRAGMENT_SIZE`], or a
 /// malformed message.
+///
+/// In GIOP 1.1 the cuts fall 4 octets past an 8-octet boundary, where the
+/// alignment of the message and of each fragment agree; such a cut splits
+/// an 8-octet primitive that straddles it, which the specification says a
+/// sender should not do. Only the caller knows where its primitives lie:
+/// the rtorb ORB fragments GIOP 1.2 messages only, and sends 1.1 messages
+/// whole.
 pub fn fragment_message(
     message: &Bytes,
     max_fragment_size: usize,
