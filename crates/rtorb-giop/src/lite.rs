@@ -344,6 +344,39 @@ fn reply_writer(
     Ok(MessageWriter::from_parts(e, LITE_HEADER_LEN, 4, 1))
 }
 
+impl MessageWriter {
+    /// Starts a GIOPlite `Reply` without service contexts in this writer,
+    /// in place of what it held, reusing its buffer: the GIOPlite
+    /// counterpart of [`MessageWriter::restart_reply`], giving the octets
+    /// [`lite_reply_with_buffer`] gives for the same header.
+    #[inline]
+    pub fn restart_lite_reply(&mut self, encoding: Encoding, request_id: u32, status: ReplyStatus) {
+        let header = LiteHeader {
+            order: encoding.order,
+            more_fragments: false,
+            service_contexts: false,
+            msg_type: MsgType::Reply,
+            info: status as u8,
+            size: 0,
+        }
+        .encode();
+        let id = match encoding.order {
+            ByteOrder::Big => request_id.to_be_bytes(),
+            ByteOrder::Little => request_id.to_le_bytes(),
+        };
+        let mut octets = [0u8; LITE_HEADER_LEN + 4];
+        octets[..LITE_HEADER_LEN].copy_from_slice(&header);
+        octets[LITE_HEADER_LEN..].copy_from_slice(&id);
+        self.restart_with(
+            encoding.with_version(Version::V1_2),
+            &octets,
+            LITE_HEADER_LEN,
+            4,
+            1,
+        );
+    }
+}
+
 /// Starts a GIOPlite `Request` in the byte order and code sets of
 /// `encoding`; append the arguments through [`MessageWriter::body`].
 pub fn lite_request(encoding: Encoding, h: &RequestHeader) -> Result<MessageWriter, GiopError> {
@@ -433,4 +466,49 @@ pub fn encode_lite(m: &Message) -> Result<Bytes, GiopError> {
         }
     };
     w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restarted_lite_reply_has_the_octets_of_a_new_one() {
+        let statuses = [
+            ReplyStatus::NoException,
+            ReplyStatus::UserException,
+            ReplyStatus::SystemException,
+            ReplyStatus::LocationForward,
+        ];
+        let mut w = MessageWriter::empty(Encoding::native());
+        for order in [ByteOrder::Big, ByteOrder::Little] {
+            let encoding = Encoding::native().with_order(order);
+            for (i, status) in statuses.into_iter().enumerate() {
+                let id = 0x0102_0304 + i as u32;
+                let mut fresh = lite_reply_with_buffer(
+                    BytesMut::new(),
+                    encoding,
+                    &ReplyHeader::new(id, status),
+                )
+                .unwrap();
+                fresh.body().write_u16(7);
+                fresh.body().write_u64(9);
+                let fresh = fresh.finish().unwrap();
+                // The same writer each time, as a server connection keeps it.
+                w.restart_lite_reply(encoding, id, status);
+                w.body().write_u16(7);
+                w.body().write_u64(9);
+                let again = w.seal().unwrap().unwrap().to_vec();
+                assert_eq!(again, fresh[..], "{order:?} {status:?}");
+                let m = decode_lite(Bytes::from(again)).unwrap();
+                match m.content {
+                    Content::Reply(r) => {
+                        assert_eq!(r.header.request_id, id);
+                        assert_eq!(r.header.reply_status, status);
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
 }

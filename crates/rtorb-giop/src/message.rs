@@ -874,12 +874,28 @@ impl MessageWriter {
         octets[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&a);
         octets[HEADER_LEN + 4..HEADER_LEN + 8].copy_from_slice(&b);
         octets[HEADER_LEN + 8..].copy_from_slice(&c);
+        self.restart_with(encoding, &octets, HEADER_LEN, 8, if v12 { 8 } else { 1 });
+    }
+
+    /// Starts a message in this writer from its encoded headers
+    /// (`headers`: the message header of `header_len` octets, its size at
+    /// `size_at`, then the headers of its kind), reusing the buffer; the
+    /// body is aligned on `body_align`.
+    #[inline]
+    pub(crate) fn restart_with(
+        &mut self,
+        encoding: Encoding,
+        headers: &[u8],
+        header_len: usize,
+        size_at: usize,
+        body_align: usize,
+    ) {
         self.enc.restart(encoding);
-        self.enc.write_raw(&octets);
-        self.header_len = HEADER_LEN;
-        self.size_at = 8;
-        self.body_align = if v12 { 8 } else { 1 };
-        self.header_end = octets.len();
+        self.enc.write_raw(headers);
+        self.header_len = header_len;
+        self.size_at = size_at;
+        self.body_align = body_align;
+        self.header_end = headers.len();
         self.body_start = None;
     }
 

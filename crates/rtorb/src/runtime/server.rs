@@ -5,7 +5,7 @@
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{CdrEncode, CdrError, Decoder, Encoder, Encoding};
-use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_giop::message::{MessageWriter, ReplyStatus};
 use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
 
 use super::client::OBJECT_REPOSITORY_ID;
@@ -217,9 +217,8 @@ impl ReplyBuilder {
     /// and returns the encoder for its body.
     pub(crate) fn start(&mut self, status: ReplyStatus) -> Result<&mut Encoder, GiopError> {
         if self.lite {
-            let header = ReplyHeader::new(self.request_id, status);
-            let buf = self.writer.take_buffer();
-            self.writer = rtorb_giop::lite::lite_reply_with_buffer(buf, self.encoding, &header)?;
+            self.writer
+                .restart_lite_reply(self.encoding, self.request_id, status);
         } else {
             self.writer
                 .restart_reply(self.encoding, self.request_id, status)?;
