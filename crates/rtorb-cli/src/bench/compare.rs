@@ -348,34 +348,36 @@ fn over_rounds(rounds: &[Vec<Row>]) -> Vec<Row> {
         .enumerate()
         .map(|(i, row)| {
             let same: Vec<&Row> = rounds.iter().filter_map(|r| r.get(i)).collect();
-            let client = row
-                .client
-                .0
-                .iter()
-                .filter_map(|(op, _)| {
-                    let each: Vec<&OpStats> =
-                        same.iter().filter_map(|r| r.client.get(op)).collect();
-                    OpStats::over_rounds(&each).map(|s| (op.clone(), s))
-                })
-                .collect();
-            let server = row
-                .server
-                .0
-                .iter()
-                .filter_map(|(op, _)| {
-                    let each: Vec<&ServerOpStats> =
-                        same.iter().filter_map(|r| r.server.get(op)).collect();
-                    ServerOpStats::over_rounds(&each).map(|s| (op.clone(), s))
-                })
-                .collect();
             Row {
                 label: row.label,
                 transport: row.transport,
-                client: ByOp(client),
-                server: ByOp(server),
+                client: per_op(&same, |r| &r.client, OpStats::over_rounds),
+                server: per_op(&same, |r| &r.server, ServerOpStats::over_rounds),
             }
         })
         .collect()
+}
+
+/// For each operation of the first of `rows`, `combine` of its values in
+/// every row (as `side` picks them) that has it.
+fn per_op<T>(
+    rows: &[&Row],
+    side: impl Fn(&Row) -> &ByOp<T>,
+    combine: impl Fn(&[&T]) -> Option<T>,
+) -> ByOp<T> {
+    let Some(first) = rows.first() else {
+        return ByOp::default();
+    };
+    ByOp(
+        side(first)
+            .0
+            .iter()
+            .filter_map(|(op, _)| {
+                let each: Vec<&T> = rows.iter().filter_map(|r| side(r).get(op)).collect();
+                combine(&each).map(|v| (op.clone(), v))
+            })
+            .collect(),
+    )
 }
 
 /// omniORB's TCP endpoint: the loopback address, any port.
