@@ -698,6 +698,9 @@ pub(crate) fn run(
             }
             map.insert((*key).to_owned(), serde_json::Value::Object(m));
         }
+        // How many runs each figure is the median of (`calls` counts them
+        // all).
+        map.insert("rounds".to_owned(), serde_json::Value::from(rounds));
         if let Some(note) = omni_note {
             map.insert("note".to_owned(), serde_json::Value::String(note));
         }
