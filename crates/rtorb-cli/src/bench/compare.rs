@@ -4,7 +4,9 @@
 //! (this binary's `bench cubit-server`, `bench cubit-client`, `bench
 //! raw-server`, `bench raw-client`, and omniORB's `cubit_server` and
 //! `cubit_bench` when omniORB is installed). Pinned runs put both on one
-//! CPU, unpinned runs leave them free. The results are printed per
+//! CPU, unpinned runs leave them free. With `--rounds N` the whole list
+//! of combinations runs N times, one round after another, and every
+//! figure is the median of its N values. The results are printed per
 //! operation, each combination beside the raw-socket floor of its
 //! transport.
 
