@@ -102,9 +102,11 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     let target = client.string_to_object(&ior).unwrap();
     assert_eq!(echo(&target, 7).unwrap(), 7);
 
-    // The connection's thread, idle between requests, sleeps too. (The
-    // other test of this file runs beside this one, with ORBs of its
-    // own: on a failure every thread of the process is listed.)
+    // The connection's thread, idle between requests, sleeps too. The
+    // other test of this file runs beside this one and may be ending
+    // threads of its ORBs meanwhile; a listing of /proc/self/task taken
+    // while threads exit can miss live ones, so it is read again for a
+    // while, and on a failure every thread of the process is listed.
     let mut before = switches("rtorb-connectio");
     for _ in 0..40 {
         if before.len() == 1 {
