@@ -35,35 +35,41 @@ fn echo(obj: &rtorb::runtime::Object, v: i32) -> Result<i32, SystemException> {
     obj.invoke("echo", |e| v.encode(e))?.decode(i32::decode)
 }
 
-/// The voluntary context switches of every thread named `name` in this
-/// process, by thread id.
-fn switches(name: &str) -> Vec<(String, u64)> {
-    let mut out = Vec::new();
-    for task in std::fs::read_dir("/proc/self/task").expect("/proc/self/task") {
-        let path = task.expect("task entry").path();
-        let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
-        if comm.trim() != name {
-            continue;
-        }
-        let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
-        let n = status
-            .lines()
-            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-            .and_then(|v| v.trim().parse().ok())
-            .expect("voluntary_ctxt_switches in status");
-        out.push((path.display().to_string(), n));
-    }
+/// Every thread of this process: its `/proc` directory and its name.
+fn tasks() -> Vec<(std::path::PathBuf, String)> {
+    let mut out: Vec<_> = std::fs::read_dir("/proc/self/task")
+        .expect("/proc/self/task")
+        .map(|task| task.expect("task entry").path())
+        .map(|path| {
+            let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+            (path, comm.trim().to_owned())
+        })
+        .collect();
     out.sort();
     out
 }
 
+/// The voluntary context switches of every thread named `name` in this
+/// process, by thread id.
+fn switches(name: &str) -> Vec<(String, u64)> {
+    tasks()
+        .into_iter()
+        .filter(|(_, comm)| comm == name)
+        .map(|(path, _)| {
+            let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+            let n = status
+                .lines()
+                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+                .and_then(|v| v.trim().parse().ok())
+                .expect("voluntary_ctxt_switches in status");
+            (path.display().to_string(), n)
+        })
+        .collect()
+}
+
 /// The name of every thread of this process.
 fn thread_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir("/proc/self/task")
-        .expect("/proc/self/task")
-        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .map(|n| n.trim().to_owned())
-        .collect();
+    let mut names: Vec<String> = tasks().into_iter().map(|(_, name)| name).collect();
     names.sort();
     names
 }
