@@ -1,4 +1,4 @@
-//! Compiles the shared Cubit IDL and the IDL files under `idl/` with
+//! Compiles the Cubit IDL (`idl/cubit.idl` at the workspace root) and the IDL files under `idl/` with
 //! `rtorb-idl` into `$OUT_DIR`; generates and compiles a large interface
 //! (`big.idl`, with the default dispatch as `big.rs` and forced to a
 //! `match` as `big_match.rs`, plus its servant), and the operation sets of
@@ -17,16 +17,8 @@ mod names;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let shared = match std::env::var_os("RTORB_SHARED_DIR") {
-        Some(d) => PathBuf::from(d),
-        // The repository is cloned with `shared/` beside it; look upwards.
-        None => manifest
-            .ancestors()
-            .map(|a| a.join("shared"))
-            .find(|s| s.join("idl/cubit.idl").is_file())
-            .unwrap_or_else(|| manifest.join("../../../shared")),
-    };
-    let cubit = shared.join("idl/cubit.idl");
+    // The project's benchmark interface, kept at the workspace root.
+    let cubit = manifest.join("../../idl/cubit.idl");
     let own = manifest.join("idl");
     let files = [
         cubit,
@@ -39,7 +31,6 @@ fn main() {
         println!("cargo:rerun-if-changed={}", f.display());
     }
     println!("cargo:rerun-if-changed={}", own.display());
-    println!("cargo:rerun-if-env-changed=RTORB_SHARED_DIR");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
     println!("cargo:rerun-if-changed=build");
     write(&out.join("dispatch_sets.rs"), &crossover::source());

@@ -1,7 +1,7 @@
 //! `rtorb demo`: round-trips real GIOP messages and object references and
 //! prints what it did.
 //!
-//! Every Cubit request and reply (`../shared/idl/cubit.idl`) is encoded in
+//! Every Cubit request and reply (`idl/cubit.idl`) is encoded in
 //! GIOP 1.0, 1.1, 1.2 and GIOPlite, in both byte orders, decoded again,
 //! its arguments read back and compared, and re-encoded to the same
 //! octets. A 1 MiB request is fragmented and reassembled, a stream of all

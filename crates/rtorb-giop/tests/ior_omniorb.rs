@@ -204,14 +204,14 @@ fn info_exposes_the_fields_the_cli_prints() {
     ));
 }
 
-/// If omniORB's `catior` is installed, it must read what rtorb writes.
+/// omniORB's `catior` must read what rtorb writes.
 #[test]
+#[ignore = "needs omniORB (Debian omniorb, omniorb-idl): scripts/test.sh installs it and runs this"]
 fn catior_reads_rtorb_references() {
     use rtorb_giop::ior::{IiopProfile, UiopProfile};
-    let Ok(probe) = std::process::Command::new("catior").arg("IOR:00").output() else {
-        return;
-    };
-    let _ = probe;
+    if let Err(e) = std::process::Command::new("catior").arg("IOR:00").output() {
+        panic!("cannot run omniORB's catior ({e}): install it with scripts/install-deps.sh");
+    }
     for order in [ByteOrder::Big, ByteOrder::Little] {
         let mut p = IiopProfile::new(Version::V1_2, "example.org", 4242, &b"Key/1"[..]);
         p.byte_order = order;

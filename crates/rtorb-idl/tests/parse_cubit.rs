@@ -1,10 +1,10 @@
-//! The shared Cubit benchmark interface parses into the expected tree.
+//! The project's Cubit benchmark interface parses into the expected tree.
 
 use rtorb_idl::ast::*;
 use rtorb_idl::lexer::SingleFile;
 use rtorb_idl::parser::parse;
 
-const CUBIT: &str = "/work/shared/idl/cubit.idl";
+const CUBIT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../idl/cubit.idl");
 
 #[test]
 fn cubit_idl_parses() {

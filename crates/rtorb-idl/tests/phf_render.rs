@@ -4,7 +4,7 @@
 
 use rtorb_idl::phf::{PerfectHash, PhfError};
 
-/// The operations of `Cubit` (`/work/shared/idl/cubit.idl`), in
+/// The operations of `Cubit` (the workspace's `idl/cubit.idl`), in
 /// declaration order.
 const CUBIT: [&str; 8] = [
     "cube_void",

@@ -1,6 +1,7 @@
 //! Whitebox timing of the stages of a call, on the client and the server,
-//! in the manner of the timeprobes of the pluggable-protocols paper
-//! (`seeds/000`, Tables 1 and 2).
+//! in the manner of the timeprobes of "The Design and Performance of a
+//! Pluggable Protocols Framework for Object Request Broker Middleware"
+//! (Tables 1 and 2).
 //!
 //! With the cargo feature `whitebox`, the ORB marks the end of each
 //! [`Stage`] of a call with a [`Probe`], and the time since the previous

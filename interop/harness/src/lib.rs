@@ -44,6 +44,6 @@ pub use capture::{
     capture_cubit, expected_operations, start_cubit_server, start_interop_server,
 };
 pub use omni_tools::{catior, genior};
-pub use peers::{PeerPaths, ensure_peers, shared_dir, workspace_root};
+pub use peers::{PeerPaths, cubit_idl, ensure_peers, workspace_root};
 pub use proxy::{Direction, Recording, RecordingProxy, SplitError, split_giop_stream};
 pub use tshark::{tshark_decode_exchange, tshark_decode_giop, tshark_giop_fields};

@@ -1,4 +1,4 @@
-//! Building the omniORB peers and locating the project's shared files.
+//! Building the omniORB peers and locating the project's files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,34 +32,9 @@ pub fn workspace_root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
-/// The directory of the project's shared files (it holds `idl/cubit.idl`).
-///
-/// `RTORB_SHARED_DIR` wins when set; otherwise the first `shared/` directory
-/// holding `idl/cubit.idl` beside the repository or beside one of its
-/// ancestors (the repository is normally cloned with `shared/` beside it).
-pub fn shared_dir() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os("RTORB_SHARED_DIR").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        if dir.join("idl/cubit.idl").is_file() {
-            return Ok(dir);
-        }
-        return Err(format!(
-            "RTORB_SHARED_DIR={} does not contain idl/cubit.idl",
-            dir.display()
-        ));
-    }
-    let root = workspace_root();
-    root.ancestors()
-        .skip(1)
-        .map(|a| a.join("shared"))
-        .find(|d| d.join("idl/cubit.idl").is_file())
-        .ok_or_else(|| {
-            format!(
-                "cannot find shared/idl/cubit.idl beside {} or its ancestors; \
-                 set RTORB_SHARED_DIR to the directory holding idl/cubit.idl",
-                root.display()
-            )
-        })
+/// The project's Cubit IDL, `idl/cubit.idl` under the workspace root.
+pub fn cubit_idl() -> PathBuf {
+    workspace_root().join("idl").join("cubit.idl")
 }
 
 /// Builds the omniORB peers into `target/interop` under the workspace root
@@ -97,7 +72,6 @@ fn build_peers() -> Result<PeerPaths, String> {
     if !tool_present("omniidl", &["-V"]) {
         return Err(format!("omniidl is not installed: {HINT}"));
     }
-    let shared = shared_dir()?;
     let root = workspace_root();
     let out_dir = root.join("target").join("interop");
     std::fs::create_dir_all(&out_dir)
@@ -108,7 +82,6 @@ fn build_peers() -> Result<PeerPaths, String> {
         "-C".into(),
         src.display().to_string(),
         format!("OUT={}", out_dir.display()),
-        format!("RTORB_SHARED_DIR={}", shared.display()),
     ];
     let mut cmd = if tool_present("flock", &["--version"]) {
         let mut c = Command::new("flock");

@@ -1,5 +1,6 @@
-//! `rtorb bench`: the Cubit benchmark of `seeds/000` §4 on the rtorb ORB,
-//! against omniORB and a raw-socket floor.
+//! `rtorb bench`: the Cubit benchmark of "The Design and Performance of a
+//! Pluggable Protocols Framework for Object Request Broker Middleware"
+//! (§4) on the rtorb ORB, against omniORB and a raw-socket floor.
 //!
 //! - `cubit-server`: serves the Cubit object, counting what each call
 //!   costs the server ([`server`]).

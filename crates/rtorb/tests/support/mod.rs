@@ -1,5 +1,5 @@
 //! Stubs, servant traits and skeletons written by hand exactly as
-//! `rtorb-idl` generates them, for `/work/shared/idl/cubit.idl` and for a
+//! `rtorb-idl` generates them, for the workspace's `idl/cubit.idl` and for a
 //! small interface with a user exception:
 //!
 //! ```idl
