@@ -177,8 +177,20 @@ impl SystemExceptionId {
 }
 
 /// A CORBA system exception: which one, its minor code and completion
-/// status.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// status, and, when the ORB that raised it is this one, a detail that
+/// says what failed where ("connecting to 127.0.0.1:2809: Connection
+/// refused").
+///
+/// The detail never goes on the wire, and two exceptions are equal when
+/// their id, minor code and completion status are: the detail is for
+/// people. `Display` prints the exception, the detail or else what the
+/// minor code means (see [`crate::minor`]), and the code:
+///
+/// ```text
+/// CORBA::TRANSIENT: connecting to 127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
+/// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)
+/// ```
+#[derive(Debug, Clone)]
 pub struct SystemException {
     /// Which exception.
     pub id: SystemExceptionId,
@@ -186,16 +198,36 @@ pub struct SystemException {
     pub minor: u32,
     /// Whether the operation completed.
     pub completed: CompletionStatus,
+    /// What failed where, when this ORB raised it.
+    detail: Option<std::sync::Arc<str>>,
 }
 
 impl SystemException {
     /// A standard system exception.
     pub fn new(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> Self {
+        SystemException::with_id(SystemExceptionId::Standard(kind), minor, completed)
+    }
+
+    /// A system exception of any id, standard or not.
+    pub fn with_id(id: SystemExceptionId, minor: u32, completed: CompletionStatus) -> Self {
         SystemException {
-            id: SystemExceptionId::Standard(kind),
+            id,
             minor,
             completed,
+            detail: None,
         }
+    }
+
+    /// The same exception, with a detail saying what failed where.
+    #[cold]
+    pub fn with_detail(mut self, detail: impl std::fmt::Display) -> Self {
+        self.detail = Some(detail.to_string().into());
+        self
+    }
+
+    /// What failed where, if this ORB raised the exception and said so.
+    pub fn detail(&self) -> Option<&str> {
+        self.detail.as_deref()
     }
 
     /// The standard kind, if it is one.
@@ -207,6 +239,28 @@ impl SystemException {
     pub fn repository_id(&self) -> &str {
         self.id.repository_id()
     }
+
+    /// The registry's row for this exception's minor code, if rtorb
+    /// raises that code (see [`crate::minor`]).
+    pub fn minor_code(&self) -> Option<&'static crate::minor::MinorCode> {
+        crate::minor::describe(self.kind()?, self.minor)
+    }
+}
+
+impl PartialEq for SystemException {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && self.minor == other.minor && self.completed == other.completed
+    }
+}
+
+impl Eq for SystemException {}
+
+impl std::hash::Hash for SystemException {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+        self.minor.hash(state);
+        self.completed.hash(state);
+    }
 }
 
 impl std::fmt::Display for SystemException {
@@ -215,12 +269,22 @@ impl std::fmt::Display for SystemException {
             SystemExceptionId::Standard(k) => write!(f, "CORBA::{k}")?,
             SystemExceptionId::Other(s) => f.write_str(s)?,
         }
-        write!(
-            f,
-            " (minor {:#010x}, {})",
-            self.minor,
-            self.completed.name()
-        )
+        let row = self.minor_code();
+        match (&self.detail, row) {
+            (Some(detail), _) => write!(f, ": {detail}")?,
+            (None, Some(row)) => write!(f, ": {}", row.meaning)?,
+            (None, None) => {}
+        }
+        let vmcid = self.minor & 0xffff_f000;
+        if vmcid == rtorb_cdr::OMG_VMCID {
+            write!(f, " (OMG minor {}", self.minor & 0xfff)?;
+        } else {
+            write!(f, " (minor {:#010x}", self.minor)?;
+        }
+        if let Some(row) = row {
+            write!(f, " {}", row.name)?;
+        }
+        write!(f, ", {})", self.completed.name())
     }
 }
 
@@ -237,7 +301,7 @@ impl From<CdrError> for SystemException {
             CdrError::NoWcharCodeSet => SystemExceptionKind::BadParam,
             _ => SystemExceptionKind::Marshal,
         };
-        SystemException::new(kind, e.minor(), CompletionStatus::No)
+        SystemException::new(kind, e.minor(), CompletionStatus::No).with_detail(e)
     }
 }
 
@@ -270,10 +334,10 @@ impl CdrDecode for SystemException {
         let id = dec.read_string()?;
         let minor = dec.read_u32()?;
         let completed = CompletionStatus::decode(dec)?;
-        Ok(SystemException {
-            id: SystemExceptionId::from_repository_id(&id),
+        Ok(SystemException::with_id(
+            SystemExceptionId::from_repository_id(&id),
             minor,
             completed,
-        })
+        ))
     }
 }

@@ -17,10 +17,11 @@
 //! messages are read and written with the 1.2 layouts; the version number
 //! is kept as it was read.
 
-use rtorb_cdr::{ByteOrder, CdrError, RTORB_VMCID, Version};
+use rtorb_cdr::{ByteOrder, CdrError, Version};
 use thiserror::Error;
 
 use crate::exception::{CompletionStatus, SystemException, SystemExceptionKind};
+use crate::minor;
 
 /// The four octets every GIOP message starts with.
 pub const GIOP_MAGIC: [u8; 4] = *b"GIOP";
@@ -377,31 +378,32 @@ impl GiopError {
         )
     }
 
-    /// The minor code of the `MARSHAL` exception that reports this error.
+    /// The minor code of the exception that reports this error (see
+    /// [`GiopError::to_system_exception`] and [`crate::minor`]).
     pub fn minor(&self) -> u32 {
         match self {
             GiopError::Cdr(e) => e.minor(),
-            GiopError::BadMagic(_) => RTORB_VMCID | 0x101,
-            GiopError::UnsupportedVersion(_) => RTORB_VMCID | 0x102,
-            GiopError::UnknownMessageType(_) => RTORB_VMCID | 0x103,
-            GiopError::MessageTypeNotInVersion { .. } => RTORB_VMCID | 0x104,
-            GiopError::InvalidFlags(_) => RTORB_VMCID | 0x105,
-            GiopError::MessageTooLarge { .. } => RTORB_VMCID | 0x106,
-            GiopError::Truncated { .. } => RTORB_VMCID | 0x107,
-            GiopError::SizeMismatch { .. } => RTORB_VMCID | 0x108,
-            GiopError::InvalidReplyStatus { .. } => RTORB_VMCID | 0x109,
-            GiopError::InvalidLocateStatus { .. } => RTORB_VMCID | 0x10a,
-            GiopError::NotRepresentable { .. } => RTORB_VMCID | 0x10b,
-            GiopError::SizeOverflow(_) => RTORB_VMCID | 0x10c,
-            GiopError::CannotFragment => RTORB_VMCID | 0x10d,
-            GiopError::NotFragmentable(_) => RTORB_VMCID | 0x10e,
-            GiopError::FragmentSizeTooSmall(_) => RTORB_VMCID | 0x10f,
-            GiopError::UnexpectedFragment(_) => RTORB_VMCID | 0x110,
-            GiopError::FragmentInterleaved(_) => RTORB_VMCID | 0x111,
-            GiopError::FragmentMismatch => RTORB_VMCID | 0x112,
-            GiopError::TooManyPartialMessages(_) => RTORB_VMCID | 0x113,
-            GiopError::TooManyFragments(_) => RTORB_VMCID | 0x114,
-            GiopError::ReassemblyLimit(_) => RTORB_VMCID | 0x115,
+            GiopError::BadMagic(_) => minor::MARSHAL_BAD_MAGIC,
+            GiopError::UnsupportedVersion(_) => minor::MARSHAL_UNSUPPORTED_VERSION,
+            GiopError::UnknownMessageType(_) => minor::MARSHAL_UNKNOWN_MESSAGE_TYPE,
+            GiopError::MessageTypeNotInVersion { .. } => minor::MARSHAL_MESSAGE_TYPE_NOT_IN_VERSION,
+            GiopError::InvalidFlags(_) => minor::MARSHAL_INVALID_FLAGS,
+            GiopError::MessageTooLarge { .. } => minor::IMP_LIMIT_MESSAGE_TOO_LARGE,
+            GiopError::Truncated { .. } => minor::MARSHAL_TRUNCATED,
+            GiopError::SizeMismatch { .. } => minor::MARSHAL_SIZE_MISMATCH,
+            GiopError::InvalidReplyStatus { .. } => minor::MARSHAL_INVALID_REPLY_STATUS,
+            GiopError::InvalidLocateStatus { .. } => minor::MARSHAL_INVALID_LOCATE_STATUS,
+            GiopError::NotRepresentable { .. } => minor::MARSHAL_NOT_REPRESENTABLE,
+            GiopError::SizeOverflow(_) => minor::IMP_LIMIT_SIZE_OVERFLOW,
+            GiopError::CannotFragment => minor::MARSHAL_CANNOT_FRAGMENT,
+            GiopError::NotFragmentable(_) => minor::MARSHAL_NOT_FRAGMENTABLE,
+            GiopError::FragmentSizeTooSmall(_) => minor::MARSHAL_FRAGMENT_SIZE_TOO_SMALL,
+            GiopError::UnexpectedFragment(_) => minor::MARSHAL_UNEXPECTED_FRAGMENT,
+            GiopError::FragmentInterleaved(_) => minor::MARSHAL_FRAGMENT_INTERLEAVED,
+            GiopError::FragmentMismatch => minor::MARSHAL_FRAGMENT_MISMATCH,
+            GiopError::TooManyPartialMessages(_) => minor::IMP_LIMIT_TOO_MANY_PARTIAL_MESSAGES,
+            GiopError::TooManyFragments(_) => minor::IMP_LIMIT_TOO_MANY_FRAGMENTS,
+            GiopError::ReassemblyLimit(_) => minor::IMP_LIMIT_REASSEMBLY_LIMIT,
         }
     }
 
@@ -418,7 +420,7 @@ impl GiopError {
             GiopError::Cdr(CdrError::NoWcharCodeSet) => SystemExceptionKind::BadParam,
             _ => SystemExceptionKind::Marshal,
         };
-        SystemException::new(kind, self.minor(), CompletionStatus::No)
+        SystemException::new(kind, self.minor(), CompletionStatus::No).with_detail(self)
     }
 }
 

@@ -66,6 +66,7 @@ pub mod header;
 pub mod ior;
 pub mod lite;
 pub mod message;
+pub mod minor;
 pub mod op_hash;
 pub mod operation;
 pub mod service_context;

@@ -66,11 +66,8 @@ fn system_exception() -> impl Strategy<Value = SystemException> {
         Just(CompletionStatus::No),
         Just(CompletionStatus::Maybe)
     ];
-    (id, any::<u32>(), completed).prop_map(|(id, minor, completed)| SystemException {
-        id,
-        minor,
-        completed,
-    })
+    (id, any::<u32>(), completed)
+        .prop_map(|(id, minor, completed)| SystemException::with_id(id, minor, completed))
 }
 
 fn target(v12: bool) -> BoxedStrategy<TargetAddress> {

@@ -166,7 +166,8 @@ fn omniorb_repository_ids() {
 
 #[test]
 fn cubit_analyses() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../idl/cubit.idl")).expect("cubit.idl");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../idl/cubit.idl"))
+        .expect("cubit.idl");
     let spec = rtorb_idl::parser::parse(&text, &rtorb_idl::lexer::SingleFile::new("cubit.idl"))
         .expect("parses");
     let model = analyze(&spec).expect("analyses");

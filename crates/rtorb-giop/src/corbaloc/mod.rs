@@ -49,7 +49,9 @@ use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
-use rtorb_cdr::{Bytes, OMG_VMCID, Version};
+use rtorb_cdr::{Bytes, Version};
+
+use crate::minor;
 
 use crate::ior::{IiopProfile, IorError, ObjectReference, Profile, UiopProfile};
 
@@ -99,11 +101,13 @@ impl UrlError {
     /// [`IorError::minor`].
     pub fn minor(&self) -> u32 {
         match self {
-            UrlError::BadScheme(_) => OMG_VMCID | 7,
-            UrlError::BadAddress { .. } => OMG_VMCID | 8,
-            UrlError::BadSchemeSpecificPart(_) | UrlError::BadName(_) => OMG_VMCID | 9,
+            UrlError::BadScheme(_) => minor::BAD_PARAM_BAD_SCHEME,
+            UrlError::BadAddress { .. } => minor::BAD_PARAM_BAD_ADDRESS,
+            UrlError::BadSchemeSpecificPart(_) | UrlError::BadName(_) => {
+                minor::BAD_PARAM_BAD_SCHEME_SPECIFIC_PART
+            }
             UrlError::Ior(e) => e.minor(),
-            UrlError::Other(_) => OMG_VMCID | 10,
+            UrlError::Other(_) => minor::BAD_PARAM_OTHER_URL_ERROR,
         }
     }
 }

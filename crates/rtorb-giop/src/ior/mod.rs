@@ -41,9 +41,9 @@ pub mod tags;
 use std::str::FromStr;
 
 use rtorb_cdr::codeset::CodeSetComponentInfo;
-use rtorb_cdr::{
-    ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Ior, OMG_VMCID,
-};
+use rtorb_cdr::{ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Ior};
+
+use crate::minor;
 
 pub use component::{Component, SslSecTrans, TaggedComponent};
 pub use info::Info;
@@ -95,9 +95,9 @@ impl IorError {
     /// CDR error's `MARSHAL` minor for malformed octets.
     pub fn minor(&self) -> u32 {
         match self {
-            IorError::BadPrefix => OMG_VMCID | 7,
+            IorError::BadPrefix => minor::BAD_PARAM_BAD_SCHEME,
             IorError::Empty | IorError::OddLength(_) | IorError::BadHexDigit { .. } => {
-                OMG_VMCID | 9
+                minor::BAD_PARAM_BAD_SCHEME_SPECIFIC_PART
             }
             IorError::Cdr(e) => e.minor(),
         }
