@@ -294,6 +294,9 @@ minor_codes! {
     /// rtorb minor 0x321.
     OBJECT_NOT_EXIST_NOT_ACTIVE = ObjectNotExist, RTORB_VMCID | 0x321,
         "the POA has no active object under the key's object id";
+    /// rtorb minor 0x322.
+    TRANSIENT_NOT_READY = Transient, RTORB_VMCID | 0x322,
+        "a servant's call through a reference before its ORB was set up, or after it was dropped";
     /// rtorb minor 0x323.
     BAD_PARAM_STALE_ID = BadParam, RTORB_VMCID | 0x323,
         "the SYSTEM_ID object id's slot went to another object after it was deactivated";
