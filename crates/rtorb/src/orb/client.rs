@@ -73,11 +73,10 @@ use rtorb_giop::{
 use super::codesets::{self, ClientCodeSets};
 use super::config::ConnectionStrategy;
 use super::multiplexed::MuxConnection;
-use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::policy::{INV_POLICY_CANNOT_RECONCILE, any_override, find};
 use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Invoker, MARSHAL_UNEXPECTED_REPLY, Policy, Reply, SyncScope,
-    TRANSIENT_TOO_MANY_FORWARDS, Target, object_not_exist,
+    Arguments, ClientProtocolPolicy, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Policy, Reply,
+    SyncScope, Target, follow_forwards, object_not_exist,
 };
 use crate::sync::{Mutex, MutexGuard};
 use crate::transport::{Endpoint, FrameReader, ProtocolRegistry, Transport, TransportError};
@@ -832,26 +831,21 @@ impl ClientCore {
     }
 
     /// [`ClientCore::call`] once the target forwarded it: the request
-    /// follows forwards, at most [`MAX_FORWARDS`] of them.
+    /// follows forwards ([`follow_forwards`]).
     #[cold]
     #[inline(never)]
     fn follow(
         &self,
-        mut to: Box<Target>,
+        to: Box<Target>,
         request: Request<'_>,
         effective: &Effective<'_>,
     ) -> Result<Outcome, SystemException> {
-        for _ in 0..MAX_FORWARDS {
-            match self.try_profiles(&to, request, effective) {
-                Ok(Outcome::Forward(next)) => to = next,
-                answer => return answer,
-            }
-        }
-        Err(system(
-            SystemExceptionKind::Transient,
-            TRANSIENT_TOO_MANY_FORWARDS,
-            CompletionStatus::No,
-        ))
+        follow_forwards(to, |t| {
+            Ok(match self.try_profiles(t, request, effective)? {
+                Outcome::Forward(next) => Hop::Forward(next),
+                answer => Hop::Done(answer),
+            })
+        })
     }
 
     /// A `SYNC_NONE` oneway: encoded now, for the first profile the

@@ -18,9 +18,9 @@ use bytes::Bytes;
 use rtorb_cdr::{CdrError, Encoder};
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
-use super::client::{Collocated, Object, Reply};
+use super::client::{Arguments, Collocated, Object, Reply};
 use super::exception::MARSHAL_UNEXPECTED_REPLY;
-use super::loopback::MAX_FORWARDS;
+use super::forward::{Hop, follow_forwards};
 use super::server::Skeleton;
 
 /// A query, through [`Skeleton::servant_cast`], for the way to view a
@@ -108,43 +108,39 @@ impl Object {
         let op = Operation::from(operation);
         let mut direct = Some(direct);
         let mut out: Option<Result<R, E>> = None;
-        let mut current: Option<Object> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let object = current.as_ref().unwrap_or(self);
-            let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
-                Some(servant) => match direct.take() {
-                    Some(f) => {
-                        out = Some(f(servant));
-                        true
-                    }
-                    None => false,
-                },
+        let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
+            Some(servant) => match direct.take() {
+                Some(f) => {
+                    out = Some(f(servant));
+                    true
+                }
                 None => false,
-            };
-            let collocated = object.invoker().invoke_collocated(
-                object.target(),
-                &op,
-                true,
-                &mut upcall,
-                &arguments,
-            );
-            match collocated {
-                None => break,
-                Some(Err(e)) => return Err(E::from(e)),
-                Some(Ok(Collocated::Direct)) => {
-                    return out.unwrap_or_else(|| Err(E::from(unexpected())));
-                }
-                Some(Ok(Collocated::Reply(Some(reply)))) => return results(reply),
-                Some(Ok(Collocated::Reply(None))) => {
-                    return Err(E::from(unexpected()));
-                }
-                Some(Ok(Collocated::Forward(t))) => {
-                    current = Some(Object::new(object.invoker().clone(), t));
-                }
+            },
+            None => false,
+        };
+        let first =
+            self.invoker()
+                .invoke_collocated(self.target(), &op, true, &mut upcall, &arguments);
+        let ended = match first {
+            None => return results(self.invoke(op, arguments).map_err(E::from)?),
+            Some(Ok(Collocated::Forward(to))) => {
+                let to = Object::new(self.invoker().clone(), to);
+                follow_forwards(to, |object| {
+                    Ok::<_, SystemException>(attempt(object, &op, true, &mut upcall, &arguments))
+                })
+                .map_err(E::from)?
             }
+            Some(here) => Ended::Here(here),
+        };
+        match ended {
+            Ended::Elsewhere(object) => results(object.invoke(op, arguments).map_err(E::from)?),
+            Ended::Here(Err(e)) => Err(E::from(e)),
+            Ended::Here(Ok(Collocated::Direct)) => {
+                out.unwrap_or_else(|| Err(E::from(unexpected())))
+            }
+            Ended::Here(Ok(Collocated::Reply(Some(reply)))) => results(reply),
+            Ended::Here(Ok(_)) => Err(E::from(unexpected())),
         }
-        let object = current.as_ref().unwrap_or(self);
-        results(object.invoke(op, arguments).map_err(E::from)?)
     }
 
     /// A oneway call as a generated stub makes it: `direct` on the
@@ -161,39 +157,65 @@ impl Object {
     {
         let op = Operation::from(operation);
         let mut direct = Some(direct);
-        let mut current: Option<Object> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let object = current.as_ref().unwrap_or(self);
-            let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
-                Some(servant) => match direct.take() {
-                    Some(f) => {
-                        let _ = f(servant);
-                        true
-                    }
-                    None => false,
-                },
+        let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
+            Some(servant) => match direct.take() {
+                Some(f) => {
+                    let _ = f(servant);
+                    true
+                }
                 None => false,
-            };
-            let collocated = object.invoker().invoke_collocated(
-                object.target(),
-                &op,
-                false,
-                &mut upcall,
-                &arguments,
-            );
-            match collocated {
-                None => break,
-                // Not reported, as over a connection.
-                Some(Err(_)) | Some(Ok(Collocated::Direct | Collocated::Reply(_))) => {
-                    return Ok(());
-                }
-                Some(Ok(Collocated::Forward(t))) => {
-                    current = Some(Object::new(object.invoker().clone(), t));
-                }
+            },
+            None => false,
+        };
+        let first =
+            self.invoker()
+                .invoke_collocated(self.target(), &op, false, &mut upcall, &arguments);
+        let ended = match first {
+            None => return self.invoke_oneway(op, arguments),
+            Some(Ok(Collocated::Forward(to))) => {
+                let to = Object::new(self.invoker().clone(), to);
+                follow_forwards(to, |object| {
+                    Ok::<_, SystemException>(attempt(object, &op, false, &mut upcall, &arguments))
+                })?
             }
+            Some(here) => Ended::Here(here),
+        };
+        match ended {
+            Ended::Elsewhere(object) => object.invoke_oneway(op, arguments),
+            // Not reported, as over a connection.
+            Ended::Here(_) => Ok(()),
         }
-        let object = current.as_ref().unwrap_or(self);
-        object.invoke_oneway(op, arguments)
+    }
+}
+
+/// Where a stub's call ended up, once forwards are followed.
+enum Ended {
+    /// Served in process: how (never [`Collocated::Forward`]).
+    Here(Result<Collocated, SystemException>),
+    /// Served elsewhere: to be called through its invoker.
+    Elsewhere(Object),
+}
+
+/// A collocated call of `operation` on `object`, the target of a forward:
+/// where it ended, or the next target.
+fn attempt(
+    object: &Object,
+    operation: &Operation,
+    response_expected: bool,
+    direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+    arguments: Arguments<'_>,
+) -> Hop<Object, Ended> {
+    let invoker = object.invoker();
+    match invoker.invoke_collocated(
+        object.target(),
+        operation,
+        response_expected,
+        direct,
+        arguments,
+    ) {
+        None => Hop::Done(Ended::Elsewhere(object.clone())),
+        Some(Ok(Collocated::Forward(to))) => Hop::Forward(Object::new(invoker.clone(), to)),
+        Some(here) => Hop::Done(Ended::Here(here)),
     }
 }
 
