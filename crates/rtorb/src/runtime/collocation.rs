@@ -226,3 +226,99 @@ fn unexpected() -> SystemException {
         CompletionStatus::Maybe,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoding};
+
+    use super::*;
+    use crate::runtime::{Invoker, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target};
+
+    /// Serves `here` in process, forwards `hop` to `here`, `away` to the
+    /// remote `far`, and `loop` to itself; counts collocated attempts.
+    #[derive(Default)]
+    struct Forwarding {
+        attempts: AtomicUsize,
+    }
+
+    fn reply(value: i32) -> Reply {
+        let mut e = Encoder::new(Encoding::native());
+        value.encode(&mut e).unwrap();
+        Reply::results(Decoder::new(e.into_bytes(), Encoding::native()))
+    }
+
+    impl Invoker for Forwarding {
+        fn invoke(
+            &self,
+            _target: &Target,
+            _operation: Operation,
+            _arguments: Arguments<'_>,
+        ) -> Result<Reply, SystemException> {
+            Ok(reply(7))
+        }
+
+        fn invoke_oneway(
+            &self,
+            _target: &Target,
+            _operation: Operation,
+            _sync: SyncScope,
+            _arguments: Arguments<'_>,
+        ) -> Result<(), SystemException> {
+            Ok(())
+        }
+
+        fn invoke_collocated(
+            &self,
+            target: &Target,
+            _operation: &Operation,
+            _response_expected: bool,
+            _direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+            _arguments: Arguments<'_>,
+        ) -> Option<Result<Collocated, SystemException>> {
+            self.attempts.fetch_add(1, Ordering::Relaxed);
+            let to = |key: &'static [u8]| Some(Ok(Collocated::Forward(Target::from_key("", key))));
+            match &target.object_key()[..] {
+                b"here" => Some(Ok(Collocated::Reply(Some(reply(42))))),
+                b"hop" => to(b"here"),
+                b"away" => to(b"far"),
+                b"loop" => to(b"loop"),
+                _ => None,
+            }
+        }
+    }
+
+    fn call(invoker: &Arc<Forwarding>, key: &'static [u8]) -> Result<i32, SystemException> {
+        let object = Object::new(invoker.clone(), Target::from_key("", key));
+        object.call::<(), i32, SystemException>(
+            "op",
+            |_| Ok(0),
+            |_| Ok(()),
+            |reply| reply.decode::<i32, SystemException>(i32::decode),
+        )
+    }
+
+    #[test]
+    fn a_stub_call_follows_forwards_in_process_and_out() {
+        let invoker = Arc::new(Forwarding::default());
+        assert_eq!(call(&invoker, b"hop").unwrap(), 42);
+        assert_eq!(call(&invoker, b"away").unwrap(), 7);
+        assert_eq!(call(&invoker, b"far").unwrap(), 7);
+    }
+
+    #[test]
+    fn a_stub_call_forwarded_in_a_loop_is_transient() {
+        let invoker = Arc::new(Forwarding::default());
+        let e = call(&invoker, b"loop").unwrap_err();
+        assert_eq!(e.minor, TRANSIENT_TOO_MANY_FORWARDS);
+        assert_eq!(
+            invoker.attempts.load(Ordering::Relaxed),
+            crate::runtime::loopback::MAX_FORWARDS + 1
+        );
+        let object = Object::new(invoker.clone(), Target::from_key("", &b"loop"[..]));
+        let oneway = object.call_oneway::<()>("op", |_| Ok(()), |_| Ok(()));
+        assert_eq!(oneway.unwrap_err().minor, TRANSIENT_TOO_MANY_FORWARDS);
+    }
+}

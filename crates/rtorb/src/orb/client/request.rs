@@ -401,3 +401,135 @@ impl Templates {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::IoSlice;
+    use std::os::fd::{AsRawFd, RawFd};
+    use std::time::Duration;
+
+    use rtorb_cdr::{CdrEncode, Version};
+    use rtorb_giop::{Reassembler, ReassemblyLimits};
+
+    use super::*;
+
+    /// A transport that keeps what is written to it, a write at a time.
+    #[derive(Debug, Default)]
+    struct Recorder {
+        writes: Vec<Vec<u8>>,
+    }
+
+    impl AsRawFd for Recorder {
+        fn as_raw_fd(&self) -> RawFd {
+            -1
+        }
+    }
+
+    impl Transport for Recorder {
+        fn protocol(&self) -> &'static str {
+            "recorder"
+        }
+        fn messaging(&self) -> FrameProtocol {
+            FrameProtocol::Giop
+        }
+        fn read(&mut self, _buf: &mut [u8]) -> std::io::Result<usize> {
+            Ok(0)
+        }
+        fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
+            let octets: Vec<u8> = bufs.iter().flat_map(|b| b.iter().copied()).collect();
+            let n = octets.len();
+            self.writes.push(octets);
+            Ok(n)
+        }
+        fn shutdown(&mut self, _how: std::net::Shutdown) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn peer(&self) -> String {
+            String::new()
+        }
+        fn set_nonblocking(&mut self, _nonblocking: bool) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_read_timeout(&mut self, _timeout: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_write_timeout(&mut self, _timeout: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Writes a call of `operation` with `arguments` and id `request_id`
+    /// to `recorder` through `writer`; the octets written.
+    fn write(
+        writer: &mut RequestWriter,
+        recorder: &mut Recorder,
+        request_id: u32,
+        arguments: Arguments<'_>,
+    ) -> Vec<u8> {
+        let key = Bytes::from_static(b"key");
+        let codesets = ClientCodeSets::lite();
+        let operation = Operation::from("cube_long");
+        let to = Destination {
+            object_key: &key,
+            encoding: Encoding::native().with_version(Version::V1_2),
+            codesets: &codesets,
+        };
+        let head = RequestHead {
+            to: &to,
+            request_id,
+            request: Request::Call {
+                operation: &operation,
+                response_flags: 3,
+                arguments,
+            },
+        };
+        let before = recorder.writes.len();
+        let written = writer.write(recorder, &mut Probe::start(), head);
+        assert!(written.is_ok());
+        recorder.writes[before..].concat()
+    }
+
+    #[test]
+    fn a_request_from_a_template_is_the_request_encoded_anew() {
+        let arguments: Arguments<'_> = &|e| 7i32.encode(e);
+        let mut recorder = Recorder::default();
+        let mut writer = RequestWriter::new(FrameProtocol::Giop, None);
+        write(&mut writer, &mut recorder, 1, arguments);
+        // The second is written from the template the first left.
+        let templated = write(&mut writer, &mut recorder, 2, arguments);
+        let mut fresh = RequestWriter::new(FrameProtocol::Giop, None);
+        let encoded = write(&mut fresh, &mut Recorder::default(), 2, arguments);
+        assert_eq!(templated, encoded);
+    }
+
+    #[test]
+    fn a_large_request_goes_as_fragments_of_the_same_message() {
+        let long = vec![9u8; 300];
+        let arguments: Arguments<'_> = &|e| long.encode(e);
+        let mut whole = RequestWriter::new(FrameProtocol::Giop, None);
+        let message = write(&mut whole, &mut Recorder::default(), 5, arguments);
+        let mut recorder = Recorder::default();
+        let mut cut = RequestWriter::new(FrameProtocol::Giop, Some(64));
+        let fragments = write(&mut cut, &mut recorder, 5, arguments);
+        assert!(fragments.len() > message.len());
+        let mut reassembler = Reassembler::new(ReassemblyLimits::default());
+        let mut rest = &fragments[..];
+        let mut reassembled = None;
+        while !rest.is_empty() {
+            let len = FrameProtocol::Giop
+                .message_len(rest, u32::MAX)
+                .expect("a fragment header");
+            let (frame, after) = rest.split_at(len);
+            rest = after;
+            reassembled = reassembler
+                .push_message(Bytes::copy_from_slice(frame))
+                .expect("a valid fragment");
+        }
+        let (m, _) = reassembled.expect("the whole message");
+        let (expected, _) = Reassembler::new(ReassemblyLimits::default())
+            .push_message(Bytes::from(message))
+            .unwrap()
+            .unwrap();
+        assert_eq!(m, expected);
+    }
+}
