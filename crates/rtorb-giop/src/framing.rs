@@ -5,6 +5,9 @@
 //! checks each header as soon as it is complete (magic, version, message
 //! type and size for GIOP; flags, type and size for GIOPlite), so a
 //! hostile size is rejected before anything is buffered for it.
+//! [`FrameProtocol`] encodes, decodes and starts messages in the protocol
+//! a connection speaks, so that connections need not tell GIOP from
+//! GIOPlite themselves.
 //!
 //! ```
 //! use rtorb_giop::framing::{FrameDecoder, FrameProtocol};
@@ -20,9 +23,17 @@
 //! ```
 
 use bytes::{Bytes, BytesMut};
+use rtorb_cdr::{Encoding, Version};
 
+use crate::fragment::Reassembler;
 use crate::header::{DEFAULT_MAX_MESSAGE_SIZE, GiopError, HEADER_LEN, MessageHeader};
-use crate::lite::{LITE_HEADER_LEN, LiteHeader};
+use crate::lite::{
+    LITE_HEADER_LEN, LiteHeader, decode_lite, encode_lite, lite_reply_with_buffer,
+    lite_request_with_buffer,
+};
+use crate::message::{
+    Message, MessageWriter, ReplyHeader, RequestHeader, decode_message, encode_message,
+};
 
 /// Which message protocol a stream carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,6 +66,79 @@ impl FrameProtocol {
         match self {
             FrameProtocol::Giop => MessageHeader::parse(header, max_size).map(FrameHeader::Giop),
             FrameProtocol::Lite => LiteHeader::parse(header, max_size).map(FrameHeader::Lite),
+        }
+    }
+
+    /// The encoding of messages in this protocol for `encoding`: GIOPlite
+    /// carries the CDR of GIOP 1.2 whatever version is asked for.
+    #[inline]
+    pub fn wire_encoding(self, encoding: Encoding) -> Encoding {
+        match self {
+            FrameProtocol::Giop => encoding,
+            FrameProtocol::Lite => encoding.with_version(Version::V1_2),
+        }
+    }
+
+    /// Encodes a whole message in this protocol ([`encode_message`] or
+    /// [`encode_lite`]).
+    pub fn encode(self, message: &Message) -> Result<Bytes, GiopError> {
+        match self {
+            FrameProtocol::Giop => encode_message(message),
+            FrameProtocol::Lite => encode_lite(message),
+        }
+    }
+
+    /// Decodes a whole message in this protocol ([`decode_message`] or
+    /// [`decode_lite`]).
+    pub fn decode(self, bytes: Bytes) -> Result<Message, GiopError> {
+        match self {
+            FrameProtocol::Giop => decode_message(bytes),
+            FrameProtocol::Lite => decode_lite(bytes),
+        }
+    }
+
+    /// Decodes a frame of a stream in this protocol, with the buffer of
+    /// the whole message: a GIOP frame goes through `reassembler`
+    /// ([`Reassembler::push_message`], `None` while a fragmented message is
+    /// incomplete), a GIOPlite frame is decoded as it is.
+    pub fn reassemble(
+        self,
+        reassembler: &mut Reassembler,
+        frame: Bytes,
+    ) -> Result<Option<(Message, Bytes)>, GiopError> {
+        match self {
+            FrameProtocol::Giop => reassembler.push_message(frame),
+            FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| Some((m, frame))),
+        }
+    }
+
+    /// Starts a `Request` in this protocol in `buf` (cleared first, its
+    /// capacity reused; see [`MessageWriter::request_with_buffer`]).
+    #[inline]
+    pub fn request_writer(
+        self,
+        buf: BytesMut,
+        encoding: Encoding,
+        header: &RequestHeader,
+    ) -> Result<MessageWriter, GiopError> {
+        match self {
+            FrameProtocol::Giop => MessageWriter::request_with_buffer(buf, encoding, header),
+            FrameProtocol::Lite => lite_request_with_buffer(buf, encoding, header),
+        }
+    }
+
+    /// Starts a `Reply` in this protocol in `buf` (cleared first, its
+    /// capacity reused; see [`MessageWriter::reply_with_buffer`]).
+    #[inline]
+    pub fn reply_writer(
+        self,
+        buf: BytesMut,
+        encoding: Encoding,
+        header: &ReplyHeader,
+    ) -> Result<MessageWriter, GiopError> {
+        match self {
+            FrameProtocol::Giop => MessageWriter::reply_with_buffer(buf, encoding, header),
+            FrameProtocol::Lite => lite_reply_with_buffer(buf, encoding, header),
         }
     }
 }
@@ -186,5 +270,56 @@ impl FrameDecoder {
             }
             _ => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{Content, LocateRequest};
+    use crate::target::TargetAddress;
+    use rtorb_cdr::ByteOrder;
+
+    fn locate_request() -> Message {
+        Message::new(
+            Version::V1_2,
+            ByteOrder::NATIVE,
+            Content::LocateRequest(LocateRequest {
+                request_id: 7,
+                target: TargetAddress::Key(Bytes::from_static(b"key")),
+            }),
+        )
+    }
+
+    #[test]
+    fn each_protocol_encodes_and_decodes_its_own_messages() {
+        let m = locate_request();
+        for protocol in [FrameProtocol::Giop, FrameProtocol::Lite] {
+            let bytes = protocol.encode(&m).unwrap();
+            let header = protocol.parse_header(&bytes, u32::MAX).unwrap();
+            assert_eq!(header.message_len(), bytes.len());
+            assert_eq!(protocol.decode(bytes.clone()).unwrap(), m);
+            let mut r = Reassembler::new(Default::default());
+            let (again, buffer) = protocol.reassemble(&mut r, bytes.clone()).unwrap().unwrap();
+            assert_eq!((again, buffer), (m.clone(), bytes));
+        }
+        assert_eq!(
+            FrameProtocol::Giop.encode(&m).unwrap(),
+            encode_message(&m).unwrap()
+        );
+        assert_eq!(
+            FrameProtocol::Lite.encode(&m).unwrap(),
+            encode_lite(&m).unwrap()
+        );
+    }
+
+    #[test]
+    fn giop_lite_is_written_in_the_cdr_of_giop_1_2() {
+        let e = Encoding::native().with_version(Version::V1_0);
+        assert_eq!(FrameProtocol::Giop.wire_encoding(e), e);
+        assert_eq!(
+            FrameProtocol::Lite.wire_encoding(e),
+            e.with_version(Version::V1_2)
+        );
     }
 }

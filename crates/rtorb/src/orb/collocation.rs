@@ -20,10 +20,9 @@ use rtorb_giop::{
 
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
-use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::{
-    Arguments, Collocated, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, ReplyBuilder, ServerRequest,
-    Skeleton, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target, dispatch,
+    Arguments, Collocated, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, ReplyBuilder,
+    ServerRequest, Skeleton, SyncScope, Target, dispatch, follow_forwards,
 };
 
 use super::client::ClientCore;
@@ -258,33 +257,48 @@ impl OrbInvoker {
         if !self.is_local(target) {
             return None;
         }
-        let mut forwarded: Option<Target> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let t = forwarded.as_ref().unwrap_or(target);
-            if forwarded.is_some() && !self.is_local(t) {
-                let r = if response_expected {
-                    self.client
-                        .invoke(t, operation.clone(), arguments)
-                        .map(Some)
-                } else {
-                    self.client
-                        .invoke_oneway(t, operation.clone(), SyncScope::default(), arguments)
-                        .map(|()| None)
-                };
-                return Some(r);
-            }
-            match self.collocated(t, operation, response_expected, &mut |_| false, arguments) {
-                Ok(Collocated::Reply(r)) => return Some(Ok(r)),
-                Ok(Collocated::Forward(to)) => forwarded = Some(to),
-                Ok(Collocated::Direct) => return Some(Ok(None)),
-                Err(e) => return Some(Err(e)),
-            }
+        let attempt = |t: &Target| self.attempt(t, operation, response_expected, arguments);
+        Some(match attempt(target) {
+            Ok(Hop::Forward(to)) => follow_forwards(to, attempt),
+            Ok(Hop::Done(reply)) => Ok(reply),
+            Err(e) => Err(e),
+        })
+    }
+
+    /// One attempt of [`OrbInvoker::call_local`] at `target`: in memory if
+    /// it is local, else over a connection (which follows forwards itself).
+    fn attempt(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        arguments: Arguments<'_>,
+    ) -> Result<Hop<Target, Option<Reply>>, SystemException> {
+        if !self.is_local(target) {
+            let reply = if response_expected {
+                self.client
+                    .invoke(target, operation.clone(), arguments)
+                    .map(Some)
+            } else {
+                self.client
+                    .invoke_oneway(target, operation.clone(), SyncScope::default(), arguments)
+                    .map(|()| None)
+            };
+            return reply.map(Hop::Done);
         }
-        Some(Err(system(
-            SystemExceptionKind::Transient,
-            TRANSIENT_TOO_MANY_FORWARDS,
-            CompletionStatus::No,
-        )))
+        Ok(
+            match self.collocated(
+                target,
+                operation,
+                response_expected,
+                &mut |_| false,
+                arguments,
+            )? {
+                Collocated::Reply(reply) => Hop::Done(reply),
+                Collocated::Forward(to) => Hop::Forward(to),
+                Collocated::Direct => Hop::Done(None),
+            },
+        )
     }
 }
 

@@ -51,7 +51,6 @@ pub mod client;
 pub mod codesets;
 pub mod collocation;
 pub mod config;
-mod multiplexed;
 pub mod reactor;
 pub mod server;
 pub mod strategy;

@@ -18,9 +18,9 @@ use bytes::Bytes;
 use rtorb_cdr::{CdrError, Encoder};
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
-use super::client::{Collocated, Object, Reply};
+use super::client::{Arguments, Collocated, Object, Reply};
 use super::exception::MARSHAL_UNEXPECTED_REPLY;
-use super::loopback::MAX_FORWARDS;
+use super::forward::{Hop, follow_forwards};
 use super::server::Skeleton;
 
 /// A query, through [`Skeleton::servant_cast`], for the way to view a
@@ -108,43 +108,39 @@ impl Object {
         let op = Operation::from(operation);
         let mut direct = Some(direct);
         let mut out: Option<Result<R, E>> = None;
-        let mut current: Option<Object> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let object = current.as_ref().unwrap_or(self);
-            let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
-                Some(servant) => match direct.take() {
-                    Some(f) => {
-                        out = Some(f(servant));
-                        true
-                    }
-                    None => false,
-                },
+        let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
+            Some(servant) => match direct.take() {
+                Some(f) => {
+                    out = Some(f(servant));
+                    true
+                }
                 None => false,
-            };
-            let collocated = object.invoker().invoke_collocated(
-                object.target(),
-                &op,
-                true,
-                &mut upcall,
-                &arguments,
-            );
-            match collocated {
-                None => break,
-                Some(Err(e)) => return Err(E::from(e)),
-                Some(Ok(Collocated::Direct)) => {
-                    return out.unwrap_or_else(|| Err(E::from(unexpected())));
-                }
-                Some(Ok(Collocated::Reply(Some(reply)))) => return results(reply),
-                Some(Ok(Collocated::Reply(None))) => {
-                    return Err(E::from(unexpected()));
-                }
-                Some(Ok(Collocated::Forward(t))) => {
-                    current = Some(Object::new(object.invoker().clone(), t));
-                }
+            },
+            None => false,
+        };
+        let first =
+            self.invoker()
+                .invoke_collocated(self.target(), &op, true, &mut upcall, &arguments);
+        let ended = match first {
+            None => return results(self.invoke(op, arguments).map_err(E::from)?),
+            Some(Ok(Collocated::Forward(to))) => {
+                let to = Object::new(self.invoker().clone(), to);
+                follow_forwards(to, |object| {
+                    Ok::<_, SystemException>(attempt(object, &op, true, &mut upcall, &arguments))
+                })
+                .map_err(E::from)?
             }
+            Some(here) => Ended::Here(here),
+        };
+        match ended {
+            Ended::Elsewhere(object) => results(object.invoke(op, arguments).map_err(E::from)?),
+            Ended::Here(Err(e)) => Err(E::from(e)),
+            Ended::Here(Ok(Collocated::Direct)) => {
+                out.unwrap_or_else(|| Err(E::from(unexpected())))
+            }
+            Ended::Here(Ok(Collocated::Reply(Some(reply)))) => results(reply),
+            Ended::Here(Ok(_)) => Err(E::from(unexpected())),
         }
-        let object = current.as_ref().unwrap_or(self);
-        results(object.invoke(op, arguments).map_err(E::from)?)
     }
 
     /// A oneway call as a generated stub makes it: `direct` on the
@@ -161,39 +157,65 @@ impl Object {
     {
         let op = Operation::from(operation);
         let mut direct = Some(direct);
-        let mut current: Option<Object> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let object = current.as_ref().unwrap_or(self);
-            let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
-                Some(servant) => match direct.take() {
-                    Some(f) => {
-                        let _ = f(servant);
-                        true
-                    }
-                    None => false,
-                },
+        let mut upcall = |skeleton: &dyn Skeleton| match ServantCast::<T>::find(skeleton) {
+            Some(servant) => match direct.take() {
+                Some(f) => {
+                    let _ = f(servant);
+                    true
+                }
                 None => false,
-            };
-            let collocated = object.invoker().invoke_collocated(
-                object.target(),
-                &op,
-                false,
-                &mut upcall,
-                &arguments,
-            );
-            match collocated {
-                None => break,
-                // Not reported, as over a connection.
-                Some(Err(_)) | Some(Ok(Collocated::Direct | Collocated::Reply(_))) => {
-                    return Ok(());
-                }
-                Some(Ok(Collocated::Forward(t))) => {
-                    current = Some(Object::new(object.invoker().clone(), t));
-                }
+            },
+            None => false,
+        };
+        let first =
+            self.invoker()
+                .invoke_collocated(self.target(), &op, false, &mut upcall, &arguments);
+        let ended = match first {
+            None => return self.invoke_oneway(op, arguments),
+            Some(Ok(Collocated::Forward(to))) => {
+                let to = Object::new(self.invoker().clone(), to);
+                follow_forwards(to, |object| {
+                    Ok::<_, SystemException>(attempt(object, &op, false, &mut upcall, &arguments))
+                })?
             }
+            Some(here) => Ended::Here(here),
+        };
+        match ended {
+            Ended::Elsewhere(object) => object.invoke_oneway(op, arguments),
+            // Not reported, as over a connection.
+            Ended::Here(_) => Ok(()),
         }
-        let object = current.as_ref().unwrap_or(self);
-        object.invoke_oneway(op, arguments)
+    }
+}
+
+/// Where a stub's call ended up, once forwards are followed.
+enum Ended {
+    /// Served in process: how (never [`Collocated::Forward`]).
+    Here(Result<Collocated, SystemException>),
+    /// Served elsewhere: to be called through its invoker.
+    Elsewhere(Object),
+}
+
+/// A collocated call of `operation` on `object`, the target of a forward:
+/// where it ended, or the next target.
+fn attempt(
+    object: &Object,
+    operation: &Operation,
+    response_expected: bool,
+    direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+    arguments: Arguments<'_>,
+) -> Hop<Object, Ended> {
+    let invoker = object.invoker();
+    match invoker.invoke_collocated(
+        object.target(),
+        operation,
+        response_expected,
+        direct,
+        arguments,
+    ) {
+        None => Hop::Done(Ended::Elsewhere(object.clone())),
+        Some(Ok(Collocated::Forward(to))) => Hop::Forward(Object::new(invoker.clone(), to)),
+        Some(here) => Hop::Done(Ended::Here(here)),
     }
 }
 
@@ -203,4 +225,100 @@ fn unexpected() -> SystemException {
         MARSHAL_UNEXPECTED_REPLY,
         CompletionStatus::Maybe,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoding};
+
+    use super::*;
+    use crate::runtime::{Invoker, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target};
+
+    /// Serves `here` in process, forwards `hop` to `here`, `away` to the
+    /// remote `far`, and `loop` to itself; counts collocated attempts.
+    #[derive(Default)]
+    struct Forwarding {
+        attempts: AtomicUsize,
+    }
+
+    fn reply(value: i32) -> Reply {
+        let mut e = Encoder::new(Encoding::native());
+        value.encode(&mut e).unwrap();
+        Reply::results(Decoder::new(e.into_bytes(), Encoding::native()))
+    }
+
+    impl Invoker for Forwarding {
+        fn invoke(
+            &self,
+            _target: &Target,
+            _operation: Operation,
+            _arguments: Arguments<'_>,
+        ) -> Result<Reply, SystemException> {
+            Ok(reply(7))
+        }
+
+        fn invoke_oneway(
+            &self,
+            _target: &Target,
+            _operation: Operation,
+            _sync: SyncScope,
+            _arguments: Arguments<'_>,
+        ) -> Result<(), SystemException> {
+            Ok(())
+        }
+
+        fn invoke_collocated(
+            &self,
+            target: &Target,
+            _operation: &Operation,
+            _response_expected: bool,
+            _direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+            _arguments: Arguments<'_>,
+        ) -> Option<Result<Collocated, SystemException>> {
+            self.attempts.fetch_add(1, Ordering::Relaxed);
+            let to = |key: &'static [u8]| Some(Ok(Collocated::Forward(Target::from_key("", key))));
+            match &target.object_key()[..] {
+                b"here" => Some(Ok(Collocated::Reply(Some(reply(42))))),
+                b"hop" => to(b"here"),
+                b"away" => to(b"far"),
+                b"loop" => to(b"loop"),
+                _ => None,
+            }
+        }
+    }
+
+    fn call(invoker: &Arc<Forwarding>, key: &'static [u8]) -> Result<i32, SystemException> {
+        let object = Object::new(invoker.clone(), Target::from_key("", key));
+        object.call::<(), i32, SystemException>(
+            "op",
+            |_| Ok(0),
+            |_| Ok(()),
+            |reply| reply.decode::<i32, SystemException>(i32::decode),
+        )
+    }
+
+    #[test]
+    fn a_stub_call_follows_forwards_in_process_and_out() {
+        let invoker = Arc::new(Forwarding::default());
+        assert_eq!(call(&invoker, b"hop").unwrap(), 42);
+        assert_eq!(call(&invoker, b"away").unwrap(), 7);
+        assert_eq!(call(&invoker, b"far").unwrap(), 7);
+    }
+
+    #[test]
+    fn a_stub_call_forwarded_in_a_loop_is_transient() {
+        let invoker = Arc::new(Forwarding::default());
+        let e = call(&invoker, b"loop").unwrap_err();
+        assert_eq!(e.minor, TRANSIENT_TOO_MANY_FORWARDS);
+        assert_eq!(
+            invoker.attempts.load(Ordering::Relaxed),
+            crate::runtime::loopback::MAX_FORWARDS + 1
+        );
+        let object = Object::new(invoker.clone(), Target::from_key("", &b"loop"[..]));
+        let oneway = object.call_oneway::<()>("op", |_| Ok(()), |_| Ok(()));
+        assert_eq!(oneway.unwrap_err().minor, TRANSIENT_TOO_MANY_FORWARDS);
+    }
 }

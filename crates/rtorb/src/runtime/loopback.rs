@@ -32,17 +32,13 @@ use rtorb_giop::{
 };
 
 use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
-use super::exception::{
-    MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY, TRANSIENT_TOO_MANY_FORWARDS,
-    object_not_exist,
-};
+use super::exception::{MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY, object_not_exist};
+use super::forward::{Hop, follow_forwards};
 use super::pool::BufferPool;
 use super::server::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 use crate::sync::RwLock;
 
-/// How many `LOCATION_FORWARD` replies one call follows before it fails
-/// with `TRANSIENT`.
-pub const MAX_FORWARDS: usize = 8;
+pub use super::forward::MAX_FORWARDS;
 
 /// Capacity of the pooled message buffers.
 const BUFFER_CAPACITY: usize = 512;
@@ -253,24 +249,31 @@ impl Loopback {
         response_flags: u8,
         arguments: Arguments<'_>,
     ) -> Result<Option<Reply>, SystemException> {
-        let mut forwarded: Option<Target> = None;
-        for _ in 0..=MAX_FORWARDS {
-            let key = forwarded.as_ref().unwrap_or(target).object_key();
-            let (request_id, request) =
-                self.write_request(key, operation, response_flags, arguments)?;
-            let Some(reply) = self.serve(request)? else {
-                return Ok(None);
-            };
-            match self.read_reply(request_id, reply)? {
-                Outcome::Reply(r) => return Ok(Some(r)),
-                Outcome::Forward(t) => forwarded = Some(t),
-            }
+        match self.exchange(target, operation, response_flags, arguments)? {
+            Hop::Done(r) => Ok(r),
+            Hop::Forward(to) => follow_forwards(to, |t| {
+                self.exchange(t, operation, response_flags, arguments)
+            }),
         }
-        Err(SystemException::new(
-            SystemExceptionKind::Transient,
-            TRANSIENT_TOO_MANY_FORWARDS,
-            CompletionStatus::No,
-        ))
+    }
+
+    /// One request to `target` and its reply, if one is written.
+    fn exchange(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_flags: u8,
+        arguments: Arguments<'_>,
+    ) -> Result<Hop<Target, Option<Reply>>, SystemException> {
+        let (request_id, request) =
+            self.write_request(target.object_key(), operation, response_flags, arguments)?;
+        let Some(reply) = self.serve(request)? else {
+            return Ok(Hop::Done(None));
+        };
+        Ok(match self.read_reply(request_id, reply)? {
+            Outcome::Reply(r) => Hop::Done(Some(r)),
+            Outcome::Forward(t) => Hop::Forward(t),
+        })
     }
 }
 

@@ -146,6 +146,7 @@
 mod client;
 mod collocation;
 mod exception;
+mod forward;
 pub mod loopback;
 mod op_table;
 pub mod policy;
@@ -181,6 +182,7 @@ pub use values::{
     unregister_value_factory, write_abstract,
 };
 
+pub(crate) use forward::{Hop, follow_forwards};
 pub(crate) use server::ReplyBuilder;
 pub(crate) use support::set_thread_invoker;
 

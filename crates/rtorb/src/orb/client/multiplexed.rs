@@ -27,16 +27,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb_cdr::{Encoding, TransmissionCodeSets};
-use rtorb_giop::{
-    CompletionStatus, FrameProtocol, MessageWriter, SystemException, SystemExceptionKind,
-};
+use rtorb_cdr::TransmissionCodeSets;
+use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use super::client::{
-    BUFFER_CAPACITY, Inbound, Outcome, Received, Request, Templates, WriteError, is_not_started,
-    lock, lost, not_started, protocol_error, read_answer, timed_out, write_request,
-};
-use super::codesets::ClientCodeSets;
+use super::error::{is_not_started, lost, not_started, protocol_error, timed_out};
+use super::reply::{Inbound, Outcome, Received, read_answer};
+use super::request::{Destination, Request, RequestHead, RequestWriter, WriteError};
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
 use crate::whitebox::Probe;
@@ -46,8 +42,6 @@ use crate::whitebox::Probe;
 pub(super) struct MuxConnection {
     /// The sending side: one request written at a time.
     writer: Mutex<Writer>,
-    messaging: FrameProtocol,
-    fragment_size: Option<usize>,
     next_request_id: AtomicU32,
     state: Mutex<State>,
 }
@@ -56,12 +50,7 @@ pub(super) struct MuxConnection {
 #[derive(Debug)]
 struct Writer {
     transport: Box<dyn Transport>,
-    /// Requests are written here: one buffer, reused for every request.
-    requests: MessageWriter,
-    /// The headers of requests made on it.
-    templates: Templates,
-    /// The code sets sent in a `CodeSets` context on the connection.
-    codesets: Option<TransmissionCodeSets>,
+    requests: RequestWriter,
 }
 
 /// The read side of the connection.
@@ -141,15 +130,8 @@ impl MuxConnection {
         Ok(MuxConnection {
             writer: Mutex::new(Writer {
                 transport,
-                requests: MessageWriter::empty_with_buffer(
-                    bytes::BytesMut::with_capacity(BUFFER_CAPACITY),
-                    Encoding::native(),
-                ),
-                templates: Templates::default(),
-                codesets: None,
+                requests: RequestWriter::new(messaging, fragment_size),
             }),
-            messaging,
-            fragment_size,
             next_request_id: AtomicU32::new(0),
             state: Mutex::new(State {
                 read_side: Some(ReadSide {
@@ -167,17 +149,17 @@ impl MuxConnection {
 
     /// Whether new calls may use it.
     pub(super) fn is_usable(&self) -> bool {
-        !lock(&self.state).broken
+        !self.state.lock().broken
     }
 
     /// Calls waiting for a reply on it.
     pub(super) fn in_flight(&self) -> usize {
-        lock(&self.state).waiters.len()
+        self.state.lock().waiters.len()
     }
 
     /// How long it has had no call in flight, if it has none.
     pub(super) fn unused_for(&self, now: Instant) -> Option<Duration> {
-        let st = lock(&self.state);
+        let st = self.state.lock();
         st.waiters
             .is_empty()
             .then(|| now.saturating_duration_since(st.last_used))
@@ -192,7 +174,7 @@ impl MuxConnection {
     /// down so that a leader blocked in a read wakes up.
     fn fail(&self, answer: Answer) {
         {
-            let mut st = lock(&self.state);
+            let mut st = self.state.lock();
             st.broken = true;
             for w in st.waiters.iter_mut().filter(|w| w.answer.is_none()) {
                 w.answer = Some(match answer {
@@ -202,7 +184,9 @@ impl MuxConnection {
                 w.wake.notify_one();
             }
         }
-        let _ = lock(&self.writer)
+        let _ = self
+            .writer
+            .lock()
             .transport
             .shutdown(std::net::Shutdown::Both);
     }
@@ -217,14 +201,14 @@ impl MuxConnection {
         announced: Option<TransmissionCodeSets>,
     ) -> bool {
         let written = {
-            let mut writer = lock(&self.writer);
+            let mut writer = self.writer.lock();
             let written = writer.transport.write_all_vectored(pieces);
-            if written.is_ok() && writer.codesets.is_none() {
-                writer.codesets = announced;
+            if written.is_ok() {
+                writer.requests.wrote_encoded(announced);
             }
             written
         };
-        lock(&self.state).last_used = Instant::now();
+        self.state.lock().last_used = Instant::now();
         if written.is_err() {
             self.fail(Answer::Lost);
         }
@@ -234,16 +218,14 @@ impl MuxConnection {
     /// Sends `request` and, if it expects one, waits for its answer.
     pub(super) fn exchange(
         &self,
-        encoding: Encoding,
-        codesets: &ClientCodeSets,
-        object_key: &Bytes,
+        to: &Destination<'_>,
         request: Request<'_>,
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
         let request_id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
         let expects = request.expects_reply();
         let reused = {
-            let mut st = lock(&self.state);
+            let mut st = self.state.lock();
             if st.broken {
                 return Err(not_started());
             }
@@ -258,27 +240,17 @@ impl MuxConnection {
             st.reused
         };
         let written = {
-            let mut writer = lock(&self.writer);
+            let mut writer = self.writer.lock();
             let Writer {
                 transport,
                 requests,
-                templates,
-                codesets: sent,
             } = &mut *writer;
-            write_request(
-                &mut **transport,
-                requests,
-                templates,
-                &mut Probe::start(),
-                self.messaging,
-                encoding,
-                codesets,
-                sent,
-                object_key,
+            let head = RequestHead {
+                to,
                 request_id,
                 request,
-                self.fragment_size,
-            )
+            };
+            requests.write(&mut **transport, &mut Probe::start(), head)
         };
         let tcs = match written {
             Ok(tcs) => tcs,
@@ -298,7 +270,7 @@ impl MuxConnection {
             }
         };
         if !expects {
-            lock(&self.state).last_used = Instant::now();
+            self.state.lock().last_used = Instant::now();
             return Ok(Outcome::Sent);
         }
         let received = self.wait(request_id, deadline)?;
@@ -308,7 +280,7 @@ impl MuxConnection {
     /// Removes the waiter of `request_id` (its late reply, if any, will be
     /// dropped).
     fn leave(&self, request_id: u32) {
-        let mut st = lock(&self.state);
+        let mut st = self.state.lock();
         st.remove(request_id);
         st.last_used = Instant::now();
         st.wake_leader();
@@ -321,7 +293,7 @@ impl MuxConnection {
         request_id: u32,
         deadline: Option<Instant>,
     ) -> Result<Received, SystemException> {
-        let mut st = lock(&self.state);
+        let mut st = self.state.lock();
         loop {
             let Some(mine) = st.waiters.iter().find(|w| w.request_id == request_id) else {
                 return Err(lost(CompletionStatus::Maybe));
@@ -351,7 +323,7 @@ impl MuxConnection {
             if let Some(mut side) = st.read_side.take() {
                 drop(st);
                 let led = self.lead(&mut side, request_id, deadline);
-                st = lock(&self.state);
+                st = self.state.lock();
                 if !st.broken {
                     st.read_side = Some(side);
                 }
@@ -398,7 +370,7 @@ impl MuxConnection {
             match received.answers() {
                 Some(id) if id == request_id => return Ok(received),
                 Some(id) => {
-                    let mut st = lock(&self.state);
+                    let mut st = self.state.lock();
                     let waiter = st
                         .waiters
                         .iter_mut()

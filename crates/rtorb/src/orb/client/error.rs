@@ -1,0 +1,117 @@
+//! The system exceptions the client side raises, and their minor codes.
+
+use rtorb_cdr::{OMG_VMCID, RTORB_VMCID};
+use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
+
+/// `TRANSIENT` minor code for a reference with no profile a registered
+/// protocol can reach (OMG minor 2, "no usable profile in IOR").
+pub const TRANSIENT_NO_USABLE_PROFILE: u32 = OMG_VMCID | 2;
+
+/// `TRANSIENT` minor code for a connection that could not be opened
+/// (rtorb).
+pub const TRANSIENT_CONNECT_FAILED: u32 = RTORB_VMCID | 0x301;
+
+/// `TRANSIENT` minor code for a request the server closed the connection
+/// on before starting it, twice (rtorb).
+pub const TRANSIENT_CONNECTION_CLOSED: u32 = RTORB_VMCID | 0x302;
+
+/// `COMM_FAILURE` minor code for a connection lost while sending a
+/// request or waiting for its reply (rtorb).
+pub const COMM_FAILURE_CONNECTION_LOST: u32 = RTORB_VMCID | 0x303;
+
+/// `COMM_FAILURE` minor code for a server that answered with a
+/// `MessageError` or sent what a client cannot accept (rtorb).
+pub const COMM_FAILURE_PROTOCOL_ERROR: u32 = RTORB_VMCID | 0x304;
+
+/// `TIMEOUT` minor code for a call whose reply did not arrive within the
+/// round-trip timeout (rtorb).
+pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
+
+pub use crate::runtime::policy::INV_POLICY_CANNOT_RECONCILE as INV_POLICY_NO_PROFILE_MATCHES;
+
+pub(super) fn system(
+    kind: SystemExceptionKind,
+    minor: u32,
+    completed: CompletionStatus,
+) -> SystemException {
+    SystemException::new(kind, minor, completed)
+}
+
+/// The connection broke while a request was sent or its reply awaited.
+pub(super) fn lost(completed: CompletionStatus) -> SystemException {
+    system(
+        SystemExceptionKind::CommFailure,
+        COMM_FAILURE_CONNECTION_LOST,
+        completed,
+    )
+}
+
+/// The server sent what a client cannot accept.
+pub(super) fn protocol_error() -> SystemException {
+    system(
+        SystemExceptionKind::CommFailure,
+        COMM_FAILURE_PROTOCOL_ERROR,
+        CompletionStatus::Maybe,
+    )
+}
+
+/// The call's deadline passed.
+pub(super) fn timed_out() -> SystemException {
+    system(
+        SystemExceptionKind::Timeout,
+        TIMEOUT_ROUND_TRIP,
+        CompletionStatus::Maybe,
+    )
+}
+
+/// No connection could be opened.
+pub(super) fn connect_failed() -> SystemException {
+    system(
+        SystemExceptionKind::Transient,
+        TRANSIENT_CONNECT_FAILED,
+        CompletionStatus::No,
+    )
+}
+
+/// The reference has no profile a registered protocol can reach.
+pub(super) fn no_usable_profile() -> SystemException {
+    system(
+        SystemExceptionKind::Transient,
+        TRANSIENT_NO_USABLE_PROFILE,
+        CompletionStatus::No,
+    )
+}
+
+/// The effective `ClientProtocolPolicy` rules out every profile.
+pub(super) fn no_profile_matches() -> SystemException {
+    system(
+        SystemExceptionKind::InvPolicy,
+        INV_POLICY_NO_PROFILE_MATCHES,
+        CompletionStatus::No,
+    )
+}
+
+/// A reply that cannot be read: whether the operation ran is not known.
+pub(super) fn maybe(e: &GiopError) -> SystemException {
+    let mut ex = e.to_system_exception();
+    ex.completed = CompletionStatus::Maybe;
+    ex
+}
+
+/// The failure of an exchange whose request the server did not start (it
+/// closed the connection first): sending it again, once, is safe; the
+/// same failure again is the caller's answer.
+pub(super) fn not_started() -> SystemException {
+    system(
+        SystemExceptionKind::Transient,
+        TRANSIENT_CONNECTION_CLOSED,
+        CompletionStatus::No,
+    )
+}
+
+/// Whether `e` is [`not_started`].
+pub(super) fn is_not_started(e: &SystemException) -> bool {
+    e.minor == TRANSIENT_CONNECTION_CLOSED
+        && e.completed == CompletionStatus::No
+        && e.kind() == Some(SystemExceptionKind::Transient)
+}

@@ -1,0 +1,459 @@
+//! The client side of the ORB: an [`Invoker`] over real connections.
+//!
+//! A call picks a profile of the target's reference that a registered
+//! protocol can reach: in the order of the reference, or in the order of
+//! the effective `ClientProtocolPolicy` (the reference's override, else
+//! the thread's, else the ORB's; no match is `INV_POLICY` unless the
+//! policy falls back to any usable profile), the next one if it cannot
+//! connect. How it uses connections to that endpoint depends on the
+//! [`ConnectionStrategy`]:
+//!
+//! - exclusive (the default): it takes an idle connection from the cache
+//!   or opens one, and has it to itself until the reply has come; a second
+//!   concurrent call to the same endpoint opens (or reuses) another. The
+//!   connection put back last waits in a lock-free slot of the endpoint's
+//!   pool, so a thread calling an endpoint again and again takes no lock;
+//! - multiplexed: every call shares one connection per endpoint, each
+//!   waiting for its own reply (leader/followers).
+//!
+//! The request is written in the GIOP version of the profile (GIOPlite
+//! when the profile carries the GIOPlite component) with the connection's
+//! next request id, into the connection's one request buffer (headers
+//! copied from a template when the call repeats a recent one) and sent
+//! from there; as GIOP 1.2 fragments when it is larger than the
+//! configured maximum message size (a gathered write: the body is not
+//! copied; GIOP 1.1 requests go whole, see [`ORB_FRAGMENTS`]). The reply
+//! is read with a [`FrameReader`](crate::transport::FrameReader),
+//! fragments reassembled, a plain reply in place
+//! ([`reply_view_framed`](rtorb_giop::reply_view_framed)). A `SYNC_NONE`
+//! oneway is encoded by the caller and queued for its endpoint, written by
+//! a thread of the endpoint's own or before the next request to it (so
+//! such oneways keep their order among themselves and before the same
+//! thread's later calls). Text is written in the code sets negotiated with
+//! the profile's `TAG_CODE_SETS` component, announced in a `CodeSets`
+//! service context on the first request written on each connection,
+//! exclusive or shared (see [`super::codesets`]); a `SYNC_NONE` oneway
+//! always carries it, since it may be the first on the connection the
+//! sending thread writes it to. Connections unused for the configured
+//! idle timeout are closed by a background thread.
+//! [`Invoker::validate_connection`] binds a reference with a
+//! `LocateRequest` (following forwards), and [`super::Orb::preconnect`]
+//! opens connections ahead of the calls.
+//!
+//! Failures: a connection that cannot be opened gives `TRANSIENT`; one
+//! that breaks while a reply is awaited gives `COMM_FAILURE`
+//! (`COMPLETED_MAYBE`) and is dropped, so the next call connects anew. A
+//! `CloseConnection` from the server, or a failure to write on a cached
+//! connection, means the request was not started: it is sent once more on
+//! a new connection, and a second failure is `TRANSIENT`. A call that
+//! exceeds its round-trip timeout (the effective
+//! `RelativeRoundtripTimeout`) gives `TIMEOUT`; an exclusive connection is
+//! then dropped, a shared one kept (the late reply is discarded).
+//!
+//! # Pieces
+//!
+//! Each module does one job; each uses only those listed before it, and
+//! this one, the `ClientCore`, puts them together:
+//!
+//! 1. `error`: the system exceptions the client raises, their minor codes;
+//! 2. `request`: the one request writer of every connection
+//!    (`RequestWriter`, request templates, fragments), and the encoding of
+//!    `SYNC_NONE` oneways;
+//! 3. `reply`: the one reply reader of every connection (`Inbound`:
+//!    frames, reassembly, read timeouts) and the outcome of a call;
+//! 4. `exclusive`: a connection used by one call at a time;
+//! 5. `multiplexed`: a connection shared by many calls, leader/followers;
+//! 6. `oneway`: the queue of `SYNC_NONE` oneways of an endpoint;
+//! 7. `pool`: the connection cache, a pool per endpoint, the idle reaper;
+//! 8. `select`: the usable profiles of a target, their order under the
+//!    `ClientProtocolPolicy`, and the policies in force for a call.
+
+mod error;
+mod exclusive;
+mod multiplexed;
+mod oneway;
+mod pool;
+mod reply;
+mod request;
+mod select;
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
+
+use super::config::ConnectionStrategy;
+use crate::runtime::{
+    Arguments, ClientProtocolPolicy, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
+    Target, follow_forwards,
+};
+use crate::transport::ProtocolRegistry;
+use error::{is_not_started, no_profile_matches, protocol_error, system};
+use oneway::Deferred;
+use pool::{Connections, EndpointPool, PoolConfig};
+use reply::Outcome;
+use request::{Request, encode_oneway};
+use select::{Candidate, Effective, ordered, select};
+
+pub use error::{
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
+    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
+    TRANSIENT_NO_USABLE_PROFILE,
+};
+pub use request::ORB_FRAGMENTS;
+
+/// Source of [`ClientCore::id`]s.
+static NEXT_CORE_ID: AtomicU64 = AtomicU64::new(0);
+
+/// How the client side is configured.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientConfig {
+    pub(crate) round_trip_timeout: Option<Duration>,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) strategy: ConnectionStrategy,
+    pub(crate) idle_timeout: Option<Duration>,
+    pub(crate) fragment_size: Option<usize>,
+    pub(crate) sync_scope: SyncScope,
+    pub(crate) client_protocol: Option<ClientProtocolPolicy>,
+}
+
+/// The ORB's invoker: connection cache and request/reply exchange.
+#[derive(Debug)]
+pub(crate) struct ClientCore {
+    /// Tells this core's target bindings from other cores'.
+    id: u64,
+    config: ClientConfig,
+    connections: Connections,
+    /// This core, for the threads that send `SYNC_NONE` oneways.
+    me: Weak<ClientCore>,
+    /// Request ids of `SYNC_NONE` oneways (no reply ever refers to them).
+    next_deferred_id: AtomicU32,
+}
+
+impl ClientCore {
+    /// A core; build it with `Arc::new_cyclic` so that it knows itself
+    /// (`me`).
+    pub(crate) fn new(
+        registry: ProtocolRegistry,
+        config: ClientConfig,
+        me: Weak<ClientCore>,
+    ) -> ClientCore {
+        let pool_config = PoolConfig {
+            connect_timeout: config.connect_timeout,
+            fragment_size: config.fragment_size,
+            idle_timeout: config.idle_timeout,
+        };
+        ClientCore {
+            id: NEXT_CORE_ID.fetch_add(1, Ordering::Relaxed),
+            config,
+            connections: Connections::new(registry, pool_config),
+            me,
+            next_deferred_id: AtomicU32::new(0x8000_0000),
+        }
+    }
+
+    /// Closes every idle connection (shared ones with no call in flight).
+    pub(crate) fn close_idle(&self) {
+        self.connections.close_idle();
+    }
+
+    /// The number of idle connections: exclusive ones in the cache, and
+    /// shared ones with no call in flight.
+    pub(crate) fn idle_connections(&self) -> usize {
+        self.connections.idle_connections()
+    }
+
+    /// The deadline and protocol preference of a call to `target`
+    /// starting now.
+    #[inline]
+    fn effective(&self, target: &Target) -> Effective<'_> {
+        Effective::of(
+            target,
+            self.config.round_trip_timeout,
+            self.config.client_protocol.as_ref(),
+        )
+    }
+
+    /// Whether calls share a connection per endpoint.
+    fn multiplexed(&self) -> bool {
+        self.config.strategy == ConnectionStrategy::Multiplexed
+    }
+
+    /// One request to one endpoint, resent once on a new connection if the
+    /// server did not start it.
+    fn exchange(
+        &self,
+        candidate: &Candidate,
+        request: Request<'_>,
+        deadline: Option<Instant>,
+    ) -> Result<Outcome, SystemException> {
+        let mut resent = false;
+        let pool = &candidate.pool;
+        pool.oneways.flush(|d| self.deliver(pool, d));
+        let to = candidate.destination();
+        loop {
+            let shared = if self.multiplexed() {
+                self.connections
+                    .shared(pool, &*candidate.endpoint, deadline)?
+            } else {
+                None
+            };
+            let failure = if let Some(conn) = shared {
+                match conn.exchange(&to, request, deadline) {
+                    Ok(outcome) => return Ok(outcome),
+                    Err(e) => e,
+                }
+            } else {
+                let mut conn = self
+                    .connections
+                    .checkout(pool, &*candidate.endpoint, deadline)?;
+                match conn.exchange(&to, request, deadline) {
+                    Ok(outcome) => {
+                        conn.completed_call();
+                        self.connections.checkin(pool, conn);
+                        return Ok(outcome);
+                    }
+                    Err(e) => e,
+                }
+            };
+            // Not started twice: the second time is the caller's answer.
+            if !is_not_started(&failure) || resent {
+                return Err(failure);
+            }
+            resent = true;
+        }
+    }
+
+    /// A request to `target`, following forwards, trying its profiles in
+    /// the order of the effective protocol preference.
+    fn call(&self, target: &Target, request: Request<'_>) -> Result<Outcome, SystemException> {
+        let effective = self.effective(target);
+        match self.try_profiles(target, request, &effective) {
+            Ok(Outcome::Forward(to)) => self.follow(to, request, &effective),
+            answer => answer,
+        }
+    }
+
+    /// The request sent to the first profile of `target` that can be
+    /// reached, in the order of the effective preference.
+    #[inline]
+    fn try_profiles(
+        &self,
+        target: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        let selected = select(self.id, target, &self.connections)?;
+        let mut unreachable = None;
+        for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
+            match self.exchange(candidate, request, effective.deadline) {
+                // Unreachable: try the next profile.
+                Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => unreachable = Some(e),
+                answer => return answer,
+            }
+        }
+        // Else the preference ruled out every profile.
+        Err(unreachable.unwrap_or_else(no_profile_matches))
+    }
+
+    /// [`ClientCore::call`] once the target forwarded it: the request
+    /// follows forwards ([`follow_forwards`]).
+    #[cold]
+    #[inline(never)]
+    fn follow(
+        &self,
+        to: Box<Target>,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        follow_forwards(to, |t| {
+            Ok(match self.try_profiles(t, request, effective)? {
+                Outcome::Forward(next) => Hop::Forward(next),
+                answer => Hop::Done(answer),
+            })
+        })
+    }
+
+    /// A `SYNC_NONE` oneway: encoded now, for the first profile the
+    /// effective preference allows, and handed to the sending thread; the
+    /// call returns before any transport has the request. Only a request
+    /// that cannot be encoded, or a preference that allows no profile,
+    /// fails the call; failures to send are not reported (the request is
+    /// sent once more on a new connection, then dropped).
+    fn send_deferred(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        let effective = self.effective(target);
+        let selected = select(self.id, target, &self.connections)?;
+        let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
+        else {
+            return Err(no_profile_matches());
+        };
+        let (pieces, announced) = encode_oneway(
+            candidate.endpoint.messaging(),
+            &candidate.destination(),
+            self.next_deferred_id.fetch_add(1, Ordering::Relaxed),
+            operation,
+            arguments,
+            self.config.fragment_size,
+        )?;
+        let deferred = Deferred {
+            endpoint: candidate.endpoint.clone_box(),
+            pieces,
+            announced,
+        };
+        let pool = &candidate.pool;
+        if !pool.oneways.push(deferred) {
+            return Ok(());
+        }
+        let me = self.me.clone();
+        let p = Arc::clone(pool);
+        let started = std::thread::Builder::new()
+            .name("rtorb-oneway-sender".into())
+            .spawn(move || {
+                if let Some(core) = me.upgrade() {
+                    p.oneways.send_queued(|d| core.deliver(&p, d));
+                }
+            });
+        if started.is_err() {
+            // No thread: written here, as the next request would.
+            pool.oneways.no_sender();
+            pool.oneways.flush(|d| self.deliver(pool, d));
+        }
+        Ok(())
+    }
+
+    /// Writes a deferred oneway, once more on a new connection if the
+    /// first write fails; failures are not reported (a `SYNC_NONE` caller
+    /// asked for no news).
+    fn deliver(&self, pool: &EndpointPool, d: Deferred) {
+        for _ in 0..2 {
+            let shared = if self.multiplexed() {
+                match self.connections.shared(pool, &*d.endpoint, None) {
+                    Ok(s) => s,
+                    Err(_) => return,
+                }
+            } else {
+                None
+            };
+            let written = match shared {
+                Some(conn) => conn.write_pieces(&d.pieces, d.announced),
+                None => match self.connections.checkout(pool, &*d.endpoint, None) {
+                    Ok(mut conn) => {
+                        let written = conn.write_pieces(&d.pieces, d.announced);
+                        if written {
+                            self.connections.checkin(pool, conn);
+                        }
+                        written
+                    }
+                    Err(_) => return,
+                },
+            };
+            if written {
+                return;
+            }
+        }
+    }
+
+    /// Opens `count` connections to the endpoint `target`'s calls would
+    /// use first (one shared connection under the multiplexed strategy)
+    /// and keeps them idle for the calls to come; returns how many are
+    /// idle there now.
+    pub(crate) fn preconnect(
+        &self,
+        target: &Target,
+        count: usize,
+    ) -> Result<usize, SystemException> {
+        let effective = self.effective(target);
+        let selected = select(self.id, target, &self.connections)?;
+        let mut last = None;
+        for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
+            let (pool, endpoint) = (&candidate.pool, &*candidate.endpoint);
+            let deadline = effective.deadline;
+            let opened = if self.multiplexed() {
+                match self.connections.shared(pool, endpoint, deadline) {
+                    Ok(Some(_)) => Ok(1),
+                    Ok(None) => self.connections.open_idle(pool, endpoint, count, deadline),
+                    Err(e) => Err(e),
+                }
+            } else {
+                self.connections.open_idle(pool, endpoint, count, deadline)
+            };
+            match opened {
+                Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => last = Some(e),
+                other => return other,
+            }
+        }
+        Err(last.unwrap_or_else(no_profile_matches))
+    }
+}
+
+impl Invoker for ClientCore {
+    fn invoke(
+        &self,
+        target: &Target,
+        operation: Operation,
+        arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException> {
+        let request = Request::Call {
+            operation: &operation,
+            response_flags: rtorb_giop::message::RESPONSE_WITH_TARGET,
+            arguments,
+        };
+        match self.call(target, request)? {
+            Outcome::Reply(r) => Ok(r.into_reply()),
+            Outcome::Decoded(r) => Ok(*r),
+            Outcome::System(e) => Err(e),
+            _ => Err(system(
+                SystemExceptionKind::Marshal,
+                MARSHAL_UNEXPECTED_REPLY,
+                rtorb_giop::CompletionStatus::Maybe,
+            )),
+        }
+    }
+
+    fn invoke_oneway(
+        &self,
+        target: &Target,
+        operation: Operation,
+        sync: SyncScope,
+        arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        if sync == SyncScope::None {
+            return self.send_deferred(target, &operation, arguments);
+        }
+        let request = Request::Call {
+            operation: &operation,
+            response_flags: sync.response_flags(),
+            arguments,
+        };
+        match self.call(target, request)? {
+            Outcome::System(e) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    fn default_sync_scope(&self) -> SyncScope {
+        self.config.sync_scope
+    }
+
+    fn validate_connection(&self, target: &Target) -> Result<bool, SystemException> {
+        match self.call(target, Request::Locate) {
+            Ok(Outcome::Here) => Ok(true),
+            Ok(Outcome::System(e)) => Err(e),
+            Ok(_) => Err(protocol_error()),
+            Err(e) if e.kind() == Some(SystemExceptionKind::InvPolicy) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Starts the thread that closes connections unused for the configured
+/// idle timeout, if one is configured. It ends when the core is dropped.
+pub(crate) fn spawn_idle_reaper(core: &Arc<ClientCore>) -> std::io::Result<()> {
+    pool::spawn_idle_reaper(core, |core| &core.connections)
+}

@@ -1,0 +1,235 @@
+//! Which profiles of a target a call tries, and in which order.
+//!
+//! The usable profiles of a target are those a registered protocol can
+//! reach, in the order of its reference; the first call works them out
+//! and binds them to the target, later calls read the binding. A call
+//! tries them in the order of the reference, or in the order of the
+//! effective `ClientProtocolPolicy` (the reference's override, else the
+//! thread's, else the ORB's; no match is `INV_POLICY` unless the policy
+//! falls back to any usable profile).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use rtorb_cdr::Encoding;
+use rtorb_giop::{FrameProtocol, SystemException};
+
+use super::error::no_usable_profile;
+use super::pool::{Connections, Pool};
+use super::request::Destination;
+use crate::orb::codesets::ClientCodeSets;
+use crate::runtime::policy::{any_override, find};
+use crate::runtime::{ClientProtocolPolicy, Policy, Target};
+use crate::transport::Endpoint;
+
+/// A profile to try.
+#[derive(Debug)]
+pub(super) struct Candidate {
+    /// Where to connect.
+    pub(super) endpoint: Box<dyn Endpoint>,
+    /// The object key the profile carries.
+    object_key: Bytes,
+    /// The connections to the endpoint.
+    pub(super) pool: Pool,
+    /// The encoding of requests to it (the profile's GIOP version).
+    encoding: Encoding,
+    /// The code sets negotiated with the profile.
+    codesets: ClientCodeSets,
+}
+
+impl Candidate {
+    /// Where requests to the profile go, and how they are written.
+    #[inline]
+    pub(super) fn destination(&self) -> Destination<'_> {
+        Destination {
+            object_key: &self.object_key,
+            encoding: self.encoding,
+            codesets: &self.codesets,
+        }
+    }
+}
+
+/// The usable profiles of a target, in the order of its reference, as
+/// one client core worked them out: kept in the target's binding.
+#[derive(Debug)]
+pub(super) struct Resolved {
+    /// The id of the core that made it.
+    core: u64,
+    candidates: Vec<Candidate>,
+}
+
+/// The usable profiles of a target.
+pub(super) enum Selected<'t> {
+    /// From the target's binding.
+    Bound(&'t Resolved),
+    /// Worked out for this call only.
+    Fresh(Resolved),
+}
+
+impl Selected<'_> {
+    pub(super) fn candidates(&self) -> &[Candidate] {
+        match self {
+            Selected::Bound(r) => &r.candidates,
+            Selected::Fresh(r) => &r.candidates,
+        }
+    }
+}
+
+/// The usable profiles of `target` for the client core `core`: from its
+/// binding when that core has bound it, else worked out (and bound, if
+/// nobody has).
+#[inline]
+pub(super) fn select<'t>(
+    core: u64,
+    target: &'t Target,
+    connections: &Connections,
+) -> Result<Selected<'t>, SystemException> {
+    let bound = target
+        .binding()
+        .get()
+        .and_then(|b| b.downcast_ref::<Resolved>())
+        .filter(|r| r.core == core);
+    match bound {
+        Some(r) => Ok(Selected::Bound(r)),
+        None => bind(core, target, connections),
+    }
+}
+
+/// [`select`] for a target the core has not bound: works out its
+/// profiles, and binds it if nobody has.
+#[cold]
+#[inline(never)]
+fn bind<'t>(
+    core: u64,
+    target: &'t Target,
+    connections: &Connections,
+) -> Result<Selected<'t>, SystemException> {
+    let bound =
+        |b: &'t crate::runtime::Binding| b.downcast_ref::<Resolved>().filter(|r| r.core == core);
+    let resolved = Resolved {
+        core,
+        candidates: resolve(target, connections)?,
+    };
+    if target.binding().get().is_none() {
+        let _ = target.binding().set(Arc::new(resolved));
+        if let Some(r) = target.binding().get().and_then(bound) {
+            return Ok(Selected::Bound(r));
+        }
+        // Another thread bound it first, for another core.
+        return Ok(Selected::Fresh(Resolved {
+            core,
+            candidates: resolve(target, connections)?,
+        }));
+    }
+    Ok(Selected::Fresh(resolved))
+}
+
+/// The endpoint and object key of every usable profile, in the order of
+/// the reference.
+fn resolve(target: &Target, connections: &Connections) -> Result<Vec<Candidate>, SystemException> {
+    let reference = target.reference().ok_or_else(no_usable_profile)?;
+    let usable: Vec<Candidate> = reference
+        .profiles
+        .iter()
+        .filter_map(|profile| {
+            let endpoint = connections.registry().endpoint_from_profile(profile).ok()?;
+            let object_key = profile
+                .object_key()
+                .cloned()
+                .unwrap_or_else(|| target.object_key().clone());
+            let pool = connections.pool(endpoint.to_string());
+            let encoding = Encoding::native().with_version(endpoint.version());
+            let codesets = match endpoint.messaging() {
+                FrameProtocol::Giop => ClientCodeSets::for_profile(profile),
+                FrameProtocol::Lite => ClientCodeSets::lite(),
+            };
+            Some(Candidate {
+                endpoint,
+                object_key,
+                pool,
+                encoding,
+                codesets,
+            })
+        })
+        .collect();
+    if usable.is_empty() {
+        return Err(no_usable_profile());
+    }
+    Ok(usable)
+}
+
+/// The candidates in the order of `preference`: those of its first
+/// protocol (in the order of the reference), then of the second, ..., then
+/// the others if its fallback allows; all of them, in order, without one.
+pub(super) fn ordered<'c>(
+    candidates: &'c [Candidate],
+    preference: Option<&'c ClientProtocolPolicy>,
+) -> impl Iterator<Item = &'c Candidate> + 'c {
+    // Without a preference, the reference's order as it is.
+    let (plain, ranked) = match preference {
+        None => (candidates, None),
+        Some(p) => (&candidates[..0], Some(p)),
+    };
+    let ranks = ranked.map_or(0, |p| p.protocols.len() + 1);
+    let ranked = (0..ranks).flat_map(move |rank| {
+        candidates.iter().filter(move |c| {
+            ranked.and_then(|p| p.rank(c.endpoint.protocol(), c.endpoint.messaging())) == Some(rank)
+        })
+    });
+    plain.iter().chain(ranked)
+}
+
+/// The policies in force for one call.
+pub(super) struct Effective<'a> {
+    pub(super) deadline: Option<Instant>,
+    pub(super) protocol: Option<Cow<'a, ClientProtocolPolicy>>,
+}
+
+impl<'a> Effective<'a> {
+    /// The deadline and protocol preference of a call to `target`
+    /// starting now: the target's overrides, else the thread's, else the
+    /// ORB's (`round_trip_timeout`, `client_protocol`).
+    #[inline]
+    pub(super) fn of(
+        target: &Target,
+        round_trip_timeout: Option<Duration>,
+        client_protocol: Option<&'a ClientProtocolPolicy>,
+    ) -> Effective<'a> {
+        if !any_override(target.policy_overrides()) {
+            return Effective {
+                deadline: round_trip_timeout.map(|d| Instant::now() + d),
+                protocol: client_protocol.map(Cow::Borrowed),
+            };
+        }
+        Effective::overridden(target, round_trip_timeout, client_protocol)
+    }
+
+    /// [`Effective::of`] for a target with policy overrides.
+    #[cold]
+    #[inline(never)]
+    fn overridden(
+        target: &Target,
+        round_trip_timeout: Option<Duration>,
+        client_protocol: Option<&'a ClientProtocolPolicy>,
+    ) -> Effective<'a> {
+        let now = || Instant::now();
+        let overrides = target.policy_overrides();
+        let timeout = find(overrides, |p| match p {
+            Policy::RelativeRoundtripTimeout(d) => Some(*d),
+            _ => None,
+        })
+        .or(round_trip_timeout);
+        let protocol = find(overrides, |p| match p {
+            Policy::ClientProtocol(c) => Some(c.clone()),
+            _ => None,
+        })
+        .map(Cow::Owned)
+        .or_else(|| client_protocol.map(Cow::Borrowed));
+        Effective {
+            deadline: timeout.map(|d| now() + d),
+            protocol,
+        }
+    }
+}
