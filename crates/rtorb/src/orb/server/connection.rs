@@ -24,6 +24,8 @@
 
 use std::time::Instant;
 
+use rtorb_giop::FrameHeader;
+
 use super::ServerCore;
 use super::dispatch::Dispatcher;
 use super::read::ReadHalf;
@@ -209,6 +211,9 @@ impl Connection {
             };
             handled += 1;
             let header = self.read.last_header();
+            if let Some(FrameHeader::Giop(h)) = &header {
+                self.write.set_version(h.version);
+            }
             let next =
                 self.dispatch
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
@@ -368,6 +373,7 @@ mod tests {
         assert_eq!(messages.len(), 2);
         assert!(matches!(messages[0].content, Content::LocateReply(_)));
         assert_eq!(messages[1].content, Content::CloseConnection);
+        assert!(messages.iter().all(|m| m.version == Version::V1_1));
     }
 
     #[test]

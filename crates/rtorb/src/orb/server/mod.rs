@@ -21,7 +21,8 @@
 //! completion before the next message is read. Replies are written in the
 //! GIOP version and byte order of the request, or in GIOPlite on a
 //! GIOPlite connection; the messages the server sends on its own
-//! (`CloseConnection`, `MessageError`) in GIOP 1.0. Arguments are read and
+//! (`CloseConnection`, `MessageError`) in the GIOP version of the last
+//! message the client sent (1.0 before any). Arguments are read and
 //! replies written in the code sets of the first `CodeSets` service
 //! context the connection received (see [`super::codesets`]).
 //!

@@ -14,7 +14,7 @@
 //!
 //! The messages the server sends on its own ([`Control`]) are written in
 //! the connection's protocol: GIOPlite on a GIOPlite connection, else GIOP
-//! 1.0.
+//! in the version of the last message received.
 
 use std::time::Instant;
 
@@ -54,7 +54,8 @@ pub(super) enum Next {
 /// The write half of a connection.
 pub(super) struct WriteHalf {
     messaging: FrameProtocol,
-    /// The GIOP version of the messages the server sends on its own.
+    /// The GIOP version of the connection: that of the last message
+    /// received (1.0 before any).
     version: Version,
     /// Whether the transport blocks (thread per connection) or not.
     blocking: bool,
@@ -80,6 +81,13 @@ impl WriteHalf {
             stalled_since: None,
             fragment_size,
         }
+    }
+
+    /// Notes the GIOP version of a message received: the server's own
+    /// messages go out in it from now on.
+    #[inline]
+    pub(super) fn set_version(&mut self, version: Version) {
+        self.version = version;
     }
 
     /// Whether no message waits to be written.
@@ -293,7 +301,24 @@ fn giop_version(message: &[u8]) -> Option<Version> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rtorb_giop::decode_lite;
+    use rtorb_giop::{decode_lite, decode_message};
+
+    #[test]
+    fn control_messages_are_in_the_version_last_received() {
+        let mut w = WriteHalf::new(FrameProtocol::Giop, true, None);
+        let first = decode_message(w.control(Control::CloseConnection)).unwrap();
+        assert_eq!(first.version, Version::V1_0);
+        for v in [Version::V1_1, Version::V1_2, Version::V1_0] {
+            w.set_version(v);
+            let close = decode_message(w.control(Control::CloseConnection)).unwrap();
+            assert_eq!(
+                (close.version, close.content),
+                (v, Content::CloseConnection)
+            );
+            let error = decode_message(w.control(Control::MessageError)).unwrap();
+            assert_eq!((error.version, error.content), (v, Content::MessageError));
+        }
+    }
 
     #[test]
     fn control_messages_on_giop_lite_are_giop_lite() {
