@@ -9,10 +9,9 @@
 //! thread (see [`client`]). The server's threads follow the configured
 //! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
 //! default), a single reactive thread, or a leader/followers pool, all
-//! handing each message to the same code (see [`server`] and
-//! [`reactor`]), with the same bounds on hostile input (maximum message
-//! size, incomplete-message timeout, connection limit, queued-reply bound)
-//! and the same shutdown.
+//! handing each message to the same code (see [`server`]), with the same
+//! bounds on hostile input (maximum message size, incomplete-message
+//! timeout, connection limit, queued-reply bound) and the same shutdown.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -51,9 +50,8 @@ pub mod client;
 pub mod codesets;
 pub mod collocation;
 pub mod config;
-pub mod reactor;
 pub mod server;
-pub mod strategy;
+pub use server::strategy;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -91,9 +89,7 @@ pub const BAD_PARAM_FILE_UNREADABLE: u32 = rtorb_cdr::RTORB_VMCID | 0x330;
 /// that holds no valid `IOR:`, `corbaloc:` or `corbaname:` reference
 /// (rtorb).
 pub const BAD_PARAM_FILE_NO_REFERENCE: u32 = rtorb_cdr::RTORB_VMCID | 0x331;
-pub use reactor::MESSAGES_PER_TURN;
-pub use server::UNKNOWN_SERVANT_PANICKED;
-pub use strategy::{ServerStrategy, UnknownStrategy};
+pub use server::{MESSAGES_PER_TURN, ServerStrategy, UNKNOWN_SERVANT_PANICKED, UnknownStrategy};
 
 use client::{ClientConfig, ClientCore};
 use collocation::OrbInvoker;
@@ -349,10 +345,12 @@ impl OrbBuilder {
                 }
                 threads
             }
-            ServerStrategy::Reactive => reactor::spawn(Arc::clone(&server), acceptors, 1)?,
-            ServerStrategy::LeaderFollowers => {
-                reactor::spawn(Arc::clone(&server), acceptors, config.server_threads)?
-            }
+            ServerStrategy::Reactive => server::spawn_reactive(Arc::clone(&server), acceptors)?,
+            ServerStrategy::LeaderFollowers => server::spawn_leader_followers(
+                Arc::clone(&server),
+                acceptors,
+                config.server_threads,
+            )?,
         };
         // The endpoints of the ORB's own profiles, as a client reads them
         // back: what makes a reference collocated.

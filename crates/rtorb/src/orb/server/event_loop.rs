@@ -1,7 +1,7 @@
-//! The event-driven server strategies: a single reactive thread, and a
-//! leader/followers pool.
+//! The event loop under the event-driven strategies (`reactive.rs`: one
+//! thread; `leader_followers.rs`: a pool).
 //!
-//! Both are one event loop: a `mio` [`Poll`] (`epoll`) over the acceptors
+//! It is a `mio` [`Poll`] (`epoll`) over the acceptors
 //! and every connection, registered edge-triggered for reading and
 //! writing, and one or more threads that take turns as its *leader*. The
 //! leader waits for events; it accepts new connections itself, and for a
@@ -45,12 +45,12 @@ use crate::sync::{Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use super::acceptor::{Pending, accept_pending};
+use super::connection::{Connection, Progress};
+use super::{OpenConnection, ServerCore};
+use crate::transport::Acceptor;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
-use rtorb_giop::message::Content;
-
-use super::server::{Connection, OpenConnection, Progress, ServerCore};
-use crate::transport::Acceptor;
 
 /// The most messages one turn handles on a connection before the others
 /// get theirs.
@@ -346,33 +346,18 @@ impl EventLoop {
 
     /// Accepts every waiting connection.
     fn accept(&self, acceptor: &dyn Acceptor) {
-        loop {
-            match acceptor.accept() {
-                Ok(transport) => {
-                    // Beyond the limit the connection is closed at once.
-                    let Some(open) = self.core.admit() else {
-                        continue;
-                    };
-                    if let Ok(connection) = Connection::new(&self.core, transport, false) {
-                        self.insert(Live {
-                            connection,
-                            _open: open,
-                        });
-                    }
-                }
-                Err(e) if e.is_would_block() => return,
-                Err(crate::transport::TransportError::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
-                    ) => {}
-                // Out of descriptors or the like: retried at the next
-                // sweep (a waiting connection brings no new event).
-                Err(_) => {
-                    self.accept_retry.store(true, Ordering::Release);
-                    return;
-                }
+        let pending = accept_pending(&self.core, acceptor, |transport, open| {
+            if let Ok(connection) = Connection::new(&self.core, transport, false) {
+                self.insert(Live {
+                    connection,
+                    _open: open,
+                });
             }
+        });
+        if let Pending::Failed = pending {
+            // Out of descriptors or the like: retried at the next sweep
+            // (a waiting connection brings no new event).
+            self.accept_retry.store(true, Ordering::Release);
         }
     }
 
@@ -441,11 +426,11 @@ impl EventLoop {
                 conn.set_read_closed();
             }
             let outcome = if conn.flush().is_err() {
-                Progress::Close(None)
+                Progress::Close
             } else {
                 match conn.receive(&self.core, MESSAGES_PER_TURN) {
                     Progress::Idle | Progress::Paused if conn.write_expired(&self.core) => {
-                        Progress::Close(None)
+                        Progress::Close
                     }
                     p => p,
                 }
@@ -455,13 +440,13 @@ impl EventLoop {
                 .map_or(0, |d| self.nanos(d).max(1));
             self.set_deadline(slot, deadline);
             match outcome {
-                Progress::Close(last) => {
+                Progress::Close => {
                     let live = guard.take();
                     drop(guard);
                     self.set_deadline(slot, 0);
                     slot.state.store(CLOSED, Ordering::Release);
                     if let Some(live) = live {
-                        self.remove(slot.index, live, last);
+                        self.remove(slot.index, live);
                     }
                     return;
                 }
@@ -497,10 +482,10 @@ impl EventLoop {
         }
     }
 
-    fn remove(&self, index: usize, live: Live, last: Option<bytes::Bytes>) {
+    fn remove(&self, index: usize, mut live: Live) {
         let fd = live.connection.transport().as_raw_fd();
         let _ = self.registry.deregister(&mut SourceFd(&fd));
-        live.connection.close(&self.core, last);
+        live.connection.close(&self.core);
         let mut table = lock(&self.table);
         if let Some(s) = table.slots.get_mut(index) {
             *s = None;
@@ -519,11 +504,10 @@ impl EventLoop {
         for slot in slots {
             slot.state.store(CLOSED, Ordering::Release);
             let live = lock(&slot.live).take();
-            if let Some(live) = live {
+            if let Some(mut live) = live {
                 let fd = live.connection.transport().as_raw_fd();
                 let _ = self.registry.deregister(&mut SourceFd(&fd));
-                let close = live.connection.control(Content::CloseConnection);
-                live.connection.close(&self.core, Some(close));
+                live.connection.shut_down(&self.core);
             }
         }
         lock(&self.requeued).clear();

@@ -1,0 +1,98 @@
+//! Accepting connections: every connection waiting on an acceptor is
+//! taken at once, counted against the connection limit (beyond which it
+//! is closed as soon as it is accepted), and handed to the strategy; and
+//! the loop of an acceptor that has a thread of its own.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Token, Waker};
+
+use super::{OpenConnection, ServerCore};
+use crate::transport::{Acceptor, Transport, TransportError};
+
+/// How long an acceptor waits after a failed accept (or, without an event
+/// loop, between polls).
+const ACCEPT_POLL: Duration = Duration::from_millis(5);
+
+/// How a round of accepts ended.
+pub(super) enum Pending {
+    /// No connection is waiting.
+    Drained,
+    /// An accept failed otherwise (out of descriptors or the like): try
+    /// again later, since a waiting connection brings no new event.
+    Failed,
+}
+
+/// Accepts every waiting connection, and hands each one admitted to
+/// `serve`.
+pub(super) fn accept_pending(
+    core: &Arc<ServerCore>,
+    acceptor: &dyn Acceptor,
+    mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
+) -> Pending {
+    loop {
+        match acceptor.accept() {
+            Ok(transport) => {
+                // Beyond the limit the connection is closed at once.
+                let Some(open) = core.admit() else {
+                    continue;
+                };
+                serve(transport, open);
+            }
+            Err(e) if e.is_would_block() => return Pending::Drained,
+            // A peer that reset before we took it: the next one.
+            Err(TransportError::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::Interrupted | std::io::ErrorKind::ConnectionAborted
+                ) => {}
+            Err(_) => return Pending::Failed,
+        }
+    }
+}
+
+/// Accepts connections until the ORB stops, handing each to `serve`. The
+/// thread sleeps in `epoll` on the listening socket and on a waker that
+/// [`ServerCore::stop`] wakes: an idle server makes no periodic wake-ups
+/// (which, on a CPU shared with real-time work, would each preempt it).
+pub(super) fn accept_loop(
+    core: &Arc<ServerCore>,
+    acceptor: &dyn Acceptor,
+    mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
+) {
+    const LISTENER: Token = Token(0);
+    const WAKER: Token = Token(1);
+    let fd = acceptor.as_raw_fd();
+    let poll = Poll::new().and_then(|poll| {
+        poll.registry()
+            .register(&mut SourceFd(&fd), LISTENER, Interest::READABLE)?;
+        let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
+        core.add_waker(waker);
+        Ok(poll)
+    });
+    // Without an event loop (no descriptors left for one), the thread
+    // polls the nonblocking listener every `ACCEPT_POLL` instead.
+    let mut poll = poll.ok();
+    let mut events = Events::with_capacity(4);
+    while !core.stopping() {
+        // Take every pending connection: readiness is edge-triggered.
+        let pending = accept_pending(core, acceptor, &mut serve);
+        if core.stopping() {
+            break;
+        }
+        match (&mut poll, pending) {
+            (Some(p), Pending::Drained) => {
+                if let Err(e) = p.poll(&mut events, None)
+                    && e.kind() != std::io::ErrorKind::Interrupted
+                {
+                    std::thread::sleep(ACCEPT_POLL);
+                }
+            }
+            // A failed accept (a lack of descriptors), or no event loop:
+            // wait a little.
+            _ => std::thread::sleep(ACCEPT_POLL),
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! One server connection, in any strategy: its transport, the explicit
+//! [`State`] of its life, its read and write halves, and its dispatch.
+//!
+//! A strategy calls [`Connection::receive`] when the connection may have
+//! input; it reads what there is, hands each whole message to the
+//! dispatch, and says whether to go on, wait, or close
+//! ([`Progress`]). When it says close, the strategy calls
+//! [`Connection::close`], which sends what is queued (the last message
+//! among it) and shuts the transport down.
+//!
+//! ```text
+//!            peer ends its stream,            queue written
+//!   Open ──── replies still queued ──► Draining ─────────────┐
+//!    │                                    │                  │
+//!    │ end of stream, error, timeout,     │ write timeout,   │
+//!    │ malformed input (MessageError),    │ write error,     │
+//!    │ shutdown (CloseConnection)         │ shutdown         │
+//!    ▼                                    ▼                  ▼
+//!  Closing ◄──────────────────────────────┴──────────────────┘
+//!    │ close: the queue and the last message written
+//!    ▼
+//!  Closed
+//! ```
+
+use std::time::Instant;
+
+use rtorb_giop::FrameHeader;
+
+use super::ServerCore;
+use super::dispatch::Dispatcher;
+use super::read::ReadHalf;
+use super::write::{Control, Next, WriteHalf};
+use crate::transport::Transport;
+use crate::transport::io::MIN_READ;
+use crate::whitebox::Stage;
+
+/// Where a connection is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    /// Reading requests and writing their replies.
+    Open,
+    /// The peer ended its stream while replies were still queued: they
+    /// are written (within the write timeout), nothing more is read.
+    Draining,
+    /// Nothing more is read: what is queued, and the last message if any
+    /// (`CloseConnection` or `MessageError`), goes out on
+    /// [`Connection::close`].
+    Closing,
+    /// The transport is shut down.
+    Closed,
+}
+
+/// What a call of [`Connection::receive`] came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Progress {
+    /// Everything that had arrived is handled; wait for more input.
+    Idle,
+    /// The message budget is spent and more input may be waiting: call
+    /// again (after serving others).
+    More,
+    /// Replies are queued beyond the bound (or the peer's stream ended
+    /// with replies queued): wait until the connection is writable before
+    /// reading on.
+    Paused,
+    /// The connection is [`State::Closing`]: [`Connection::close`] it.
+    Close,
+}
+
+/// One server connection, in any strategy.
+pub(crate) struct Connection {
+    transport: Box<dyn Transport>,
+    state: State,
+    /// Whether the transport blocks (thread per connection) or not.
+    blocking: bool,
+    read: ReadHalf,
+    write: WriteHalf,
+    dispatch: Dispatcher,
+}
+
+impl Connection {
+    /// Sets `transport` up for a strategy: blocking with the poll interval
+    /// as read timeout and the write timeout, or nonblocking.
+    pub(crate) fn new(
+        core: &ServerCore,
+        mut transport: Box<dyn Transport>,
+        blocking: bool,
+    ) -> std::io::Result<Connection> {
+        let read_timeout = blocking.then_some(core.limits.poll_interval);
+        if blocking {
+            transport.set_nonblocking(false)?;
+            transport.set_read_timeout(read_timeout)?;
+            transport.set_write_timeout(Some(core.limits.write_timeout))?;
+        } else {
+            transport.set_nonblocking(true)?;
+        }
+        let messaging = transport.messaging();
+        let max = core.limits.max_message_size;
+        Ok(Connection {
+            transport,
+            state: State::Open,
+            blocking,
+            read: ReadHalf::new(messaging, max, read_timeout),
+            write: WriteHalf::new(messaging, blocking, core.fragment_size),
+            dispatch: Dispatcher::new(messaging, max),
+        })
+    }
+
+    /// Blocking, with shutdown able to end its reads: reads wait with no
+    /// timeout while no message is partly received.
+    pub(crate) fn wait_while_idle(&mut self) {
+        self.read.wait_while_idle();
+    }
+
+    /// The transport, for registering its descriptor with a poller.
+    pub(crate) fn transport(&self) -> &dyn Transport {
+        &*self.transport
+    }
+
+    /// Where the connection is in its life.
+    #[cfg(test)]
+    pub(crate) fn state(&self) -> State {
+        self.state
+    }
+
+    /// Reads what has arrived and handles every whole message, at most
+    /// `budget` of them, until the input would block (or, blocking, until
+    /// the poll interval passes without input), the queued replies exceed
+    /// their bound, or the connection must close: at end of stream, on a
+    /// read error, on malformed input (with `MessageError`), on shutdown
+    /// (with `CloseConnection`, the message not started), or when part of
+    /// a message has been held beyond the incomplete-message timeout.
+    pub(crate) fn receive(&mut self, core: &ServerCore, budget: usize) -> Progress {
+        let mut handled = 0usize;
+        // A nonblocking read that returned less than it asked for emptied
+        // the socket: no need for another read to see `WouldBlock` (unless
+        // the end of stream is pending, which is seen only by reading).
+        let mut drained = false;
+        loop {
+            if core.stopping() {
+                // Not started: the client may send it again elsewhere.
+                return self.closing(Some(Control::CloseConnection));
+            }
+            match self.state {
+                State::Open => {}
+                State::Draining if self.write.is_empty() => return self.closing(None),
+                State::Draining => return Progress::Paused,
+                State::Closing | State::Closed => return Progress::Close,
+            }
+            if self.write.queued() > core.limits.max_output_buffer {
+                return Progress::Paused;
+            }
+            // Nothing buffered (the usual case between messages): no
+            // frame to look for.
+            let next = if self.read.buffered() > 0 {
+                self.read.next_frame()
+            } else {
+                Ok(None)
+            };
+            let frame = match next {
+                Ok(Some(f)) => {
+                    self.dispatch.probe.lap(Stage::ServerRead);
+                    f
+                }
+                Ok(None) => {
+                    if self
+                        .read
+                        .partial_expired(core, self.dispatch.reassembling())
+                    {
+                        return self.closing(None);
+                    }
+                    if drained {
+                        return Progress::Idle;
+                    }
+                    if handled >= budget {
+                        return Progress::More;
+                    }
+                    if self.blocking
+                        && self
+                            .read
+                            .arm_read_timeout(&mut *self.transport, core)
+                            .is_err()
+                    {
+                        return self.closing(None);
+                    }
+                    match self.read.fill(&mut *self.transport) {
+                        // Shutdown ended the read: the request not started.
+                        Ok(0) if core.stopping() => {
+                            return self.closing(Some(Control::CloseConnection));
+                        }
+                        Ok(0) if !self.write.is_empty() => {
+                            // A client that half-closed still gets its
+                            // replies (within the write timeout).
+                            self.state = State::Draining;
+                            return Progress::Paused;
+                        }
+                        Ok(0) => return self.closing(None),
+                        Ok(n) => {
+                            drained = !self.blocking && !self.read.read_closed() && n < MIN_READ;
+                            continue;
+                        }
+                        Err(e) => match e.kind() {
+                            std::io::ErrorKind::Interrupted => continue,
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                                return Progress::Idle;
+                            }
+                            _ => return self.closing(None),
+                        },
+                    }
+                }
+                Err(_) => return self.closing(Some(Control::MessageError)),
+            };
+            handled += 1;
+            let header = self.read.last_header();
+            if let Some(FrameHeader::Giop(h)) = &header {
+                self.write.set_version(h.version);
+            }
+            let next =
+                self.dispatch
+                    .handle(core, frame, header, &mut *self.transport, &mut self.write);
+            if let Next::Close(last) = next {
+                return self.closing(last);
+            }
+        }
+    }
+
+    /// Moves to [`State::Closing`], with `last` queued to go out last.
+    #[cold]
+    fn closing(&mut self, last: Option<Control>) -> Progress {
+        if let Some(last) = last {
+            self.write.queue_control(last);
+        }
+        self.state = State::Closing;
+        Progress::Close
+    }
+
+    /// Notes that the poller saw the peer close its side (or an error):
+    /// a short read no longer means that nothing more is to be read,
+    /// since the end of stream itself brings no further event.
+    pub(crate) fn set_read_closed(&mut self) {
+        self.read.set_read_closed();
+    }
+
+    /// Writes queued replies until done or the transport would block.
+    pub(crate) fn flush(&mut self) -> std::io::Result<()> {
+        self.write.flush(&mut *self.transport)
+    }
+
+    /// When a timeout of this connection falls due, if one runs: the
+    /// incomplete-message timeout, or the write timeout of queued replies
+    /// that make no progress.
+    pub(crate) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
+        match (self.read.deadline(core), self.write.deadline(core)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether queued replies have made no progress for the write
+    /// timeout.
+    pub(crate) fn write_expired(&self, core: &ServerCore) -> bool {
+        self.write.expired(core)
+    }
+
+    /// Ends the connection after the server's shutdown: `CloseConnection`
+    /// after what is queued, then [`Connection::close`].
+    pub(crate) fn shut_down(&mut self, core: &ServerCore) {
+        if self.state != State::Closed {
+            self.closing(Some(Control::CloseConnection));
+        }
+        self.close(core);
+    }
+
+    /// Sends what is queued, the last message among it, if it can, and
+    /// shuts the transport down. While the ORB shuts down, it is written
+    /// blocking, within the write timeout; otherwise a nonblocking
+    /// connection makes one attempt and never waits.
+    pub(crate) fn close(&mut self, core: &ServerCore) {
+        if self.state == State::Closed {
+            return;
+        }
+        self.state = State::Closing;
+        self.write.linger(&mut *self.transport, core);
+        let _ = self.transport.shutdown(std::net::Shutdown::Both);
+        self.state = State::Closed;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::os::unix::net::UnixStream;
+    use std::sync::Arc;
+
+    use bytes::Bytes;
+    use rtorb_cdr::{ByteOrder, Version};
+    use rtorb_giop::message::{Content, LocateRequest, Message};
+    use rtorb_giop::target::TargetAddress;
+    use rtorb_giop::{FrameProtocol, decode_message, encode_message};
+
+    use super::*;
+    use crate::orb::OrbConfig;
+    use crate::orb::collocation::NoInvoker;
+    use crate::orb::server::ServerLimits;
+    use crate::poa::table::AdapterTable;
+    use crate::transport::UnixTransport;
+
+    fn core() -> ServerCore {
+        ServerCore::new(
+            ServerLimits::from_config(&OrbConfig::default()),
+            Arc::new(NoInvoker),
+            AdapterTable::new(16),
+        )
+    }
+
+    /// A nonblocking server connection, and its peer.
+    fn pair(core: &ServerCore) -> (Connection, UnixStream) {
+        let (server, peer) = UnixStream::pair().unwrap();
+        let transport = UnixTransport::new(server, FrameProtocol::Giop, "peer".into());
+        let conn = Connection::new(core, Box::new(transport), false).unwrap();
+        peer.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        (conn, peer)
+    }
+
+    fn locate(version: Version) -> Bytes {
+        encode_message(&Message::new(
+            version,
+            ByteOrder::Big,
+            Content::LocateRequest(LocateRequest {
+                request_id: 1,
+                target: TargetAddress::Key(Bytes::from_static(b"none")),
+            }),
+        ))
+        .unwrap()
+    }
+
+    /// The messages the peer receives until the connection closes.
+    fn received(peer: &mut UnixStream) -> Vec<Message> {
+        let mut all = Vec::new();
+        peer.read_to_end(&mut all).unwrap();
+        let mut all = Bytes::from(all);
+        let mut messages = Vec::new();
+        while all.len() >= 12 {
+            let size = [all[8], all[9], all[10], all[11]];
+            let size = if all[6] & 1 == 1 {
+                u32::from_le_bytes(size)
+            } else {
+                u32::from_be_bytes(size)
+            };
+            let one = all.split_to(12 + size as usize);
+            messages.push(decode_message(one).unwrap());
+        }
+        assert!(all.is_empty());
+        messages
+    }
+
+    #[test]
+    fn shutdown_closes_an_open_connection_in_its_giop_version() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        assert_eq!(conn.state(), State::Open);
+        peer.write_all(&locate(Version::V1_1)).unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        assert_eq!(conn.state(), State::Open);
+        core.stop();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Close);
+        assert_eq!(conn.state(), State::Closing);
+        conn.close(&core);
+        assert_eq!(conn.state(), State::Closed);
+        // Closing again does nothing.
+        conn.close(&core);
+        let messages = received(&mut peer);
+        assert_eq!(messages.len(), 2);
+        assert!(matches!(messages[0].content, Content::LocateReply(_)));
+        assert_eq!(messages[1].content, Content::CloseConnection);
+        assert!(messages.iter().all(|m| m.version == Version::V1_1));
+    }
+
+    #[test]
+    fn malformed_input_closes_with_message_error() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        peer.write_all(b"GIOP\x01\x02\x00\x63\x00\x00\x00\x00")
+            .unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Close);
+        assert_eq!(conn.state(), State::Closing);
+        // A closing connection reads nothing more.
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Close);
+        conn.close(&core);
+        let messages = received(&mut peer);
+        assert_eq!(messages.len(), 1);
+        assert_eq!(messages[0].content, Content::MessageError);
+    }
+
+    #[test]
+    fn the_peer_s_end_of_stream_closes_without_a_message() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        peer.shutdown(std::net::Shutdown::Write).unwrap();
+        conn.set_read_closed();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Close);
+        conn.close(&core);
+        assert!(received(&mut peer).is_empty());
+    }
+
+    #[test]
+    fn shut_down_sends_close_connection_in_giop_1_0_before_any_message() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        conn.shut_down(&core);
+        assert_eq!(conn.state(), State::Closed);
+        let messages = received(&mut peer);
+        assert_eq!(messages.len(), 1);
+        assert_eq!(messages[0].content, Content::CloseConnection);
+        assert_eq!(messages[0].version, Version::V1_0);
+    }
+}

@@ -1,0 +1,377 @@
+//! The one GIOP dispatch of the server: from a whole message received on
+//! a connection to the object adapters, and back to a reply, whatever the
+//! strategy.
+//!
+//! A `Request` is demultiplexed on its object key (plain keys, then the
+//! POAs: [`ServerCore::lookup`]) and dispatched with
+//! [`crate::runtime::dispatch`] on the skeleton found, `OBJECT_NOT_EXIST`
+//! if none; the common request is read in place from the frame
+//! ([`request_view_framed`]), anything else decoded in full. A
+//! `LocateRequest` is answered with where the object is. A
+//! `CancelRequest` is ignored (requests run to completion before the next
+//! message is read). A `CloseConnection` or `MessageError` from the peer
+//! closes the connection; GIOP fragments are reassembled first; anything
+//! else (a `Reply`, a stray `Fragment`, malformed input) is answered with
+//! `MessageError`, and the connection closes.
+//!
+//! A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response flags is
+//! acknowledged with an empty reply before the upcall runs (with
+//! `SYNC_WITH_TARGET`, after it). A servant, or a servant manager, that
+//! panics fails its request with `UNKNOWN`
+//! ([`UNKNOWN_SERVANT_PANICKED`]), and
+//! the thread goes on serving.
+
+use std::panic::AssertUnwindSafe;
+
+use bytes::{Bytes, BytesMut};
+use rtorb_cdr::{Decoder, Encoding, Version};
+use rtorb_giop::message::{
+    Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
+};
+use rtorb_giop::{
+    CompletionStatus, FrameHeader, FrameProtocol, GiopError, Reassembler, ReassemblyLimits,
+    ServiceContextList, SystemException, SystemExceptionKind, decode_lite, encode_lite,
+    encode_message, request_view_framed,
+};
+
+use super::write::{Control, Next, WriteHalf};
+use super::{ServerCore, UNKNOWN_SERVANT_PANICKED};
+use crate::orb::codesets::ServerCodeSets;
+use crate::poa::Found;
+use crate::poa::table::{Location, PlainKeyCache};
+use crate::runtime::{
+    MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker,
+};
+use crate::transport::Transport;
+use crate::whitebox::{Probe, Stage};
+
+/// The initial capacity of a connection's reply buffer.
+const REPLY_CAPACITY: usize = 512;
+
+/// What a connection keeps to handle its messages: fragments being
+/// reassembled, the reply buffer, the code sets, and the servant last
+/// called.
+pub(super) struct Dispatcher {
+    messaging: FrameProtocol,
+    reassembler: Reassembler,
+    /// The reply being written: one buffer, reused for every reply.
+    reply: ReplyBuilder,
+    /// The servant of the plain key last called on this connection.
+    plain_key: PlainKeyCache,
+    /// The code sets of the first `CodeSets` context received on it.
+    codesets: ServerCodeSets,
+    /// Times the stages of a request (with the `whitebox` feature).
+    pub(super) probe: Probe,
+}
+
+/// `MessageError`, and close.
+fn message_error() -> Next {
+    Next::Close(Some(Control::MessageError))
+}
+
+impl Dispatcher {
+    /// The dispatch of a connection of `messaging` whose messages are at
+    /// most `max` octets.
+    pub(super) fn new(messaging: FrameProtocol, max: u32) -> Dispatcher {
+        Dispatcher {
+            messaging,
+            reassembler: Reassembler::new(ReassemblyLimits {
+                // A reassembled message: a header and at most `max`.
+                max_total_bytes: usize::try_from(max)
+                    .unwrap_or(usize::MAX)
+                    .saturating_add(rtorb_giop::header::HEADER_LEN),
+                ..ReassemblyLimits::default()
+            }),
+            reply: ReplyBuilder::with_buffer(
+                Encoding::native(),
+                0,
+                BytesMut::with_capacity(REPLY_CAPACITY),
+                messaging == FrameProtocol::Lite,
+            ),
+            plain_key: PlainKeyCache::default(),
+            codesets: ServerCodeSets::new(messaging),
+            probe: Probe::start(),
+        }
+    }
+
+    /// Whether fragments of a message are held.
+    #[inline]
+    pub(super) fn reassembling(&self) -> bool {
+        self.reassembler.pending() > 0
+    }
+
+    /// Handles one whole message (a GIOP message or fragment, or a
+    /// GIOPlite message): reassembles, decodes, demultiplexes, dispatches
+    /// and replies. Every strategy calls it.
+    pub(super) fn handle(
+        &mut self,
+        core: &ServerCore,
+        frame: Bytes,
+        header: Option<FrameHeader>,
+        transport: &mut dyn Transport,
+        write: &mut WriteHalf,
+    ) -> Next {
+        // The common request, read in place; anything else in full.
+        if let Some(view) = header.and_then(|h| request_view_framed(&frame, &h)) {
+            self.probe.lap(Stage::ServerParse);
+            let incoming = Incoming {
+                request_id: view.request_id,
+                response_flags: view.response_flags,
+                object_key: Some(view.object_key),
+                operation: view.operation,
+                service_context: None,
+                encoding: Encoding::native()
+                    .with_order(view.order)
+                    .with_version(view.version),
+                body: Body::At(view.body_offset),
+            };
+            return self.request(core, &incoming, &frame, transport, write);
+        }
+        self.handle_decoded(core, frame, transport, write)
+    }
+
+    /// [`Dispatcher::handle`] for a message [`request_view_framed`] does not
+    /// cover: decoded in full.
+    #[cold]
+    #[inline(never)]
+    fn handle_decoded(
+        &mut self,
+        core: &ServerCore,
+        frame: Bytes,
+        transport: &mut dyn Transport,
+        write: &mut WriteHalf,
+    ) -> Next {
+        let decoded = match self.messaging {
+            FrameProtocol::Giop => match self.reassembler.push_message(frame) {
+                Ok(None) => return Next::Continue,
+                Ok(Some(pair)) => Ok(pair),
+                Err(e) => Err(e),
+            },
+            FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
+        };
+        let (msg, message) = match decoded {
+            Ok((m, _)) if m.more_fragments => return message_error(),
+            Ok(pair) => pair,
+            Err(_) => return message_error(),
+        };
+        self.probe.lap(Stage::ServerParse);
+        match &msg.content {
+            Content::Request(r) => {
+                let header = &r.header;
+                let incoming = Incoming {
+                    request_id: header.request_id,
+                    response_flags: header.response_flags,
+                    object_key: header.target.object_key().map(|k| &k[..]),
+                    operation: header.operation.as_bytes(),
+                    service_context: Some(&header.service_context),
+                    encoding: msg.encoding(),
+                    body: Body::Of(&msg),
+                };
+                self.request(core, &incoming, &message, transport, write)
+            }
+            Content::LocateRequest(l) => {
+                let located = l.target.object_key().map(|k| core.locate(k));
+                let status = match located {
+                    Some(Location::Here) => LocateStatus::ObjectHere,
+                    Some(Location::Forward(to)) => match to.to_ior() {
+                        Ok(ior) => LocateStatus::ObjectForward(ior),
+                        Err(_) => LocateStatus::UnknownObject,
+                    },
+                    // GIOP 1.2 carries the exception; before, the object
+                    // is as good as unknown.
+                    Some(Location::System(e)) if msg.version >= Version::V1_2 => {
+                        LocateStatus::LocSystemException(e)
+                    }
+                    Some(Location::System(_)) | Some(Location::Unknown) | None => {
+                        LocateStatus::UnknownObject
+                    }
+                };
+                let reply = Message::new(
+                    msg.version,
+                    msg.order,
+                    Content::LocateReply(LocateReply {
+                        request_id: l.request_id,
+                        status,
+                    }),
+                );
+                let encoded = match self.messaging {
+                    FrameProtocol::Giop => encode_message(&reply),
+                    FrameProtocol::Lite => encode_lite(&reply),
+                };
+                match encoded {
+                    Ok(b) => write.send(transport, b),
+                    Err(_) => message_error(),
+                }
+            }
+            Content::CancelRequest(_) => Next::Continue,
+            Content::CloseConnection | Content::MessageError => Next::Close(None),
+            Content::Reply(_) | Content::LocateReply(_) | Content::Fragment(_) => message_error(),
+        }
+    }
+
+    fn request(
+        &mut self,
+        core: &ServerCore,
+        header: &Incoming<'_>,
+        message: &Bytes,
+        transport: &mut dyn Transport,
+        write: &mut WriteHalf,
+    ) -> Next {
+        let response_expected = header.response_flags & 0x01 != 0;
+        let codesets = match header.service_context {
+            Some(contexts) => self.codesets.on_request(contexts),
+            None => self.codesets.transmission(),
+        };
+        let encoding = header.encoding.with_codesets(codesets);
+        self.reply.reset(encoding, header.request_id);
+        let outcome = match header.object_key {
+            None => Err(SystemException::new(
+                SystemExceptionKind::Marshal,
+                MARSHAL_TARGET_NOT_A_KEY,
+                CompletionStatus::No,
+            )),
+            Some(key) => match core.lookup(key, header.operation, &mut self.plain_key) {
+                Err(e) => Err(e),
+                Ok(Found::Forward(to)) => match self.reply.start(ReplyStatus::LocationForward) {
+                    Ok(e) => to
+                        .to_ior()
+                        .and_then(|ior| rtorb_cdr::CdrEncode::encode(&ior, e))
+                        .map_err(SystemException::from),
+                    Err(e) => Err(e.to_system_exception()),
+                },
+                Ok(Found::Servant(servant)) => match header.body.arguments(message, encoding) {
+                    None => Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
+                        "request without a body",
+                    ))
+                    .to_system_exception()),
+                    Some(arguments) if header.response_flags == RESPONSE_WITH_SERVER => {
+                        // SYNC_WITH_SERVER: acknowledged before the upcall,
+                        // which then runs as a plain oneway.
+                        let sent = match self.reply.complete(Ok(())) {
+                            Ok(()) => write.send_reply(transport, &mut self.reply),
+                            Err(_) => return message_error(),
+                        };
+                        self.reply.reset(encoding, header.request_id);
+                        let mut req =
+                            arguments.request(header.operation, key, false, &mut self.reply);
+                        let _ = upcall(core, &**servant.skeleton(), &mut req);
+                        return sent;
+                    }
+                    Some(arguments) => {
+                        self.probe.lap(Stage::ServerDemux);
+                        let mut req = arguments.request(
+                            header.operation,
+                            key,
+                            response_expected,
+                            &mut self.reply,
+                        );
+                        let outcome = upcall(core, &**servant.skeleton(), &mut req);
+                        self.probe.lap(Stage::ServerUpcall);
+                        outcome
+                    }
+                },
+            },
+        };
+        if !response_expected {
+            return Next::Continue;
+        }
+        match self.reply.complete(outcome) {
+            Ok(()) => {
+                self.probe.lap(Stage::ServerMarshal);
+                let next = write.send_reply(transport, &mut self.reply);
+                self.probe.lap(Stage::ServerWrite);
+                next
+            }
+            Err(_) => message_error(),
+        }
+    }
+}
+
+/// A request's header as the server uses it: read in place
+/// ([`request_view_framed`]) or from a decoded [`Message`].
+struct Incoming<'a> {
+    request_id: u32,
+    response_flags: u8,
+    /// `None`: not addressed by object key.
+    object_key: Option<&'a [u8]>,
+    operation: &'a [u8],
+    /// `None`: none were sent.
+    service_context: Option<&'a ServiceContextList>,
+    /// The message's byte order and version.
+    encoding: Encoding,
+    body: Body<'a>,
+}
+
+/// Where a request's body is.
+enum Body<'a> {
+    /// At this offset of the message.
+    At(usize),
+    /// Where the decoded message says (with its realignments).
+    Of(&'a Message),
+}
+
+impl<'a> Body<'a> {
+    /// Where the arguments in `message` are, in `encoding`; `None` if the
+    /// decoded message has no body.
+    fn arguments(&self, message: &'a Bytes, encoding: Encoding) -> Option<Arguments<'a>> {
+        match self {
+            Body::At(offset) => Some(Arguments::At(message, *offset, encoding)),
+            Body::Of(msg) => msg
+                .body_decoder(message, encoding.codesets)
+                .map(Arguments::Decoder),
+        }
+    }
+}
+
+/// The arguments of a request, for its [`ServerRequest`].
+enum Arguments<'a> {
+    /// At this offset of the message, in this encoding: decoded only if
+    /// the skeleton asks.
+    At(&'a Bytes, usize, Encoding),
+    /// In this decoder.
+    Decoder(Decoder),
+}
+
+impl<'a> Arguments<'a> {
+    fn request(
+        self,
+        operation: &'a [u8],
+        key: &'a [u8],
+        response_expected: bool,
+        reply: &'a mut ReplyBuilder,
+    ) -> ServerRequest<'a> {
+        match self {
+            Arguments::At(message, offset, encoding) => ServerRequest::in_message(
+                operation,
+                key,
+                response_expected,
+                message,
+                offset,
+                encoding,
+                reply,
+            ),
+            Arguments::Decoder(d) => {
+                ServerRequest::new(operation, key, response_expected, d, reply)
+            }
+        }
+    }
+}
+
+/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
+/// a servant that panics gives `UNKNOWN`.
+fn upcall(
+    core: &ServerCore,
+    skeleton: &dyn Skeleton,
+    req: &mut ServerRequest<'_>,
+) -> Result<(), SystemException> {
+    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        with_invoker(&core.invoker, || dispatch(skeleton, req))
+    }));
+    run.unwrap_or_else(|_| {
+        Err(SystemException::new(
+            SystemExceptionKind::Unknown,
+            UNKNOWN_SERVANT_PANICKED,
+            CompletionStatus::Maybe,
+        ))
+    })
+}

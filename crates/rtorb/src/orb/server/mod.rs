@@ -1,0 +1,348 @@
+//! The server side of the ORB: the object adapters and bounds shared by
+//! the server's threads, the connections they serve, and the concurrency
+//! strategies that bring threads and connections together.
+//!
+//! Whatever the [`ServerStrategy`], a connection is one `Connection`
+//! (`connection.rs`): its transport, an explicit state for its life
+//! (open, draining its replies after the peer ended its stream, closing,
+//! closed), a read half (the incremental framing state and the
+//! incomplete-message timeout, `read.rs`) and a write half (replies not yet
+//! written, fragmentation and the write timeout, `write.rs`). Each whole
+//! message goes to the one GIOP dispatch (`dispatch.rs`): `Request`,
+//! `LocateRequest`, `CancelRequest`, `CloseConnection`, `MessageError` and
+//! fragments, demultiplexed on the object adapters and answered with a
+//! reply. The strategies differ only in how threads meet connections:
+//! `thread_per_connection.rs` (with the accept loop of `acceptor.rs`),
+//! and `reactive.rs` and `leader_followers.rs`, two uses of one event loop
+//! (`event_loop.rs`).
+//!
+//! Messages of one connection are handled one at a time, in order: a
+//! connection is never read by two threads at once. Requests run to
+//! completion before the next message is read. Replies are written in the
+//! GIOP version and byte order of the request, or in GIOPlite on a
+//! GIOPlite connection; the messages the server sends on its own
+//! (`CloseConnection`, `MessageError`) in the GIOP version of the last
+//! message the client sent (1.0 before any). Arguments are read and
+//! replies written in the code sets of the first `CodeSets` service
+//! context the connection received (see [`super::codesets`]).
+//!
+//! Hostile or broken peers are bounded: a header announcing more than the
+//! maximum message size is a `MessageError` before anything is buffered for
+//! it; part of a message held longer than the incomplete-message timeout
+//! closes the connection; connections beyond the limit are closed as soon
+//! as they are accepted; and replies a client does not read are queued up
+//! to a bound, past which its requests are not read, and a queue that does
+//! not drain within the write timeout closes the connection.
+//!
+//! On shutdown (`ServerCore::stop`) the acceptors stop, every connection
+//! finishes the request it is running, sends `CloseConnection` (a request
+//! that arrives after that point is not started, so the client may send it
+//! again), and closes.
+//!
+//! # Layering
+//!
+//! Each module uses only the ones before it in this list; this file holds
+//! the core every one of them uses, and only re-exports the others:
+//!
+//! 1. `strategy.rs`: the names of the strategies (no dependencies);
+//! 2. `write.rs` and `read.rs`: the two halves of a connection;
+//! 3. `dispatch.rs`: one whole message to the adapters and back (writes
+//!    through the write half);
+//! 4. `connection.rs`: the connection, its state, its halves and its
+//!    dispatch;
+//! 5. `acceptor.rs`: accepting connections;
+//! 6. `thread_per_connection.rs`, `event_loop.rs`: running connections;
+//! 7. `reactive.rs`, `leader_followers.rs`: the event loop's two uses.
+
+mod acceptor;
+mod connection;
+mod dispatch;
+mod event_loop;
+mod leader_followers;
+mod reactive;
+mod read;
+pub mod strategy;
+mod thread_per_connection;
+mod write;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use bytes::Bytes;
+use rtorb_cdr::RTORB_VMCID;
+use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
+
+use crate::poa::Found;
+use crate::poa::table::{AdapterTable, Location, PlainKeyCache};
+use crate::runtime::{Invoker, Skeleton};
+use crate::sync::Mutex;
+use crate::transport::Transport;
+
+use super::OrbConfig;
+
+pub use event_loop::MESSAGES_PER_TURN;
+pub(crate) use leader_followers::spawn as spawn_leader_followers;
+pub(crate) use reactive::spawn as spawn_reactive;
+pub use strategy::{ServerStrategy, UnknownStrategy};
+pub(crate) use thread_per_connection::spawn as spawn_acceptor;
+
+/// `UNKNOWN` minor code for a servant that panicked (rtorb).
+pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
+
+/// The bounds and timeouts of the server, from the [`OrbConfig`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ServerLimits {
+    /// How often an idle connection (or the event loop) wakes to look at
+    /// shutdown and timeouts.
+    pub(crate) poll_interval: Duration,
+    /// How long a reply may wait to be written.
+    pub(crate) write_timeout: Duration,
+    /// The largest message body accepted.
+    pub(crate) max_message_size: u32,
+    /// How long part of a message may be held.
+    pub(crate) incomplete_message_timeout: Duration,
+    /// The most open connections.
+    pub(crate) max_connections: usize,
+    /// The most reply octets queued for one connection before its input
+    /// is no longer read.
+    pub(crate) max_output_buffer: usize,
+}
+
+impl ServerLimits {
+    pub(crate) fn from_config(config: &OrbConfig) -> ServerLimits {
+        ServerLimits {
+            poll_interval: config.server_poll_interval,
+            write_timeout: config.server_write_timeout,
+            max_message_size: config.max_message_size,
+            incomplete_message_timeout: config.incomplete_message_timeout,
+            max_connections: config.max_connections,
+            max_output_buffer: config.max_output_buffer,
+        }
+    }
+}
+
+/// The object adapters and thread bookkeeping shared by the server
+/// threads.
+pub(crate) struct ServerCore {
+    /// Plain keys and POAs: what demultiplexes requests.
+    adapters: Arc<AdapterTable>,
+    stopping: AtomicBool,
+    connections: Mutex<Vec<JoinHandle<()>>>,
+    pub(crate) limits: ServerLimits,
+    /// Connections open (accepted and not yet closed).
+    open: AtomicUsize,
+    /// Wakes the event loops on shutdown.
+    wakers: Mutex<Vec<Arc<mio::Waker>>>,
+    /// Handles on the connections whose threads block in reads with no
+    /// timeout: shutdown ends their reads.
+    readers: Mutex<Readers>,
+    /// Binds object references that arrive in requests, so a servant can
+    /// call them (the ORB's own client side).
+    invoker: Arc<dyn Invoker>,
+    /// Replies larger than this go out as fragments.
+    fragment_size: Option<usize>,
+}
+
+/// What a plain object key is registered for.
+#[derive(Clone)]
+pub(crate) enum Entry {
+    /// A servant, through its skeleton.
+    Servant(Arc<dyn Skeleton>),
+    /// Requests are answered with `LOCATION_FORWARD` to this reference.
+    Forward(ObjectReference),
+}
+
+impl std::fmt::Debug for ServerCore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerCore")
+            .field("stopping", &self.stopping())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerCore {
+    pub(crate) fn new(
+        limits: ServerLimits,
+        invoker: Arc<dyn Invoker>,
+        adapters: Arc<AdapterTable>,
+    ) -> ServerCore {
+        ServerCore {
+            adapters,
+            stopping: AtomicBool::new(false),
+            connections: Mutex::new(Vec::new()),
+            limits,
+            open: AtomicUsize::new(0),
+            wakers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
+            invoker,
+            fragment_size: None,
+        }
+    }
+
+    /// The invoker object references arriving in requests are bound to.
+    pub(crate) fn invoker(&self) -> &Arc<dyn Invoker> {
+        &self.invoker
+    }
+
+    /// Sends GIOP 1.2 replies larger than `max` as fragments.
+    pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
+        self.fragment_size = max;
+        self
+    }
+
+    pub(crate) fn insert(&self, key: Bytes, entry: Entry) {
+        self.adapters.insert(key, entry);
+    }
+
+    /// Stops serving `key` (a plain key, or a POA's object).
+    pub(crate) fn remove(&self, key: &[u8]) -> bool {
+        self.adapters.deactivate(key)
+    }
+
+    /// The demultiplexing step: the servant (or forward) of a request
+    /// for `operation` on `key`. Plain keys first, then the POA's direct
+    /// index; see [`crate::poa`].
+    ///
+    /// Servant managers run here (`incarnate`, `preinvoke`): one that
+    /// panics fails the request with `UNKNOWN`, as a panicking servant
+    /// does, and the thread goes on serving.
+    ///
+    /// The connection's `cache` remembers the servant of the plain key it
+    /// called last ([`AdapterTable::lookup_cached`]).
+    fn lookup(
+        &self,
+        key: &[u8],
+        operation: &[u8],
+        cache: &mut PlainKeyCache,
+    ) -> Result<Found, SystemException> {
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.adapters.lookup_cached(key, operation, cache)
+        }))
+        .unwrap_or_else(|_| Err(servant_panicked()))
+    }
+
+    /// Where a `LocateRequest` for `key` finds its object; a servant
+    /// manager that panics gives `UNKNOWN`, as in [`ServerCore::lookup`].
+    pub(crate) fn locate(&self, key: &[u8]) -> Location {
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
+            .unwrap_or_else(|_| Location::System(servant_panicked()))
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+        let wakers = self.wakers.lock();
+        for w in wakers.iter() {
+            // A loop that cannot be woken still sees the flag within the
+            // poll interval.
+            let _ = w.wake();
+        }
+        drop(wakers);
+        // A read blocked on a connection returns (end of stream); what the
+        // client sent is still readable, and written replies still go out.
+        let mut readers = self.readers.lock();
+        for (_, handle) in readers.handles.iter_mut() {
+            let _ = handle.shutdown(std::net::Shutdown::Read);
+        }
+    }
+
+    /// Keeps a handle on `transport` so that [`ServerCore::stop`] can end
+    /// a read blocked on it; `None` if the transport cannot give one (its
+    /// thread then polls for shutdown).
+    fn watch(&self, transport: &dyn Transport) -> Option<u64> {
+        let handle = transport.try_clone_box().ok()?;
+        let mut readers = self.readers.lock();
+        let id = readers.next;
+        readers.next += 1;
+        readers.handles.push((id, handle));
+        Some(id)
+    }
+
+    /// Drops the handle [`ServerCore::watch`] kept.
+    fn unwatch(&self, id: u64) {
+        let mut readers = self.readers.lock();
+        if let Some(i) = readers.handles.iter().position(|(r, _)| *r == id) {
+            readers.handles.swap_remove(i);
+        }
+    }
+
+    /// Registers an event loop's waker, woken by [`ServerCore::stop`].
+    pub(crate) fn add_waker(&self, waker: Arc<mio::Waker>) {
+        self.wakers.lock().push(waker);
+    }
+
+    /// Counts a newly accepted connection in, unless the limit is reached
+    /// (then the caller closes it). The returned guard counts it out.
+    pub(crate) fn admit(self: &Arc<Self>) -> Option<OpenConnection> {
+        let max = self.limits.max_connections;
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| OpenConnection(Arc::clone(self)))
+    }
+
+    /// Connections open now.
+    pub(crate) fn open_connections(&self) -> usize {
+        self.open.load(Ordering::Acquire)
+    }
+
+    /// Joins every connection thread (after the acceptors have stopped).
+    pub(crate) fn join_connections(&self) {
+        loop {
+            let handles: Vec<JoinHandle<()>> = self.connections.lock().drain(..).collect();
+            if handles.is_empty() {
+                return;
+            }
+            for h in handles {
+                let _ = h.join();
+            }
+        }
+    }
+
+    fn add_connection(&self, handle: JoinHandle<()>) {
+        let mut v = self.connections.lock();
+        // Reap the threads of connections that have ended.
+        let mut i = 0;
+        while i < v.len() {
+            if v[i].is_finished() {
+                let _ = v.swap_remove(i).join();
+            } else {
+                i += 1;
+            }
+        }
+        v.push(handle);
+    }
+}
+
+/// The connections [`ServerCore::stop`] wakes.
+#[derive(Default)]
+struct Readers {
+    next: u64,
+    handles: Vec<(u64, Box<dyn Transport>)>,
+}
+
+/// Counts one open connection; dropping it counts the connection out.
+pub(crate) struct OpenConnection(Arc<ServerCore>);
+
+impl Drop for OpenConnection {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// `UNKNOWN` for a request whose servant (or servant manager) panicked.
+fn servant_panicked() -> SystemException {
+    SystemException::new(
+        SystemExceptionKind::Unknown,
+        UNKNOWN_SERVANT_PANICKED,
+        CompletionStatus::Maybe,
+    )
+}

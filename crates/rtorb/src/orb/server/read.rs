@@ -1,0 +1,143 @@
+//! The read half of a server connection: the incremental framing state,
+//! and the clocks of a message partly received.
+//!
+//! Part of a message (octets of a frame, or fragments of a GIOP message
+//! not yet complete) may be held for at most the incomplete-message
+//! timeout. A blocking connection reads with no timeout while no message
+//! is partly received, when shutdown can end its reads (see
+//! [`ServerCore::stop`]), so an idle connection costs no wake-ups; with the
+//! time left of the incomplete-message timeout while one is.
+
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use rtorb_giop::{FrameDecoder, FrameHeader, FrameProtocol, GiopError};
+
+use super::ServerCore;
+use crate::transport::{FrameReader, Transport};
+
+/// The read half of a connection.
+pub(super) struct ReadHalf {
+    /// The incremental framing state.
+    reader: FrameReader,
+    /// Since when part of a message has been held.
+    partial_since: Option<Instant>,
+    /// Whether the poller reported the peer's end of stream (or an
+    /// error): reads go on until they return it.
+    read_closed: bool,
+    /// Blocking: the read timeout while no message is partly received
+    /// (`None`: reads wait until input comes or shutdown ends them).
+    idle_read_timeout: Option<Duration>,
+    /// Blocking: the read timeout set on the transport now.
+    read_timeout: Option<Duration>,
+}
+
+impl ReadHalf {
+    /// A read half for messages of `messaging` of at most `max` octets;
+    /// `read_timeout` is the one the transport was given.
+    pub(super) fn new(
+        messaging: FrameProtocol,
+        max: u32,
+        read_timeout: Option<Duration>,
+    ) -> ReadHalf {
+        ReadHalf {
+            reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
+            partial_since: None,
+            read_closed: false,
+            idle_read_timeout: read_timeout,
+            read_timeout,
+        }
+    }
+
+    /// Blocking, with shutdown able to end the reads: no read timeout
+    /// while no message is partly received.
+    pub(super) fn wait_while_idle(&mut self) {
+        self.idle_read_timeout = None;
+    }
+
+    /// Octets received and not yet handed out.
+    #[inline]
+    pub(super) fn buffered(&self) -> usize {
+        self.reader.decoder().buffered()
+    }
+
+    /// The next whole message already received, if any.
+    #[inline]
+    pub(super) fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
+        self.reader.next_frame()
+    }
+
+    /// The checked header of the message last handed out.
+    #[inline]
+    pub(super) fn last_header(&self) -> Option<FrameHeader> {
+        self.reader.last_header().copied()
+    }
+
+    /// Reads what `transport` has into the framing buffer.
+    #[inline]
+    pub(super) fn fill(&mut self, transport: &mut dyn Transport) -> std::io::Result<usize> {
+        self.reader.fill(transport)
+    }
+
+    /// Notes that the poller saw the peer close its side (or an error):
+    /// a short read no longer means that nothing more is to be read,
+    /// since the end of stream itself brings no further event.
+    pub(super) fn set_read_closed(&mut self) {
+        self.read_closed = true;
+    }
+
+    /// Whether the poller saw the peer close its side.
+    #[inline]
+    pub(super) fn read_closed(&self) -> bool {
+        self.read_closed
+    }
+
+    /// Blocking: sets the read timeout for the next read, if it changes:
+    /// while part of a message is held, what is left of the
+    /// incomplete-message timeout (at most the idle one); otherwise the
+    /// idle one.
+    pub(super) fn arm_read_timeout(
+        &mut self,
+        transport: &mut dyn Transport,
+        core: &ServerCore,
+    ) -> std::io::Result<()> {
+        let want = match self.partial_since {
+            Some(since) => {
+                let left = core
+                    .limits
+                    .incomplete_message_timeout
+                    .saturating_sub(since.elapsed())
+                    .max(Duration::from_millis(1));
+                Some(self.idle_read_timeout.map_or(left, |idle| idle.min(left)))
+            }
+            None => self.idle_read_timeout,
+        };
+        if want != self.read_timeout {
+            transport.set_read_timeout(want)?;
+            self.read_timeout = want;
+        }
+        Ok(())
+    }
+
+    /// Whether part of a message has been held beyond the
+    /// incomplete-message timeout; starts the clock when part of one is
+    /// first seen. Called when no whole message is buffered;
+    /// `reassembling`: fragments of a message are held.
+    pub(super) fn partial_expired(&mut self, core: &ServerCore, reassembling: bool) -> bool {
+        let partial = self.buffered() > 0 || reassembling;
+        if !partial {
+            self.partial_since = None;
+            return false;
+        }
+        let now = Instant::now();
+        let since = *self.partial_since.get_or_insert(now);
+        now.duration_since(since) >= core.limits.incomplete_message_timeout
+    }
+
+    /// When the incomplete-message timeout falls due, if part of a
+    /// message is held.
+    pub(super) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
+        self.partial_since
+            .map(|t| t + core.limits.incomplete_message_timeout)
+    }
+}
