@@ -30,8 +30,7 @@ use rtorb_giop::message::{
 };
 use rtorb_giop::{
     CompletionStatus, FrameHeader, FrameProtocol, GiopError, Reassembler, ReassemblyLimits,
-    ServiceContextList, SystemException, SystemExceptionKind, decode_lite, encode_lite,
-    encode_message, request_view_framed,
+    ServiceContextList, SystemException, SystemExceptionKind, request_view_framed,
 };
 
 use super::write::{Control, Next, WriteHalf};
@@ -141,17 +140,10 @@ impl Dispatcher {
         transport: &mut dyn Transport,
         write: &mut WriteHalf,
     ) -> Next {
-        let decoded = match self.messaging {
-            FrameProtocol::Giop => match self.reassembler.push_message(frame) {
-                Ok(None) => return Next::Continue,
-                Ok(Some(pair)) => Ok(pair),
-                Err(e) => Err(e),
-            },
-            FrameProtocol::Lite => decode_lite(frame.clone()).map(|m| (m, frame)),
-        };
-        let (msg, message) = match decoded {
-            Ok((m, _)) if m.more_fragments => return message_error(),
-            Ok(pair) => pair,
+        let (msg, message) = match self.messaging.reassemble(&mut self.reassembler, frame) {
+            Ok(None) => return Next::Continue,
+            Ok(Some((m, _))) if m.more_fragments => return message_error(),
+            Ok(Some(pair)) => pair,
             Err(_) => return message_error(),
         };
         self.probe.lap(Stage::ServerParse);
@@ -194,11 +186,7 @@ impl Dispatcher {
                         status,
                     }),
                 );
-                let encoded = match self.messaging {
-                    FrameProtocol::Giop => encode_message(&reply),
-                    FrameProtocol::Lite => encode_lite(&reply),
-                };
-                match encoded {
+                match self.messaging.encode(&reply) {
                     Ok(b) => write.send(transport, b),
                     Err(_) => message_error(),
                 }

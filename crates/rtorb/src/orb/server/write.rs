@@ -21,7 +21,7 @@ use std::time::Instant;
 use bytes::Bytes;
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, Message};
-use rtorb_giop::{FrameProtocol, encode_lite, encode_message, fragment_chunks};
+use rtorb_giop::{FrameProtocol, fragment_chunks};
 
 use super::ServerCore;
 use crate::orb::client::ORB_FRAGMENTS;
@@ -110,11 +110,7 @@ impl WriteHalf {
             Control::MessageError => Content::MessageError,
         };
         let msg = Message::new(self.version, ByteOrder::NATIVE, content);
-        let encoded = match self.messaging {
-            FrameProtocol::Giop => encode_message(&msg),
-            FrameProtocol::Lite => encode_lite(&msg),
-        };
-        encoded.unwrap_or_default()
+        self.messaging.encode(&msg).unwrap_or_default()
     }
 
     /// Queues `control` behind the messages not yet written, for
