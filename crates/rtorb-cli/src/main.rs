@@ -13,8 +13,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-#[allow(unsafe_code)]
-mod alloc_count;
 mod bench;
 mod demo;
 mod ior;
@@ -27,7 +25,8 @@ mod cubit_idl {
 
 /// Counts each thread's heap allocations, for `rtorb bench`.
 #[global_allocator]
-static ALLOCATOR: alloc_count::CountingAllocator = alloc_count::CountingAllocator;
+static ALLOCATOR: rtorb_test_support::alloc::CountingAllocator =
+    rtorb_test_support::alloc::CountingAllocator;
 
 /// rtorb: a real-time CORBA ORB endsystem.
 #[derive(Debug, Parser)]

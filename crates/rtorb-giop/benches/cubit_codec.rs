@@ -19,11 +19,7 @@
 //! The 1024-octet `cube_octet_sequence` is also encoded with the octet
 //! sequence referenced rather than copied, finished with
 //! [`MessageWriter::finish_chunks`] (the `chunks` rows).
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
@@ -40,50 +36,10 @@ use rtorb_giop::message::{
     Message, MessageWriter, ReplyHeader, ReplyStatus, RequestHeader, decode_message,
 };
 use rtorb_giop::{GiopError, decode_lite};
+use rtorb_test_support::alloc::{CountingAllocator, start_counting, stop_counting};
 
 // ---------------------------------------------------------------------------
 // Allocation counting
-
-/// The system allocator, counting the calls made to it.
-struct CountingAllocator;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static REALLOCS: AtomicU64 = AtomicU64::new(0);
-static ALLOC_BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the arguments it was given,
-// so the contract of `GlobalAlloc` holds exactly as it does for `System`; the
-// counters are atomics and never allocate.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        ALLOC_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: the caller meets `GlobalAlloc::alloc`'s requirements
-        // (nonzero size), which are `System::alloc`'s.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        ALLOC_BYTES.fetch_add(layout.size() as u64, Ordering::Relaxed);
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was returned by this allocator, hence by `System`,
-        // for `layout`, as the caller guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        REALLOCS.fetch_add(1, Ordering::Relaxed);
-        ALLOC_BYTES.fetch_add(new_size as u64, Ordering::Relaxed);
-        // SAFETY: `ptr` was returned by `System` for `layout`, and the caller
-        // meets the requirements on `new_size`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -121,17 +77,16 @@ fn count_allocs<R>(mut f: impl FnMut() -> R) -> AllocCount {
     // One call first, so that one-time work (promoting a shared buffer)
     // is not averaged in.
     black_box(f());
-    let a0 = ALLOCS.load(Ordering::Relaxed);
-    let r0 = REALLOCS.load(Ordering::Relaxed);
-    let b0 = ALLOC_BYTES.load(Ordering::Relaxed);
+    start_counting();
     for _ in 0..ALLOC_ITERATIONS {
         black_box(f());
     }
+    let counts = stop_counting();
     let n = ALLOC_ITERATIONS as f64;
     AllocCount {
-        allocs: (ALLOCS.load(Ordering::Relaxed) - a0) as f64 / n,
-        reallocs: (REALLOCS.load(Ordering::Relaxed) - r0) as f64 / n,
-        bytes: (ALLOC_BYTES.load(Ordering::Relaxed) - b0) as f64 / n,
+        allocs: counts.allocs as f64 / n,
+        reallocs: counts.reallocs as f64 / n,
+        bytes: counts.bytes as f64 / n,
     }
 }
 

@@ -4,59 +4,16 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use rtorb::runtime::Stub;
 use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{Stub, SystemException};
-use rtorb_cdr::{ByteOrder, Bytes, Version};
-use rtorb_idl_tests::cubit_idl::{Cubit, CubitServant, CubitSkeleton, cubit};
-
-#[derive(Default)]
-struct Cuber {
-    shut_down: Arc<AtomicBool>,
-}
-
-impl CubitServant for Cuber {
-    fn cube_void(&self) -> Result<(), SystemException> {
-        Ok(())
-    }
-    fn cube_octet(&self, o: u8) -> Result<u8, SystemException> {
-        Ok(o.wrapping_mul(o).wrapping_mul(o))
-    }
-    fn cube_short(&self, s: i16) -> Result<i16, SystemException> {
-        Ok(s.wrapping_mul(s).wrapping_mul(s))
-    }
-    fn cube_long(&self, l: i32) -> Result<i32, SystemException> {
-        Ok(l.wrapping_mul(l).wrapping_mul(l))
-    }
-    fn cube_struct(&self, m: cubit::Many) -> Result<cubit::Many, SystemException> {
-        Ok(cubit::Many {
-            o: self.cube_octet(m.o)?,
-            l: self.cube_long(m.l)?,
-            s: self.cube_short(m.s)?,
-        })
-    }
-    fn cube_long_sequence(&self, s: cubit::LongSeq) -> Result<cubit::LongSeq, SystemException> {
-        Ok(s.iter()
-            .map(|l| l.wrapping_mul(*l).wrapping_mul(*l))
-            .collect())
-    }
-    fn cube_octet_sequence(&self, s: cubit::OctetSeq) -> Result<cubit::OctetSeq, SystemException> {
-        Ok(Bytes::from(
-            s.iter()
-                .map(|o| o.wrapping_mul(*o).wrapping_mul(*o))
-                .collect::<Vec<u8>>(),
-        ))
-    }
-    fn shutdown(&self) -> Result<(), SystemException> {
-        self.shut_down.store(true, Ordering::SeqCst);
-        Ok(())
-    }
-}
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 
 fn each_loopback(f: impl Fn(Cubit, &Arc<AtomicBool>)) {
     for version in [Version::V1_0, Version::V1_1, Version::V1_2] {
         for order in [ByteOrder::Big, ByteOrder::Little] {
             let orb = Loopback::new(version, order);
-            let servant = Cuber::default();
+            let servant = CubitImpl::default();
             let flag = servant.shut_down.clone();
             let obj = orb.activate(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
             let cubit = Cubit::narrow(obj).unwrap().expect("a Cubit");

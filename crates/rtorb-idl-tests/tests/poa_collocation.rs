@@ -16,54 +16,8 @@ use rtorb::poa::{
 use rtorb::runtime::{
     ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
 };
-use rtorb_idl_tests::cubit_idl::{Cubit, CubitServant, CubitSkeleton, cubit};
-
-/// Cubes, counting its calls.
-#[derive(Default)]
-struct Cuber(AtomicU32);
-
-impl CubitServant for Cuber {
-    fn cube_void(&self) -> Result<(), SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(())
-    }
-    fn cube_octet(&self, o: u8) -> Result<u8, SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(o.wrapping_mul(o).wrapping_mul(o))
-    }
-    fn cube_short(&self, s: i16) -> Result<i16, SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(s.wrapping_mul(s).wrapping_mul(s))
-    }
-    fn cube_long(&self, l: i32) -> Result<i32, SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(l.wrapping_mul(l).wrapping_mul(l))
-    }
-    fn cube_struct(&self, m: cubit::Many) -> Result<cubit::Many, SystemException> {
-        Ok(cubit::Many {
-            o: self.cube_octet(m.o)?,
-            l: self.cube_long(m.l)?,
-            s: self.cube_short(m.s)?,
-        })
-    }
-    fn cube_long_sequence(&self, s: cubit::LongSeq) -> Result<cubit::LongSeq, SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(s.iter()
-            .map(|l| l.wrapping_mul(*l).wrapping_mul(*l))
-            .collect())
-    }
-    fn cube_octet_sequence(&self, s: cubit::OctetSeq) -> Result<cubit::OctetSeq, SystemException> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(s.iter()
-            .map(|o| o.wrapping_mul(*o).wrapping_mul(*o))
-            .collect::<Vec<u8>>()
-            .into())
-    }
-    fn shutdown(&self) -> Result<(), SystemException> {
-        self.0.fetch_add(1000, Ordering::SeqCst);
-        Ok(())
-    }
-}
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
+use rtorb_test_support::wait::eventually;
 
 fn cube_everything(c: &Cubit) {
     c.cube_void().unwrap();
@@ -94,7 +48,7 @@ fn orb() -> Orb {
 #[test]
 fn collocated_cubit_calls_run_the_servant_directly() {
     let server = orb();
-    let servant = Arc::new(CubitSkeleton(Cuber::default()));
+    let servant = Arc::new(CubitSkeleton(CubitImpl::default()));
     let obj = server.activate(servant.clone());
     let by_reference = Cubit::unchecked_narrow(obj.clone());
     cube_everything(&by_reference);
@@ -106,7 +60,8 @@ fn collocated_cubit_calls_run_the_servant_directly() {
     cube_everything(&by_ior);
     by_ior.shutdown().unwrap();
     // 9 servant calls per round (cube_struct makes 3), then shutdown.
-    assert_eq!(servant.0.0.load(Ordering::SeqCst), 2 * 9 + 1000);
+    assert_eq!(servant.0.calls.load(Ordering::SeqCst), 2 * 9);
+    assert!(servant.0.shut_down.load(Ordering::SeqCst));
     let stats = server.collocation_stats();
     assert_eq!(stats.direct_calls, 2 * 7 + 1);
     // The checked narrow needed no call: the type id is Cubit's.
@@ -118,7 +73,7 @@ fn collocated_cubit_calls_run_the_servant_directly() {
 #[test]
 fn a_remote_client_gets_the_same_results_over_iiop() {
     let server = orb();
-    let obj = server.activate(Arc::new(CubitSkeleton(Cuber::default())));
+    let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
     let client = orb();
     let ior = server.object_to_string(&obj).unwrap();
     let remote = Cubit::unchecked_narrow(client.string_to_object(&ior).unwrap());
@@ -137,7 +92,7 @@ fn collocated_calls_honour_holding_and_discarding_managers() {
     let poa = server.root_poa().create_poa("held", None, &[]).unwrap();
     let manager = poa.the_poa_manager();
     let id = poa
-        .activate_object(Arc::new(CubitSkeleton(Cuber::default())))
+        .activate_object(Arc::new(CubitSkeleton(CubitImpl::default())))
         .unwrap();
     let cubit = Cubit::unchecked_narrow(poa.id_to_reference(&id).unwrap());
     let (tx, rx) = mpsc::channel();
@@ -145,12 +100,7 @@ fn collocated_calls_honour_holding_and_discarding_managers() {
     std::thread::spawn(move || {
         let _ = tx.send(c.cube_long(2));
     });
-    for _ in 0..2000 {
-        if manager.held_requests() == 1 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let _ = eventually(Duration::from_secs(10), || manager.held_requests() == 1);
     assert_eq!(manager.held_requests(), 1, "the collocated call is held");
     assert!(rx.try_recv().is_err());
     manager.activate().unwrap();
@@ -165,7 +115,7 @@ fn collocated_calls_honour_holding_and_discarding_managers() {
     assert_eq!(server.idle_connections(), 0);
 }
 
-/// Incarnates a `Cuber`, counting.
+/// Incarnates a `CubitImpl`, counting.
 #[derive(Default)]
 struct Activator(AtomicU32);
 
@@ -176,7 +126,7 @@ impl ServantActivator for Activator {
         _adapter: &Poa,
     ) -> Result<Arc<dyn Skeleton>, ServantManagerError> {
         self.0.fetch_add(1, Ordering::SeqCst);
-        Ok(Arc::new(CubitSkeleton(Cuber::default())))
+        Ok(Arc::new(CubitSkeleton(CubitImpl::default())))
     }
     fn etherealize(&self, _: &[u8], _: &Poa, _: Arc<dyn Skeleton>, _: bool, _: bool) {}
 }
@@ -243,7 +193,7 @@ fn a_skeleton_without_the_direct_path_is_called_with_in_memory_giop() {
     assert_eq!(server.idle_connections(), 0);
 }
 
-/// Gives a fresh `Cuber` per request and counts pre- and postinvokes,
+/// Gives a fresh `CubitImpl` per request and counts pre- and postinvokes,
 /// checking the cookie.
 #[derive(Default)]
 struct Locator {
@@ -260,7 +210,10 @@ impl rtorb::poa::ServantLocator for Locator {
     ) -> Result<(Arc<dyn Skeleton>, rtorb::poa::Cookie), ServantManagerError> {
         assert_eq!(operation, "cube_long");
         let n = self.pre.fetch_add(1, Ordering::SeqCst);
-        Ok((Arc::new(CubitSkeleton(Cuber::default())), Some(Box::new(n))))
+        Ok((
+            Arc::new(CubitSkeleton(CubitImpl::default())),
+            Some(Box::new(n)),
+        ))
     }
     fn postinvoke(
         &self,

@@ -5,69 +5,14 @@
 //! writes the reply and decodes it: with pooled message buffers and
 //! operation names and object keys carried as slices, none of it should
 //! allocate once the pools are warm.
-#![allow(unsafe_code)]
 
-mod support;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rtorb::runtime::Stub;
 use rtorb::runtime::loopback::Loopback;
 use rtorb_cdr::{ByteOrder, Version};
-use support::{Cubit, CubitImpl, CubitSkeleton, cubit};
-
-/// The system allocator, counting allocations while counting is on.
-struct CountingAllocator;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    /// Whether allocations on this thread are counted. Only the measuring
-    /// thread turns it on: the loopback runs client and servant on the
-    /// caller's thread, and the test harness's own threads (output
-    /// capture, timers) must not be counted.
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-fn count() {
-    if COUNTING.try_with(Cell::get).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every method forwards to `System` with the arguments it was
-// given, so `GlobalAlloc`'s contract holds as it does for `System`; the
-// counters are atomics and never allocate.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: the caller meets `GlobalAlloc::alloc`'s requirements,
-        // which are `System::alloc`'s.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from this allocator, hence from `System`, for
-        // `layout`, as the caller guarantees.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: `ptr` came from `System` for `layout`, and the caller
-        // meets the requirements on `new_size`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -75,18 +20,11 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 const CALLS: u64 = 1000;
 
 /// Allocations (and reallocations) per call of `f`, after a warm-up.
-/// Only allocations made on the calling thread are counted.
-fn allocs_per_call(mut f: impl FnMut()) -> f64 {
-    for _ in 0..10 {
-        f();
-    }
-    ALLOCS.store(0, Ordering::SeqCst);
-    COUNTING.with(|c| c.set(true));
-    for _ in 0..CALLS {
-        f();
-    }
-    COUNTING.with(|c| c.set(false));
-    ALLOCS.load(Ordering::SeqCst) as f64 / CALLS as f64
+/// Only allocations made on the calling thread count: the loopback runs
+/// client and servant on it, and the test harness's own threads (output
+/// capture, timers) must not be counted.
+fn allocs_per_call(f: impl FnMut()) -> f64 {
+    allocations_per_call(10, CALLS, f).0
 }
 
 #[test]

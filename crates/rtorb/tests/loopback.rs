@@ -2,8 +2,6 @@
 //! oneways through the loopback, in GIOP 1.0, 1.1 and 1.2 and both byte
 //! orders.
 
-mod support;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -15,8 +13,9 @@ use rtorb::runtime::{
 };
 use rtorb_cdr::{ByteOrder, Encoding, OMG_VMCID, Version};
 use rtorb_giop::ior::{IiopProfile, ObjectReference};
-use support::{
-    CheckedCubeError, Cubit, CubitImpl, CubitSkeleton, Guarded, GuardedSkeleton, Overflow, cubit,
+use rtorb_test_support::cubit::guarded::CheckedCubeError;
+use rtorb_test_support::cubit::{
+    Cubit, CubitImpl, CubitSkeleton, Guarded, GuardedSkeleton, Overflow, cubit,
 };
 
 fn configurations() -> Vec<(Version, ByteOrder)> {

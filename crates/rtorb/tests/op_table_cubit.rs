@@ -2,8 +2,6 @@
 //! (the golden text of `crates/rtorb-idl/tests/phf_render.rs`), its
 //! lookups, and a Cubit skeleton that dispatches through it.
 
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -13,8 +11,8 @@ use rtorb::runtime::{
     SystemException, SystemExceptionKind, bad_operation,
 };
 use rtorb_cdr::{ByteOrder, Version};
-use support::cubit::Many;
-use support::{CUBIT_REPOSITORY_IDS, Cubit, CubitImpl, CubitServant};
+use rtorb_test_support::cubit::cubit::{Many, REPOSITORY_IDS as CUBIT_REPOSITORY_IDS};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitServant};
 
 static CUBIT_OPS: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {
     seed: 0xdde61a46db7dd424,

@@ -9,14 +9,11 @@
 //! connection may take (memory, time, connections) are asserted through
 //! what the clients see, not through timing.
 
-mod support;
-
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
@@ -24,7 +21,9 @@ use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message, RequestHeader};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameDecoder, FrameProtocol, MessageWriter, decode_message, encode_message};
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::net::socket_path;
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The server's maximum message size in these tests.
@@ -59,19 +58,10 @@ struct Fixture {
     protocol: Protocol,
 }
 
-fn socket_path() -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir()
-        .join(format!("rtorb-bad-{}-{n}.sock", std::process::id()))
-        .display()
-        .to_string()
-}
-
 fn fixture(strategy: ServerStrategy, protocol: Protocol, incomplete: Duration) -> Fixture {
     let endpoint = match protocol {
         Protocol::Iiop => "iiop://127.0.0.1:0".to_owned(),
-        Protocol::Uiop => format!("uiop://{}", socket_path()),
+        Protocol::Uiop => format!("uiop://{}", socket_path("bad")),
     };
     let server = Orb::builder()
         .listen(endpoint)
@@ -228,6 +218,7 @@ struct SlowReader(Raw);
 
 impl Read for SlowReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // A slow peer is what the test is about.
         std::thread::sleep(Duration::from_millis(1));
         let n = buf.len().min(16 * 1024);
         self.0.read(&mut buf[..n])
@@ -519,6 +510,7 @@ fn stalled_and_trickling_connections_are_closed_after_the_timeout() {
                 if trickle.write_all(&[0u8]).is_err() {
                     return sent;
                 }
+                // The pace of a trickling peer, which the server must close.
                 std::thread::sleep(Duration::from_millis(50));
             }
             200
@@ -632,10 +624,7 @@ fn connections_beyond_the_limit_are_closed_at_once() {
         f.served(5);
         // Once they go, new clients are served again.
         drop(raws);
-        let start = Instant::now();
-        while f.server.server_connections() > 1 && start.elapsed() < TIMEOUT {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let _ = eventually(TIMEOUT, || f.server.server_connections() <= 1);
         assert_eq!(f.server.server_connections(), 1, "{}", f.what);
         let mut again = f.raw();
         again.write_all(&locate).unwrap();

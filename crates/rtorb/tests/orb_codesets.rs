@@ -6,7 +6,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Barrier, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::codesets::{
@@ -24,6 +24,8 @@ use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{Content, Message, ReplyStatus, RequestHeader};
 use rtorb_giop::service_context::{ServiceContext, TypedServiceContext};
 use rtorb_giop::{MessageWriter, ObjectReference, decode_message};
+use rtorb_test_support::net::read_message;
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -270,23 +272,6 @@ fn a_server_rejects_wide_text_it_cannot_have_been_sent() {
     server.shutdown();
 }
 
-/// Reads one whole GIOP message from `stream`.
-fn read_message(stream: &mut TcpStream) -> Message {
-    let mut header = [0u8; 12];
-    stream.read_exact(&mut header).unwrap();
-    let b = [header[8], header[9], header[10], header[11]];
-    let size = if header[6] & 1 == 1 {
-        u32::from_le_bytes(b)
-    } else {
-        u32::from_be_bytes(b)
-    };
-    let mut body = vec![0u8; size as usize];
-    stream.read_exact(&mut body).unwrap();
-    let mut whole = header.to_vec();
-    whole.extend_from_slice(&body);
-    decode_message(whole.into()).unwrap()
-}
-
 /// An rtorb client against a peer that advertises omniORB's code sets
 /// (ISO 8859-1 native for char, converting to UTF-8; UTF-16 for wchar):
 /// it negotiates UTF-8 and UTF-16, says so in the CodeSets context of the
@@ -499,14 +484,8 @@ fn sync_none_oneways_announce_the_code_sets() {
         obj.invoke_oneway("wset", |e| e.write_wstring(WIDE))
             .unwrap();
         // The oneway is written by a background thread: wait for it.
-        let deadline = Instant::now() + TIMEOUT;
-        let last = loop {
-            let last = store.last.lock().unwrap().clone();
-            if last.is_some() || Instant::now() >= deadline {
-                break last;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
+        let _ = eventually(TIMEOUT, || store.last.lock().unwrap().is_some());
+        let last = store.last.lock().unwrap().clone();
         assert_eq!(last.as_deref(), Some(WIDE), "{strategy:?}");
         // Calls after it, on the same connection or another, work too.
         assert_eq!(

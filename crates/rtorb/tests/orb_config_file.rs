@@ -9,26 +9,8 @@ use rtorb::orb::{
     BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE, CONFIG_ENV, MAX_CONFIG_FILE_SIZE, Orb,
     OrbConfig, OrbError,
 };
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
-use rtorb_cdr::{CdrDecode, CdrEncode};
 use rtorb_giop::SystemExceptionKind;
-
-struct Echo;
-
-impl Skeleton for Echo {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Echo:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "echo" => {
-                let l = i32::decode(req.arguments())?;
-                req.write_results(|e| l.encode(e))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
+use rtorb_test_support::echo::{Echo, echo};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -42,13 +24,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
-}
-
-fn echo(obj: &rtorb::runtime::Object, v: i32) -> i32 {
-    obj.invoke("echo", |e| v.encode(e))
-        .unwrap()
-        .decode::<i32, SystemException>(i32::decode)
-        .unwrap()
 }
 
 /// Every option, as `-ORB` arguments.
@@ -339,7 +314,7 @@ fn an_orb_from_a_config_file_serves_a_call() {
         Some(Duration::from_secs(5))
     );
     let echo_ref = client.resolve_initial_references("Echo").unwrap();
-    assert_eq!(echo(&echo_ref, 41), 41);
+    assert_eq!(echo(&echo_ref, 41).unwrap(), 41);
     server.shutdown();
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -367,17 +342,17 @@ fn file_references_to_an_ior_and_a_corbaloc() {
     let by_ior = client
         .string_to_object(&format!("file://{}", ior_file.display()))
         .unwrap();
-    assert_eq!(echo(&by_ior, 7), 7);
+    assert_eq!(echo(&by_ior, 7).unwrap(), 7);
     let by_loc = client
         .string_to_object(&format!("FILE://{}", loc_file.display()))
         .unwrap();
-    assert_eq!(echo(&by_loc, -3), -3);
+    assert_eq!(echo(&by_loc, -3).unwrap(), -3);
 
     // A relative path (TAO's `file://relative`), from the current directory.
     let cwd = std::env::current_dir().unwrap();
     let rel = pathdiff(&loc_file, &cwd);
     let by_rel = client.string_to_object(&format!("file://{rel}")).unwrap();
-    assert_eq!(echo(&by_rel, 11), 11);
+    assert_eq!(echo(&by_rel, 11).unwrap(), 11);
     server.shutdown();
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,8 +8,8 @@
 mod counting;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Barrier, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::Duration;
 
 use bytes::Bytes;
 use counting::{Counts, counting_registry, unsharable_registry};
@@ -25,43 +25,16 @@ use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_cdr::{CdrDecode, CdrEncode, Encoding};
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
 use rtorb_giop::{Reassembler, ReassemblyLimits, decode_message};
+use rtorb_test_support::net::socket_path;
+use rtorb_test_support::wait::{self, Latch};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-fn socket_path(tag: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir()
-        .join(format!("rtorb-conn-{}-{tag}-{n}.sock", std::process::id()))
-        .display()
-        .to_string()
-}
-
-/// A gate servants wait at until the test opens it.
-#[derive(Default)]
-struct Gate {
-    open: Mutex<bool>,
-    changed: Condvar,
-}
-
-impl Gate {
-    fn wait(&self) {
-        let mut open = self.open.lock().unwrap();
-        while !*open {
-            open = self.changed.wait(open).unwrap();
-        }
-    }
-    fn open(&self) {
-        *self.open.lock().unwrap() = true;
-        self.changed.notify_all();
-    }
-}
-
 /// A servant for the tests: echoes, slow echoes, large octet sequences,
-/// and operations that wait at a gate.
+/// and operations that wait at a gate (a latch the test opens).
 #[derive(Default)]
 struct Lab {
-    gate: Gate,
+    gate: Latch,
     started: AtomicUsize,
     done: AtomicUsize,
     recorded: Mutex<Vec<i64>>,
@@ -82,6 +55,7 @@ impl Skeleton for LabSkeleton {
             "slow_echo" => {
                 let ms = u32::decode(req.arguments())?;
                 let v = i32::decode(req.arguments())?;
+                // A reply that comes late is what the callers test.
                 std::thread::sleep(Duration::from_millis(u64::from(ms)));
                 req.write_results(|e| v.encode(e))
             }
@@ -103,7 +77,9 @@ impl Skeleton for LabSkeleton {
             }
             "wait_gate" => {
                 self.0.started.fetch_add(1, Ordering::SeqCst);
-                self.0.gate.wait();
+                // Some tests never open it: the request ends with the
+                // process, or after a minute.
+                let _ = self.0.gate.wait(Duration::from_secs(60));
                 self.0.done.fetch_add(1, Ordering::SeqCst);
                 Ok(())
             }
@@ -159,11 +135,7 @@ fn slow_echo(obj: &Object, ms: u32, v: i32) -> Result<i32, SystemException> {
 
 /// Waits until `cond` holds, failing the test after a generous bound.
 fn eventually(what: &str, cond: impl Fn() -> bool) {
-    let until = Instant::now() + TIMEOUT;
-    while !cond() {
-        assert!(Instant::now() < until, "never happened: {what}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    assert!(wait::eventually(TIMEOUT, cond), "never happened: {what}");
 }
 
 fn mux_client() -> Orb {
@@ -238,7 +210,7 @@ fn exclusive_calls_in_flight_together_use_a_connection_each() {
     eventually("three calls started", || {
         s.lab.started.load(Ordering::SeqCst) == 3
     });
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -301,7 +273,7 @@ fn multiplexed_falls_back_to_exclusive_on_transports_that_cannot_be_shared() {
     eventually("two calls started", || {
         s.lab.started.load(Ordering::SeqCst) == 2
     });
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -525,6 +497,7 @@ fn without_an_idle_timeout_connections_stay_open() {
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let obj = client.string_to_object(&s.ior).unwrap();
     echo(&obj, 1).unwrap();
+    // Nothing is to happen: let time pass in which it could.
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(s.counts.open(), 1);
     assert_eq!(client.idle_connections(), 1);
@@ -629,7 +602,7 @@ fn preconnected_connections_serve_the_first_calls() {
     eventually("four calls started", || {
         s.lab.started.load(Ordering::SeqCst) == 4
     });
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -655,7 +628,7 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
         .build()
         .unwrap();
     let obj = client.string_to_object(&s.ior).unwrap();
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     oneway_wait_gate(&obj).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 1);
 
@@ -671,7 +644,7 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
     eventually("the upcall starts", || {
         s.lab.started.load(Ordering::SeqCst) == 1
     });
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     eventually("the upcall ends", || s.lab.done.load(Ordering::SeqCst) == 1);
     // ... and a server that lacks the object says so.
     let unknown = client.string_to_object(&s.ior).unwrap();
@@ -694,7 +667,7 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
         eventually("the request arrives", || {
             s.lab.started.load(Ordering::SeqCst) == 1
         });
-        s.lab.gate.open();
+        s.lab.gate.count_down();
         eventually("the upcall ends", || s.lab.done.load(Ordering::SeqCst) == 1);
         s.orb.deactivate(b"Lab");
         PolicyCurrent::with(&[Policy::SyncScope(scope)], || {
@@ -804,7 +777,10 @@ fn an_unreachable_endpoint_does_not_hold_up_sync_none_oneways_to_others() {
         let _ = s.connect(&addr.into());
         fillers.push(s);
     }
-    std::thread::sleep(Duration::from_millis(200));
+    // The queue is full once a filler's connection is established in it.
+    eventually("a filler's connection is queued", || {
+        fillers.iter().any(|s| s.peer_addr().is_ok())
+    });
 
     let client = Orb::builder()
         .sync_scope(SyncScope::None)
@@ -862,7 +838,7 @@ fn oneway_sync_scopes_multiplexed() {
     let with_server = obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)]);
     with_server.invoke_oneway("wait_gate", |_| Ok(())).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 0);
-    s.lab.gate.open();
+    s.lab.gate.count_down();
     let with_target = obj.with_policies(&[Policy::SyncScope(SyncScope::WithTarget)]);
     with_target.invoke_oneway("wait_gate", |_| Ok(())).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 2);
@@ -973,7 +949,7 @@ fn round_trip_timeouts_at_object_and_thread_level() {
         assert_eq!(err.kind(), Some(SystemExceptionKind::Timeout));
         assert_eq!(err.minor, TIMEOUT_ROUND_TRIP);
         // An object-level override longer than the thread's wins.
-        s.lab.gate.open();
+        s.lab.gate.count_down();
         let long = Policy::RelativeRoundtripTimeout(TIMEOUT);
         PolicyCurrent::with(std::slice::from_ref(&short), || {
             obj.with_policies(std::slice::from_ref(&long))

@@ -4,8 +4,6 @@
 //! connection; concurrent calls; the round-trip timeout; shutdown. Every
 //! test that runs a server runs it under each server concurrency strategy.
 
-mod support;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -20,26 +18,12 @@ use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, RequestHeader};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{decode_message, encode_message, fragment_message};
-use support::{CheckedCubeError, Cubit, CubitImpl, Guarded, GuardedSkeleton, cubit};
+use rtorb_test_support::cubit::guarded::CheckedCubeError;
+use rtorb_test_support::cubit::{Cubit, CubitImpl, Guarded, GuardedSkeleton, cubit};
+use rtorb_test_support::net::{iiop_address, read_message, socket_path};
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
-
-fn socket_path(tag: &str) -> String {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir()
-        .join(format!("rtorb-orb-{}-{tag}-{n}.sock", std::process::id()))
-        .display()
-        .to_string()
-}
-
-/// `host:port` of the first (IIOP) endpoint of `orb`.
-fn addr(orb: &Orb) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    e.split('?').next().unwrap_or(e).to_owned()
-}
 
 fn client() -> Orb {
     Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
@@ -149,7 +133,7 @@ fn every_operation_over_uiop_in_every_giop_version_and_giop_lite() {
 fn corbaloc_urls_reach_plain_keys() {
     for strategy in ServerStrategy::ALL {
         let (server, _) = server("iiop://127.0.0.1:0", strategy);
-        let addr = addr(&server);
+        let addr = iiop_address(&server);
         let client = client();
         for v in ["1.0", "1.1", "1.2"] {
             let obj = client
@@ -165,7 +149,7 @@ fn corbaloc_urls_reach_plain_keys() {
 fn an_unknown_key_is_object_not_exist() {
     for strategy in ServerStrategy::ALL {
         let (server, _) = server("iiop://127.0.0.1:0", strategy);
-        let addr = addr(&server);
+        let addr = iiop_address(&server);
         let client = client();
         let cubit: Cubit = client
             .string_to_object(&format!("corbaloc::1.2@{addr}/Nobody"))
@@ -210,7 +194,7 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
         let (server, _) = server("iiop://127.0.0.1:0", strategy);
         let client = client();
         let cubit: Cubit = client
-            .string_to_object(&format!("corbaloc::1.2@{}/Cubit", addr(&server)))
+            .string_to_object(&format!("corbaloc::1.2@{}/Cubit", iiop_address(&server)))
             .unwrap()
             .unchecked_narrow();
         for _ in 0..3 {
@@ -316,7 +300,7 @@ fn a_server_that_shuts_down_and_comes_back_over_uiop() {
 fn garbage_closes_only_its_own_connection() {
     for strategy in ServerStrategy::ALL {
         let (server, ior) = server("iiop://127.0.0.1:0", strategy);
-        let addr = addr(&server);
+        let addr = iiop_address(&server);
         let client = client();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         assert_eq!(cubit.cube_octet(2).unwrap(), 8);
@@ -342,26 +326,14 @@ fn raw_exchange(stream: &mut TcpStream, pieces: &[bytes::Bytes]) -> Message {
     for p in pieces {
         stream.write_all(p).unwrap();
     }
-    let mut header = [0u8; 12];
-    stream.read_exact(&mut header).unwrap();
-    let size = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
-    let size = if header[6] & 1 == 1 {
-        size
-    } else {
-        u32::from_be_bytes([header[8], header[9], header[10], header[11]])
-    };
-    let mut body = vec![0u8; size as usize];
-    stream.read_exact(&mut body).unwrap();
-    let mut whole = header.to_vec();
-    whole.extend_from_slice(&body);
-    decode_message(whole.into()).unwrap()
+    read_message(stream)
 }
 
 #[test]
 fn locate_requests_and_fragmented_requests_are_served() {
     for strategy in ServerStrategy::ALL {
         let (server, _) = server("iiop://127.0.0.1:0", strategy);
-        let addr = addr(&server);
+        let addr = iiop_address(&server);
         let mut raw = TcpStream::connect(&addr).unwrap();
         raw.set_read_timeout(Some(TIMEOUT)).unwrap();
         for (version, key, want) in [
@@ -445,10 +417,12 @@ fn concurrent_calls_use_separate_connections() {
     }
 }
 
-/// Sleeps as long as it is asked to, in milliseconds, and counts the
-/// sleeps it has finished.
+/// Sleeps as long as it is asked to, in milliseconds (a request that
+/// takes time is what the tests of timeouts and of shutdown need), and
+/// counts the sleeps it has started and finished.
 #[derive(Default)]
 struct Sleeper {
+    started: Arc<AtomicUsize>,
     finished: Arc<AtomicUsize>,
 }
 
@@ -460,6 +434,7 @@ impl Skeleton for Sleeper {
         match req.operation() {
             "sleep" => {
                 let ms = u32::decode(req.arguments())?;
+                self.started.fetch_add(1, Ordering::SeqCst);
                 std::thread::sleep(Duration::from_millis(ms.into()));
                 self.finished.fetch_add(1, Ordering::SeqCst);
                 req.write_results(|e| ms.encode(e))
@@ -493,10 +468,7 @@ fn a_call_that_takes_too_long_times_out() {
         assert_eq!(e.minor, rtorb::orb::TIMEOUT_ROUND_TRIP);
         // The reactive server runs one request at a time: let the long
         // one end before the next call.
-        let waited = std::time::Instant::now();
-        while finished.load(Ordering::SeqCst) < 2 && waited.elapsed() < TIMEOUT {
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let _ = eventually(TIMEOUT, || finished.load(Ordering::SeqCst) >= 2);
         // The next call has a fresh connection.
         assert_eq!(sleep(2).unwrap(), 2);
     }
@@ -574,7 +546,9 @@ fn location_forward_is_followed_and_bounded() {
 fn shutdown_finishes_the_request_in_flight() {
     for strategy in ServerStrategy::ALL {
         let server = server_orb("iiop://127.0.0.1:0", strategy);
-        let obj = server.activate(Arc::new(Sleeper::default()));
+        let sleeper = Sleeper::default();
+        let running = Arc::clone(&sleeper.started);
+        let obj = server.activate(Arc::new(sleeper));
         let ior = server.object_to_string(&obj).unwrap();
         let client = self::client();
         let sleeper = client.string_to_object(&ior).unwrap();
@@ -583,7 +557,10 @@ fn shutdown_finishes_the_request_in_flight() {
                 .invoke("sleep", |e| 300u32.encode(e))
                 .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
         });
-        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            eventually(TIMEOUT, || running.load(Ordering::SeqCst) == 1),
+            "the request reaches the servant"
+        );
         let started = std::time::Instant::now();
         server.shutdown();
         assert!(started.elapsed() >= Duration::from_millis(100));
@@ -640,7 +617,7 @@ fn shutdown_sends_close_connection_on_every_connection() {
         ))
         .unwrap();
         let mut tcp: Vec<TcpStream> = (0..3)
-            .map(|_| TcpStream::connect(addr(&server)).unwrap())
+            .map(|_| TcpStream::connect(iiop_address(&server)).unwrap())
             .collect();
         let mut unix = std::os::unix::net::UnixStream::connect(&path).unwrap();
         unix.set_read_timeout(Some(TIMEOUT)).unwrap();
@@ -655,10 +632,7 @@ fn shutdown_sends_close_connection_on_every_connection() {
         unix.read_exact(&mut b).unwrap();
         let mut rest = vec![0u8; locate_reply_len(&b)];
         unix.read_exact(&mut rest).unwrap();
-        let waited = std::time::Instant::now();
-        while server.server_connections() < 4 && waited.elapsed() < TIMEOUT {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let _ = eventually(TIMEOUT, || server.server_connections() >= 4);
         assert_eq!(server.server_connections(), 4, "{strategy}");
         server.shutdown();
         assert_eq!(server.server_connections(), 0, "{strategy}");

@@ -11,29 +11,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::Orb;
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
-use rtorb_cdr::{CdrDecode, CdrEncode};
+use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::wait::eventually;
 
-struct Echo;
-
-impl Skeleton for Echo {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Echo:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "echo" => {
-                let v = i32::decode(req.arguments())?;
-                req.write_results(|e| v.encode(e))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
-fn echo(obj: &rtorb::runtime::Object, v: i32) -> Result<i32, SystemException> {
-    obj.invoke("echo", |e| v.encode(e))?.decode(i32::decode)
-}
+/// How long a test waits for threads to start or to settle.
+const SETTLE: Duration = Duration::from_secs(20);
 
 /// Every thread of this process: its `/proc` directory and its name.
 fn tasks() -> Vec<(std::path::PathBuf, String)> {
@@ -67,6 +49,22 @@ fn switches(name: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// Whether `n` threads are named `name` and every one of them is asleep
+/// (state `S`, waiting for an event).
+fn asleep(name: &str, n: usize) -> bool {
+    let states: Vec<bool> = tasks()
+        .into_iter()
+        .filter(|(_, comm)| comm == name)
+        .map(|(path, _)| {
+            std::fs::read_to_string(path.join("status"))
+                .unwrap_or_default()
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains("S (sleeping)"))
+        })
+        .collect();
+    states.len() == n && states.iter().all(|s| *s)
+}
+
 /// The name of every thread of this process.
 fn thread_names() -> Vec<String> {
     let mut names: Vec<String> = tasks().into_iter().map(|(_, name)| name).collect();
@@ -84,7 +82,7 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         .unwrap();
     let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo));
     let ior = orb.object_to_string(&obj).unwrap();
-    std::thread::sleep(Duration::from_millis(100));
+    let _ = eventually(SETTLE, || asleep("rtorb-acceptor", 2));
 
     let before = switches("rtorb-acceptor");
     assert_eq!(
@@ -92,6 +90,7 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         2,
         "one acceptor thread per endpoint: {before:?}"
     );
+    // The time in which a polling thread would wake.
     std::thread::sleep(Duration::from_millis(600));
     let after = switches("rtorb-acceptor");
     for ((task, b), (_, a)) in before.iter().zip(&after) {
@@ -113,20 +112,19 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     // threads of its ORBs meanwhile; a listing of /proc/self/task taken
     // while threads exit can miss live ones, so it is read again for a
     // while, and on a failure every thread of the process is listed.
-    let mut before = switches("rtorb-connectio");
-    for _ in 0..40 {
-        if before.len() == 1 {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    let _ = eventually(SETTLE, || asleep("rtorb-connectio", 1));
+    let mut before = Vec::new();
+    let _ = eventually(SETTLE, || {
         before = switches("rtorb-connectio");
-    }
+        before.len() == 1
+    });
     assert_eq!(
         before.len(),
         1,
         "one connection thread: {before:?}; every thread: {:?}",
         thread_names()
     );
+    // The time in which a polling thread would wake.
     std::thread::sleep(Duration::from_millis(600));
     let after = switches("rtorb-connectio");
     let woken = after[0].1 - before[0].1;
@@ -169,10 +167,14 @@ fn idle_event_loops_sleep_until_input_or_shutdown() {
         let client = Orb::builder().build().unwrap();
         let target = client.string_to_object(&ior).unwrap();
         assert_eq!(echo(&target, 1).unwrap(), 1);
-        std::thread::sleep(Duration::from_millis(100));
+        let _ = eventually(SETTLE, || {
+            let n = switches(name).len();
+            n > 0 && asleep(name, n)
+        });
 
         let before = switches(name);
         assert!(!before.is_empty(), "{strategy:?}: no {name} thread");
+        // The time in which a polling thread would wake.
         std::thread::sleep(Duration::from_millis(600));
         let after = switches(name);
         for ((task, b), (_, a)) in before.iter().zip(&after) {

@@ -8,15 +8,13 @@
 //! is one whole turn of the server (reply, write, read, parse, lookup,
 //! dispatch).
 
-mod support;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rtorb::orb::Orb;
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb::sync::thread_acquisitions;
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 
 /// Wraps the Cubit skeleton, summing the connection thread's lock
 /// acquisitions between one dispatch and the next.

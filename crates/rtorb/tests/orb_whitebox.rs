@@ -5,15 +5,13 @@
 //! on the calling thread (demarshal: the reply's header, its body, the
 //! stub's results) and one to every server stage on the connection thread.
 
-mod support;
-
 use std::sync::Arc;
 
 use rtorb::orb::Orb;
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb::sync::Mutex;
 use rtorb::whitebox::{Stage, StageTotals, thread_totals};
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 
 /// Records the connection thread's totals at each dispatch.
 struct Recording {

@@ -5,11 +5,12 @@
 
 mod poa_common;
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use poa_common::{client, remote, server, sleep, tagged};
+use poa_common::{client, remote, server, sleep, tagged_announcing};
 use rtorb::runtime::Object;
+use rtorb_test_support::wait::Latch;
 
 /// The calling thread's voluntary context switches.
 fn switches() -> u64 {
@@ -39,14 +40,17 @@ fn waiting_for_completion_is_woken_by_the_last_request() {
     let poa = root.create_poa("waited", None, &[]).unwrap();
     let manager = poa.the_poa_manager();
     manager.activate().unwrap();
-    let id = poa.activate_object(tagged(1)).unwrap();
+    let first = Arc::new(Latch::new(2));
+    let id = poa
+        .activate_object(tagged_announcing(1, Arc::clone(&first)))
+        .unwrap();
     let obj = remote(&orb, &c, &poa.id_to_reference(&id).unwrap());
     assert_eq!(sleep(&obj, 0).unwrap(), 0, "connected");
 
     // The manager: hold_requests(wait_for_completion) while a request of
     // 500 ms runs.
     let done = sleep_in_background(&obj, 500);
-    std::thread::sleep(Duration::from_millis(100));
+    assert!(first.wait(Duration::from_secs(20)), "the request started");
     let before = switches();
     manager.hold_requests(true).unwrap();
     let woken = switches() - before;
@@ -56,8 +60,13 @@ fn waiting_for_completion_is_woken_by_the_last_request() {
     manager.activate().unwrap();
 
     // destroy(wait_for_completion) likewise.
+    let second = Arc::new(Latch::new(1));
+    let id = poa
+        .activate_object(tagged_announcing(2, Arc::clone(&second)))
+        .unwrap();
+    let obj = remote(&orb, &c, &poa.id_to_reference(&id).unwrap());
     let done = sleep_in_background(&obj, 500);
-    std::thread::sleep(Duration::from_millis(100));
+    assert!(second.wait(Duration::from_secs(20)), "the request started");
     let before = switches();
     poa.destroy(true, true).unwrap();
     let woken = switches() - before;

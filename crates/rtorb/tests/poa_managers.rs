@@ -19,6 +19,7 @@ use rtorb::poa::{
 use rtorb::runtime::{
     CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
 };
+use rtorb_test_support::wait::eventually;
 
 /// A POA with a manager of its own (holding), an object in it, and that
 /// object as a client over IIOP sees it.
@@ -41,13 +42,9 @@ fn call_in_background(obj: &Object) -> mpsc::Receiver<Result<u32, SystemExceptio
 
 /// Waits until `manager` holds `n` requests.
 fn wait_held(manager: &PoaManager, n: usize) {
-    for _ in 0..2000 {
-        if manager.held_requests() == n {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    if !eventually(Duration::from_secs(10), || manager.held_requests() == n) {
+        panic!("{} requests held, not {n}", manager.held_requests());
     }
-    panic!("{} requests held, not {n}", manager.held_requests());
 }
 
 #[test]

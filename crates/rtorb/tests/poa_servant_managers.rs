@@ -14,6 +14,10 @@ use rtorb::poa::{
     ServantRetentionPolicy,
 };
 use rtorb::runtime::{Object, Skeleton, SystemException, SystemExceptionKind};
+use rtorb_test_support::wait::Latch;
+
+/// How long a test waits for an event before it fails.
+const LONG: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Incarnates `Tagged(n)` for the n-th incarnation; records
 /// etherealizations.
@@ -352,8 +356,8 @@ fn an_adapter_activator_makes_children_on_demand() {
 
 /// A servant whose `who` waits until the gate opens.
 struct Gate {
-    entered: Arc<std::sync::atomic::AtomicBool>,
-    open: Arc<std::sync::atomic::AtomicBool>,
+    entered: Arc<Latch>,
+    open: Arc<Latch>,
 }
 
 impl Skeleton for Gate {
@@ -362,10 +366,8 @@ impl Skeleton for Gate {
     }
     fn dispatch(&self, req: &mut rtorb::runtime::ServerRequest<'_>) -> Result<(), SystemException> {
         use rtorb::runtime::CdrEncode;
-        self.entered.store(true, Ordering::SeqCst);
-        while !self.open.load(Ordering::SeqCst) {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
+        self.entered.count_down();
+        assert!(self.open.wait(LONG), "the gate opens");
         req.write_results(|e| 77u32.encode(e))
     }
 }
@@ -391,7 +393,6 @@ impl ServantActivator for GateActivator {
 
 #[test]
 fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
-    use std::sync::atomic::AtomicBool;
     let orb = server();
     let c = client();
     let root = orb.root_poa();
@@ -405,8 +406,8 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
             ],
         )
         .unwrap();
-    let entered = Arc::new(AtomicBool::new(false));
-    let open = Arc::new(AtomicBool::new(false));
+    let entered = Arc::new(Latch::new(1));
+    let open = Arc::new(Latch::new(1));
     let activator = Arc::new(GateActivator {
         gate: Mutex::new(Some(Gate {
             entered: entered.clone(),
@@ -423,15 +424,13 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
         &poa.create_reference_with_id(b"g", TAGGED_ID).unwrap(),
     );
     let call = std::thread::spawn(move || who(&obj));
-    while !entered.load(Ordering::SeqCst) {
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    assert!(entered.wait(LONG), "the request reaches the servant");
     poa.destroy(true, false).unwrap();
     assert!(
         activator.etherealized.lock().unwrap().is_empty(),
         "not while its request runs"
     );
-    open.store(true, Ordering::SeqCst);
+    open.count_down();
     assert_eq!(call.join().unwrap().unwrap(), 77);
     assert_eq!(
         *activator.etherealized.lock().unwrap(),

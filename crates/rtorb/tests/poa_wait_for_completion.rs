@@ -18,6 +18,7 @@ use rtorb::poa::{
     RequestProcessingPolicy, ServantActivator, ServantManager, ServantManagerError, State,
 };
 use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb_test_support::wait::eventually;
 
 /// Orders events across threads.
 static SEQUENCE: AtomicU64 = AtomicU64::new(1);
@@ -136,19 +137,14 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
             (r, at)
         })
     };
-    // The state changes before the wait starts.
-    for _ in 0..4000 {
-        let changed = match wait {
-            Wait::Hold => manager.get_state() == State::Holding,
-            Wait::Discard => manager.get_state() == State::Discarding,
-            Wait::Deactivate => manager.get_state() == State::Inactive,
-            Wait::Destroy => poa.is_destroyed(),
-        };
-        if changed {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    // The state changes before the wait starts: give the waiter the time
+    // to get there (the check below holds either way).
+    let _ = eventually(Duration::from_secs(4), || match wait {
+        Wait::Hold => manager.get_state() == State::Holding,
+        Wait::Discard => manager.get_state() == State::Discarding,
+        Wait::Deactivate => manager.get_state() == State::Inactive,
+        Wait::Destroy => poa.is_destroyed(),
+    });
     // The request is still blocked: the waiter cannot have returned.
     assert!(done.try_recv().is_err(), "{wait:?} returned early");
     gated.open();

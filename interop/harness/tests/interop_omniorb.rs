@@ -36,6 +36,7 @@ use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;
 use rtorb_interop::process::{ChildGuard, Collector};
 use rtorb_interop::{GiopVersion, ensure_peers, start_interop_server};
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -723,17 +724,16 @@ fn exercise(
     // `maxServerThreadPerConnection`) while the oneway's upcall is still
     // going. Ask again for a bounded while before calling it lost.
     let mut seen = None;
-    for _ in 0..500 {
+    let _ = eventually(Duration::from_secs(5), || {
         match call!("last_post", tester.last_post()) {
-            Some(p) if p == latin(5) => {
+            Some(p) => {
+                let arrived = p == latin(5);
                 seen = Some(p);
-                break;
+                arrived
             }
-            Some(p) => seen = Some(p),
-            None => break,
+            None => true,
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    });
     if let Some(p) = seen {
         check(&mut f, p == latin(5), "last_post after the oneway post");
     }

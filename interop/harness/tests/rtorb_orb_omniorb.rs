@@ -4,13 +4,10 @@
 //! fragments them; the rtorb server runs under each server concurrency
 //! strategy. A missing omniORB fails these tests.
 
-#[path = "../../../crates/rtorb/tests/support/mod.rs"]
-mod support;
-
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::Stub;
@@ -22,20 +19,14 @@ use rtorb_interop::{
     CubitServer, DIRECT_SEND_OCTETS, FRAGMENTING_OCTETS, GiopVersion, ensure_peers,
     start_cubit_server,
 };
-use support::{Cubit, CubitImpl, CubitSkeleton, cubit};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
+use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 fn peers() -> rtorb_interop::PeerPaths {
     ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"))
-}
-
-/// `host:port` of the IIOP endpoint of `orb`.
-fn addr(orb: &Orb) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    e.split('?').next().unwrap_or(e).to_owned()
 }
 
 /// Runs omniORB's `cubit_client` with `args` and the target; it exits 0
@@ -70,14 +61,7 @@ fn run_omniorb_client(args: &[String], target: &str) {
 }
 
 fn wait_for(flag: &AtomicBool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < TIMEOUT {
-        if flag.load(Ordering::SeqCst) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    false
+    eventually(TIMEOUT, || flag.load(Ordering::SeqCst))
 }
 
 /// An rtorb server on a free IIOP port with `strategy`.
@@ -100,7 +84,11 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
             let servant = CubitImpl::default();
             let shut_down = Arc::clone(&servant.shut_down);
             server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
-            let target = format!("corbaloc::{}@{}/Cubit", version.as_str(), addr(&server));
+            let target = format!(
+                "corbaloc::{}@{}/Cubit",
+                version.as_str(),
+                iiop_address(&server)
+            );
             run_omniorb_client(
                 &[
                     "--giop".into(),

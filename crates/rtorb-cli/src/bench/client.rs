@@ -9,8 +9,8 @@ use rtorb::whitebox::Stage;
 
 use super::ops::Op;
 use super::stats::{ByOp, OpStats, Recorder};
-use crate::alloc_count::thread_allocations;
 use crate::cubit_idl::{Cubit, cubit};
+use rtorb_test_support::alloc::thread_allocations;
 
 /// Calls made before measuring each operation.
 pub(crate) fn warmup_calls(calls: u64) -> u64 {

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::ops::{Op, giop_messages};
 use super::stats::{OpStats, Recorder};
-use crate::alloc_count::thread_allocations;
+use rtorb_test_support::alloc::thread_allocations;
 
 /// The largest message the raw server accepts.
 const MAX_MESSAGE: usize = 1 << 20;

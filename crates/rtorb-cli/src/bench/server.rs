@@ -23,8 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ops::{OPS, index_of};
 use super::stats::ByOp;
-use crate::alloc_count::thread_allocations;
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
+use rtorb_test_support::alloc::thread_allocations;
 
 /// What the server counted for one operation, per call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

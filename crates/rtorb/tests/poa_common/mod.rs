@@ -9,14 +9,20 @@ use rtorb::orb::Orb;
 use rtorb::runtime::{
     CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
 };
+use rtorb_test_support::wait::Latch;
 
 /// The repository id of [`Tagged`].
 pub const TAGGED_ID: &str = "IDL:Tagged:1.0";
 
 /// A servant whose `who` operation answers its tag, and whose `sleep`
-/// operation takes the milliseconds it is given.
+/// operation takes the milliseconds it is given (a request that runs for a
+/// while is what the tests of waiting for completion need), counting
+/// `sleeping` down as it starts.
 #[derive(Debug)]
-pub struct Tagged(pub u32);
+pub struct Tagged {
+    tag: u32,
+    sleeping: Option<Arc<Latch>>,
+}
 
 impl Skeleton for Tagged {
     fn repository_ids(&self) -> &'static [&'static str] {
@@ -25,11 +31,15 @@ impl Skeleton for Tagged {
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
         match req.operation() {
             "who" => {
-                let tag = self.0;
+                let tag = self.tag;
                 req.write_results(|e| tag.encode(e))
             }
             "sleep" => {
                 let ms = u32::decode(req.arguments())?;
+                if let Some(sleeping) = &self.sleeping {
+                    sleeping.count_down();
+                }
+                // The request's running time is what the caller asked for.
                 std::thread::sleep(Duration::from_millis(ms.into()));
                 req.write_results(|e| ms.encode(e))
             }
@@ -40,7 +50,19 @@ impl Skeleton for Tagged {
 
 /// A new `Tagged` servant as the skeleton a POA takes.
 pub fn tagged(tag: u32) -> Arc<dyn Skeleton> {
-    Arc::new(Tagged(tag))
+    Arc::new(Tagged {
+        tag,
+        sleeping: None,
+    })
+}
+
+/// A new `Tagged` servant that counts `sleeping` down whenever a `sleep`
+/// call starts running in it.
+pub fn tagged_announcing(tag: u32, sleeping: Arc<Latch>) -> Arc<dyn Skeleton> {
+    Arc::new(Tagged {
+        tag,
+        sleeping: Some(sleeping),
+    })
 }
 
 /// Calls `who`.

@@ -1,9 +1,9 @@
 //! Echoes GIOP messages over any registered transport.
 //!
 //! ```text
-//! cargo run -p rtorb --example transport_echo -- uiop:///tmp/rtorb-echo.sock
-//! cargo run -p rtorb --example transport_echo -- iiop://127.0.0.1:0
-//! cargo run -p rtorb --example transport_echo -- "iiop://[::1]:0/?giop=lite"
+//! cargo run -p rtorb-examples --example transport_echo -- uiop:///tmp/rtorb-echo.sock
+//! cargo run -p rtorb-examples --example transport_echo -- iiop://127.0.0.1:0
+//! cargo run -p rtorb-examples --example transport_echo -- "iiop://[::1]:0/?giop=lite"
 //! ```
 //!
 //! A listener on the endpoint given echoes every frame it receives; a

@@ -3,13 +3,10 @@
 //! collocated calls.
 //!
 //! ```text
-//! cargo run -p rtorb --example poa
+//! cargo run -p rtorb-examples --example poa
 //! ```
 //!
 //! Prints what each step does; a client ORB calls the objects over IIOP.
-
-#[path = "../tests/support/mod.rs"]
-mod support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -21,7 +18,8 @@ use rtorb::poa::{
     ServantManager, ServantManagerError,
 };
 use rtorb::runtime::{Skeleton, Stub};
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_examples::Cuber;
+use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 
 /// Incarnates a Cubit for any id on its first request.
 #[derive(Default)]
@@ -39,7 +37,7 @@ impl ServantActivator for Activator {
             String::from_utf8_lossy(oid),
             adapter.the_name()
         );
-        Ok(Arc::new(CubitSkeleton(CubitImpl::default())))
+        Ok(Arc::new(CubitSkeleton(Cuber::default())))
     }
 
     fn etherealize(&self, oid: &[u8], _: &Poa, _: Arc<dyn Skeleton>, cleanup: bool, _: bool) {
@@ -60,7 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A system-id object on the Root POA: its key indexes the POA and the
     // object directly.
-    let id = root.activate_object(Arc::new(CubitSkeleton(CubitImpl::default())))?;
+    let id = root.activate_object(Arc::new(CubitSkeleton(Cuber::default())))?;
     let on_root = root.id_to_reference(&id)?;
     println!(
         "Root POA object key: {:02x?}",
@@ -77,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Policy::IdAssignment(IdAssignmentPolicy::UserId),
         ],
     )?;
-    persistent.activate_object_with_id(b"cubit", Arc::new(CubitSkeleton(CubitImpl::default())))?;
+    persistent.activate_object_with_id(b"cubit", Arc::new(CubitSkeleton(Cuber::default())))?;
     let stable = persistent.id_to_reference(b"cubit")?;
     println!(
         "persistent key: {:?}",
@@ -114,9 +112,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{what}: cube_long(3) over IIOP = {}", remote.cube_long(3)?);
     }
 
-    // Collocated: the same ORB serves the call without a connection. The
-    // hand-written skeletons used here have no direct path, so the call is
-    // marshaled in memory; generated ones run the servant directly.
+    // Collocated: the same ORB serves the call without a connection, and
+    // the generated stub calls the servant directly through its trait.
     let local = Cubit::unchecked_narrow(lazy.clone());
     println!(
         "activated, collocated: cube_long(4) = {}",

@@ -3,7 +3,7 @@
 //! an in-process rtorb server.
 //!
 //! ```text
-//! cargo run --release -p rtorb --example connection_strategies -- [THREADS] [CALLS_PER_THREAD]
+//! cargo run --release -p rtorb-examples --example connection_strategies -- [THREADS] [CALLS_PER_THREAD]
 //! ```
 //!
 //! For each protocol and strategy, `THREADS` threads (default 8) each make
@@ -12,14 +12,12 @@
 //! (mean, p50, p99), the calls per second of all threads together, and how
 //! many client connections were open at the end.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
-
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use rtorb::orb::{ConnectionStrategy, Orb};
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_examples::Cuber;
+use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 
 fn run(target: &str, strategy: ConnectionStrategy, threads: usize, calls: usize) {
     let client = Orb::builder()
@@ -89,7 +87,7 @@ fn main() {
         .listen(format!("uiop://{}", socket.display()))
         .build()
         .expect("a server ORB");
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
     for endpoint in server.endpoints() {
         let e = server
             .registry()

@@ -2,9 +2,9 @@
 //! clients at once.
 //!
 //! ```text
-//! cargo run --release -p rtorb --example server_strategy -- -ORBServerStrategy leader-followers -ORBServerThreads 4 [CLIENTS] [CALLS]
-//! cargo run --release -p rtorb --example server_strategy -- -ORBServerStrategy reactive
-//! cargo run --release -p rtorb --example server_strategy -- -ORBServerStrategy thread-per-connection -ORBListenEndpoints uiop:///tmp/strategy.sock
+//! cargo run --release -p rtorb-examples --example server_strategy -- -ORBServerStrategy leader-followers -ORBServerThreads 4 [CLIENTS] [CALLS]
+//! cargo run --release -p rtorb-examples --example server_strategy -- -ORBServerStrategy reactive
+//! cargo run --release -p rtorb-examples --example server_strategy -- -ORBServerStrategy thread-per-connection -ORBListenEndpoints uiop:///tmp/strategy.sock
 //! ```
 //!
 //! Starts a server ORB from the `-ORB` options (by default on
@@ -13,14 +13,12 @@
 //! of its own, making `CALLS` `cube_long` calls each (default 5000), every
 //! result checked. Prints the calls per second and the mean round trip.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rtorb::orb::{Orb, OrbConfig};
-use support::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_examples::Cuber;
+use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 
 fn main() {
     let mut config = OrbConfig::default();
@@ -53,8 +51,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
     let ior = server.object_to_string(&obj).unwrap_or_default();
     println!(
         "{strategy} server (leader/followers pool: {threads} threads) on {}",

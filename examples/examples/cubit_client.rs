@@ -1,7 +1,7 @@
 //! A Cubit client on the rtorb ORB that measures call latency.
 //!
 //! ```text
-//! cargo run --release -p rtorb --example cubit_client -- corbaloc::1.2@127.0.0.1:12345/Cubit [N] [--shutdown]
+//! cargo run --release -p rtorb-examples --example cubit_client -- corbaloc::1.2@127.0.0.1:12345/Cubit [N] [--shutdown]
 //! ```
 //!
 //! Calls every Cubit operation `N` times (default 10000), checks every
@@ -9,14 +9,11 @@
 //! `--shutdown` it ends with the oneway `shutdown`, which stops the
 //! example server. The target is an `IOR:` or `corbaloc:` string.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
-
 use std::time::{Duration, Instant};
 
 use rtorb::orb::Orb;
 use rtorb::runtime::SystemException;
-use support::{Cubit, cubit};
+use rtorb_examples::cubit_idl::{Cubit, cubit};
 
 fn measure(
     name: &str,

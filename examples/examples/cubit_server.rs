@@ -1,8 +1,8 @@
 //! A Cubit server on the rtorb ORB.
 //!
 //! ```text
-//! cargo run --release -p rtorb --example cubit_server -- iiop://127.0.0.1:12345 uiop:///tmp/cubit.sock
-//! cargo run --release -p rtorb --example cubit_server -- -ORBServerStrategy reactive iiop://127.0.0.1:12345
+//! cargo run --release -p rtorb-examples --example cubit_server -- iiop://127.0.0.1:12345 uiop:///tmp/cubit.sock
+//! cargo run --release -p rtorb-examples --example cubit_server -- -ORBServerStrategy reactive iiop://127.0.0.1:12345
 //! ```
 //!
 //! Serves the Cubit object under the key `Cubit` on every endpoint given
@@ -11,15 +11,12 @@
 //! (see `OrbConfig::apply_args`) configure the ORB, for example its server
 //! concurrency strategy.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
-
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::sync::mpsc;
 
 use rtorb::orb::{Orb, OrbConfig};
-use support::{CubitImpl, CubitSkeleton};
+use rtorb_examples::Cuber;
+use rtorb_examples::cubit_idl::CubitSkeleton;
 
 fn main() {
     let mut config = OrbConfig::default();
@@ -42,16 +39,14 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let servant = CubitImpl::default();
-    let shut_down = Arc::clone(&servant.shut_down);
-    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+    let (shutdown, shutdown_called) = mpsc::channel();
+    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::new(shutdown))));
     println!("{}", orb.object_to_string(&obj).unwrap_or_default());
     for e in orb.endpoints() {
         println!("listening on {e} (object key Cubit, {strategy} server)");
     }
-    while !shut_down.load(Ordering::SeqCst) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // Until a client calls `shutdown`.
+    let _ = shutdown_called.recv();
     orb.shutdown();
     println!("shut down");
 }

@@ -1,0 +1,25 @@
+//! What the tests and benchmarks of the rtorb workspace share:
+//!
+//! - [`alloc`]: a global allocator that counts heap allocations, per thread
+//!   and for the whole process, for the checks that a call allocates
+//!   nothing;
+//! - [`wait`]: a [`Latch`](wait::Latch) and [`eventually`](wait::eventually),
+//!   so that tests wait for the event itself rather than for a guessed time;
+//! - [`cubit`]: stubs, servant traits and skeletons that `rtorb-idl`
+//!   generates from the Cubit IDL and from `idl/guarded.idl`, and
+//!   [`CubitImpl`](cubit::CubitImpl), the one Cubit servant of the tests;
+//! - [`echo`]: a servant that echoes a `long`, for tests about connections
+//!   and threads;
+//! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
+//!   GIOP message from a socket.
+
+pub mod alloc;
+pub mod cubit;
+pub mod echo;
+pub mod net;
+pub mod wait;
+
+/// The unit tests count with the allocator they test.
+#[cfg(test)]
+#[global_allocator]
+static GLOBAL: alloc::CountingAllocator = alloc::CountingAllocator;

@@ -1,0 +1,46 @@
+//! Addresses and raw GIOP for tests that talk to an ORB over sockets.
+
+use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rtorb::orb::Orb;
+use rtorb_giop::decode_message;
+use rtorb_giop::message::Message;
+
+/// A Unix socket path in the temporary directory that no other call, test
+/// process or `tag` gets.
+pub fn socket_path(tag: &str) -> String {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir()
+        .join(format!("rtorb-{tag}-{}-{n}.sock", std::process::id()))
+        .display()
+        .to_string()
+}
+
+/// `host:port` of the first endpoint of `orb`, an IIOP one.
+pub fn iiop_address(orb: &Orb) -> String {
+    let e = orb.endpoints()[0].clone();
+    let e = e.trim_start_matches("iiop://");
+    let e = e.split_once('@').map_or(e, |(_, a)| a);
+    e.split('?').next().unwrap_or(e).to_owned()
+}
+
+/// Reads one whole GIOP message from `stream` and decodes it; panics on
+/// a short stream or a message that does not decode.
+pub fn read_message(stream: &mut impl Read) -> Message {
+    let mut header = [0u8; 12];
+    stream.read_exact(&mut header).expect("a GIOP header");
+    let b = [header[8], header[9], header[10], header[11]];
+    let size = if header[6] & 1 == 1 {
+        u32::from_le_bytes(b)
+    } else {
+        u32::from_be_bytes(b)
+    };
+    let mut whole = header.to_vec();
+    whole.resize(12 + size as usize, 0);
+    stream
+        .read_exact(&mut whole[12..])
+        .expect("the body the header announces");
+    decode_message(whole.into()).expect("a GIOP message")
+}
