@@ -25,6 +25,7 @@
 //!   managers, policies, servant managers), with active demultiplexing
 //!   of its object keys and collocated calls.
 
+pub mod codesets;
 pub mod orb;
 pub mod poa;
 pub mod runtime;

@@ -48,13 +48,16 @@
 //! ```
 
 pub mod client;
-pub mod codesets;
 pub mod collocation;
 pub mod config;
 mod multiplexed;
 pub mod reactor;
 pub mod server;
 pub mod strategy;
+
+// Code-set negotiation is a module below the object adapters
+// (`crate::codesets`); the ORB's configuration names it here too.
+pub use crate::codesets;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -58,14 +58,15 @@ use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
 use rtorb_giop::{
-    CompletionStatus, FrameDecoder, FrameHeader, FrameProtocol, GiopError, ObjectReference,
-    Reassembler, ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind,
-    decode_lite, encode_lite, encode_message, fragment_chunks, request_view_framed,
+    CompletionStatus, FrameDecoder, FrameHeader, FrameProtocol, GiopError, Reassembler,
+    ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind, decode_lite,
+    encode_lite, encode_message, fragment_chunks, request_view_framed,
 };
 
 use super::client::ORB_FRAGMENTS;
 use super::codesets::ServerCodeSets;
 use crate::poa::Found;
+pub(crate) use crate::poa::table::Entry;
 use crate::poa::table::{AdapterTable, Location, PlainKeyCache};
 use crate::runtime::{
     Invoker, MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch,
@@ -144,15 +145,6 @@ pub(crate) struct ServerCore {
     invoker: Arc<dyn Invoker>,
     /// Replies larger than this go out as fragments.
     fragment_size: Option<usize>,
-}
-
-/// What a plain object key is registered for.
-#[derive(Clone)]
-pub(crate) enum Entry {
-    /// A servant, through its skeleton.
-    Servant(Arc<dyn Skeleton>),
-    /// Requests are answered with `LOCATION_FORWARD` to this reference.
-    Forward(ObjectReference),
 }
 
 impl std::fmt::Debug for ServerCore {
