@@ -11,7 +11,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use rtorb_cdr::{Decoder, Encoder, Encoding, RTORB_VMCID};
+use rtorb_cdr::{Decoder, Encoder, Encoding};
 use rtorb_giop::message::{Content, ReplyStatus};
 use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
@@ -21,7 +21,7 @@ use rtorb_giop::{
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
 use crate::runtime::{
-    Arguments, Collocated, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, ReplyBuilder,
+    Arguments, Collocated, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, NoInvoker, Reply, ReplyBuilder,
     ServerRequest, Skeleton, SyncScope, Target, dispatch, follow_forwards,
 };
 
@@ -371,41 +371,5 @@ impl Invoker for OrbInvoker {
             return Ok(true);
         }
         self.client.validate_connection(target)
-    }
-}
-
-/// `TRANSIENT` minor code of a collocated call before the ORB was set up
-/// (rtorb).
-const TRANSIENT_NOT_READY: u32 = RTORB_VMCID | 0x322;
-
-/// Stands in for the ORB's invoker before it exists or once it is gone.
-pub(crate) struct NoInvoker;
-
-impl Invoker for NoInvoker {
-    fn invoke(
-        &self,
-        _target: &Target,
-        _operation: Operation,
-        _arguments: Arguments<'_>,
-    ) -> Result<Reply, SystemException> {
-        Err(system(
-            SystemExceptionKind::Transient,
-            TRANSIENT_NOT_READY,
-            CompletionStatus::No,
-        ))
-    }
-
-    fn invoke_oneway(
-        &self,
-        _target: &Target,
-        _operation: Operation,
-        _sync: SyncScope,
-        _arguments: Arguments<'_>,
-    ) -> Result<(), SystemException> {
-        Err(system(
-            SystemExceptionKind::Transient,
-            TRANSIENT_NOT_READY,
-            CompletionStatus::No,
-        ))
     }
 }

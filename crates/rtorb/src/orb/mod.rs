@@ -47,11 +47,14 @@
 //! ```
 
 pub mod client;
-pub mod codesets;
 pub mod collocation;
 pub mod config;
 pub mod server;
 pub use server::strategy;
+
+// Code-set negotiation is a module below the object adapters
+// (`crate::codesets`); the ORB's configuration names it here too.
+pub use crate::codesets;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -64,7 +67,7 @@ use rtorb_giop::{
     parse_object_url,
 };
 
-use crate::poa::table::{AdapterTable, References};
+use crate::poa::table::{AdapterTable, Entry, References};
 use crate::poa::{Poa, PoaError};
 use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
@@ -524,8 +527,7 @@ impl Orb {
     ) -> Object {
         let key = object_key.into();
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
-        self.server
-            .insert(key.clone(), server::Entry::Servant(skeleton));
+        self.server.insert(key.clone(), Entry::Servant(skeleton));
         self.object_for(type_id, key)
     }
 
@@ -556,8 +558,7 @@ impl Orb {
     pub fn forward(&self, object_key: impl Into<Bytes>, reference: ObjectReference) -> Object {
         let key = object_key.into();
         let type_id = reference.type_id.clone();
-        self.server
-            .insert(key.clone(), server::Entry::Forward(reference));
+        self.server.insert(key.clone(), Entry::Forward(reference));
         self.object_for(&type_id, key)
     }
 

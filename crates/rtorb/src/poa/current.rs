@@ -134,7 +134,7 @@ impl Current {
             bytes::Bytes::from_static(b"POACurrent"),
         );
         let _ = target.binding().set(Arc::new(Current));
-        Object::new(Arc::new(super::LocalObject), target)
+        Object::new(Arc::new(super::adapter::LocalObject), target)
     }
 
     /// The `Current` an object from

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rtorb_giop::{SystemException, SystemExceptionKind};
 
-use super::PoaInner;
+use super::adapter::PoaInner;
 use super::error::{
     OBJ_ADAPTER_INACTIVE, PoaError, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN, system,
     would_deadlock,

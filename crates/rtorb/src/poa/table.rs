@@ -10,8 +10,7 @@ use crate::sync::RwLock;
 use bytes::Bytes;
 use rtorb_giop::{ObjectReference, SystemException, SystemExceptionKind};
 
-use crate::orb::server::Entry;
-use crate::runtime::{Invoker, Object, Target, object_not_exist};
+use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
 use crate::transport::{Endpoint, ProtocolRegistry};
 
 use super::error::no_adapter;
@@ -33,7 +32,7 @@ impl References {
             .endpoints
             .iter()
             .filter_map(|e| {
-                let components = crate::orb::codesets::profile_components(e.version());
+                let components = crate::codesets::profile_components(e.version());
                 self.registry
                     .make_profile(&**e, object_key.clone(), &components)
                     .ok()
@@ -55,9 +54,18 @@ impl References {
     pub(crate) fn invoker(&self) -> Arc<dyn Invoker> {
         match self.invoker.upgrade() {
             Some(i) => i,
-            None => Arc::new(crate::orb::collocation::NoInvoker),
+            None => Arc::new(NoInvoker),
         }
     }
+}
+
+/// What a plain object key is registered for.
+#[derive(Clone)]
+pub(crate) enum Entry {
+    /// A servant, through its skeleton.
+    Servant(Arc<dyn Skeleton>),
+    /// Requests are answered with `LOCATION_FORWARD` to this reference.
+    Forward(ObjectReference),
 }
 
 #[derive(Default)]

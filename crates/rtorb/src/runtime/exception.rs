@@ -37,6 +37,10 @@ pub const NO_IMPLEMENT_OBJECT_OPERATION: u32 = RTORB_VMCID | 0x204;
 /// by profile or reference where only object keys are served (rtorb).
 pub const MARSHAL_TARGET_NOT_A_KEY: u32 = RTORB_VMCID | 0x205;
 
+/// `TRANSIENT` minor code of a call through an ORB's invoker before the
+/// invoker exists or once the ORB is gone (rtorb).
+pub const TRANSIENT_NOT_READY: u32 = RTORB_VMCID | 0x322;
+
 /// An IDL user exception, as generated code defines it: a struct whose
 /// members [`CdrEncode`] and [`CdrDecode`] write and read (without the
 /// repository id, which the runtime writes and reads).

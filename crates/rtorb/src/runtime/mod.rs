@@ -163,8 +163,9 @@ pub use collocation::{ParamFrom, ServantCast};
 pub use exception::{
     BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,
     MARSHAL_UNEXPECTED_REPLY, NO_IMPLEMENT_OBJECT_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT,
-    OperationError, TRANSIENT_TOO_MANY_FORWARDS, UNKNOWN_UNLISTED_USER_EXCEPTION, UserException,
-    bad_operation, marshal_completed, object_not_exist,
+    OperationError, TRANSIENT_NOT_READY, TRANSIENT_TOO_MANY_FORWARDS,
+    UNKNOWN_UNLISTED_USER_EXCEPTION, UserException, bad_operation, marshal_completed,
+    object_not_exist,
 };
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use policy::{
@@ -184,7 +185,7 @@ pub use values::{
 
 pub(crate) use forward::{Hop, follow_forwards};
 pub(crate) use server::ReplyBuilder;
-pub(crate) use support::set_thread_invoker;
+pub(crate) use support::{NoInvoker, set_thread_invoker};
 
 /// The wire types generated code uses, re-exported so that it needs no
 /// dependency but `rtorb`.

@@ -20,10 +20,13 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use rtorb_cdr::{Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TypeCode};
-use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{IiopProfile, Profile};
+use rtorb_giop::{
+    CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
+};
 
-use super::client::{Invoker, Object, Target};
+use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
+use super::exception::TRANSIENT_NOT_READY;
 
 /// A type generated from IDL (struct, union, enum, exception, interface
 /// stub) that knows its TypeCode.
@@ -106,6 +109,39 @@ pub fn with_invoker<R>(invoker: &Arc<dyn Invoker>, f: impl FnOnce() -> R) -> R {
 /// thread that serves one ORB's requests and nothing else.
 pub(crate) fn set_thread_invoker(invoker: &Arc<dyn Invoker>) {
     CURRENT_INVOKER.with(|c| *c.borrow_mut() = Some(invoker.clone()));
+}
+
+/// Stands in for the ORB's invoker before it exists or once it is gone:
+/// every call fails with `TRANSIENT` ([`TRANSIENT_NOT_READY`]).
+pub(crate) struct NoInvoker;
+
+impl Invoker for NoInvoker {
+    fn invoke(
+        &self,
+        _target: &Target,
+        _operation: Operation,
+        _arguments: Arguments<'_>,
+    ) -> Result<Reply, SystemException> {
+        Err(SystemException::new(
+            SystemExceptionKind::Transient,
+            TRANSIENT_NOT_READY,
+            CompletionStatus::No,
+        ))
+    }
+
+    fn invoke_oneway(
+        &self,
+        _target: &Target,
+        _operation: Operation,
+        _sync: SyncScope,
+        _arguments: Arguments<'_>,
+    ) -> Result<(), SystemException> {
+        Err(SystemException::new(
+            SystemExceptionKind::Transient,
+            TRANSIENT_NOT_READY,
+            CompletionStatus::No,
+        ))
+    }
 }
 
 /// The object reference (IOR) that designates `object`.

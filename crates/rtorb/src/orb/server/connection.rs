@@ -299,9 +299,9 @@ mod tests {
 
     use super::*;
     use crate::orb::OrbConfig;
-    use crate::orb::collocation::NoInvoker;
     use crate::orb::server::ServerLimits;
     use crate::poa::table::AdapterTable;
+    use crate::runtime::NoInvoker;
     use crate::transport::UnixTransport;
 
     fn core() -> ServerCore {

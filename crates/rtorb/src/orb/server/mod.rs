@@ -73,11 +73,11 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb_cdr::RTORB_VMCID;
-use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
-use crate::poa::table::{AdapterTable, Location, PlainKeyCache};
-use crate::runtime::{Invoker, Skeleton};
+use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
+use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
 
@@ -144,15 +144,6 @@ pub(crate) struct ServerCore {
     invoker: Arc<dyn Invoker>,
     /// Replies larger than this go out as fragments.
     fragment_size: Option<usize>,
-}
-
-/// What a plain object key is registered for.
-#[derive(Clone)]
-pub(crate) enum Entry {
-    /// A servant, through its skeleton.
-    Servant(Arc<dyn Skeleton>),
-    /// Requests are answered with `LOCATION_FORWARD` to this reference.
-    Forward(ObjectReference),
 }
 
 impl std::fmt::Debug for ServerCore {
