@@ -106,6 +106,19 @@ pub(crate) fn strip_scheme<'a>(
     Ok(rest)
 }
 
+/// Takes an endpoint string of `protocol` apart: the GIOP version it names
+/// (if any), the protocol's address, and the options after the first `?`
+/// (empty if none; see [`parse_options`]).
+pub(crate) fn split_endpoint<'a>(
+    s: &'a str,
+    protocol: &'static str,
+) -> Result<(Option<Version>, &'a str, &'a str), EndpointError> {
+    let rest = strip_scheme(s, protocol)?;
+    let (version, rest) = split_version(rest)?;
+    let (address, options) = rest.split_once('?').unwrap_or((rest, ""));
+    Ok((version, address, options))
+}
+
 /// Parses `1.0`, `1.1` or `1.2`.
 pub(crate) fn parse_version(s: &str) -> Result<Version, EndpointError> {
     let bad = || EndpointError::BadVersion(s.to_owned());
