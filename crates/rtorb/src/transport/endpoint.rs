@@ -43,6 +43,9 @@ pub const DEFAULT_GIOP_VERSION: Version = Version::V1_2;
 /// [`UiopEndpoint`]); the ORB core handles them as `dyn Endpoint` and hands
 /// them back to the protocol that made them. Its [`fmt::Display`] form is
 /// the canonical endpoint string, which parses back to an equal endpoint.
+/// The endpoint of a protocol over stream sockets implements
+/// [`StreamEndpoint`](super::StreamEndpoint) instead, which makes it an
+/// `Endpoint`.
 ///
 /// [`IiopEndpoint`]: super::iiop::IiopEndpoint
 /// [`UiopEndpoint`]: super::uiop::UiopEndpoint

@@ -7,9 +7,10 @@
 //! A protocol implements [`StreamProtocol`] on a marker type
 //! ([`Iiop`](super::iiop::Iiop), [`Uiop`](super::uiop::Uiop)) with its
 //! endpoint (a [`StreamEndpoint`], and through it an [`Endpoint`]),
-//! socket, listener and profile types and the few steps that are its own: connecting, listening, accepting, and the conversions
-//! between its endpoints and profiles. Everything the ORB core calls through
-//! the trait objects (downcasting endpoints, wrapping sockets in
+//! socket, listener and profile types, and the few steps that are its
+//! own: connecting, listening, accepting, and the conversions between its
+//! endpoints and profiles. Everything the ORB core calls through the trait
+//! objects (downcasting endpoints, wrapping sockets in
 //! [`StreamTransport`]s, blocking mode, boxing) is done here.
 
 use std::any::Any;
@@ -293,9 +294,8 @@ impl<P: StreamProtocol> ProtocolFactory for StreamFactory<P> {
         &self.connector
     }
     fn open_acceptor(&self, endpoint: &dyn Endpoint) -> Result<Box<dyn Acceptor>, TransportError> {
-        Ok(Box::new(StreamAcceptor::<P>::open(downcast::<P>(
-            endpoint,
-        )?)?))
+        let endpoint = downcast::<P>(endpoint)?;
+        Ok(Box::new(StreamAcceptor::<P>::open(endpoint)?))
     }
     fn make_profile(
         &self,
