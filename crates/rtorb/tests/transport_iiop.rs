@@ -46,9 +46,11 @@ fn partial_writes_are_continued() {
     bounded(|| {
         let acceptor =
             IiopAcceptor::open(&IiopEndpoint::parse("iiop://127.0.0.1:0").unwrap()).unwrap();
-        let ep = acceptor.iiop_endpoint().clone();
+        let ep = acceptor.published_endpoint().clone();
         let rx = accept_one(Box::new(acceptor));
-        let client = IiopConnector.connect_to(&ep, Some(IO_LIMIT)).unwrap();
+        let client = IiopConnector::new()
+            .connect_to(&ep, Some(IO_LIMIT))
+            .unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         // Every gathered write takes at most 1000 octets, whatever it is

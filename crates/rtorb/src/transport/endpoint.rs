@@ -43,6 +43,9 @@ pub const DEFAULT_GIOP_VERSION: Version = Version::V1_2;
 /// [`UiopEndpoint`]); the ORB core handles them as `dyn Endpoint` and hands
 /// them back to the protocol that made them. Its [`fmt::Display`] form is
 /// the canonical endpoint string, which parses back to an equal endpoint.
+/// The endpoint of a protocol over stream sockets implements
+/// [`StreamEndpoint`](super::StreamEndpoint) instead, which makes it an
+/// `Endpoint`.
 ///
 /// [`IiopEndpoint`]: super::iiop::IiopEndpoint
 /// [`UiopEndpoint`]: super::uiop::UiopEndpoint
@@ -104,6 +107,19 @@ pub(crate) fn strip_scheme<'a>(
         });
     }
     Ok(rest)
+}
+
+/// Takes an endpoint string of `protocol` apart: the GIOP version it names
+/// (if any), the protocol's address, and the options after the first `?`
+/// (empty if none; see [`parse_options`]).
+pub(crate) fn split_endpoint<'a>(
+    s: &'a str,
+    protocol: &'static str,
+) -> Result<(Option<Version>, &'a str, &'a str), EndpointError> {
+    let rest = strip_scheme(s, protocol)?;
+    let (version, rest) = split_version(rest)?;
+    let (address, options) = rest.split_once('?').unwrap_or((rest, ""));
+    Ok((version, address, options))
 }
 
 /// Parses `1.0`, `1.1` or `1.2`.

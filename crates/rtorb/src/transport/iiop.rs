@@ -23,15 +23,17 @@
 //! An acceptor publishes, in profiles, the `hostname_in_ior` option if
 //! given, else the machine's host name if it listens on an unspecified
 //! address (`0.0.0.0`, `[::]`), else the host it listens on.
+//!
+//! The module holds the endpoint ([`IiopEndpoint`]) and what IIOP adds to
+//! the stream transport shared with other protocols: the TCP socket's
+//! options and peer ([`StreamSocket`] for `TcpStream`), and connecting,
+//! listening, accepting and profiles ([`Iiop`]). The transport, connector,
+//! acceptor and factory are the generic ones of [`super::stream`] and
+//! [`super::stream_protocol`].
 
-use std::any::Any;
 use std::fmt;
-use std::io::IoSlice;
-use std::net::{
-    IpAddr, Ipv4Addr, Ipv6Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs,
-};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::ops::RangeInclusive;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -43,14 +45,13 @@ use rtorb_giop::ior::tags::{self, ProfileId};
 use rtorb_giop::ior::{IiopProfile, Profile, TaggedComponent};
 use socket2::{Domain, Socket, Type};
 
-use super::endpoint::{
-    effective_version, parse_messaging, parse_options, split_version, strip_scheme,
-};
+use super::endpoint::{effective_version, parse_messaging, parse_options, split_endpoint};
 use super::registry::ProtocolRegistry;
-use super::{
-    Acceptor, Connector, Endpoint, EndpointError, ProtocolFactory, Transport, TransportError,
-    profile_components, profile_messaging,
+use super::stream::{StreamSocket, StreamTransport};
+use super::stream_protocol::{
+    StreamAcceptor, StreamConnector, StreamEndpoint, StreamFactory, StreamProtocol,
 };
+use super::{EndpointError, TransportError, profile_components, profile_messaging};
 
 /// The protocol name and endpoint scheme.
 pub const PROTOCOL: &str = "iiop";
@@ -106,12 +107,7 @@ impl IiopEndpoint {
 
     /// Parses an `iiop://` endpoint string.
     pub fn parse(s: &str) -> Result<IiopEndpoint, EndpointError> {
-        let rest = strip_scheme(s, PROTOCOL)?;
-        let (version, rest) = split_version(rest)?;
-        let (addr, query) = match rest.split_once('?') {
-            Some((a, q)) => (a, Some(q)),
-            None => (rest, None),
-        };
+        let (version, addr, query) = split_endpoint(s, PROTOCOL)?;
         let addr = addr.strip_suffix('/').unwrap_or(addr);
         if let Some(i) = addr.find('/') {
             return Err(EndpointError::TrailingText(addr[i..].to_owned()));
@@ -123,7 +119,7 @@ impl IiopEndpoint {
         };
         let mut messaging = FrameProtocol::Giop;
         let mut host_in_ior = None;
-        for (k, v) in parse_options(query.unwrap_or(""))? {
+        for (k, v) in parse_options(query)? {
             match k.as_str() {
                 "giop" => messaging = parse_messaging(v)?,
                 "hostname_in_ior" => {
@@ -220,24 +216,10 @@ impl std::str::FromStr for IiopEndpoint {
     }
 }
 
-impl Endpoint for IiopEndpoint {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn profile_tag(&self) -> ProfileId {
-        tags::TAG_INTERNET_IOP
-    }
-    fn version(&self) -> Version {
-        self.version
-    }
-    fn messaging(&self) -> FrameProtocol {
-        self.messaging
-    }
-    fn clone_box(&self) -> Box<dyn Endpoint> {
-        Box::new(self.clone())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
+impl StreamEndpoint for IiopEndpoint {
+    type Protocol = Iiop;
+    fn giop(&self) -> (Version, FrameProtocol) {
+        (self.version, self.messaging)
     }
 }
 
@@ -324,109 +306,53 @@ pub fn local_host_name() -> String {
     }
 }
 
-/// A TCP connection.
-#[derive(Debug)]
-pub struct TcpTransport {
-    stream: TcpStream,
-    messaging: FrameProtocol,
-    peer: Option<SocketAddr>,
-}
+/// A TCP connection: the transport of IIOP.
+pub type TcpTransport = StreamTransport<TcpStream>;
 
-impl TcpTransport {
-    /// Wraps a connected stream, setting `TCP_NODELAY`.
-    pub fn new(stream: TcpStream, messaging: FrameProtocol) -> std::io::Result<TcpTransport> {
-        stream.set_nodelay(true)?;
-        let peer = stream.peer_addr().ok();
-        Ok(TcpTransport {
-            stream,
-            messaging,
-            peer,
-        })
+impl StreamSocket for TcpStream {
+    /// The peer's address, if the system could tell it.
+    type Peer = Option<SocketAddr>;
+
+    fn set_connection_options(&self) -> std::io::Result<()> {
+        self.set_nodelay(true)
     }
 
-    /// The underlying stream.
-    pub fn stream(&self) -> &TcpStream {
-        &self.stream
-    }
-
-    /// The peer's address.
-    pub fn peer_addr(&self) -> Option<SocketAddr> {
-        self.peer
-    }
-
-    /// The local address.
-    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
-        self.stream.local_addr()
-    }
-}
-
-impl AsRawFd for TcpTransport {
-    fn as_raw_fd(&self) -> RawFd {
-        self.stream.as_raw_fd()
-    }
-}
-
-impl AsFd for TcpTransport {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.stream.as_fd()
-    }
-}
-
-impl Transport for TcpTransport {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn messaging(&self) -> FrameProtocol {
-        self.messaging
-    }
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        super::io::recv(&self.stream, buf)
-    }
-    fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
-        super::io::send_gathered(&self.stream, bufs)
-    }
-    fn send_all(&mut self, message: &[u8]) -> std::io::Result<()> {
-        super::io::send_all(&self.stream, message)
-    }
-    fn shutdown(&mut self, how: Shutdown) -> std::io::Result<()> {
-        self.stream.shutdown(how)
-    }
-    fn peer(&self) -> String {
-        match self.peer {
-            Some(a) => format!("{PROTOCOL}://{a}"),
-            None => format!("{PROTOCOL}://(unknown)"),
+    fn describe_peer(protocol: &str, peer: &Option<SocketAddr>) -> String {
+        match peer {
+            Some(a) => format!("{protocol}://{a}"),
+            None => format!("{protocol}://(unknown)"),
         }
     }
-    fn set_nonblocking(&mut self, nonblocking: bool) -> std::io::Result<()> {
-        self.stream.set_nonblocking(nonblocking)
-    }
-    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
-        self.stream.set_read_timeout(timeout)
-    }
-    fn set_write_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
-        self.stream.set_write_timeout(timeout)
-    }
-    fn try_clone_box(&self) -> std::io::Result<Box<dyn Transport>> {
-        Ok(Box::new(TcpTransport {
-            stream: self.stream.try_clone()?,
-            messaging: self.messaging,
-            peer: self.peer,
-        }))
-    }
 }
 
-/// Opens TCP connections to IIOP endpoints.
+/// IIOP as a protocol over stream sockets: TCP sockets, [`IiopEndpoint`]s
+/// and IIOP profiles.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct IiopConnector;
+pub struct Iiop;
 
-impl IiopConnector {
-    /// Connects to `endpoint`, trying each address its host resolves to
-    /// in turn, all within `timeout` if one is given.
-    pub fn connect_to(
-        &self,
+/// Opens TCP connections to IIOP endpoints.
+pub type IiopConnector = StreamConnector<Iiop>;
+
+/// A listening TCP socket for an IIOP endpoint.
+pub type IiopAcceptor = StreamAcceptor<Iiop>;
+
+/// The IIOP protocol factory.
+pub type IiopFactory = StreamFactory<Iiop>;
+
+impl StreamProtocol for Iiop {
+    const NAME: &'static str = PROTOCOL;
+    const PROFILE_TAG: ProfileId = tags::TAG_INTERNET_IOP;
+    type Endpoint = IiopEndpoint;
+    type Socket = TcpStream;
+    type Listener = TcpListener;
+    type Profile = IiopProfile;
+
+    /// Tries each address the endpoint's host resolves to in turn, all
+    /// within `timeout` if one is given.
+    fn connect(
         endpoint: &IiopEndpoint,
         timeout: Option<Duration>,
-    ) -> Result<TcpTransport, TransportError> {
+    ) -> Result<(TcpStream, Option<SocketAddr>), TransportError> {
         if !endpoint.is_connectable() {
             return Err(TransportError::NotConnectable {
                 endpoint: endpoint.to_string(),
@@ -449,12 +375,8 @@ impl IiopConnector {
             };
             match attempt {
                 Ok(stream) => {
-                    return TcpTransport::new(stream, endpoint.messaging).map_err(|source| {
-                        TransportError::Connect {
-                            endpoint: endpoint.to_string(),
-                            source,
-                        }
-                    });
+                    let peer = stream.peer_addr().ok();
+                    return Ok((stream, peer));
                 }
                 Err(e) => last_err = Some(e),
             }
@@ -471,43 +393,10 @@ impl IiopConnector {
             }),
         }
     }
-}
 
-impl Connector for IiopConnector {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn connect(
-        &self,
-        endpoint: &dyn Endpoint,
-        timeout: Option<Duration>,
-    ) -> Result<Box<dyn Transport>, TransportError> {
-        let ep = downcast(endpoint)?;
-        Ok(Box::new(self.connect_to(ep, timeout)?))
-    }
-}
-
-fn downcast(endpoint: &dyn Endpoint) -> Result<&IiopEndpoint, TransportError> {
-    endpoint
-        .downcast_ref::<IiopEndpoint>()
-        .ok_or(TransportError::WrongProtocol {
-            expected: PROTOCOL,
-            found: endpoint.protocol(),
-        })
-}
-
-/// A listening TCP socket for an IIOP endpoint.
-#[derive(Debug)]
-pub struct IiopAcceptor {
-    listener: TcpListener,
-    local: SocketAddr,
-    published: IiopEndpoint,
-}
-
-impl IiopAcceptor {
-    /// Listens on `endpoint`: on its port, or on the first free port of its
+    /// Listens on the endpoint's port, or on the first free port of its
     /// range.
-    pub fn open(endpoint: &IiopEndpoint) -> Result<IiopAcceptor, TransportError> {
+    fn listen(endpoint: &IiopEndpoint) -> Result<(TcpListener, IiopEndpoint), TransportError> {
         let listen_err = |source| TransportError::Listen {
             endpoint: endpoint.to_string(),
             source,
@@ -537,11 +426,7 @@ impl IiopAcceptor {
                         messaging: endpoint.messaging,
                         host_in_ior: None,
                     };
-                    return Ok(IiopAcceptor {
-                        listener,
-                        local,
-                        published,
-                    });
+                    return Ok((listener, published));
                 }
                 Err(e) if ranged && e.kind() == std::io::ErrorKind::AddrInUse => continue,
                 Err(e) => return Err(listen_err(e)),
@@ -552,75 +437,15 @@ impl IiopAcceptor {
         })
     }
 
-    /// The address the socket is bound to.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.local
+    fn accept(
+        listener: &TcpListener,
+        _: &IiopEndpoint,
+    ) -> std::io::Result<(TcpStream, Option<SocketAddr>)> {
+        let (stream, peer) = listener.accept()?;
+        Ok((stream, Some(peer)))
     }
 
-    /// The published endpoint, as its concrete type.
-    pub fn iiop_endpoint(&self) -> &IiopEndpoint {
-        &self.published
-    }
-
-    /// Accepts a connection as a [`TcpTransport`].
-    pub fn accept_tcp(&self) -> Result<TcpTransport, TransportError> {
-        let (stream, _) = self.listener.accept()?;
-        // An accepted socket does not inherit the listener's nonblocking
-        // mode on every system: make it blocking, as documented.
-        stream.set_nonblocking(false)?;
-        Ok(TcpTransport::new(stream, self.published.messaging)?)
-    }
-}
-
-fn bind_listener(addr: SocketAddr) -> std::io::Result<TcpListener> {
-    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
-    socket.set_reuse_address(true)?;
-    if addr.is_ipv6() {
-        socket.set_only_v6(true)?;
-    }
-    socket.bind(&addr.into())?;
-    socket.listen(LISTEN_BACKLOG)?;
-    Ok(socket.into())
-}
-
-impl AsRawFd for IiopAcceptor {
-    fn as_raw_fd(&self) -> RawFd {
-        self.listener.as_raw_fd()
-    }
-}
-
-impl AsFd for IiopAcceptor {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.listener.as_fd()
-    }
-}
-
-impl Acceptor for IiopAcceptor {
-    fn endpoint(&self) -> &dyn Endpoint {
-        &self.published
-    }
-    fn accept(&self) -> Result<Box<dyn Transport>, TransportError> {
-        Ok(Box::new(self.accept_tcp()?))
-    }
-    fn set_nonblocking(&self, nonblocking: bool) -> std::io::Result<()> {
-        self.listener.set_nonblocking(nonblocking)
-    }
-}
-
-/// The IIOP protocol factory.
-#[derive(Debug, Default)]
-pub struct IiopFactory {
-    connector: IiopConnector,
-}
-
-impl IiopFactory {
-    /// The factory.
-    pub fn new() -> IiopFactory {
-        IiopFactory::default()
-    }
-
-    /// An IIOP profile for `endpoint` and `object_key`.
-    pub fn profile(
+    fn make_profile(
         endpoint: &IiopEndpoint,
         object_key: Bytes,
         components: &[TaggedComponent],
@@ -642,8 +467,14 @@ impl IiopFactory {
         Ok(p)
     }
 
-    /// The endpoint of an IIOP profile.
-    pub fn endpoint_of(profile: &IiopProfile) -> Result<IiopEndpoint, TransportError> {
+    fn profile_body(profile: &Profile) -> Result<&IiopProfile, TransportError> {
+        match profile {
+            Profile::Iiop(p) => Ok(p),
+            _ => Err(TransportError::Profile("not an IIOP profile")),
+        }
+    }
+
+    fn endpoint_of(profile: &IiopProfile) -> Result<IiopEndpoint, TransportError> {
         let host = parse_host(&profile.host)?;
         let messaging = profile_messaging(profile.version, &profile.components)?;
         Ok(IiopEndpoint {
@@ -657,41 +488,13 @@ impl IiopFactory {
     }
 }
 
-impl ProtocolFactory for IiopFactory {
-    fn name(&self) -> &'static str {
-        PROTOCOL
+fn bind_listener(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+    socket.set_reuse_address(true)?;
+    if addr.is_ipv6() {
+        socket.set_only_v6(true)?;
     }
-    fn profile_tag(&self) -> ProfileId {
-        tags::TAG_INTERNET_IOP
-    }
-    fn parse_endpoint(&self, s: &str) -> Result<Box<dyn Endpoint>, EndpointError> {
-        Ok(Box::new(IiopEndpoint::parse(s)?))
-    }
-    fn connector(&self) -> &dyn Connector {
-        &self.connector
-    }
-    fn open_acceptor(&self, endpoint: &dyn Endpoint) -> Result<Box<dyn Acceptor>, TransportError> {
-        Ok(Box::new(IiopAcceptor::open(downcast(endpoint)?)?))
-    }
-    fn make_profile(
-        &self,
-        endpoint: &dyn Endpoint,
-        object_key: Bytes,
-        components: &[TaggedComponent],
-    ) -> Result<Profile, TransportError> {
-        Ok(Profile::Iiop(IiopFactory::profile(
-            downcast(endpoint)?,
-            object_key,
-            components,
-        )?))
-    }
-    fn endpoint_from_profile(
-        &self,
-        profile: &Profile,
-    ) -> Result<Box<dyn Endpoint>, TransportError> {
-        match profile {
-            Profile::Iiop(p) => Ok(Box::new(IiopFactory::endpoint_of(p)?)),
-            _ => Err(TransportError::Profile("not an IIOP profile")),
-        }
-    }
+    socket.bind(&addr.into())?;
+    socket.listen(LISTEN_BACKLOG)?;
+    Ok(socket.into())
 }

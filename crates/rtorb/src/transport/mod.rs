@@ -27,7 +27,33 @@
 //! two for blocking and nonblocking use.
 //!
 //! Two protocols come with rtorb: [`iiop`] (GIOP over TCP, IPv4 and IPv6)
-//! and [`uiop`] (GIOP over Unix-domain stream sockets).
+//! and [`uiop`] (GIOP over Unix-domain stream sockets). Both run over
+//! stream sockets and share everything but their addressing: one generic
+//! transport ([`StreamTransport`]) and one generic connector, acceptor and
+//! factory ([`StreamConnector`], [`StreamAcceptor`], [`StreamFactory`]),
+//! each protocol supplying only what is its own ([`StreamSocket`],
+//! [`StreamProtocol`]).
+//!
+//! # Modules
+//!
+//! Listed so that each depends only on those above it (and on the traits of
+//! this module):
+//!
+//! - [`error`]: the typed errors of the layer;
+//! - [`endpoint`]: the [`Endpoint`] trait and the endpoint string syntax
+//!   every protocol shares;
+//! - `socket`: the system calls on a stream socket's descriptor (send,
+//!   receive, shutdown, blocking mode, timeouts, duplication);
+//! - [`stream`]: [`StreamTransport`], the [`Transport`] over any kind of
+//!   stream socket, and [`StreamSocket`], what differs between the kinds;
+//! - [`io`]: sending chains of buffers and reading whole messages over any
+//!   [`Transport`] ([`OutChain`], [`FrameReader`]);
+//! - [`stream_protocol`]: [`StreamProtocol`], what a protocol over stream
+//!   sockets supplies, and the connector, acceptor and factory made from it;
+//! - [`registry`]: the [`ProtocolRegistry`] the ORB core uses, which finds
+//!   protocols by name and profile tag;
+//! - [`iiop`] and [`uiop`]: the two protocols, each its endpoint, its kind of
+//!   socket, its [`StreamProtocol`] and a `register` function.
 //!
 //! ```
 //! use std::time::Duration;
@@ -50,18 +76,27 @@
 //! A new transport is one new module; nothing else in the ORB changes.
 //!
 //! 1. Write an endpoint type and implement [`Endpoint`] for it, with a
-//!    [`std::fmt::Display`] that prints the canonical endpoint string. Use
-//!    the helpers of [`endpoint`] for the scheme, version and options.
-//! 2. Write a transport type (the connected channel) implementing
-//!    [`Transport`] and [`std::os::fd::AsRawFd`], a connector implementing
-//!    [`Connector`], and an acceptor implementing [`Acceptor`].
-//! 3. Write the factory implementing [`ProtocolFactory`]: its name (the
+//!    [`std::fmt::Display`] that prints the canonical endpoint string and a
+//!    [`std::str::FromStr`] that parses it back. Use the helpers of
+//!    [`endpoint`] for the scheme, version and options.
+//! 2. Over a stream socket: implement [`StreamSocket`] for the socket type
+//!    (unless it is TCP or Unix-domain, which have theirs), and
+//!    [`StreamProtocol`] on a marker type, with the steps that are the
+//!    protocol's own (connect, listen, accept, the conversions between
+//!    endpoints and profiles). [`StreamFactory`] of that type is the
+//!    protocol's factory.
+//!
+//!    Over anything else: write a transport type (the connected channel)
+//!    implementing [`Transport`] and [`std::os::fd::AsRawFd`], a connector
+//!    implementing [`Connector`], an acceptor implementing [`Acceptor`],
+//!    and a factory implementing [`ProtocolFactory`]: its name (the
 //!    endpoint scheme), its profile tag, endpoint parsing, and the
-//!    conversions between endpoints and profiles. A profile tag that
-//!    `rtorb-giop` does not decode arrives as
-//!    [`Profile::Unknown`] with its
-//!    body; the factory decodes it and makes profiles of that form.
-//! 4. Give the module a `pub fn register(registry: &mut ProtocolRegistry)`
+//!    conversions between endpoints and profiles.
+//!
+//!    A profile tag that `rtorb-giop` does not decode arrives as
+//!    [`Profile::Unknown`] with its body; the protocol decodes it and makes
+//!    profiles of that form.
+//! 3. Give the module a `pub fn register(registry: &mut ProtocolRegistry)`
 //!    that registers the factory, as [`iiop::register`] and
 //!    [`uiop::register`] do, and call it where the ORB builds its registry
 //!    (or add it to [`ProtocolRegistry::with_default_protocols`]).
@@ -74,6 +109,9 @@ pub mod error;
 pub mod iiop;
 pub mod io;
 pub mod registry;
+mod socket;
+pub mod stream;
+pub mod stream_protocol;
 pub mod uiop;
 
 use std::fmt;
@@ -93,9 +131,23 @@ pub use error::{EndpointError, TransportError};
 pub use iiop::{IiopAcceptor, IiopConnector, IiopEndpoint, IiopFactory, TcpTransport};
 pub use io::{FrameReader, OutChain};
 pub use registry::ProtocolRegistry;
+pub use stream::{StreamSocket, StreamTransport};
+pub use stream_protocol::{
+    StreamAcceptor, StreamConnector, StreamEndpoint, StreamFactory, StreamProtocol,
+};
 pub use uiop::{UiopAcceptor, UiopConnector, UiopEndpoint, UiopFactory, UnixTransport};
 
 pub use rtorb_giop::ior::tags::TAG_RTORB_GIOP_LITE;
+
+impl ProtocolRegistry {
+    /// A registry with the protocols that come with rtorb: IIOP and UIOP.
+    pub fn with_default_protocols() -> ProtocolRegistry {
+        let mut r = ProtocolRegistry::new();
+        iiop::register(&mut r);
+        uiop::register(&mut r);
+        r
+    }
+}
 
 /// The most buffers one gathered write hands to the system at once.
 pub const MAX_GATHER: usize = 64;

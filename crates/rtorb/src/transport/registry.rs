@@ -1,4 +1,6 @@
-//! The registry of pluggable protocols.
+//! The registry of pluggable protocols. It knows protocols only through
+//! their [`ProtocolFactory`]; the ones that come with rtorb are added by
+//! [`ProtocolRegistry::with_default_protocols`] (in the parent module).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,14 +26,6 @@ impl ProtocolRegistry {
     /// A registry with no protocols.
     pub fn new() -> ProtocolRegistry {
         ProtocolRegistry::default()
-    }
-
-    /// A registry with the protocols that come with rtorb: IIOP and UIOP.
-    pub fn with_default_protocols() -> ProtocolRegistry {
-        let mut r = ProtocolRegistry::new();
-        super::iiop::register(&mut r);
-        super::uiop::register(&mut r);
-        r
     }
 
     /// Adds a protocol. Refused if one with the same name or profile tag

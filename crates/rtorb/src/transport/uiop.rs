@@ -16,12 +16,17 @@
 //! server (found by connecting to it, a connection that server sees open
 //! and close) or that is not a socket, and removes its socket file when it is
 //! dropped (if the file is still the one it created).
+//!
+//! The module holds the endpoint ([`UiopEndpoint`]) and what UIOP adds to
+//! the stream transport shared with other protocols: the Unix-domain
+//! socket's peer ([`StreamSocket`] for `UnixStream`), the listener that
+//! owns its socket file ([`UiopListener`]), and connecting, listening,
+//! accepting and profiles ([`Uiop`]). The transport, connector, acceptor
+//! and factory are the generic ones of [`super::stream`] and
+//! [`super::stream_protocol`].
 
-use std::any::Any;
 use std::fmt;
-use std::io::IoSlice;
-use std::net::Shutdown;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::sync::Arc;
@@ -34,14 +39,13 @@ use rtorb_giop::ior::tags::{self, ProfileId};
 use rtorb_giop::ior::{Profile, TaggedComponent, UiopProfile};
 use socket2::{Domain, SockAddr, Socket, Type};
 
-use super::endpoint::{
-    effective_version, parse_messaging, parse_options, split_version, strip_scheme,
-};
+use super::endpoint::{effective_version, parse_messaging, parse_options, split_endpoint};
 use super::registry::ProtocolRegistry;
-use super::{
-    Acceptor, Connector, Endpoint, EndpointError, ProtocolFactory, Transport, TransportError,
-    profile_components, profile_messaging,
+use super::stream::{StreamSocket, StreamTransport};
+use super::stream_protocol::{
+    StreamAcceptor, StreamConnector, StreamEndpoint, StreamFactory, StreamProtocol,
 };
+use super::{EndpointError, TransportError, profile_components, profile_messaging};
 
 /// The protocol name and endpoint scheme.
 pub const PROTOCOL: &str = "uiop";
@@ -84,15 +88,10 @@ impl UiopEndpoint {
 
     /// Parses a `uiop://` endpoint string.
     pub fn parse(s: &str) -> Result<UiopEndpoint, EndpointError> {
-        let rest = strip_scheme(s, PROTOCOL)?;
-        let (version, rest) = split_version(rest)?;
-        let (path, query) = match rest.split_once('?') {
-            Some((p, q)) => (p, Some(q)),
-            None => (rest, None),
-        };
+        let (version, path, query) = split_endpoint(s, PROTOCOL)?;
         check_path(path)?;
         let mut messaging = FrameProtocol::Giop;
-        for (k, v) in parse_options(query.unwrap_or(""))? {
+        for (k, v) in parse_options(query)? {
             match k.as_str() {
                 "giop" => messaging = parse_messaging(v)?,
                 _ => return Err(EndpointError::UnknownOption(k)),
@@ -146,124 +145,104 @@ impl std::str::FromStr for UiopEndpoint {
     }
 }
 
-impl Endpoint for UiopEndpoint {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn profile_tag(&self) -> ProfileId {
-        tags::TAG_RTORB_UIOP
-    }
-    fn version(&self) -> Version {
-        self.version
-    }
-    fn messaging(&self) -> FrameProtocol {
-        self.messaging
-    }
-    fn clone_box(&self) -> Box<dyn Endpoint> {
-        Box::new(self.clone())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
+impl StreamEndpoint for UiopEndpoint {
+    type Protocol = Uiop;
+    fn giop(&self) -> (Version, FrameProtocol) {
+        (self.version, self.messaging)
     }
 }
 
-/// A Unix-domain stream connection.
-#[derive(Debug)]
-pub struct UnixTransport {
-    stream: UnixStream,
-    messaging: FrameProtocol,
-    peer: String,
-}
+/// A Unix-domain stream connection: the transport of UIOP.
+pub type UnixTransport = StreamTransport<UnixStream>;
 
-impl UnixTransport {
-    /// Wraps a connected stream; `peer` describes the other side.
-    pub fn new(stream: UnixStream, messaging: FrameProtocol, peer: String) -> UnixTransport {
-        UnixTransport {
-            stream,
-            messaging,
-            peer,
-        }
+impl StreamSocket for UnixStream {
+    /// The socket path, followed by ` (client)` on the accepting side (a
+    /// client's socket has no name of its own).
+    type Peer = String;
+
+    fn set_connection_options(&self) -> std::io::Result<()> {
+        Ok(())
     }
 
-    /// The underlying stream.
-    pub fn stream(&self) -> &UnixStream {
-        &self.stream
+    fn describe_peer(protocol: &str, peer: &String) -> String {
+        format!("{protocol}://{peer}")
     }
 }
 
-impl AsRawFd for UnixTransport {
-    fn as_raw_fd(&self) -> RawFd {
-        self.stream.as_raw_fd()
-    }
-}
-
-impl AsFd for UnixTransport {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.stream.as_fd()
-    }
-}
-
-impl Transport for UnixTransport {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn messaging(&self) -> FrameProtocol {
-        self.messaging
-    }
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        super::io::recv(&self.stream, buf)
-    }
-    fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
-        super::io::send_gathered(&self.stream, bufs)
-    }
-    fn send_all(&mut self, message: &[u8]) -> std::io::Result<()> {
-        super::io::send_all(&self.stream, message)
-    }
-    fn shutdown(&mut self, how: Shutdown) -> std::io::Result<()> {
-        self.stream.shutdown(how)
-    }
-    fn peer(&self) -> String {
-        self.peer.clone()
-    }
-    fn set_nonblocking(&mut self, nonblocking: bool) -> std::io::Result<()> {
-        self.stream.set_nonblocking(nonblocking)
-    }
-    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
-        self.stream.set_read_timeout(timeout)
-    }
-    fn set_write_timeout(&mut self, timeout: Option<Duration>) -> std::io::Result<()> {
-        self.stream.set_write_timeout(timeout)
-    }
-    fn try_clone_box(&self) -> std::io::Result<Box<dyn Transport>> {
-        Ok(Box::new(UnixTransport {
-            stream: self.stream.try_clone()?,
-            messaging: self.messaging,
-            peer: self.peer.clone(),
-        }))
-    }
-}
+/// UIOP as a protocol over stream sockets: Unix-domain sockets,
+/// [`UiopEndpoint`]s and UIOP profiles.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Uiop;
 
 /// Opens Unix-domain connections to UIOP endpoints.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct UiopConnector;
+pub type UiopConnector = StreamConnector<Uiop>;
 
-impl UiopConnector {
-    /// Connects to `endpoint`. A Unix-domain connect does not wait for the
-    /// server unless its backlog is full; with a timeout, a full backlog is
-    /// retried until the timeout passes.
-    pub fn connect_to(
-        &self,
+/// A listening Unix-domain socket for a UIOP endpoint. Dropping it removes
+/// its socket file.
+pub type UiopAcceptor = StreamAcceptor<Uiop>;
+
+/// The UIOP protocol factory.
+pub type UiopFactory = StreamFactory<Uiop>;
+
+/// A listening Unix-domain socket and the socket file it created, which
+/// it removes when dropped (if the file is still the one it created).
+#[derive(Debug)]
+pub struct UiopListener {
+    socket: UnixListener,
+    path: String,
+    /// Device and inode of the socket file created, to remove only it.
+    file_id: Option<(u64, u64)>,
+}
+
+impl UiopListener {
+    /// The listening socket.
+    pub fn socket(&self) -> &UnixListener {
+        &self.socket
+    }
+}
+
+impl AsFd for UiopListener {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.socket.as_fd()
+    }
+}
+
+impl Drop for UiopListener {
+    fn drop(&mut self) {
+        let Some(id) = self.file_id else { return };
+        let ours = std::fs::symlink_metadata(&self.path)
+            .is_ok_and(|m| m.file_type().is_socket() && (m.dev(), m.ino()) == id);
+        if ours {
+            // Nothing to do on failure: the next acceptor removes a stale
+            // file anyway.
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl StreamProtocol for Uiop {
+    const NAME: &'static str = PROTOCOL;
+    const PROFILE_TAG: ProfileId = tags::TAG_RTORB_UIOP;
+    type Endpoint = UiopEndpoint;
+    type Socket = UnixStream;
+    type Listener = UiopListener;
+    type Profile = UiopProfile;
+
+    /// A Unix-domain connect does not wait for the server unless its
+    /// backlog is full; with a timeout, a full backlog is retried until the
+    /// timeout passes.
+    fn connect(
         endpoint: &UiopEndpoint,
         timeout: Option<Duration>,
-    ) -> Result<UnixTransport, TransportError> {
+    ) -> Result<(UnixStream, String), TransportError> {
         let connect_err = |source| TransportError::Connect {
             endpoint: endpoint.to_string(),
             source,
         };
-        let peer = format!("{PROTOCOL}://{}", endpoint.path);
+        let peer = endpoint.path.clone();
         let Some(timeout) = timeout else {
             let stream = UnixStream::connect(&endpoint.path).map_err(connect_err)?;
-            return Ok(UnixTransport::new(stream, endpoint.messaging, peer));
+            return Ok((stream, peer));
         };
         let addr = SockAddr::unix(&endpoint.path).map_err(connect_err)?;
         let deadline = Instant::now() + timeout;
@@ -275,7 +254,7 @@ impl UiopConnector {
                 Ok(()) => {
                     socket.set_nonblocking(false).map_err(connect_err)?;
                     let stream = UnixStream::from(std::os::fd::OwnedFd::from(socket));
-                    return Ok(UnixTransport::new(stream, endpoint.messaging, peer));
+                    return Ok((stream, peer));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     let now = Instant::now();
@@ -293,44 +272,10 @@ impl UiopConnector {
             }
         }
     }
-}
 
-impl Connector for UiopConnector {
-    fn protocol(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn connect(
-        &self,
-        endpoint: &dyn Endpoint,
-        timeout: Option<Duration>,
-    ) -> Result<Box<dyn Transport>, TransportError> {
-        Ok(Box::new(self.connect_to(downcast(endpoint)?, timeout)?))
-    }
-}
-
-fn downcast(endpoint: &dyn Endpoint) -> Result<&UiopEndpoint, TransportError> {
-    endpoint
-        .downcast_ref::<UiopEndpoint>()
-        .ok_or(TransportError::WrongProtocol {
-            expected: PROTOCOL,
-            found: endpoint.protocol(),
-        })
-}
-
-/// A listening Unix-domain socket for a UIOP endpoint. Dropping it removes
-/// its socket file.
-#[derive(Debug)]
-pub struct UiopAcceptor {
-    listener: UnixListener,
-    endpoint: UiopEndpoint,
-    /// Device and inode of the socket file created, to remove only it.
-    file_id: Option<(u64, u64)>,
-}
-
-impl UiopAcceptor {
-    /// Listens on `endpoint`, first removing a stale socket file at its
-    /// path.
-    pub fn open(endpoint: &UiopEndpoint) -> Result<UiopAcceptor, TransportError> {
+    /// Listens on the endpoint's path, first removing a stale socket file
+    /// there.
+    fn listen(endpoint: &UiopEndpoint) -> Result<(UiopListener, UiopEndpoint), TransportError> {
         let path = &endpoint.path;
         let listen_err = |source| TransportError::Listen {
             endpoint: endpoint.to_string(),
@@ -357,83 +302,27 @@ impl UiopAcceptor {
         let file_id = std::fs::symlink_metadata(path)
             .ok()
             .map(|m| (m.dev(), m.ino()));
-        // From here on, dropping the acceptor removes the file.
-        let acceptor = UiopAcceptor {
-            listener: UnixListener::from(std::os::fd::OwnedFd::from(socket)),
-            endpoint: endpoint.clone(),
+        // From here on, dropping the listener removes the file.
+        let listener = UiopListener {
+            socket: UnixListener::from(std::os::fd::OwnedFd::from(socket)),
+            path: path.clone(),
             file_id,
         };
-        socket2::SockRef::from(&acceptor.listener)
+        socket2::SockRef::from(&listener.socket)
             .listen(LISTEN_BACKLOG)
             .map_err(listen_err)?;
-        Ok(acceptor)
+        Ok((listener, endpoint.clone()))
     }
 
-    /// The endpoint, as its concrete type.
-    pub fn uiop_endpoint(&self) -> &UiopEndpoint {
-        &self.endpoint
+    fn accept(
+        listener: &UiopListener,
+        endpoint: &UiopEndpoint,
+    ) -> std::io::Result<(UnixStream, String)> {
+        let (stream, _) = listener.socket.accept()?;
+        Ok((stream, format!("{} (client)", endpoint.path)))
     }
 
-    /// Accepts a connection as a [`UnixTransport`].
-    pub fn accept_unix(&self) -> Result<UnixTransport, TransportError> {
-        let (stream, _) = self.listener.accept()?;
-        stream.set_nonblocking(false)?;
-        let peer = format!("{PROTOCOL}://{} (client)", self.endpoint.path);
-        Ok(UnixTransport::new(stream, self.endpoint.messaging, peer))
-    }
-}
-
-impl Drop for UiopAcceptor {
-    fn drop(&mut self) {
-        let Some(id) = self.file_id else { return };
-        let ours = std::fs::symlink_metadata(&self.endpoint.path)
-            .is_ok_and(|m| m.file_type().is_socket() && (m.dev(), m.ino()) == id);
-        if ours {
-            // Nothing to do on failure: the next acceptor removes a stale
-            // file anyway.
-            let _ = std::fs::remove_file(&self.endpoint.path);
-        }
-    }
-}
-
-impl AsRawFd for UiopAcceptor {
-    fn as_raw_fd(&self) -> RawFd {
-        self.listener.as_raw_fd()
-    }
-}
-
-impl AsFd for UiopAcceptor {
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.listener.as_fd()
-    }
-}
-
-impl Acceptor for UiopAcceptor {
-    fn endpoint(&self) -> &dyn Endpoint {
-        &self.endpoint
-    }
-    fn accept(&self) -> Result<Box<dyn Transport>, TransportError> {
-        Ok(Box::new(self.accept_unix()?))
-    }
-    fn set_nonblocking(&self, nonblocking: bool) -> std::io::Result<()> {
-        self.listener.set_nonblocking(nonblocking)
-    }
-}
-
-/// The UIOP protocol factory.
-#[derive(Debug, Default)]
-pub struct UiopFactory {
-    connector: UiopConnector,
-}
-
-impl UiopFactory {
-    /// The factory.
-    pub fn new() -> UiopFactory {
-        UiopFactory::default()
-    }
-
-    /// A UIOP profile for `endpoint` and `object_key`.
-    pub fn profile(
+    fn make_profile(
         endpoint: &UiopEndpoint,
         object_key: Bytes,
         components: &[TaggedComponent],
@@ -444,8 +333,14 @@ impl UiopFactory {
         Ok(p)
     }
 
-    /// The endpoint of a UIOP profile.
-    pub fn endpoint_of(profile: &UiopProfile) -> Result<UiopEndpoint, TransportError> {
+    fn profile_body(profile: &Profile) -> Result<&UiopProfile, TransportError> {
+        match profile {
+            Profile::Uiop(p) => Ok(p),
+            _ => Err(TransportError::Profile("not a UIOP profile")),
+        }
+    }
+
+    fn endpoint_of(profile: &UiopProfile) -> Result<UiopEndpoint, TransportError> {
         check_path(&profile.path)?;
         let messaging = profile_messaging(profile.version, &profile.components)?;
         Ok(UiopEndpoint {
@@ -453,44 +348,5 @@ impl UiopFactory {
             path: profile.path.clone(),
             messaging,
         })
-    }
-}
-
-impl ProtocolFactory for UiopFactory {
-    fn name(&self) -> &'static str {
-        PROTOCOL
-    }
-    fn profile_tag(&self) -> ProfileId {
-        tags::TAG_RTORB_UIOP
-    }
-    fn parse_endpoint(&self, s: &str) -> Result<Box<dyn Endpoint>, EndpointError> {
-        Ok(Box::new(UiopEndpoint::parse(s)?))
-    }
-    fn connector(&self) -> &dyn Connector {
-        &self.connector
-    }
-    fn open_acceptor(&self, endpoint: &dyn Endpoint) -> Result<Box<dyn Acceptor>, TransportError> {
-        Ok(Box::new(UiopAcceptor::open(downcast(endpoint)?)?))
-    }
-    fn make_profile(
-        &self,
-        endpoint: &dyn Endpoint,
-        object_key: Bytes,
-        components: &[TaggedComponent],
-    ) -> Result<Profile, TransportError> {
-        Ok(Profile::Uiop(UiopFactory::profile(
-            downcast(endpoint)?,
-            object_key,
-            components,
-        )?))
-    }
-    fn endpoint_from_profile(
-        &self,
-        profile: &Profile,
-    ) -> Result<Box<dyn Endpoint>, TransportError> {
-        match profile {
-            Profile::Uiop(p) => Ok(Box::new(UiopFactory::endpoint_of(p)?)),
-            _ => Err(TransportError::Profile("not a UIOP profile")),
-        }
     }
 }
