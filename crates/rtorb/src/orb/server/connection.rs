@@ -315,7 +315,8 @@ mod tests {
     /// A nonblocking server connection, and its peer.
     fn pair(core: &ServerCore) -> (Connection, UnixStream) {
         let (server, peer) = UnixStream::pair().unwrap();
-        let transport = UnixTransport::new(server, FrameProtocol::Giop, "peer".into());
+        let transport =
+            UnixTransport::from_socket(server, "uiop", FrameProtocol::Giop, "peer".into()).unwrap();
         let conn = Connection::new(core, Box::new(transport), false).unwrap();
         peer.set_read_timeout(Some(std::time::Duration::from_secs(10)))
             .unwrap();
