@@ -18,6 +18,8 @@
 //!   whose concurrency strategy is chosen by configuration
 //!   ([`orb::ServerStrategy`]: reactive, thread-per-connection or
 //!   leader/followers).
+//! - [`codesets`]: the `char` and `wchar` code sets of the ORB's
+//!   references and connections, and their negotiation.
 //! - [`sync`]: the locks the ORB takes, counted per thread with the
 //!   `lock-count` feature; [`whitebox`]: the time of each stage of a call,
 //!   with the `whitebox` feature. Both cost nothing when off.
@@ -25,6 +27,7 @@
 //!   managers, policies, servant managers), with active demultiplexing
 //!   of its object keys and collocated calls.
 
+pub mod codesets;
 pub mod orb;
 pub mod poa;
 pub mod runtime;

@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb::orb::codesets::{
+use rtorb::codesets::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
     MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0, MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
     native_code_sets,

@@ -31,7 +31,7 @@
 //! calls). Text is written in the code
 //! sets negotiated with the profile's `TAG_CODE_SETS` component, announced
 //! in a `CodeSets` service context on the first request written on each
-//! connection, exclusive or shared (see [`super::codesets`]); a `SYNC_NONE`
+//! connection, exclusive or shared (see [`crate::codesets`]); a `SYNC_NONE`
 //! oneway always carries it, since it may be the first on the connection
 //! the sending thread writes it to. Connections unused for the
 //! configured idle timeout are
@@ -70,9 +70,9 @@ use rtorb_giop::{
     decode_lite, encode_lite, encode_message, fragment_chunks, reply_view_framed,
 };
 
-use super::codesets::{self, ClientCodeSets};
 use super::config::ConnectionStrategy;
 use super::multiplexed::MuxConnection;
+use crate::codesets::{self, ClientCodeSets};
 use crate::runtime::loopback::MAX_FORWARDS;
 use crate::runtime::policy::{INV_POLICY_CANNOT_RECONCILE, any_override, find};
 use crate::runtime::{

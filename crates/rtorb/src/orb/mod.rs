@@ -48,7 +48,6 @@
 //! ```
 
 pub mod client;
-pub mod codesets;
 pub mod collocation;
 pub mod config;
 mod multiplexed;

@@ -36,7 +36,7 @@ use super::client::{
     BUFFER_CAPACITY, Inbound, Outcome, Received, Request, Templates, WriteError, is_not_started,
     lock, lost, not_started, protocol_error, read_answer, timed_out, write_request,
 };
-use super::codesets::ClientCodeSets;
+use crate::codesets::ClientCodeSets;
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
 use crate::whitebox::Probe;

@@ -18,7 +18,7 @@
 //! written in the GIOP version and byte order of the request, or in
 //! GIOPlite on a GIOPlite connection. Arguments are read and replies
 //! written in the code sets of the first `CodeSets` service context the
-//! connection received (see [`super::codesets`]).
+//! connection received (see [`crate::codesets`]).
 //!
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size is a `MessageError` before anything is buffered for
@@ -64,7 +64,7 @@ use rtorb_giop::{
 };
 
 use super::client::ORB_FRAGMENTS;
-use super::codesets::ServerCodeSets;
+use crate::codesets::ServerCodeSets;
 use crate::poa::Found;
 use crate::poa::table::{AdapterTable, Location, PlainKeyCache};
 use crate::runtime::{

@@ -33,7 +33,7 @@ impl References {
             .endpoints
             .iter()
             .filter_map(|e| {
-                let components = crate::orb::codesets::profile_components(e.version());
+                let components = crate::codesets::profile_components(e.version());
                 self.registry
                     .make_profile(&**e, object_key.clone(), &components)
                     .ok()

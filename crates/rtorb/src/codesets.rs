@@ -46,7 +46,7 @@
 //! native code sets, and no `CodeSets` context is sent.
 //!
 //! ```
-//! use rtorb::orb::codesets::{code_sets_component, ClientCodeSets};
+//! use rtorb::codesets::{code_sets_component, ClientCodeSets};
 //! use rtorb_cdr::codeset::CodeSetId;
 //! use rtorb_cdr::Version;
 //! use rtorb_giop::ior::{IiopProfile, Profile};
