@@ -173,6 +173,7 @@ pub(crate) struct ClientConfig {
     pub(crate) fragment_size: Option<usize>,
     pub(crate) sync_scope: SyncScope,
     pub(crate) client_protocol: Option<ClientProtocolPolicy>,
+    pub(crate) code_sets: crate::codesets::CodeSetConfig,
 }
 
 /// The ORB's invoker: connection cache and request/reply exchange.
@@ -602,7 +603,9 @@ impl ClientCore {
                 let pool = self.pool(endpoint.to_string());
                 let encoding = Encoding::native().with_version(endpoint.version());
                 let codesets = match endpoint.messaging() {
-                    FrameProtocol::Giop => ClientCodeSets::for_profile(profile),
+                    FrameProtocol::Giop => {
+                        ClientCodeSets::for_profile(profile, &self.config.code_sets)
+                    }
                     FrameProtocol::Lite => ClientCodeSets::lite(),
                 };
                 Some(Candidate {

@@ -109,6 +109,8 @@ pub(crate) struct ServerLimits {
     /// The most reply octets queued for one connection before its input
     /// is no longer read.
     pub(crate) max_output_buffer: usize,
+    /// The code sets of a connection on which no `CodeSets` context came.
+    pub(crate) assumed_code_sets: rtorb_cdr::TransmissionCodeSets,
 }
 
 impl ServerLimits {
@@ -120,6 +122,7 @@ impl ServerLimits {
             incomplete_message_timeout: config.incomplete_message_timeout,
             max_connections: config.max_connections,
             max_output_buffer: config.max_output_buffer,
+            assumed_code_sets: config.code_sets.assumed(),
         }
     }
 }
@@ -540,7 +543,7 @@ impl Connection {
                 messaging == FrameProtocol::Lite,
             ),
             plain_key: PlainKeyCache::default(),
-            codesets: ServerCodeSets::new(messaging),
+            codesets: ServerCodeSets::new(messaging, core.limits.assumed_code_sets),
             probe: Probe::start(),
             fragment_size: core.fragment_size,
             reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
