@@ -60,8 +60,11 @@ pub enum CdrError {
     /// A string was not terminated by a single NUL, or had an embedded NUL.
     #[error("malformed string: {0}")]
     MalformedString(&'static str),
-    /// Text could not be converted to or from the transmission code set.
-    #[error("character data not representable in code set {codeset:#010x}")]
+    /// Text could not be converted to or from the transmission code set:
+    /// a character the code set cannot represent, or octets that are not
+    /// text in it. An ORB reports it as `DATA_CONVERSION` (OMG minor 1),
+    /// never sending or delivering altered text.
+    #[error("character data not representable in code set {}", crate::CodeSetId(*codeset))]
     BadCharacter {
         /// The OSF registry id of the code set.
         codeset: u32,
@@ -109,7 +112,10 @@ pub enum CdrError {
 }
 
 impl CdrError {
-    /// The `MARSHAL` minor code that reports this error to a peer.
+    /// The minor code that reports this error to a peer, in a `MARSHAL`
+    /// exception but for text that does not fit its code set
+    /// (`DATA_CONVERSION`) and `wchar` data without a `wchar` code set
+    /// (`BAD_PARAM`).
     ///
     /// Errors the OMG assigns a minor code for use it; the others use
     /// rtorb's VMCID ([`RTORB_VMCID`]).
@@ -129,7 +135,10 @@ impl CdrError {
             CdrError::InvalidEnum { .. } => RTORB_VMCID | 5,
             CdrError::InvalidDiscriminator(_) => RTORB_VMCID | 6,
             CdrError::MalformedString(_) => RTORB_VMCID | 7,
-            CdrError::BadCharacter { .. } => RTORB_VMCID | 8,
+            // OMG DATA_CONVERSION minor 1: a character that does not map
+            // to the transmission code set (the exception is
+            // DATA_CONVERSION, see `rtorb_giop`'s conversion).
+            CdrError::BadCharacter { .. } => OMG_VMCID | 1,
             CdrError::UnsupportedCodeSet(_) => RTORB_VMCID | 9,
             CdrError::MalformedFixed(_) => RTORB_VMCID | 10,
             CdrError::InvalidByteOrder(_) => RTORB_VMCID | 11,

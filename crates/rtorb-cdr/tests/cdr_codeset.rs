@@ -63,3 +63,17 @@ fn omniorb_default_against_rtorb() {
     assert_eq!(tcs.char_data, UTF8);
     assert_eq!(tcs.wchar_data, CodeSetId::UTF_16);
 }
+
+#[test]
+fn text_outside_the_code_set_is_refused_with_omg_minor_1() {
+    let mut e = rtorb_cdr::Encoder::new(
+        rtorb_cdr::Encoding::native().with_codesets(rtorb_cdr::TransmissionCodeSets::UNNEGOTIATED),
+    );
+    let err = e.write_string("Жук").unwrap_err();
+    assert_eq!(err, rtorb_cdr::CdrError::BadCharacter { codeset: LATIN1.0 });
+    assert_eq!(err.minor(), rtorb_cdr::OMG_VMCID | 1);
+    assert_eq!(
+        err.to_string(),
+        "character data not representable in code set ISO-8859-1 (0x00010001)"
+    );
+}

@@ -295,10 +295,12 @@ impl std::error::Error for SystemException {}
 impl From<CdrError> for SystemException {
     /// `MARSHAL` with the error's minor code, except for wchar data
     /// without a negotiated wchar code set, which CORBA makes `BAD_PARAM`
-    /// (OMG minor 23).
+    /// (OMG minor 23), and text that does not fit its code set,
+    /// `DATA_CONVERSION` (OMG minor 1).
     fn from(e: CdrError) -> Self {
         let kind = match e {
             CdrError::NoWcharCodeSet => SystemExceptionKind::BadParam,
+            CdrError::BadCharacter { .. } => SystemExceptionKind::DataConversion,
             _ => SystemExceptionKind::Marshal,
         };
         SystemException::new(kind, e.minor(), CompletionStatus::No).with_detail(e)

@@ -418,6 +418,7 @@ impl GiopError {
             | GiopError::TooManyFragments(_)
             | GiopError::ReassemblyLimit(_) => SystemExceptionKind::ImpLimit,
             GiopError::Cdr(CdrError::NoWcharCodeSet) => SystemExceptionKind::BadParam,
+            GiopError::Cdr(CdrError::BadCharacter { .. }) => SystemExceptionKind::DataConversion,
             _ => SystemExceptionKind::Marshal,
         };
         SystemException::new(kind, self.minor(), CompletionStatus::No).with_detail(self)

@@ -1,7 +1,8 @@
 //! Code-set negotiation on the ORB's connections (CORBA 3.x §13.10.2).
 //!
-//! rtorb's native code sets, advertised in the `TAG_CODE_SETS` component
-//! of every GIOP 1.1+ profile the ORB makes ([`code_sets_component`]):
+//! rtorb's native code sets by default, advertised in the `TAG_CODE_SETS`
+//! component of every GIOP 1.1+ profile the ORB makes
+//! ([`CodeSetConfig::component`]):
 //!
 //! - `char`: **UTF-8** native, converting to ISO 8859-1. Rust strings are
 //!   UTF-8, so UTF-8 carries every string losslessly; a peer whose native
@@ -17,13 +18,25 @@
 //! and sends them in the `CodeSets`
 //! service context of the first request of each connection (GIOP 1.1 and
 //! later; GIOP 1.0 has neither components nor the context). A profile
-//! without the component leaves ISO 8859-1 for `char` and *no* code set
-//! for `wchar`: there is no default for `wchar`.
+//! without the component (a `corbaloc:` reference) leaves the *assumed*
+//! code sets: by default what CORBA prescribes, ISO 8859-1 for `char` and
+//! *no* code set for `wchar` (there is no default for `wchar`). Other
+//! assumed code sets ([`CodeSetConfig::assumed_char`],
+//! [`CodeSetConfig::assumed_wchar`]) are announced in a `CodeSets` context
+//! like negotiated ones, so that the server reads the text as it was
+//! written.
 //!
 //! The server side ([`ServerCodeSets`]) takes the code sets from the first
 //! `CodeSets` context on a connection and decodes arguments and encodes
-//! replies with them; until one arrives it uses ISO 8859-1 and no `wchar`
-//! code set ([`TransmissionCodeSets::UNNEGOTIATED`]).
+//! replies with them; until one arrives it uses the assumed code sets (by
+//! default ISO 8859-1 and no `wchar` code set,
+//! [`TransmissionCodeSets::UNNEGOTIATED`]).
+//!
+//! Text that cannot be carried is never altered: a character the
+//! transmission code set cannot represent, or octets that are not text in
+//! it, raise `DATA_CONVERSION` OMG minor 1
+//! ([`DATA_CONVERSION_CHAR_NOT_IN_CODE_SET`]), `COMPLETED_NO` for
+//! arguments and `COMPLETED_YES` for results.
 //!
 //! `wchar`/`wstring` data where it cannot go gives the exceptions CORBA
 //! assigns:
@@ -46,19 +59,32 @@
 //! native code sets, and no `CodeSets` context is sent.
 //!
 //! ```
-//! use rtorb::orb::codesets::{code_sets_component, ClientCodeSets};
+//! use rtorb::codesets::{ClientCodeSets, CodeSetConfig};
 //! use rtorb_cdr::codeset::CodeSetId;
 //! use rtorb_cdr::Version;
 //! use rtorb_giop::ior::{IiopProfile, Profile};
 //!
+//! let config = CodeSetConfig::default();
 //! let mut p = IiopProfile::new(Version::V1_2, "localhost", 2809, &b"key"[..]);
-//! p.components.push(code_sets_component());
-//! let cs = ClientCodeSets::for_profile(&Profile::Iiop(p));
+//! p.components.push(config.component());
+//! let cs = ClientCodeSets::for_profile(&Profile::Iiop(p), &config);
 //! assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
 //! assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
 //! assert!(cs.context().is_some());
+//!
+//! // A corbaloc: reference to a server that assumes UTF-8 and UTF-16.
+//! let jacorb_like = CodeSetConfig {
+//!     assumed_char: CodeSetId::UTF_8,
+//!     assumed_wchar: CodeSetId::UTF_16,
+//!     ..CodeSetConfig::default()
+//! };
+//! let p = Profile::Iiop(IiopProfile::new(Version::V1_2, "localhost", 2809, &b"key"[..]));
+//! let cs = ClientCodeSets::for_profile(&p, &jacorb_like);
+//! assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
+//! assert!(cs.context().is_some());
 //! ```
 
+use rtorb_cdr::codeset::{CHAR_CODE_SETS, WCHAR_CODE_SETS};
 use rtorb_cdr::codeset::{
     CodeSetComponentInfo, CodeSetContext, CodeSetId, TransmissionCodeSets, negotiate_one,
 };
@@ -87,25 +113,139 @@ pub const BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED: u32 = OMG_VMCID | 23;
 /// (OMG minor 1).
 pub const CODESET_INCOMPATIBLE_NO_COMMON: u32 = OMG_VMCID | 1;
 
-/// rtorb's native and conversion code sets, as its IORs advertise them.
-pub fn native_code_sets() -> CodeSetComponentInfo {
-    CodeSetComponentInfo::rtorb_default()
+/// `DATA_CONVERSION` minor code: a character that does not map to the
+/// transmission code set, or octets that are not text in it (OMG minor 1;
+/// [`rtorb_cdr::CdrError::BadCharacter`]).
+pub const DATA_CONVERSION_CHAR_NOT_IN_CODE_SET: u32 = OMG_VMCID | 1;
+
+/// The code sets of an ORB: its native code sets, which its references
+/// advertise and its client prefers, and the code sets it assumes when the
+/// other side tells none.
+///
+/// Set with `-ORBNativeCharCodeSet`, `-ORBNativeWCharCodeSet`,
+/// `-ORBAssumedCharCodeSet` and `-ORBAssumedWCharCodeSet` (names such as
+/// `UTF-8`, or registry numbers; see [`crate::orb::OrbConfig::apply_args`]),
+/// the same names in a configuration file, or
+/// [`crate::orb::OrbBuilder::native_code_sets`] and
+/// [`crate::orb::OrbBuilder::assumed_code_sets`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CodeSetConfig {
+    /// The native code set for `char` and `string` data: UTF-8 (the
+    /// default) or ISO 8859-1. Profiles advertise it, converting to the
+    /// other; the client negotiates it first.
+    pub native_char: CodeSetId,
+    /// The native code set for `wchar` and `wstring` data: UTF-16 (the
+    /// default) or UCS-2.
+    pub native_wchar: CodeSetId,
+    /// The `char` code set used with a GIOP 1.1 or later reference that
+    /// carries no code set information (any `corbaloc:` reference), and on
+    /// a server connection on which no `CodeSets` context arrived: ISO
+    /// 8859-1 (the default, as CORBA prescribes) or UTF-8 (what JacORB
+    /// assumes).
+    pub assumed_char: CodeSetId,
+    /// The `wchar` code set used in the same cases: none (the default, as
+    /// CORBA prescribes: wide text then raises `INV_OBJREF` or
+    /// `BAD_PARAM`), UTF-16 (what JacORB assumes) or UCS-2.
+    pub assumed_wchar: CodeSetId,
 }
 
-/// The `TAG_CODE_SETS` component of rtorb's profiles.
+impl CodeSetConfig {
+    /// rtorb's defaults: native UTF-8 and UTF-16, assumed ISO 8859-1 and
+    /// no `wchar` code set.
+    pub const DEFAULT: CodeSetConfig = CodeSetConfig {
+        native_char: CodeSetId::UTF_8,
+        native_wchar: CodeSetId::UTF_16,
+        assumed_char: CodeSetId::ISO_8859_1,
+        assumed_wchar: CodeSetId::NONE,
+    };
+
+    /// Whether rtorb can use these code sets: natives and assumed ones it
+    /// converts (an assumed `wchar` code set may be none); the error
+    /// names the first that it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        let char_ok = |cs: CodeSetId| CHAR_CODE_SETS.contains(&cs);
+        let wchar_ok = |cs: CodeSetId| WCHAR_CODE_SETS.contains(&cs);
+        let checks = [
+            ("native char", self.native_char, char_ok(self.native_char)),
+            (
+                "native wchar",
+                self.native_wchar,
+                wchar_ok(self.native_wchar),
+            ),
+            (
+                "assumed char",
+                self.assumed_char,
+                char_ok(self.assumed_char),
+            ),
+            (
+                "assumed wchar",
+                self.assumed_wchar,
+                self.assumed_wchar == CodeSetId::NONE || wchar_ok(self.assumed_wchar),
+            ),
+        ];
+        match checks.iter().find(|(_, _, ok)| !ok) {
+            None => Ok(()),
+            Some((what, cs, _)) => {
+                let (kind, sets) = if what.ends_with(" char") {
+                    ("char", &CHAR_CODE_SETS)
+                } else {
+                    ("wchar", &WCHAR_CODE_SETS)
+                };
+                let names: Vec<String> = sets.iter().map(CodeSetId::to_string).collect();
+                Err(format!(
+                    "rtorb cannot use {cs} as {what} code set: it converts {kind} data to {}",
+                    names.join(" and ")
+                ))
+            }
+        }
+    }
+
+    /// The native and conversion code sets the ORB's references advertise.
+    pub fn component_info(&self) -> CodeSetComponentInfo {
+        CodeSetComponentInfo::with_natives(self.native_char, self.native_wchar)
+    }
+
+    /// The `TAG_CODE_SETS` component of the ORB's profiles.
+    pub fn component(&self) -> TaggedComponent {
+        // Encoding a valid structure into a growable buffer cannot fail;
+        // the empty component is never made.
+        Component::CodeSets(self.component_info())
+            .to_tagged(ByteOrder::Big)
+            .unwrap_or_else(|_| TaggedComponent::new(tags::TAG_CODE_SETS, Vec::new()))
+    }
+
+    /// The assumed transmission code sets.
+    pub fn assumed(&self) -> TransmissionCodeSets {
+        TransmissionCodeSets {
+            char_data: self.assumed_char,
+            wchar_data: self.assumed_wchar,
+        }
+    }
+}
+
+impl Default for CodeSetConfig {
+    fn default() -> Self {
+        CodeSetConfig::DEFAULT
+    }
+}
+
+/// rtorb's default native and conversion code sets, as its IORs advertise
+/// them unless configured otherwise.
+pub fn native_code_sets() -> CodeSetComponentInfo {
+    CodeSetConfig::DEFAULT.component_info()
+}
+
+/// The `TAG_CODE_SETS` component of rtorb's profiles with the default
+/// code sets.
 pub fn code_sets_component() -> TaggedComponent {
-    // Encoding a fixed, valid structure into a growable buffer cannot fail;
-    // the empty component is never made.
-    Component::CodeSets(native_code_sets())
-        .to_tagged(ByteOrder::Big)
-        .unwrap_or_else(|_| TaggedComponent::new(tags::TAG_CODE_SETS, Vec::new()))
+    CodeSetConfig::DEFAULT.component()
 }
 
 /// The components the ORB puts in a profile of GIOP version `version`
 /// (none in 1.0, whose profiles cannot carry any).
-pub fn profile_components(version: Version) -> Vec<TaggedComponent> {
+pub fn profile_components(version: Version, config: &CodeSetConfig) -> Vec<TaggedComponent> {
     if version >= Version::V1_1 {
-        vec![code_sets_component()]
+        vec![config.component()]
     } else {
         Vec::new()
     }
@@ -117,8 +257,8 @@ enum Outcome {
     /// Negotiated with the profile's `TAG_CODE_SETS` component.
     Negotiated,
     /// The profile specifies none (no component, a component without
-    /// `wchar` code sets, or a GIOP 1.0 profile): ISO 8859-1 for `char`,
-    /// nothing for `wchar`.
+    /// `wchar` code sets, or a GIOP 1.0 profile): the assumed code sets
+    /// (ISO 8859-1 for `char` and nothing for `wchar` in GIOP 1.0).
     NotSpecified,
     /// The component names code sets rtorb has none in common with.
     Incompatible,
@@ -130,15 +270,17 @@ pub struct ClientCodeSets {
     tcs: TransmissionCodeSets,
     char_data: Outcome,
     wchar_data: Outcome,
-    version: Version,
-    /// Whether the code sets are announced in a `CodeSets` context (not on
-    /// GIOPlite connections, where both ends know them).
-    announce: bool,
+    /// Whether the code sets are announced in a `CodeSets` context: when
+    /// they were negotiated, or assumed otherwise than CORBA prescribes,
+    /// in GIOP 1.1 and later; never on GIOPlite connections, where both
+    /// ends know them.
+    send_context: bool,
 }
 
 impl ClientCodeSets {
-    /// Negotiates with the `TAG_CODE_SETS` component of `profile`.
-    pub fn for_profile(profile: &Profile) -> ClientCodeSets {
+    /// Negotiates the code sets of `config` with the `TAG_CODE_SETS`
+    /// component of `profile`.
+    pub fn for_profile(profile: &Profile, config: &CodeSetConfig) -> ClientCodeSets {
         let version = profile.version().unwrap_or(Version::V1_0);
         let info = profile
             .components()
@@ -148,26 +290,36 @@ impl ClientCodeSets {
                 Ok(Component::CodeSets(info)) => Some(info),
                 _ => None,
             });
-        ClientCodeSets::negotiate(info.as_ref(), version)
+        ClientCodeSets::negotiate(info.as_ref(), version, config)
     }
 
-    /// Negotiates with a server's code set information (`None`: the
-    /// profile had none) for a profile of GIOP version `version`, `char`
-    /// and `wchar` each on its own (CORBA 3.x §13.10.2.6, with UTF-8 and
+    /// Negotiates the code sets of `config` with a server's code set
+    /// information (`None`: the profile had none, and the assumed code
+    /// sets apply) for a profile of GIOP version `version`, `char` and
+    /// `wchar` each on its own (CORBA 3.x §13.10.2.6, with UTF-8 and
     /// UTF-16 as the fallbacks). A code set that cannot be negotiated is
     /// [`CodeSetId::NONE`]: data of that kind then fails to marshal, other
     /// requests go through.
-    pub fn negotiate(server: Option<&CodeSetComponentInfo>, version: Version) -> ClientCodeSets {
+    pub fn negotiate(
+        server: Option<&CodeSetComponentInfo>,
+        version: Version,
+        config: &CodeSetConfig,
+    ) -> ClientCodeSets {
         let Some(server) = server.filter(|_| version >= Version::V1_1) else {
+            // GIOP 1.0 has no CodeSets context to announce an assumption.
+            let tcs = if version >= Version::V1_1 {
+                config.assumed()
+            } else {
+                TransmissionCodeSets::UNNEGOTIATED
+            };
             return ClientCodeSets {
-                tcs: TransmissionCodeSets::UNNEGOTIATED,
+                tcs,
                 char_data: Outcome::NotSpecified,
                 wchar_data: Outcome::NotSpecified,
-                version,
-                announce: true,
+                send_context: tcs != TransmissionCodeSets::UNNEGOTIATED,
             };
         };
-        let client = native_code_sets();
+        let client = config.component_info();
         let (char_cs, char_data) = match negotiate_one(
             &client.for_char_data,
             &server.for_char_data,
@@ -199,8 +351,9 @@ impl ClientCodeSets {
             },
             char_data,
             wchar_data,
-            version,
-            announce: true,
+            // Without a negotiated char code set there is nothing to agree
+            // on (requests with char data fail before they are sent).
+            send_context: char_data == Outcome::Negotiated,
         }
     }
 
@@ -213,8 +366,7 @@ impl ClientCodeSets {
             },
             char_data: Outcome::Negotiated,
             wchar_data: Outcome::Negotiated,
-            version: Version::V1_2,
-            announce: false,
+            send_context: false,
         }
     }
 
@@ -224,12 +376,11 @@ impl ClientCodeSets {
     }
 
     /// The `CodeSets` service context to send on the first request of a
-    /// connection, if negotiation took place (GIOP 1.1 and later).
+    /// connection, if negotiation took place or code sets other than
+    /// CORBA's defaults were assumed (GIOP 1.1 and later).
     #[inline]
     pub fn context(&self) -> Option<ServiceContext> {
-        // Without a negotiated char code set there is nothing to agree on
-        // (requests with char data fail before they are sent).
-        if !self.announce || self.char_data != Outcome::Negotiated || self.version < Version::V1_1 {
+        if !self.send_context {
             return None;
         }
         self.encoded_context()
@@ -296,12 +447,13 @@ pub struct ServerCodeSets {
 }
 
 impl ServerCodeSets {
-    /// A new connection speaking `protocol`: nothing negotiated yet
-    /// (rtorb's native code sets on a GIOPlite connection).
-    pub fn new(protocol: FrameProtocol) -> ServerCodeSets {
+    /// A new connection speaking `protocol`: nothing negotiated yet, so
+    /// the `assumed` code sets ([`CodeSetConfig::assumed`]; rtorb's
+    /// native code sets on a GIOPlite connection).
+    pub fn new(protocol: FrameProtocol, assumed: TransmissionCodeSets) -> ServerCodeSets {
         match protocol {
             FrameProtocol::Giop => ServerCodeSets {
-                tcs: TransmissionCodeSets::UNNEGOTIATED,
+                tcs: assumed,
                 from_context: false,
             },
             FrameProtocol::Lite => ServerCodeSets {
@@ -355,19 +507,28 @@ mod tests {
 
     #[test]
     fn rtorb_with_rtorb_negotiates_its_native_sets() {
-        let cs = ClientCodeSets::negotiate(Some(&native_code_sets()), Version::V1_2);
+        let cs = ClientCodeSets::negotiate(
+            Some(&native_code_sets()),
+            Version::V1_2,
+            &CodeSetConfig::DEFAULT,
+        );
         assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
         assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
         let ctx = cs.context().expect("a context");
         assert_eq!(ctx.id, rtorb_giop::service_context::CODE_SETS);
-        let mut server = ServerCodeSets::new(FrameProtocol::Giop);
+        let mut server =
+            ServerCodeSets::new(FrameProtocol::Giop, TransmissionCodeSets::UNNEGOTIATED);
         assert_eq!(server.transmission(), TransmissionCodeSets::UNNEGOTIATED);
         assert_eq!(
             server.on_request(&ServiceContextList(vec![ctx])),
             cs.transmission()
         );
         // A later, different context does not change the connection's.
-        let other = ClientCodeSets::negotiate(Some(&omniorb_like()), Version::V1_1);
+        let other = ClientCodeSets::negotiate(
+            Some(&omniorb_like()),
+            Version::V1_1,
+            &CodeSetConfig::DEFAULT,
+        );
         let other_ctx = other.context().unwrap();
         assert_eq!(
             server.on_request(&ServiceContextList(vec![other_ctx])),
@@ -381,20 +542,24 @@ mod tests {
 
     #[test]
     fn a_server_converting_to_utf8_gets_utf8() {
-        let cs = ClientCodeSets::negotiate(Some(&omniorb_like()), Version::V1_1);
+        let cs = ClientCodeSets::negotiate(
+            Some(&omniorb_like()),
+            Version::V1_1,
+            &CodeSetConfig::DEFAULT,
+        );
         assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
         assert_eq!(cs.transmission().wchar_data, CodeSetId::UTF_16);
         // Native Latin-1 without conversions: rtorb converts to it.
         let mut latin = omniorb_like();
         latin.for_char_data.conversion_code_sets.clear();
-        let cs = ClientCodeSets::negotiate(Some(&latin), Version::V1_2);
+        let cs = ClientCodeSets::negotiate(Some(&latin), Version::V1_2, &CodeSetConfig::DEFAULT);
         assert_eq!(cs.transmission().char_data, CodeSetId::ISO_8859_1);
     }
 
     #[test]
     fn no_component_means_latin1_and_no_wchar_and_no_context() {
         let p = Profile::Iiop(IiopProfile::new(Version::V1_2, "h", 1, &b"k"[..]));
-        let cs = ClientCodeSets::for_profile(&p);
+        let cs = ClientCodeSets::for_profile(&p, &CodeSetConfig::DEFAULT);
         assert_eq!(cs.transmission(), TransmissionCodeSets::UNNEGOTIATED);
         assert!(cs.context().is_none());
         let e = cs.request_error(CdrError::NoWcharCodeSet);
@@ -402,7 +567,11 @@ mod tests {
         assert_eq!(e.minor, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED);
         assert_eq!(e.completed, CompletionStatus::No);
         // A GIOP 1.0 profile: no context even with a component.
-        let cs = ClientCodeSets::negotiate(Some(&native_code_sets()), Version::V1_0);
+        let cs = ClientCodeSets::negotiate(
+            Some(&native_code_sets()),
+            Version::V1_0,
+            &CodeSetConfig::DEFAULT,
+        );
         assert!(cs.context().is_none());
         let e = cs.request_error(CdrError::WcharInGiop10);
         assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
@@ -416,7 +585,7 @@ mod tests {
             native_code_set: CodeSetId::NONE,
             conversion_code_sets: vec![],
         };
-        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2);
+        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2, &CodeSetConfig::DEFAULT);
         assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
         assert_eq!(cs.transmission().wchar_data, CodeSetId::NONE);
         let e = cs.request_error(CdrError::NoWcharCodeSet);
@@ -431,8 +600,11 @@ mod tests {
             Ok(Component::CodeSets(info)) => assert_eq!(info, native_code_sets()),
             other => panic!("{other:?}"),
         }
-        assert!(profile_components(Version::V1_0).is_empty());
-        assert_eq!(profile_components(Version::V1_1), vec![c]);
+        assert!(profile_components(Version::V1_0, &CodeSetConfig::DEFAULT).is_empty());
+        assert_eq!(
+            profile_components(Version::V1_1, &CodeSetConfig::DEFAULT),
+            vec![c]
+        );
     }
 
     #[test]
@@ -465,7 +637,7 @@ mod tests {
                 conversion_code_sets: vec![],
             },
         };
-        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2);
+        let cs = ClientCodeSets::negotiate(Some(&info), Version::V1_2, &CodeSetConfig::DEFAULT);
         assert_eq!(cs.transmission().char_data, CodeSetId::NONE);
         assert_eq!(cs.transmission().wchar_data, CodeSetId::NONE);
         assert!(cs.context().is_none());
@@ -488,7 +660,8 @@ mod tests {
         let cs = ClientCodeSets::lite();
         assert_eq!(
             cs.transmission(),
-            ServerCodeSets::new(FrameProtocol::Lite).transmission()
+            ServerCodeSets::new(FrameProtocol::Lite, TransmissionCodeSets::UNNEGOTIATED)
+                .transmission()
         );
         assert_eq!(cs.transmission().char_data, CodeSetId::UTF_8);
         assert!(cs.context().is_none());

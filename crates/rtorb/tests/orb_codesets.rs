@@ -9,10 +9,10 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb::orb::codesets::{
-    BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
-    MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0, MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
-    native_code_sets,
+use rtorb::codesets::{
+    BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
+    INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0,
+    MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0, native_code_sets,
 };
 use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::runtime::{
@@ -142,8 +142,11 @@ fn a_reference_without_code_sets_gives_inv_objref_for_wide_text() {
     );
     // char data is ISO 8859-1: Latin-1 text goes, other text does not.
     assert_eq!(echo(&obj, "café").unwrap(), "café!");
+    // Never sent altered: DATA_CONVERSION minor 1, before anything is sent.
     let e = echo(&obj, "日本").unwrap_err();
-    assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal));
+    assert_eq!(e.kind(), Some(SystemExceptionKind::DataConversion));
+    assert_eq!(e.minor, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET);
+    assert_eq!(e.completed, CompletionStatus::No);
     client.shutdown();
     server.shutdown();
 }

@@ -66,6 +66,14 @@ const ARGS: &[&str] = &[
     "uiop,iiop+lite,*",
     "-ORBPoaHoldLimit",
     "5",
+    "-ORBnativeCharCodeSet",
+    "ISO-8859-1",
+    "-ORBnativeWCharCodeSet",
+    "UCS-2",
+    "-ORBassumedCharCodeSet",
+    "UTF-8",
+    "-ORBassumedWCharCodeSet",
+    "0x00010109",
 ];
 
 /// The same options as a configuration file, in mixed case with comments.
@@ -92,6 +100,10 @@ SyncScope = target
 ClientProtocolPolicy = uiop,iiop+lite,*
 	# indented comment
 PoaHoldLimit = 5
+NativeCharCodeSet = ISO-8859-1
+nativeWCharCodeSet = ucs2
+AssumedCharCodeSet = utf-8
+AssumedWCharCodeSet = UTF-16
 ";
 
 #[test]

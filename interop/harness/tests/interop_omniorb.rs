@@ -972,7 +972,7 @@ fn omniorb_hands_back_rtorb_references_intact() {
     assert_eq!(theirs.code_sets(), mine.code_sets());
     assert_eq!(
         theirs.code_sets(),
-        Some(rtorb::orb::codesets::native_code_sets())
+        Some(rtorb::codesets::native_code_sets())
     );
     orb.shutdown();
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use rtorb_cdr::codeset::CodeSetComponent;
+use rtorb_cdr::codeset::{CodeSetComponent, CodeSetId};
 
 use super::ObjectReference;
 use super::component::{Component, TaggedComponent};
@@ -142,10 +142,20 @@ fn printable(bytes: &[u8]) -> Info {
     }
 }
 
+/// The name of a code set: its short name in the OSF registry, `none` for
+/// 0, and the id in hexadecimal with `(unregistered)` for any other.
+fn code_set_name(cs: CodeSetId) -> Info {
+    Info::Str(match cs.name() {
+        Some(name) => name.to_owned(),
+        None if cs == CodeSetId::NONE => "none".to_owned(),
+        None => cs.to_string(),
+    })
+}
+
 fn code_set_component(c: &CodeSetComponent) -> Info {
     Info::Map(vec![
         ("native", Info::Int(c.native_code_set.0 as i64)),
-        ("native_name", opt_str(c.native_code_set.name())),
+        ("native_name", code_set_name(c.native_code_set)),
         (
             "conversion",
             Info::List(
@@ -160,7 +170,7 @@ fn code_set_component(c: &CodeSetComponent) -> Info {
             Info::List(
                 c.conversion_code_sets
                     .iter()
-                    .map(|cs| opt_str(cs.name()))
+                    .map(|cs| code_set_name(*cs))
                     .collect(),
             ),
         ),

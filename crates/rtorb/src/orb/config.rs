@@ -8,8 +8,11 @@ use std::time::Duration;
 
 use rtorb_giop::header::DEFAULT_MAX_MESSAGE_SIZE;
 
+use rtorb_cdr::CodeSetId;
+
 use super::OrbError;
 use super::strategy::ServerStrategy;
+use crate::codesets::CodeSetConfig;
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -157,6 +160,11 @@ pub struct OrbConfig {
     /// How many requests a POA manager in the holding state lets wait;
     /// more get `TRANSIENT` (`-ORBPoaHoldLimit N`).
     pub poa_hold_limit: usize,
+    /// The native code sets, and those assumed when the other side tells
+    /// none (`-ORBNativeCharCodeSet`, `-ORBNativeWCharCodeSet`,
+    /// `-ORBAssumedCharCodeSet`, `-ORBAssumedWCharCodeSet`; see
+    /// [`CodeSetConfig`]).
+    pub code_sets: CodeSetConfig,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -191,6 +199,7 @@ impl Default for OrbConfig {
             sync_scope: SyncScope::WithTransport,
             client_protocol: None,
             poa_hold_limit: 1024,
+            code_sets: CodeSetConfig::DEFAULT,
         }
     }
 }
@@ -211,8 +220,14 @@ impl OrbConfig {
     /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
     /// `-ORBSyncScope none|transport|server|target`,
     /// `-ORBClientProtocolPolicy LIST` (see
-    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`), and for the
-    /// object adapters `-ORBPoaHoldLimit N`. `-ORBConfigFile PATH`
+    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`), for the
+    /// object adapters `-ORBPoaHoldLimit N`, and for text
+    /// `-ORBNativeCharCodeSet UTF-8|ISO-8859-1`,
+    /// `-ORBNativeWCharCodeSet UTF-16|UCS-2`,
+    /// `-ORBAssumedCharCodeSet ISO-8859-1|UTF-8` and
+    /// `-ORBAssumedWCharCodeSet none|UTF-16|UCS-2` (see [`CodeSetConfig`];
+    /// code sets named as in the OSF registry, in any case, or by number,
+    /// `0x05010001`). `-ORBConfigFile PATH`
     /// applies a configuration file (see [`OrbConfig::apply_file`]) at
     /// that point of the arguments; [`super::Orb::init`] instead applies
     /// it before every other option (see [`OrbConfig::from_init_args`]).
@@ -348,6 +363,26 @@ impl OrbConfig {
                         .parse()
                         .map_err(|_| OrbError::Args(format!("{arg} wants a number, not {v:?}")))?;
                 }
+                "nativecharcodeset" => {
+                    let v = value()?;
+                    self.code_sets.native_char = code_set(&arg, &v, false)?;
+                    self.code_sets.check().map_err(OrbError::Args)?;
+                }
+                "nativewcharcodeset" => {
+                    let v = value()?;
+                    self.code_sets.native_wchar = code_set(&arg, &v, false)?;
+                    self.code_sets.check().map_err(OrbError::Args)?;
+                }
+                "assumedcharcodeset" => {
+                    let v = value()?;
+                    self.code_sets.assumed_char = code_set(&arg, &v, false)?;
+                    self.code_sets.check().map_err(OrbError::Args)?;
+                }
+                "assumedwcharcodeset" => {
+                    let v = value()?;
+                    self.code_sets.assumed_wchar = code_set(&arg, &v, true)?;
+                    self.code_sets.check().map_err(OrbError::Args)?;
+                }
                 "configfile" => {
                     let v = value()?;
                     self.apply_file(v)?;
@@ -482,6 +517,15 @@ fn millis(option: &str, v: &str) -> Result<Duration, OrbError> {
         .map_err(|_| OrbError::Args(format!("{option} wants milliseconds, not {v:?}")))
 }
 
+/// A code set by name or number; `none` too where `none_allowed`.
+fn code_set(option: &str, v: &str, none_allowed: bool) -> Result<CodeSetId, OrbError> {
+    if none_allowed && v.trim().eq_ignore_ascii_case("none") {
+        return Ok(CodeSetId::NONE);
+    }
+    v.parse()
+        .map_err(|e: rtorb_cdr::codeset::UnknownCodeSet| OrbError::Args(format!("{option}: {e}")))
+}
+
 fn count(option: &str, v: &str) -> Result<usize, OrbError> {
     v.parse::<usize>()
         .map_err(|_| OrbError::Args(format!("{option} wants a number, not {v:?}")))
@@ -599,6 +643,12 @@ mod tests {
             &["-ORBFragmentSize", "8"],
             &["-ORBSyncScope", "maybe"],
             &["-ORBClientProtocolPolicy", "iiop+tls"],
+            &["-ORBNativeCharCodeSet", "EBCDIC"],
+            &["-ORBNativeCharCodeSet", "ISO-8859-15"],
+            &["-ORBNativeWCharCodeSet", "UTF-8"],
+            &["-ORBNativeWCharCodeSet", "none"],
+            &["-ORBAssumedCharCodeSet", "none"],
+            &["-ORBAssumedWCharCodeSet", "0x00010106"],
         ] {
             let mut c = OrbConfig::default();
             assert!(
@@ -606,5 +656,37 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn code_set_options_take_names_and_numbers() {
+        let mut c = OrbConfig::default();
+        assert_eq!(c.code_sets, CodeSetConfig::DEFAULT);
+        c.apply_args([
+            "-ORBnativeCharCodeSet",
+            "ISO-8859-1",
+            "-ORBnativeWCharCodeSet",
+            "0x00010100",
+            "-ORBassumedCharCodeSet",
+            "utf8",
+            "-ORBAssumedWCharCodeSet",
+            "UTF-16",
+        ])
+        .unwrap();
+        assert_eq!(
+            c.code_sets,
+            CodeSetConfig {
+                native_char: CodeSetId::ISO_8859_1,
+                native_wchar: CodeSetId::UCS_2,
+                assumed_char: CodeSetId::UTF_8,
+                assumed_wchar: CodeSetId::UTF_16,
+            }
+        );
+        c.apply_args(["-ORBAssumedWCharCodeSet", "None"]).unwrap();
+        assert_eq!(c.code_sets.assumed_wchar, CodeSetId::NONE);
+        let e = c
+            .apply_args(["-ORBAssumedCharCodeSet", "UTF-7"])
+            .unwrap_err();
+        assert!(e.to_string().contains("unknown code set \"UTF-7\""), "{e}");
     }
 }

@@ -52,15 +52,12 @@ pub mod config;
 pub mod server;
 pub use server::strategy;
 
-// Code-set negotiation is a module below the object adapters
-// (`crate::codesets`); the ORB's configuration names it here too.
-pub use crate::codesets;
-
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use bytes::Bytes;
+use rtorb_cdr::CodeSetId;
 use rtorb_giop::corbaloc::Location;
 use rtorb_giop::{
     CompletionStatus, ObjectReference, ObjectUrl, SystemException, SystemExceptionKind,
@@ -206,6 +203,38 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets the native code sets for `char` and `wchar` data
+    /// ([`crate::codesets::CodeSetConfig::native_char`]; UTF-8 or ISO 8859-1, UTF-16 or
+    /// UCS-2). Others make [`OrbBuilder::build`] fail.
+    pub fn native_code_sets(mut self, char_data: CodeSetId, wchar_data: CodeSetId) -> Self {
+        self.config.code_sets.native_char = char_data;
+        self.config.code_sets.native_wchar = wchar_data;
+        self
+    }
+
+    /// Sets the code sets assumed for a reference without code set
+    /// information and on a server connection on which no `CodeSets`
+    /// context arrived ([`crate::codesets::CodeSetConfig::assumed_char`]): ISO 8859-1 or
+    /// UTF-8 for `char`, and for `wchar` UTF-16, UCS-2 or
+    /// [`CodeSetId::NONE`]. Others make [`OrbBuilder::build`] fail.
+    ///
+    /// ```
+    /// use rtorb::orb::Orb;
+    /// use rtorb_cdr::CodeSetId;
+    ///
+    /// // Talk to a JacORB server by corbaloc: it assumes UTF-8 and UTF-16.
+    /// let orb = Orb::builder()
+    ///     .assumed_code_sets(CodeSetId::UTF_8, CodeSetId::UTF_16)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(orb.config().code_sets.assumed_char, CodeSetId::UTF_8);
+    /// ```
+    pub fn assumed_code_sets(mut self, char_data: CodeSetId, wchar_data: CodeSetId) -> Self {
+        self.config.code_sets.assumed_char = char_data;
+        self.config.code_sets.assumed_wchar = wchar_data;
+        self
+    }
+
     /// Registers an initial reference for
     /// [`Orb::resolve_initial_references`].
     pub fn initial_reference(mut self, name: impl Into<String>, url: impl Into<String>) -> Self {
@@ -294,6 +323,7 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
+        config.code_sets.check().map_err(OrbError::Args)?;
         let client_config = ClientConfig {
             round_trip_timeout: config.round_trip_timeout,
             connect_timeout: config.connect_timeout,
@@ -302,6 +332,7 @@ impl OrbBuilder {
             fragment_size: config.fragment_size,
             sync_scope: config.sync_scope,
             client_protocol: config.client_protocol.clone(),
+            code_sets: config.code_sets,
         };
         let client =
             Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
@@ -371,6 +402,7 @@ impl OrbBuilder {
             registry: registry.clone(),
             endpoints: endpoints.clone(),
             invoker: Arc::downgrade(&orb_invoker),
+            code_sets: config.code_sets,
         });
         Ok(Orb {
             registry,

@@ -23,6 +23,8 @@ pub(crate) struct References {
     pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
     /// The ORB's invoker (which holds the table: weak).
     pub(crate) invoker: Weak<dyn Invoker>,
+    /// The code sets the profiles advertise.
+    pub(crate) code_sets: crate::codesets::CodeSetConfig,
 }
 
 impl References {
@@ -32,7 +34,7 @@ impl References {
             .endpoints
             .iter()
             .filter_map(|e| {
-                let components = crate::codesets::profile_components(e.version());
+                let components = crate::codesets::profile_components(e.version(), &self.code_sets);
                 self.registry
                     .make_profile(&**e, object_key.clone(), &components)
                     .ok()

@@ -146,12 +146,14 @@ pub fn object_not_exist() -> SystemException {
 /// `COMPLETED_NO` that `From<CdrError>` gives for arguments).
 ///
 /// `wchar` data in a GIOP 1.0 reply is `MARSHAL` OMG minor 6 ("returned
-/// by server"), and `wchar` data without a negotiated code set
-/// `BAD_PARAM` OMG minor 23.
+/// by server"), `wchar` data without a negotiated code set
+/// `BAD_PARAM` OMG minor 23, and text that does not fit its code set
+/// `DATA_CONVERSION` OMG minor 1.
 pub fn marshal_completed(e: &CdrError) -> SystemException {
     let (kind, minor) = match e {
         CdrError::WcharInGiop10 => (SystemExceptionKind::Marshal, rtorb_cdr::OMG_VMCID | 6),
         CdrError::NoWcharCodeSet => (SystemExceptionKind::BadParam, e.minor()),
+        CdrError::BadCharacter { .. } => (SystemExceptionKind::DataConversion, e.minor()),
         _ => (SystemExceptionKind::Marshal, e.minor()),
     };
     SystemException::new(kind, minor, CompletionStatus::Yes)

@@ -32,7 +32,7 @@
 //! thread's later calls). Text is written in the code sets negotiated with
 //! the profile's `TAG_CODE_SETS` component, announced in a `CodeSets`
 //! service context on the first request written on each connection,
-//! exclusive or shared (see [`super::codesets`]); a `SYNC_NONE` oneway
+//! exclusive or shared (see [`crate::codesets`]); a `SYNC_NONE` oneway
 //! always carries it, since it may be the first on the connection the
 //! sending thread writes it to. Connections unused for the configured
 //! idle timeout are closed by a background thread.
@@ -84,6 +84,7 @@ use std::time::{Duration, Instant};
 use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
 
 use super::config::ConnectionStrategy;
+use crate::codesets::CodeSetConfig;
 use crate::runtime::{
     Arguments, ClientProtocolPolicy, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
     Target, follow_forwards,
@@ -116,6 +117,7 @@ pub(crate) struct ClientConfig {
     pub(crate) fragment_size: Option<usize>,
     pub(crate) sync_scope: SyncScope,
     pub(crate) client_protocol: Option<ClientProtocolPolicy>,
+    pub(crate) code_sets: CodeSetConfig,
 }
 
 /// The ORB's invoker: connection cache and request/reply exchange.
@@ -244,7 +246,7 @@ impl ClientCore {
         request: Request<'_>,
         effective: &Effective<'_>,
     ) -> Result<Outcome, SystemException> {
-        let selected = select(self.id, target, &self.connections)?;
+        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
         let mut unreachable = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
             match self.exchange(candidate, request, effective.deadline) {
@@ -288,7 +290,7 @@ impl ClientCore {
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections)?;
+        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
         let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
         else {
             return Err(no_profile_matches());
@@ -369,7 +371,7 @@ impl ClientCore {
         count: usize,
     ) -> Result<usize, SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections)?;
+        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
         let mut last = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
             let (pool, endpoint) = (&candidate.pool, &*candidate.endpoint);

@@ -20,7 +20,7 @@ use rtorb_giop::{
     FrameProtocol, GiopError, Operation, RequestTemplate, SystemException, fragment_chunks,
 };
 
-use crate::orb::codesets::{self, ClientCodeSets};
+use crate::codesets::{self, ClientCodeSets};
 use crate::runtime::Arguments;
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};

@@ -19,7 +19,7 @@ use rtorb_giop::{FrameProtocol, SystemException};
 use super::error::no_usable_profile;
 use super::pool::{Connections, Pool};
 use super::request::Destination;
-use crate::orb::codesets::ClientCodeSets;
+use crate::codesets::{ClientCodeSets, CodeSetConfig};
 use crate::runtime::policy::{any_override, find};
 use crate::runtime::{ClientProtocolPolicy, Policy, Target};
 use crate::transport::Endpoint;
@@ -85,6 +85,7 @@ pub(super) fn select<'t>(
     core: u64,
     target: &'t Target,
     connections: &Connections,
+    code_sets: &CodeSetConfig,
 ) -> Result<Selected<'t>, SystemException> {
     let bound = target
         .binding()
@@ -93,7 +94,7 @@ pub(super) fn select<'t>(
         .filter(|r| r.core == core);
     match bound {
         Some(r) => Ok(Selected::Bound(r)),
-        None => bind(core, target, connections),
+        None => bind(core, target, connections, code_sets),
     }
 }
 
@@ -105,12 +106,13 @@ fn bind<'t>(
     core: u64,
     target: &'t Target,
     connections: &Connections,
+    code_sets: &CodeSetConfig,
 ) -> Result<Selected<'t>, SystemException> {
     let bound =
         |b: &'t crate::runtime::Binding| b.downcast_ref::<Resolved>().filter(|r| r.core == core);
     let resolved = Resolved {
         core,
-        candidates: resolve(target, connections)?,
+        candidates: resolve(target, connections, code_sets)?,
     };
     if target.binding().get().is_none() {
         let _ = target.binding().set(Arc::new(resolved));
@@ -120,7 +122,7 @@ fn bind<'t>(
         // Another thread bound it first, for another core.
         return Ok(Selected::Fresh(Resolved {
             core,
-            candidates: resolve(target, connections)?,
+            candidates: resolve(target, connections, code_sets)?,
         }));
     }
     Ok(Selected::Fresh(resolved))
@@ -128,7 +130,11 @@ fn bind<'t>(
 
 /// The endpoint and object key of every usable profile, in the order of
 /// the reference.
-fn resolve(target: &Target, connections: &Connections) -> Result<Vec<Candidate>, SystemException> {
+fn resolve(
+    target: &Target,
+    connections: &Connections,
+    code_sets: &CodeSetConfig,
+) -> Result<Vec<Candidate>, SystemException> {
     let reference = target.reference().ok_or_else(no_usable_profile)?;
     let usable: Vec<Candidate> = reference
         .profiles
@@ -142,7 +148,7 @@ fn resolve(target: &Target, connections: &Connections) -> Result<Vec<Candidate>,
             let pool = connections.pool(endpoint.to_string());
             let encoding = Encoding::native().with_version(endpoint.version());
             let codesets = match endpoint.messaging() {
-                FrameProtocol::Giop => ClientCodeSets::for_profile(profile),
+                FrameProtocol::Giop => ClientCodeSets::for_profile(profile, code_sets),
                 FrameProtocol::Lite => ClientCodeSets::lite(),
             };
             Some(Candidate {

@@ -101,7 +101,7 @@ impl Connection {
             blocking,
             read: ReadHalf::new(messaging, max, read_timeout),
             write: WriteHalf::new(messaging, blocking, core.fragment_size),
-            dispatch: Dispatcher::new(messaging, max),
+            dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets),
         })
     }
 

@@ -35,7 +35,7 @@ use rtorb_giop::{
 
 use super::write::{Control, Next, WriteHalf};
 use super::{ServerCore, UNKNOWN_SERVANT_PANICKED};
-use crate::orb::codesets::ServerCodeSets;
+use crate::codesets::ServerCodeSets;
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
 use crate::runtime::{
@@ -70,8 +70,13 @@ fn message_error() -> Next {
 
 impl Dispatcher {
     /// The dispatch of a connection of `messaging` whose messages are at
-    /// most `max` octets.
-    pub(super) fn new(messaging: FrameProtocol, max: u32) -> Dispatcher {
+    /// most `max` octets, assuming `assumed` code sets until a `CodeSets`
+    /// context says otherwise.
+    pub(super) fn new(
+        messaging: FrameProtocol,
+        max: u32,
+        assumed: rtorb_cdr::TransmissionCodeSets,
+    ) -> Dispatcher {
         Dispatcher {
             messaging,
             reassembler: Reassembler::new(ReassemblyLimits {
@@ -88,7 +93,7 @@ impl Dispatcher {
                 messaging == FrameProtocol::Lite,
             ),
             plain_key: PlainKeyCache::default(),
-            codesets: ServerCodeSets::new(messaging),
+            codesets: ServerCodeSets::new(messaging, assumed),
             probe: Probe::start(),
         }
     }

@@ -24,7 +24,7 @@
 //! (`CloseConnection`, `MessageError`) in the GIOP version of the last
 //! message the client sent (1.0 before any). Arguments are read and
 //! replies written in the code sets of the first `CodeSets` service
-//! context the connection received (see [`super::codesets`]).
+//! context the connection received (see [`crate::codesets`]).
 //!
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size is a `MessageError` before anything is buffered for
@@ -109,6 +109,8 @@ pub(crate) struct ServerLimits {
     /// The most reply octets queued for one connection before its input
     /// is no longer read.
     pub(crate) max_output_buffer: usize,
+    /// The code sets of a connection on which no `CodeSets` context came.
+    pub(crate) assumed_code_sets: rtorb_cdr::TransmissionCodeSets,
 }
 
 impl ServerLimits {
@@ -120,6 +122,7 @@ impl ServerLimits {
             incomplete_message_timeout: config.incomplete_message_timeout,
             max_connections: config.max_connections,
             max_output_buffer: config.max_output_buffer,
+            assumed_code_sets: config.code_sets.assumed(),
         }
     }
 }

@@ -5,7 +5,11 @@
 //! `TAG_CODE_SETS` component of its IOR ([`CodeSetComponentInfo`]); the
 //! client picks transmission code sets with [`negotiate`] and tells the
 //! server in the `CodeSets` service context ([`CodeSetContext`]) of its
-//! first request.
+//! first request. The ids are named by the [`registry`].
+
+pub mod registry;
+
+pub use registry::{REGISTRY, RegisteredCodeSet, UnknownCodeSet};
 
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
@@ -33,37 +37,26 @@ impl CodeSetId {
     /// with it ([`CdrError::NoWcharCodeSet`]).
     pub const NONE: CodeSetId = CodeSetId(0);
 
-    /// A short name for the code sets rtorb knows, as `catior` prints them.
-    pub fn name(self) -> Option<&'static str> {
-        Some(match self {
-            CodeSetId::ISO_8859_1 => "ISO-8859-1",
-            CodeSetId::UCS_2 => "UCS-2",
-            CodeSetId::UTF_16 => "UTF-16",
-            CodeSetId::UTF_8 => "UTF-8",
-            CodeSetId::ISO_646 => "ISO-646",
-            _ => return None,
-        })
-    }
-
-    /// Whether rtorb converts `char` data to and from this code set.
+    /// Whether rtorb converts `char` data to and from this code set (one
+    /// of [`CHAR_CODE_SETS`]).
     pub fn is_char_supported(self) -> bool {
-        matches!(self, CodeSetId::ISO_8859_1 | CodeSetId::UTF_8)
+        CHAR_CODE_SETS.contains(&self)
     }
 
-    /// Whether rtorb converts `wchar` data to and from this code set.
+    /// Whether rtorb converts `wchar` data to and from this code set (one
+    /// of [`WCHAR_CODE_SETS`]).
     pub fn is_wchar_supported(self) -> bool {
-        matches!(self, CodeSetId::UTF_16 | CodeSetId::UCS_2)
+        WCHAR_CODE_SETS.contains(&self)
     }
 }
 
-impl std::fmt::Display for CodeSetId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.name() {
-            Some(n) => write!(f, "{n} ({:#010x})", self.0),
-            None => write!(f, "{:#010x}", self.0),
-        }
-    }
-}
+/// The code sets rtorb converts `char` and `string` data to and from, in
+/// its order of preference.
+pub const CHAR_CODE_SETS: [CodeSetId; 2] = [CodeSetId::UTF_8, CodeSetId::ISO_8859_1];
+
+/// The code sets rtorb converts `wchar` and `wstring` data to and from, in
+/// its order of preference.
+pub const WCHAR_CODE_SETS: [CodeSetId; 2] = [CodeSetId::UTF_16, CodeSetId::UCS_2];
 
 /// The code sets in force on a connection for `char` and `wchar` data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -145,17 +138,27 @@ pub struct CodeSetComponentInfo {
 }
 
 impl CodeSetComponentInfo {
-    /// What rtorb advertises: UTF-8 native for `char` converting to
-    /// ISO 8859-1, UTF-16 native for `wchar` converting to UCS-2.
+    /// What rtorb advertises by default: UTF-8 native for `char`
+    /// converting to ISO 8859-1, UTF-16 native for `wchar` converting to
+    /// UCS-2.
     pub fn rtorb_default() -> CodeSetComponentInfo {
+        CodeSetComponentInfo::with_natives(CodeSetId::UTF_8, CodeSetId::UTF_16)
+    }
+
+    /// What an rtorb ORB with these native code sets advertises: each
+    /// native code set, converting to the other code sets rtorb converts
+    /// for its kind of data ([`CHAR_CODE_SETS`], [`WCHAR_CODE_SETS`]).
+    pub fn with_natives(char_native: CodeSetId, wchar_native: CodeSetId) -> CodeSetComponentInfo {
+        let others =
+            |all: &[CodeSetId], native| all.iter().copied().filter(|cs| *cs != native).collect();
         CodeSetComponentInfo {
             for_char_data: CodeSetComponent {
-                native_code_set: CodeSetId::UTF_8,
-                conversion_code_sets: vec![CodeSetId::ISO_8859_1],
+                native_code_set: char_native,
+                conversion_code_sets: others(&CHAR_CODE_SETS, char_native),
             },
             for_wchar_data: CodeSetComponent {
-                native_code_set: CodeSetId::UTF_16,
-                conversion_code_sets: vec![CodeSetId::UCS_2],
+                native_code_set: wchar_native,
+                conversion_code_sets: others(&WCHAR_CODE_SETS, wchar_native),
             },
         }
     }
