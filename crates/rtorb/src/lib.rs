@@ -25,6 +25,10 @@
 //!   managers, policies, servant managers), with active demultiplexing
 //!   of its object keys and collocated calls.
 
+// Generated code names `::rtorb::codegen`, also when included here.
+extern crate self as rtorb;
+
+pub mod codegen;
 pub mod orb;
 pub mod poa;
 pub mod runtime;

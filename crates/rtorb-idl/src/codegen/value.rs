@@ -230,7 +230,7 @@ impl Gen<'_> {
             .map(|b| self.value_trait_path(*b))
             .collect();
         let supers = if supers.is_empty() {
-            "::rtorb_cdr::valuetype::ValueBase".to_string()
+            "::rtorb::codegen::valuetype::ValueBase".to_string()
         } else {
             supers.join(" + ")
         };
@@ -259,7 +259,7 @@ impl Gen<'_> {
         };
         let base_tc = match self.concrete_base(id) {
             Some(b) => format!(
-                "Some(<dyn {} as ::rtorb::runtime::IdlType>::type_code())",
+                "Some(<dyn {} as ::rtorb::codegen::IdlType>::type_code())",
                 self.value_trait_path(b)
             ),
             None => "None".into(),
@@ -274,13 +274,13 @@ impl Gen<'_> {
             };
             let _ = write!(
                 members_tc,
-                "::rtorb_cdr::ValueMember {{ name: {:?}.into(), type_code: {tc}, visibility: ::rtorb_cdr::typecode::{vis} }},",
+                "::rtorb::codegen::ValueMember {{ name: {:?}.into(), type_code: {tc}, visibility: ::rtorb::codegen::typecode::{vis} }},",
                 m.name
             );
         }
         let _ = write!(
             out,
-            "impl ::rtorb::runtime::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::Value, {rid:?}, || ::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
+            "impl ::rtorb::codegen::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::guarded_type_code(::rtorb::codegen::TCKind::Value, {rid:?}, || ::rtorb::codegen::TypeCode::value_tc({rid:?}, {:?}, ::rtorb::codegen::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
             decl.name
         );
 
@@ -332,7 +332,7 @@ impl Gen<'_> {
                     let _ = write!(params, ", {n}: {t}");
                 }
                 let err = if sig.raises.is_empty() {
-                    "::rtorb::runtime::SystemException".to_string()
+                    "::rtorb::codegen::SystemException".to_string()
                 } else {
                     self.in_scope(id, &sig.error)
                 };
@@ -427,23 +427,23 @@ impl Gen<'_> {
             out,
             "impl {name} {{\
                #[doc = \" The repository id of `{idl_name}`.\"]\n pub const REPOSITORY_ID: &'static str = {rid:?};\
-               #[doc = \" Reads the state of a value (after its header).\"]\n pub fn read_state({d}: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ Ok({name} {{ {dec} }}) }}\
-               #[doc = \" Reads the state of a value into a new shared value: the reader to register.\"]\n pub fn unmarshal(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new(Self::read_state(d)?)) }}\
-               #[doc = \" Registers [`Self::unmarshal`] as the factory of `{rid}`, so that a value of this type arriving where a base type is declared is read as this type.\"]\n pub fn register_factory() {{ ::rtorb::runtime::register_value_factory(Self::REPOSITORY_ID, Self::unmarshal); }}\
+               #[doc = \" Reads the state of a value (after its header).\"]\n pub fn read_state({d}: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ Ok({name} {{ {dec} }}) }}\
+               #[doc = \" Reads the state of a value into a new shared value: the reader to register.\"]\n pub fn unmarshal(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new(Self::read_state(d)?)) }}\
+               #[doc = \" Registers [`Self::unmarshal`] as the factory of `{rid}`, so that a value of this type arriving where a base type is declared is read as this type.\"]\n pub fn register_factory() {{ ::rtorb::codegen::register_value_factory(Self::REPOSITORY_ID, Self::unmarshal); }}\
              }}\n\
-             impl ::rtorb_cdr::valuetype::ValueBase for {name} {{\
+             impl ::rtorb::codegen::valuetype::ValueBase for {name} {{\
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
                fn truncatable_ids(&self) -> &'static [&'static str] {{ &[{}] }}\
-               fn write_state(&self, {e}: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn write_state(&self, {e}: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ {enc} Ok(()) }}\
                fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ {upcasts} None }}\
              }}\n\
              {impls}\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ <dyn {trait_name} as ::rtorb::runtime::IdlType>::type_code() }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ <dyn {trait_name} as ::rtorb::codegen::IdlType>::type_code() }} }}\n\
              #[doc = \" Writes the value, unshared.\"]\n\
-             impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
+             impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a value of this type (not null).\"]\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ ::rtorb_cdr::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb_cdr::CdrError::TypeMismatch(\"null value\")) }} }}\n",
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n",
             trunc.join(", ")
         );
         out
@@ -471,19 +471,19 @@ impl Gen<'_> {
             "{}#[derive({})]\npub struct {name}(pub {rt});\n\
              impl {name} {{\
                #[doc = \" The repository id of `{idl_name}`.\"]\n pub const REPOSITORY_ID: &'static str = {rid:?};\
-               #[doc = \" Reads the boxed value into a new shared value.\"]\n pub fn unmarshal(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new({name}({dec}))) }}\
+               #[doc = \" Reads the boxed value into a new shared value.\"]\n pub fn unmarshal(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new({name}({dec}))) }}\
              }}\n\
-             impl ::rtorb_cdr::valuetype::ValueBase for {name} {{\
+             impl ::rtorb::codegen::valuetype::ValueBase for {name} {{\
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
-               fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn write_state(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ {enc} Ok(()) }}\
                fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ if to == ::std::any::TypeId::of::<{name}>() {{ return Some(::std::boxed::Box::new(self)); }} None }}\
              }}\n\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::ValueBox, {rid:?}, || ::rtorb_cdr::TypeCode::value_box({rid:?}, {:?}, {tc})) }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::guarded_type_code(::rtorb::codegen::TCKind::ValueBox, {rid:?}, || ::rtorb::codegen::TypeCode::value_box({rid:?}, {:?}, {tc})) }} }}\n\
              #[doc = \" Writes the box as a value.\"]\n\
-             impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
+             impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a box (not null).\"]\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ ::rtorb_cdr::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb_cdr::CdrError::TypeMismatch(\"null value\")) }} }}\n",
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n",
             doc_or(
                 &decl.doc,
                 &format!(
@@ -500,7 +500,7 @@ impl Gen<'_> {
         let decl = self.model.decl(id);
         let name = self.item_name(id);
         format!(
-            "{}#[derive(Debug, Clone)]\npub struct {name}(pub ::rtorb::runtime::Opaque);\n",
+            "{}#[derive(Debug, Clone)]\npub struct {name}(pub ::rtorb::codegen::Opaque);\n",
             doc_or(
                 &decl.doc,
                 &format!(
@@ -574,7 +574,7 @@ impl Gen<'_> {
         let _ = write!(
             out,
             "{}{IDL_NAMED_METHODS}pub trait {name}: {supers} {{ {methods} }}\n\
-             impl ::rtorb::runtime::IdlType for dyn {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?}) }} }}\n",
+             impl ::rtorb::codegen::IdlType for dyn {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::local_interface({rid:?}, {:?}) }} }}\n",
             doc_or(
                 &decl.doc,
                 &format!(
