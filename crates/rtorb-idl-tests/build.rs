@@ -1,4 +1,5 @@
-//! Compiles the shared Cubit IDL and the IDL files under `idl/` with
+//! Compiles the Cubit IDL (`idl/cubit.idl` of the repository, or
+//! `shared/idl/cubit.idl` beside it) and the IDL files under `idl/` with
 //! `rtorb-idl` into `$OUT_DIR`; generates and compiles a large interface
 //! (`big.idl`, with the default dispatch as `big.rs` and forced to a
 //! `match` as `big_match.rs`, plus its servant), and the operation sets of
@@ -17,16 +18,22 @@ mod names;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let shared = match std::env::var_os("RTORB_SHARED_DIR") {
-        Some(d) => PathBuf::from(d),
-        // The repository is cloned with `shared/` beside it; look upwards.
-        None => manifest
-            .ancestors()
-            .map(|a| a.join("shared"))
-            .find(|s| s.join("idl/cubit.idl").is_file())
-            .unwrap_or_else(|| manifest.join("../../../shared")),
+    // The repository's own copy first, then a `shared/` directory beside
+    // the repository (looked for upwards).
+    let own_cubit = manifest.join("../../idl/cubit.idl");
+    let cubit = if own_cubit.is_file() {
+        own_cubit
+    } else {
+        let shared = match std::env::var_os("RTORB_SHARED_DIR") {
+            Some(d) => PathBuf::from(d),
+            None => manifest
+                .ancestors()
+                .map(|a| a.join("shared"))
+                .find(|s| s.join("idl/cubit.idl").is_file())
+                .unwrap_or_else(|| manifest.join("../../../shared")),
+        };
+        shared.join("idl/cubit.idl")
     };
-    let cubit = shared.join("idl/cubit.idl");
     let own = manifest.join("idl");
     let files = [
         cubit,
