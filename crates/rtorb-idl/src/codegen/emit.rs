@@ -458,6 +458,7 @@ impl<'m> Gen<'m> {
             "impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::{ctor}({rid:?}, {:?}, {list}) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         if exception {
             let _ = write!(
                 out,
@@ -513,6 +514,7 @@ impl<'m> Gen<'m> {
              impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::enum_tc({rid:?}, {:?}, [{idl_names}]) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         out
     }
 
@@ -650,6 +652,19 @@ impl<'m> Gen<'m> {
              impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::union_tc({rid:?}, {:?}, {disc_tc}, ::std::vec![{tc_members}]).unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null()) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         out
     }
+}
+
+/// The `AnyValue` implementation of the generated type `name`, which has
+/// `IdlType`, `CdrEncode` and `CdrDecode`: into and out of an `Any` as
+/// every other type.
+pub(super) fn any_value(name: &str) -> String {
+    format!(
+        "\nimpl ::rtorb::codegen::AnyValue for {name} {{ \
+           fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {{ ::rtorb::codegen::Any::from_cdr(<{name} as ::rtorb::codegen::IdlType>::type_code(), self) }} \
+           fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {{ any.decode_cdr() }} \
+         }}\n"
+    )
 }

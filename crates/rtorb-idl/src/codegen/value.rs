@@ -446,6 +446,7 @@ impl Gen<'_> {
              impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n",
             trunc.join(", ")
         );
+        out.push_str(&super::emit::any_value(&name));
         out
     }
 
@@ -467,6 +468,7 @@ impl Gen<'_> {
         let enc = self.encode(boxed, "&self.0");
         let dec = self.decode(boxed);
         let tc = self.type_code(boxed, Some(id));
+        let any_value = super::emit::any_value(&name);
         format!(
             "{}#[derive({})]\npub struct {name}(pub {rt});\n\
              impl {name} {{\
@@ -483,7 +485,7 @@ impl Gen<'_> {
              #[doc = \" Writes the box as a value.\"]\n\
              impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a box (not null).\"]\n\
-             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n",
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n{any_value}",
             doc_or(
                 &decl.doc,
                 &format!(

@@ -51,6 +51,17 @@ pub mod constants {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Level {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Level as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL constant `Constants::S_MIN`.
     pub const S_MIN: i16 = -32768;
     /// IDL constant `Constants::S_EXPR`.

@@ -45,6 +45,17 @@ pub mod shared {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Token {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Token as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// Types and operation support of IDL interface `Shared::Service`.
     pub mod service {
         /// Repository ids of `Shared::Service`, most derived first, then every base.
@@ -231,6 +242,17 @@ pub mod outer {
                 )
             }
         }
+        impl ::rtorb::codegen::AnyValue for Pair {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <Pair as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
+            }
+        }
         /// Added to the reopened nested module.
         ///
         /// IDL constant `Outer::Inner::REOPENED`.
@@ -274,6 +296,17 @@ pub mod outer {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Holder {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Holder as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL exception `Outer::Denied` (`IDL:Outer/Denied:1.0`).
     #[derive(Debug, Clone, PartialEq)]
     pub struct Denied {
@@ -304,6 +337,17 @@ pub mod outer {
                 "Denied",
                 [("who", ::rtorb::codegen::TypeCode::string(0))],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Denied {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Denied as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     impl ::rtorb::codegen::UserException for Denied {
@@ -339,6 +383,17 @@ pub mod outer {
                 "Busy",
                 ::std::vec::Vec::<(&str, ::rtorb::codegen::TypeCode)>::new(),
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Busy {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Busy as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     impl ::rtorb::codegen::UserException for Busy {
@@ -2714,6 +2769,17 @@ pub mod pragmas {
                 "Versioned",
                 [("v", ::rtorb::codegen::TypeCode::long())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Versioned {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Versioned as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
 }

@@ -45,6 +45,17 @@ pub mod shared {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Token {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Token as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// Types and operation support of IDL interface `Shared::Service`.
     pub mod service {
         /// Repository ids of `Shared::Service`, most derived first, then every base.
@@ -237,6 +248,17 @@ pub mod r#match {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Type {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Type as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL enum `match::loop` (`IDL:match/loop:1.0`): an `unsigned long` on the wire.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(u32)]
@@ -285,6 +307,17 @@ pub mod r#match {
                 "loop",
                 ["break", "continue", "return", "yield"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Loop {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Loop as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL constant `match::self`.
@@ -368,6 +401,17 @@ pub mod r#match {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for Where {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Where as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL exception `match::unsafe` (`IDL:match/unsafe:1.0`).
     #[derive(Debug, Clone, PartialEq)]
     pub struct Unsafe {
@@ -400,6 +444,17 @@ pub mod r#match {
                 "unsafe",
                 [("static", ::rtorb::codegen::TypeCode::string(0))],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Unsafe {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Unsafe as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     impl ::rtorb::codegen::UserException for Unsafe {
@@ -771,6 +826,17 @@ pub mod clashes {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for GetName {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <GetName as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL struct `Clashes::get_name` (`IDL:Clashes/get_name:1.0`).
     #[derive(Debug, Clone, PartialEq, Default)]
     pub struct GetName_ {
@@ -801,6 +867,17 @@ pub mod clashes {
                 "get_name",
                 [("value", ::rtorb::codegen::TypeCode::long())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for GetName_ {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <GetName_ as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL constant `Clashes::maxLength`.
@@ -852,6 +929,17 @@ pub mod clashes {
                 "Lights",
                 ["RED_LIGHT", "redLight", "GreenLight"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Lights {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Lights as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// Types and operation support of IDL interface `Clashes::Accessors`.
@@ -1117,6 +1205,17 @@ pub mod clashes {
                 )
             }
         }
+        impl ::rtorb::codegen::AnyValue for NameComponent {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <NameComponent as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
+            }
+        }
     }
     /// IDL module `cos_naming_`.
     pub mod cos_naming_ {
@@ -1152,6 +1251,17 @@ pub mod clashes {
                     "Binding",
                     [("b", ::rtorb::codegen::TypeCode::long())],
                 )
+            }
+        }
+        impl ::rtorb::codegen::AnyValue for Binding {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <Binding as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
             }
         }
     }

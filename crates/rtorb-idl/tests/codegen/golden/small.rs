@@ -48,6 +48,17 @@ pub mod small {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Mode {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Mode as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL typedef `Small::Four`. Bounded to 4 elements, checked where it is written and read.
     pub type Four = ::std::vec::Vec<i32>;
     /// The TypeCode of `Four` (`tk_alias`).
@@ -100,6 +111,17 @@ pub mod small {
                     ("b", ::rtorb::codegen::TypeCode::string(5)),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Pair {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Pair as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Small::Pick` (`IDL:Small/Pick:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -165,6 +187,17 @@ pub mod small {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for Pick {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Pick as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL exception `Small::Bad` (`IDL:Small/Bad:1.0`).
     #[derive(Debug, Clone, PartialEq)]
     pub struct Bad {
@@ -195,6 +228,17 @@ pub mod small {
                 "Bad",
                 [("why", ::rtorb::codegen::TypeCode::string(0))],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Bad {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Bad as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     impl ::rtorb::codegen::UserException for Bad {

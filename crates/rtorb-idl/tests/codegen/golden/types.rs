@@ -49,6 +49,17 @@ pub mod types {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Color {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Color as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL enum `Types::Single` (`IDL:example.org/Types/Single:1.0`): an `unsigned long` on the wire.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(u32)]
@@ -88,6 +99,17 @@ pub mod types {
                 "Single",
                 ["only"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Single {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Single as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL typedef `Types::Integer`.
@@ -397,6 +419,17 @@ pub mod types {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Basic {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Basic as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// Template and constructed members.
     ///
     /// IDL struct `Types::Composite` (`IDL:example.org/Types/Composite:1.0`).
@@ -577,6 +610,17 @@ pub mod types {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Composite {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Composite as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// Members that hold any, Object and TypeCode.
     ///
     /// IDL struct `Types::Dynamic` (`IDL:example.org/Types/Dynamic:1.0`).
@@ -625,6 +669,17 @@ pub mod types {
                     ("code", kind_type_code()),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Dynamic {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Dynamic as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// A tree: recursive through a sequence.
@@ -678,6 +733,17 @@ pub mod types {
                     ),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Tree {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Tree as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// A list: recursive through a bounded sequence.
@@ -738,6 +804,17 @@ pub mod types {
                     ),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Chain {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Chain as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByShort` (`IDL:example.org/Types/ByShort:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -815,6 +892,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByShort {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByShort as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByUShort` (`IDL:example.org/Types/ByUShort:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -876,6 +964,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByUShort {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByUShort as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByLong` (`IDL:example.org/Types/ByLong:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -944,6 +1043,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByLong {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByLong as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByULong` (`IDL:example.org/Types/ByULong:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -1000,6 +1110,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByULong {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByULong as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByLongLong` (`IDL:example.org/Types/ByLongLong:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -1066,6 +1187,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByLongLong {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByLongLong as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByULongLong` (`IDL:example.org/Types/ByULongLong:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -1120,6 +1252,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByULongLong {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByULongLong as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByChar` (`IDL:example.org/Types/ByChar:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -1199,6 +1342,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByChar {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByChar as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByBool` (`IDL:example.org/Types/ByBool:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -1260,6 +1414,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByBool {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByBool as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByBoolOne` (`IDL:example.org/Types/ByBoolOne:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -1312,6 +1477,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByBoolOne {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByBoolOne as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByEnum` (`IDL:example.org/Types/ByEnum:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -1379,6 +1555,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for ByEnum {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByEnum as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL union `Types::ByEnumDefault` (`IDL:example.org/Types/ByEnumDefault:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
     #[derive(Debug, Clone, PartialEq)]
     #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -1441,6 +1628,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByEnumDefault {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByEnumDefault as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Types::ByAlias` (`IDL:example.org/Types/ByAlias:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -1507,6 +1705,17 @@ pub mod types {
                     ],
                 )
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for ByAlias {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <ByAlias as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// A union that holds itself through a sequence.
@@ -1581,6 +1790,17 @@ pub mod types {
                 .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
         }
     }
+    impl ::rtorb::codegen::AnyValue for Expr {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Expr as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// An exception with members of several kinds.
     ///
     /// IDL exception `Types::Failure` (`IDL:example.org/Types/Failure:1.0`).
@@ -1634,6 +1854,17 @@ pub mod types {
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Failure {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Failure as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     impl ::rtorb::codegen::UserException for Failure {
         const REPOSITORY_ID: &'static str = "IDL:example.org/Types/Failure:1.0";
     }
@@ -1669,6 +1900,17 @@ pub mod types {
                 "Empty",
                 ::std::vec::Vec::<(&str, ::rtorb::codegen::TypeCode)>::new(),
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Empty {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Empty as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     impl ::rtorb::codegen::UserException for Empty {

@@ -79,6 +79,17 @@ pub mod vals {
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
         }
     }
+    impl ::rtorb::codegen::AnyValue for Name {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Name as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL abstract valuetype `Vals::Base` (`IDL:Vals/Base:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn BaseValue>>`.
     pub trait BaseValue: ::rtorb::codegen::valuetype::ValueBase {}
     impl ::rtorb::codegen::IdlType for dyn BaseValue {
@@ -273,6 +284,17 @@ pub mod vals {
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
         }
     }
+    impl ::rtorb::codegen::AnyValue for Shape {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Shape as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL valuetype `Vals::Point` (`IDL:Vals/Point:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn PointValue>>`.
     pub trait PointValue: ShapeValue {
         /// The state member `y`.
@@ -429,6 +451,17 @@ pub mod vals {
                 Point,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Point {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Point as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL native type `Vals::Handle`: an opaque handle to whatever the program puts there. It cannot be marshalled, so only operations of local interfaces (and of valuetypes) use it.
@@ -725,6 +758,17 @@ pub mod vals {
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
         }
     }
+    impl ::rtorb::codegen::AnyValue for Tally {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Tally as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL valuetype `Vals::Tagged` (`IDL:Vals/Tagged:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn TaggedValue>>`.
     pub trait TaggedValue: TallyValue {
         /// The state member `tag`.
@@ -870,6 +914,17 @@ pub mod vals {
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
         }
     }
+    impl ::rtorb::codegen::AnyValue for Tagged {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Tagged as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL valuetype `Vals::Opener` (`IDL:Vals/Opener:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn OpenerValue>>`.
     pub trait OpenerValue: ::rtorb::codegen::valuetype::ValueBase {
         /// The state member `base`.
@@ -994,6 +1049,17 @@ pub mod vals {
                 Opener,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
                 .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Opener {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Opener as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
 }
