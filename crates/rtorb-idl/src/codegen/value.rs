@@ -141,7 +141,9 @@ impl Gen<'_> {
         out
     }
 
-    /// The items of valuetype `id`.
+    /// The items of valuetype `id`: the module of what it declares, its
+    /// trait and TypeCode, the traits of its operations and factories,
+    /// and, unless it is abstract, its state struct.
     pub(super) fn value_type(&mut self, id: DeclId) -> String {
         let model = self.model;
         let decl = model.decl(id);
@@ -155,26 +157,21 @@ impl Gen<'_> {
             ));
             return String::new();
         }
-        let outer = self.cur.clone();
-        let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
-        let module = inner.last().cloned().unwrap_or_default();
-        let name = self.item_name(id);
-        let tr = self.value_trait_path(id);
-        let rid = decl.repository_id.clone().unwrap_or_default();
-        let idl_name = decl.scoped_name.join("::");
-        let is_abstract = v.kind == ValueKind::Abstract;
         let sigs = self.sigs_of(&v.operations, &v.attributes);
-
-        // The module: types declared inside, error enums.
-        let mut body = self.scope(&v.contents, &inner);
-        self.cur = inner.clone();
-        for sig in sigs.iter().filter(|s| s.defined_in == id) {
-            if !sig.raises.is_empty() && !sig.oneway {
-                body.push_str(&self.error_enum(sig, &idl_name));
-            }
+        let factory_sigs = self.factory_sigs(id, v);
+        let mut out = self.value_module(id, v, &sigs, &factory_sigs);
+        out.push_str(&self.value_trait(id, v));
+        out.push_str(&self.value_operations(id, &sigs));
+        out.push_str(&self.value_factories(id, &factory_sigs));
+        if v.kind != ValueKind::Abstract {
+            out.push_str(&self.value_struct(id, v));
         }
-        let factory_sigs: Vec<Sig> = v
-            .factories
+        out
+    }
+
+    /// The signatures of the factories (initialisers) of valuetype `id`.
+    fn factory_sigs(&self, id: DeclId, v: &ValueDef) -> Vec<Sig> {
+        v.factories
             .iter()
             .map(|f| {
                 let mut namer = Namer::new();
@@ -204,25 +201,55 @@ impl Gen<'_> {
                     error: format!("{}Error", upper_camel_case(&f.name)),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The module of valuetype `id`: the types declared inside it and the
+    /// error enums of its operations and factories; empty when there are
+    /// none.
+    fn value_module(
+        &mut self,
+        id: DeclId,
+        v: &ValueDef,
+        sigs: &[Sig],
+        factory_sigs: &[Sig],
+    ) -> String {
+        let idl_name = self.model.decl(id).scoped_name.join("::");
+        let outer = self.cur.clone();
+        let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
+        let module = inner.last().cloned().unwrap_or_default();
+        let mut body = self.scope(&v.contents, &inner);
+        self.cur = inner.clone();
+        for sig in sigs.iter().filter(|s| s.defined_in == id) {
+            if !sig.raises.is_empty() && !sig.oneway {
+                body.push_str(&self.error_enum(sig, &idl_name));
+            }
+        }
         for sig in factory_sigs.iter().filter(|s| !s.raises.is_empty()) {
             body.push_str(&self.error_enum(sig, &idl_name));
         }
-        self.cur = outer.clone();
         let inception = if outer.last() == Some(&module) {
             "#[allow(clippy::module_inception)]\n"
         } else {
             ""
         };
-        let mut out = if body.trim().is_empty() {
+        self.cur = outer;
+        if body.trim().is_empty() {
             String::new()
         } else {
             format!(
                 "#[doc = \" Types declared in IDL valuetype `{idl_name}`.\"]\n{inception}pub mod {module} {{ {body} }}\n"
             )
-        };
+        }
+    }
 
-        // The trait.
+    /// The trait of valuetype `id` and its TypeCode.
+    fn value_trait(&mut self, id: DeclId, v: &ValueDef) -> String {
+        let decl = self.model.decl(id);
+        let trait_name = self.value_trait_path(id);
+        let rid = decl.repository_id.clone().unwrap_or_default();
+        let idl_name = decl.scoped_name.join("::");
+        let mut out = String::new();
         let supers: Vec<String> = v
             .bases
             .iter()
@@ -234,8 +261,7 @@ impl Gen<'_> {
         } else {
             supers.join(" + ")
         };
-        let trait_name = tr.clone();
-        let what = if is_abstract {
+        let what = if v.kind == ValueKind::Abstract {
             "abstract valuetype"
         } else {
             "valuetype"
@@ -283,9 +309,17 @@ impl Gen<'_> {
             "impl ::rtorb::codegen::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::guarded_type_code(::rtorb::codegen::TCKind::Value, {rid:?}, || ::rtorb::codegen::TypeCode::value_tc({rid:?}, {:?}, ::rtorb::codegen::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
             decl.name
         );
+        out
+    }
 
-        // Operations and attributes, those of the supported interfaces
-        // through their servant traits.
+    /// The trait of the operations and attributes of valuetype `id`,
+    /// those of the interfaces it supports through their servant traits;
+    /// empty when there are none.
+    fn value_operations(&mut self, id: DeclId, sigs: &[Sig]) -> String {
+        let model = self.model;
+        let name = self.item_name(id);
+        let idl_name = model.decl(id).scoped_name.join("::");
+        let mut out = String::new();
         let supported: Vec<String> = self
             .supported_interfaces(id)
             .into_iter()
@@ -299,7 +333,7 @@ impl Gen<'_> {
             .collect();
         if !sigs.is_empty() || !supported.is_empty() {
             let mut methods = String::new();
-            for sig in &sigs {
+            for sig in sigs {
                 methods.push_str(&self.servant_method(sig));
             }
             let (supers, also) = if supported.is_empty() {
@@ -322,10 +356,19 @@ impl Gen<'_> {
                 "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.{also}\"]\n{IDL_NAMED_METHODS}pub trait {name}Operations{supers} {{ {methods} }}\n"
             );
         }
-        // Factories.
+        out
+    }
+
+    /// The trait of the factories of valuetype `id`; empty when it
+    /// declares none.
+    fn value_factories(&mut self, id: DeclId, factory_sigs: &[Sig]) -> String {
+        let name = self.item_name(id);
+        let trait_name = self.value_trait_path(id);
+        let idl_name = self.model.decl(id).scoped_name.join("::");
+        let mut out = String::new();
         if !factory_sigs.is_empty() {
             let mut methods = String::new();
-            for sig in &factory_sigs {
+            for sig in factory_sigs {
                 let mut params = String::new();
                 for (n, _, ty) in &sig.params {
                     let t = self.rust_ty(ty);
@@ -352,11 +395,18 @@ impl Gen<'_> {
                 "#[doc = \" The factories (initialisers) of IDL valuetype `{idl_name}`: implement them to build values.\"]\n{IDL_NAMED_METHODS}pub trait {name}Init: Send + Sync {{ {methods} }}\n"
             );
         }
-        if is_abstract {
-            return out;
-        }
+        out
+    }
 
-        // The state struct.
+    /// The state struct of concrete valuetype `id`, with its reading,
+    /// writing, upcasts, trait implementations and TypeCode.
+    fn value_struct(&mut self, id: DeclId, v: &ValueDef) -> String {
+        let decl = self.model.decl(id);
+        let name = self.item_name(id);
+        let trait_name = self.value_trait_path(id);
+        let rid = decl.repository_id.clone().unwrap_or_default();
+        let idl_name = decl.scoped_name.join("::");
+        let mut out = String::new();
         let state = self.value_state(id, 0);
         let mut fields = Namer::new();
         let names: Vec<String> = state
