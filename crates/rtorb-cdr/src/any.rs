@@ -1,5 +1,19 @@
 //! Any: a value of any IDL type with its TypeCode.
 //!
+//! Every Rust type of an IDL type goes in and out the same way, through
+//! [`AnyValue`]: primitives, strings, sequences, arrays, and every type
+//! `rtorb-idl` generates (structs, unions, enums, exceptions, valuetypes
+//! and value boxes): [`Any::new`] and [`Any::get`]. A value of the wrong
+//! type is [`CdrError::TypeMismatch`].
+//!
+//! ```
+//! use rtorb_cdr::{Any, CdrError};
+//!
+//! let any = Any::new(&vec![1i32, 2, 3]).unwrap();
+//! assert_eq!(any.get::<Vec<i32>>().unwrap(), [1, 2, 3]);
+//! assert!(matches!(any.get::<String>(), Err(CdrError::TypeMismatch(_))));
+//! ```
+//!
 //! An [`Any`] read from a message keeps its value *encoded*: a slice of the
 //! message buffer (reference-counted, never copied) with the encoding it
 //! was written in. Decoding happens only when the value is asked for, and
@@ -19,14 +33,16 @@
 
 use bytes::Bytes;
 
+use crate::codeset::{CodeSetId, TransmissionCodeSets};
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
 use crate::error::{CdrError, Result};
 use crate::order::Encoding;
 use crate::traits::{CdrDecode, CdrEncode};
 use crate::typecode::TypeCode;
-use crate::types::LongDouble;
 use crate::value::{self, Value};
+
+pub use crate::any_value::{AnyValue, IdlType};
 
 #[derive(Debug, Clone)]
 enum Content {
@@ -57,6 +73,63 @@ impl Any {
         Any {
             tc,
             content: Content::Decoded(value),
+        }
+    }
+
+    /// An Any holding a copy of `value`, with its type's TypeCode: the one
+    /// way in for every type ([`AnyValue`]).
+    pub fn new<T: AnyValue>(value: &T) -> Result<Any> {
+        value.to_any()
+    }
+
+    /// An Any of type `tc` holding `value` encoded, for implementations of
+    /// [`AnyValue::to_any`]. The octets are checked against `tc`: a value
+    /// that does not fit it is [`CdrError::TypeMismatch`] or the decoding
+    /// error. `char` and `wchar` data are held as UTF-8 and UTF-16, which
+    /// carry any Rust text; an Any is converted to a connection's code
+    /// sets when it is sent.
+    pub fn from_cdr<T: CdrEncode + ?Sized>(tc: TypeCode, value: &T) -> Result<Any> {
+        let encoding = held_encoding();
+        let mut e = Encoder::new(encoding);
+        value.encode(&mut e)?;
+        let data = e.into_bytes();
+        let mut check = Decoder::new(data.clone(), encoding);
+        value::skip(&tc, &mut check)?;
+        if check.remaining() != 0 {
+            return Err(CdrError::TypeMismatch("value longer than its TypeCode"));
+        }
+        Ok(Any {
+            tc,
+            content: Content::Encoded {
+                data,
+                pad: 0,
+                encoding,
+            },
+        })
+    }
+
+    /// The value decoded as `T` from the octets of the Any, whatever its
+    /// TypeCode, for implementations of [`AnyValue::from_any`]; [`get`]
+    /// checks the TypeCode first.
+    ///
+    /// [`get`]: Any::get
+    pub fn decode_cdr<T: CdrDecode>(&self) -> Result<T> {
+        match &self.content {
+            Content::Encoded {
+                data,
+                pad,
+                encoding,
+            } => {
+                let mut d = Decoder::with_position(data.clone(), 0, *pad, *encoding);
+                T::decode(&mut d)
+            }
+            Content::Decoded(v) => {
+                let encoding = held_encoding();
+                let mut e = Encoder::new(encoding);
+                v.encode(&self.tc, &mut e)?;
+                let mut d = Decoder::new(e.into_bytes(), encoding);
+                T::decode(&mut d)
+            }
         }
     }
 
@@ -121,18 +194,31 @@ impl Any {
     }
 
     /// The value as the Rust type `T`, if the Any's type is equivalent to
-    /// `T`'s ([`CdrError::TypeMismatch`] otherwise).
+    /// `T`'s ([`CdrError::TypeMismatch`] otherwise): the one way out for
+    /// every type ([`AnyValue`]).
     pub fn get<T: AnyValue>(&self) -> Result<T> {
         if !self.tc.equivalent(&T::type_code()) {
             return Err(CdrError::TypeMismatch("any holds another type"));
         }
-        T::from_value(self.value()?).ok_or(CdrError::TypeMismatch("any holds another type"))
+        T::from_any(self)
     }
 
-    /// Stores a Rust value, replacing the TypeCode by `T`'s.
-    pub fn set<T: AnyValue>(&mut self, v: T) {
-        *self = Any::from_value(T::type_code(), v.into_value());
+    /// Stores a copy of a Rust value, replacing the TypeCode by `T`'s; on
+    /// an error the Any is unchanged.
+    pub fn set<T: AnyValue>(&mut self, v: &T) -> Result<()> {
+        *self = v.to_any()?;
+        Ok(())
     }
+}
+
+/// The encoding of the values [`Any::from_cdr`] holds: UTF-8 for `char`
+/// data and UTF-16 for `wchar` data, which carry any Rust text (the
+/// default ISO 8859-1 would refuse text outside Latin-1).
+fn held_encoding() -> Encoding {
+    Encoding::native().with_codesets(TransmissionCodeSets {
+        char_data: CodeSetId::UTF_8,
+        wchar_data: CodeSetId::UTF_16,
+    })
 }
 
 /// Reads an Any: its TypeCode, then steps over the value, checking it,
@@ -235,115 +321,5 @@ impl PartialEq for Any {
             (Ok(a), Ok(b)) => a == b,
             _ => false,
         }
-    }
-}
-
-/// Rust types that map an IDL type directly, for inserting into and
-/// extracting from an [`Any`] (`Any::from(5i32)`, `any.get::<i32>()`).
-pub trait AnyValue: Sized {
-    /// The TypeCode of the IDL type.
-    fn type_code() -> TypeCode;
-    /// The value as a [`Value`].
-    fn into_value(self) -> Value;
-    /// The Rust value from a [`Value`] of this type.
-    fn from_value(v: Value) -> Option<Self>;
-}
-
-macro_rules! any_value {
-    ($($t:ty => $tc:ident, $var:ident;)*) => {$(
-        impl AnyValue for $t {
-            fn type_code() -> TypeCode {
-                TypeCode::$tc()
-            }
-            fn into_value(self) -> Value {
-                Value::$var(self)
-            }
-            fn from_value(v: Value) -> Option<Self> {
-                match v {
-                    Value::$var(x) => Some(x),
-                    _ => None,
-                }
-            }
-        }
-
-        impl From<$t> for Any {
-            fn from(v: $t) -> Any {
-                Any::from_value(<$t as AnyValue>::type_code(), v.into_value())
-            }
-        }
-    )*};
-}
-
-any_value! {
-    bool => boolean, Boolean;
-    u8 => octet, Octet;
-    i16 => short, Short;
-    u16 => ushort, UShort;
-    i32 => long, Long;
-    u32 => ulong, ULong;
-    i64 => longlong, LongLong;
-    u64 => ulonglong, ULongLong;
-    f32 => float, Float;
-    f64 => double, Double;
-    char => char, Char;
-    LongDouble => longdouble, LongDouble;
-    TypeCode => tc_typecode, TypeCode;
-}
-
-/// IDL unbounded `string`.
-impl AnyValue for String {
-    fn type_code() -> TypeCode {
-        TypeCode::string(0)
-    }
-    fn into_value(self) -> Value {
-        Value::String(self)
-    }
-    fn from_value(v: Value) -> Option<Self> {
-        match v {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-impl From<String> for Any {
-    fn from(v: String) -> Any {
-        Any::from_value(TypeCode::string(0), Value::String(v))
-    }
-}
-
-impl From<&str> for Any {
-    fn from(v: &str) -> Any {
-        Any::from(v.to_owned())
-    }
-}
-
-/// IDL `sequence<octet>`.
-impl AnyValue for Bytes {
-    fn type_code() -> TypeCode {
-        TypeCode::sequence(TypeCode::octet(), 0)
-    }
-    fn into_value(self) -> Value {
-        Value::Octets(self)
-    }
-    fn from_value(v: Value) -> Option<Self> {
-        match v {
-            Value::Octets(b) => Some(b),
-            Value::Sequence(items) => items
-                .into_iter()
-                .map(|x| match x {
-                    Value::Octet(o) => Some(o),
-                    _ => None,
-                })
-                .collect::<Option<Vec<u8>>>()
-                .map(Bytes::from),
-            _ => None,
-        }
-    }
-}
-
-impl From<Bytes> for Any {
-    fn from(v: Bytes) -> Any {
-        Any::from_value(<Bytes as AnyValue>::type_code(), Value::Octets(v))
     }
 }

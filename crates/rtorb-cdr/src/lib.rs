@@ -35,6 +35,7 @@
 //! ```
 
 pub mod any;
+mod any_value;
 pub mod codeset;
 mod decoder;
 mod encoder;
@@ -46,7 +47,7 @@ mod types;
 pub mod value;
 pub mod valuetype;
 
-pub use any::{Any, AnyValue};
+pub use any::{Any, AnyValue, IdlType};
 pub use codeset::{CodeSetId, TransmissionCodeSets};
 pub use decoder::{DEFAULT_MAX_DEPTH, Decoder, Realign};
 pub use encoder::{DEFAULT_ZERO_COPY_THRESHOLD, Encoder};

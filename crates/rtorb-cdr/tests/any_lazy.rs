@@ -147,7 +147,7 @@ fn insertion_and_extraction() {
         9
     );
     let mut a = Any::null();
-    a.set(8u8);
+    a.set(&8u8).unwrap();
     assert_eq!(a.get::<u8>().unwrap(), 8);
     assert_eq!(a.type_code(), &TypeCode::octet());
 }

@@ -13,8 +13,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
 use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{IdlType, Stub, from_any, to_any};
-use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Version};
+use rtorb::runtime::{IdlType, Stub};
+use rtorb_cdr::{
+    Any, AnyValue, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Version,
+};
 
 #[allow(unreachable_pub, dead_code)]
 mod small_idl {
@@ -88,13 +90,13 @@ fn cdr<T: CdrEncode + CdrDecode>(v: &T, order: ByteOrder) -> Result<T, rtorb_cdr
     T::decode(&mut d)
 }
 
-fn round_trip<T: CdrEncode + CdrDecode + IdlType + PartialEq + std::fmt::Debug>(v: T) {
+fn round_trip<T: CdrEncode + CdrDecode + IdlType + AnyValue + PartialEq + std::fmt::Debug>(v: T) {
     for order in [ByteOrder::Big, ByteOrder::Little] {
         assert_eq!(cdr(&v, order).unwrap(), v);
     }
-    let any = to_any(&v).unwrap();
-    assert!(any.type_code().equivalent(&T::type_code()));
-    assert_eq!(from_any::<T>(&any).unwrap(), v);
+    let any = Any::new(&v).unwrap();
+    assert!(any.type_code().equivalent(&<T as IdlType>::type_code()));
+    assert_eq!(any.get::<T>().unwrap(), v);
 }
 
 #[test]

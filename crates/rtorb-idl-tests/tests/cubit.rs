@@ -92,7 +92,7 @@ fn truncated_arguments_are_marshal() {
 #[test]
 fn the_struct_round_trips_through_cdr_and_any() {
     let m = cubit::Many { o: 1, l: 2, s: 3 };
-    let any = rtorb::runtime::to_any(&m).unwrap();
+    let any = rtorb_cdr::Any::new(&m).unwrap();
     assert_eq!(any.type_code().id(), Some("IDL:Cubit/Many:1.0"));
-    assert_eq!(rtorb::runtime::from_any::<cubit::Many>(&any).unwrap(), m);
+    assert_eq!(any.get::<cubit::Many>().unwrap(), m);
 }

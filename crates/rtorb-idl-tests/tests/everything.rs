@@ -6,12 +6,10 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{
-    IdlType, Object, Stub, SystemException, SystemExceptionKind, from_any, to_any,
-};
+use rtorb::runtime::{IdlType, Object, Stub, SystemException, SystemExceptionKind};
 use rtorb_cdr::{
-    Any, ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TCKind,
-    Version,
+    Any, AnyValue, ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding,
+    TCKind, Version,
 };
 use rtorb_idl_tests::everything_idl::common::Point;
 use rtorb_idl_tests::everything_idl::test::{self, *};
@@ -23,14 +21,14 @@ fn cdr<T: CdrEncode + CdrDecode>(v: &T, enc: Encoding) -> Result<T, CdrError> {
     T::decode(&mut d)
 }
 
-fn round_trip<T: CdrEncode + CdrDecode + IdlType + PartialEq + std::fmt::Debug>(v: T) {
+fn round_trip<T: CdrEncode + CdrDecode + IdlType + AnyValue + PartialEq + std::fmt::Debug>(v: T) {
     for order in [ByteOrder::Big, ByteOrder::Little] {
         let enc = Encoding::native().with_order(order);
         assert_eq!(cdr(&v, enc).unwrap(), v);
     }
-    let any = to_any(&v).unwrap();
-    assert!(any.type_code().equivalent(&T::type_code()));
-    assert_eq!(from_any::<T>(&any).unwrap(), v);
+    let any = Any::new(&v).unwrap();
+    assert!(any.type_code().equivalent(&<T as IdlType>::type_code()));
+    assert_eq!(any.get::<T>().unwrap(), v);
 }
 
 fn record() -> Record {
@@ -348,9 +346,9 @@ fn exercise(obj: Object, cb_obj: Object) {
             d.echo_matrix(&[[1, 2, 3], [4, 5, 6]]).unwrap(),
             [[1, 2, 3], [4, 5, 6]]
         );
-        let any = to_any(&Shape::Radius(3)).unwrap();
+        let any = Any::new(&Shape::Radius(3)).unwrap();
         let back = d.echo_any(&any).unwrap();
-        assert_eq!(from_any::<Shape>(&back).unwrap(), Shape::Radius(3));
+        assert_eq!(back.get::<Shape>().unwrap(), Shape::Radius(3));
         // Bounds: violated by the client (argument) and by the server (result).
         let err = d.bounded(&[1, 2, 3, 4], "ok").unwrap_err();
         assert_eq!(err.kind(), Some(SystemExceptionKind::Marshal));
@@ -420,8 +418,8 @@ fn anys_hold_text_outside_latin_1() {
     let mut r = record();
     r.str = "日本語 Жук".into();
     r.tiny = vec!["€".into()];
-    let any = to_any(&r).unwrap();
-    assert_eq!(from_any::<Record>(&any).unwrap(), r);
+    let any = Any::new(&r).unwrap();
+    assert_eq!(any.get::<Record>().unwrap(), r);
 }
 
 /// Regression: the loopback wrote char data in ISO 8859-1, where two rtorb

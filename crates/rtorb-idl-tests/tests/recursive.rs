@@ -1,7 +1,7 @@
 //! A struct that contains itself through a typedef'd sequence.
 
-use rtorb::runtime::{IdlType, from_any, to_any};
-use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind};
+use rtorb::runtime::IdlType;
+use rtorb_cdr::{Any, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind};
 use rtorb_idl_tests::recursive_idl::rec::{Tree, forest_type_code};
 
 fn tree(depth: u32, value: i32) -> Tree {
@@ -37,6 +37,6 @@ fn the_type_code_of_a_recursive_struct_ends_in_a_recursive_reference() {
 #[test]
 fn a_recursive_value_goes_through_an_any() {
     let t = tree(3, 1);
-    let any = to_any(&t).unwrap();
-    assert_eq!(from_any::<Tree>(&any).unwrap(), t);
+    let any = Any::new(&t).unwrap();
+    assert_eq!(any.get::<Tree>().unwrap(), t);
 }

@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{
     Abstract, IdlType, Local, Opaque, Stub, SystemException, SystemExceptionKind, downcast_value,
-    from_any, to_any,
 };
 use rtorb_cdr::valuetype::ValueBase;
 use rtorb_cdr::{
@@ -249,25 +248,25 @@ fn abstract_interfaces_carry_an_object_or_a_value() {
 fn values_in_anys_and_as_value_base() {
     registered();
     let p = Point { x: 9, y: 8 };
-    let any = to_any(&p).unwrap();
+    let any = Any::new(&p).unwrap();
     assert_eq!(any.type_code().kind(), TCKind::Value);
     assert!(any.type_code().equivalent(&Point::type_code()));
-    assert_eq!(from_any::<Point>(&any).unwrap(), p);
+    assert_eq!(any.get::<Point>().unwrap(), p);
     let b = StringBox("in an any".into());
-    let bany = to_any(&b).unwrap();
+    let bany = Any::new(&b).unwrap();
     assert_eq!(bany.type_code().kind(), TCKind::ValueBox);
-    assert_eq!(from_any::<StringBox>(&bany).unwrap(), b);
+    assert_eq!(bany.get::<StringBox>().unwrap(), b);
     for orb in orbs() {
         let v = values(&orb);
         let r = v.echo_any(&any).unwrap();
-        assert_eq!(from_any::<Point>(&r).unwrap(), p);
+        assert_eq!(r.get::<Point>().unwrap(), p);
         // The dynamic view of the same any.
         assert_eq!(
             r.value().unwrap(),
             rtorb_cdr::Value::ValueType(vec![rtorb_cdr::Value::Long(9), rtorb_cdr::Value::Long(8)])
         );
         let r = v.echo_any(&bany).unwrap();
-        assert_eq!(from_any::<StringBox>(&r).unwrap(), b);
+        assert_eq!(r.get::<StringBox>().unwrap(), b);
         let vb: Arc<dyn ValueBase> = Arc::new(Circle { r: 1.5 });
         let r = v.echo_base(&Some(vb)).unwrap().unwrap();
         assert_eq!(downcast_value::<Circle, _>(&*r).map(|c| c.r), Some(1.5));
@@ -448,8 +447,8 @@ fn mutually_recursive_values_have_finite_type_codes_and_round_trip() {
         left: Some(b.clone()),
         right: Some(b),
     };
-    let any = to_any(&t).unwrap();
-    let back = from_any::<Tree>(&any).unwrap();
+    let any = Any::new(&t).unwrap();
+    let back = any.get::<Tree>().unwrap();
     let (l, r) = (back.left.unwrap(), back.right.unwrap());
     assert!(Arc::ptr_eq(&l, &r));
     assert_eq!(*l.weight(), 3);

@@ -18,6 +18,13 @@
 //! Every error is a [`Diagnostic`] naming the file, line and column, printed
 //! in the style of `rustc`.
 //!
+//! # The library and the command
+//!
+//! A `build.rs` calls [`Config`]; the library depends on nothing a build
+//! script would not otherwise build. The `rtorb-idl` command is behind
+//! the `cli` feature: `cargo install rtorb-idl --features cli`, or in the
+//! repository `cargo run -p rtorb-idl --features cli -- -o OUTDIR FILE.idl`.
+//!
 //! # The CORBA Component Model is not supported
 //!
 //! `component`, `home`, `eventtype` (also `abstract` and `custom`),

@@ -138,7 +138,7 @@ impl PerfectHash {
     /// `rtorb::runtime::OpTable<'static>`, ending with a newline:
     ///
     /// ```text
-    /// static CUBIT_OPS: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {
+    /// static CUBIT_OPS: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {
     ///     seed: 0x0123456789abcdef,
     ///     disp: &[3, 0],
     ///     names: &[
@@ -155,7 +155,7 @@ impl PerfectHash {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "static {ident}: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {{"
+            "static {ident}: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {{"
         );
         let _ = writeln!(out, "    seed: {:#018x},", self.seed);
         render_numbers(

@@ -35,7 +35,7 @@ fn generate(idl: &str, dispatch: Dispatch) -> String {
 }
 
 fn uses_table(text: &str) -> bool {
-    let table = text.contains("pub static OPERATIONS: ::rtorb::runtime::OpTable<'static>")
+    let table = text.contains("pub static OPERATIONS: ::rtorb::codegen::OpTable<'static>")
         && text.contains("match OPERATIONS.lookup(req.operation_bytes())");
     let by_name = text.contains("match req.operation_bytes() {");
     assert_ne!(table, by_name, "exactly one dispatch:\n{text}");
@@ -66,7 +66,7 @@ fn either_dispatch_can_be_forced() {
     // An interface without operations has no table to look up.
     let empty = generate("interface None {};", Dispatch::Table);
     assert!(!empty.contains("OPERATIONS"));
-    assert!(empty.contains("Err(::rtorb::runtime::bad_operation())"));
+    assert!(empty.contains("Err(::rtorb::codegen::bad_operation())"));
 }
 
 #[test]

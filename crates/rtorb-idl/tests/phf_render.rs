@@ -17,7 +17,7 @@ const CUBIT: [&str; 8] = [
     "shutdown",
 ];
 
-const CUBIT_OPS: &str = r#"static CUBIT_OPS: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {
+const CUBIT_OPS: &str = r#"static CUBIT_OPS: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {
     seed: 0xdde61a46db7dd424,
     disp: &[0, 69],
     names: &[

@@ -35,6 +35,8 @@
 //! `module_layering` reads every `crate::` and `super::` path to check).
 //!
 //! ```text
+//! codegen      what generated code names (re-exports; not for hand-written code)
+//!  |
 //! orb          the ORB: client and server sides, collocated calls, configuration
 //!  |
 //! poa          object adapters: POAs, plain object keys, references to own objects
@@ -50,6 +52,10 @@
 //!
 //! [`sync`] and [`whitebox`] cost nothing when their features are off.
 
+// Generated code names `::rtorb::codegen`, also when included here.
+extern crate self as rtorb;
+
+pub mod codegen;
 pub mod codesets;
 pub mod orb;
 pub mod poa;

@@ -5,7 +5,8 @@
 //! ```
 //!
 //! Writes `OUTDIR/NAME.rs` for each `NAME.idl`; prints every diagnostic
-//! and exits with status 1 if any file fails.
+//! and exits with status 1 if any file fails. Built with the `cli`
+//! feature (`cargo install rtorb-idl --features cli`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -237,7 +237,7 @@ impl<'m> Gen<'m> {
     pub(super) fn value_trait_path(&self, id: DeclId) -> String {
         match self.value_trait.get(&id) {
             Some((path, name)) => self.relative(path, name),
-            None => "::rtorb_cdr::valuetype::ValueBase".into(),
+            None => "::rtorb::codegen::valuetype::ValueBase".into(),
         }
     }
 
@@ -245,7 +245,7 @@ impl<'m> Gen<'m> {
     pub(super) fn alias_tc_fn_path(&self, id: DeclId) -> String {
         match self.alias_fn.get(&id) {
             Some((path, name)) => self.relative(path, name),
-            None => "::rtorb_cdr::TypeCode::null".into(),
+            None => "::rtorb::codegen::TypeCode::null".into(),
         }
     }
 
@@ -367,7 +367,7 @@ impl<'m> Gen<'m> {
             _ => String::new(),
         };
         format!(
-            "{}pub type {name} = {rt};\n#[doc = {:?}]\npub fn {f}() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::alias({rid:?}, {:?}, {tc}) }}\n",
+            "{}pub type {name} = {rt};\n#[doc = {:?}]\npub fn {f}() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::alias({rid:?}, {:?}, {tc}) }}\n",
             doc_or(
                 &decl.doc,
                 &format!("IDL typedef `{}`.{bounds}", decl.scoped_name.join("::"))
@@ -423,7 +423,7 @@ impl<'m> Gen<'m> {
         let e = if members.is_empty() { "_e" } else { "e" };
         let _ = write!(
             out,
-            "impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, {e}: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }} }}"
+            "impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, {e}: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ {enc} Ok(()) }} }}"
         );
         // CdrDecode
         let mut dec = String::new();
@@ -435,7 +435,7 @@ impl<'m> Gen<'m> {
         let d = if members.is_empty() { "_d" } else { "d" };
         let _ = write!(
             out,
-            "impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = {min}; fn decode({d}: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ Ok({name} {{ {dec} }}) }} }}"
+            "impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = {min}; fn decode({d}: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ Ok({name} {{ {dec} }}) }} }}"
         );
         // TypeCode
         let mut tcs = String::new();
@@ -449,19 +449,20 @@ impl<'m> Gen<'m> {
             "struct_tc"
         };
         let list = if members.is_empty() {
-            "::std::vec::Vec::<(&str, ::rtorb_cdr::TypeCode)>::new()".to_string()
+            "::std::vec::Vec::<(&str, ::rtorb::codegen::TypeCode)>::new()".to_string()
         } else {
             format!("[{tcs}]")
         };
         let _ = write!(
             out,
-            "impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::{ctor}({rid:?}, {:?}, {list}) }} }}",
+            "impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::{ctor}({rid:?}, {:?}, {list}) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         if exception {
             let _ = write!(
                 out,
-                "impl ::rtorb::runtime::UserException for {name} {{ const REPOSITORY_ID: &'static str = {rid:?}; }}\n\
+                "impl ::rtorb::codegen::UserException for {name} {{ const REPOSITORY_ID: &'static str = {rid:?}; }}\n\
                  impl ::std::fmt::Display for {name} {{ fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{ f.write_str({:?}) }} }}\n\
                  impl ::std::error::Error for {name} {{}}",
                 format!("user exception {}", decl.scoped_name.join("::"))
@@ -508,11 +509,12 @@ impl<'m> Gen<'m> {
         let count = e.enumerators.len();
         let _ = write!(
             out,
-            "}}\nimpl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ e.write_u32(*self as u32); Ok(()) }} }}\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ match d.read_u32()? {{ {arms} value => Err(::rtorb_cdr::CdrError::InvalidEnum {{ value, count: {count} }}), }} }} }}\n\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::enum_tc({rid:?}, {:?}, [{idl_names}]) }} }}",
+            "}}\nimpl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ e.write_u32(*self as u32); Ok(()) }} }}\n\
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ match d.read_u32()? {{ {arms} value => Err(::rtorb::codegen::CdrError::InvalidEnum {{ value, count: {count} }}), }} }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::enum_tc({rid:?}, {:?}, [{idl_names}]) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         out
     }
 
@@ -569,14 +571,14 @@ impl<'m> Gen<'m> {
                 let lv = self.label_value(l);
                 let _ = write!(
                     tc_members,
-                    "::rtorb_cdr::UnionMember::new({lv}, {:?}, {tc}),",
+                    "::rtorb::codegen::UnionMember::new({lv}, {:?}, {tc}),",
                     c.name
                 );
             }
             if c.is_default {
                 let _ = write!(
                     tc_members,
-                    "::rtorb_cdr::UnionMember::default_case({:?}, {tc}),",
+                    "::rtorb::codegen::UnionMember::default_case({:?}, {tc}),",
                     c.name
                 );
             }
@@ -637,7 +639,7 @@ impl<'m> Gen<'m> {
                 || matches!(&disc, Type::Named(d) if matches!(model.decl(*d).kind, DeclKind::Enum(_)));
             if !exhaustive {
                 default_arm =
-                    "_ => return Err(::rtorb_cdr::CdrError::InvalidDiscriminator(0)),".into();
+                    "_ => return Err(::rtorb::codegen::CdrError::InvalidDiscriminator(0)),".into();
             }
         }
         let disc_dec = self.decode(&disc);
@@ -645,11 +647,24 @@ impl<'m> Gen<'m> {
         let min = self.min_size(&disc, 0);
         let _ = write!(
             out,
-            "impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ match self {{ {enc_arms} }} Ok(()) }} }}\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = {min}; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ let disc: {disc_rt} = {disc_dec}; Ok(match disc {{ {dec_arms} {default_arm} }}) }} }}\n\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::union_tc({rid:?}, {:?}, {disc_tc}, ::std::vec![{tc_members}]).unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null()) }} }}",
+            "impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ match self {{ {enc_arms} }} Ok(()) }} }}\n\
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = {min}; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ let disc: {disc_rt} = {disc_dec}; Ok(match disc {{ {dec_arms} {default_arm} }}) }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::union_tc({rid:?}, {:?}, {disc_tc}, ::std::vec![{tc_members}]).unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null()) }} }}",
             decl.name
         );
+        out.push_str(&any_value(&name));
         out
     }
+}
+
+/// The `AnyValue` implementation of the generated type `name`, which has
+/// `IdlType`, `CdrEncode` and `CdrDecode`: into and out of an `Any` as
+/// every other type.
+pub(super) fn any_value(name: &str) -> String {
+    format!(
+        "\nimpl ::rtorb::codegen::AnyValue for {name} {{ \
+           fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {{ ::rtorb::codegen::Any::from_cdr(<{name} as ::rtorb::codegen::IdlType>::type_code(), self) }} \
+           fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {{ any.decode_cdr() }} \
+         }}\n"
+    )
 }

@@ -140,7 +140,7 @@ impl Gen<'_> {
     /// The error type of `sig`, from the current module.
     fn error_ty(&self, sig: &Sig) -> String {
         if sig.raises.is_empty() || sig.oneway {
-            "::rtorb::runtime::SystemException".into()
+            "::rtorb::codegen::SystemException".into()
         } else {
             self.in_scope(sig.defined_in, &sig.error)
         }
@@ -240,7 +240,7 @@ impl Gen<'_> {
             ),
             match (&base, single) {
                 (Some(b), true) => b.clone(),
-                _ => "::rtorb::runtime::Object".into(),
+                _ => "::rtorb::codegen::Object".into(),
             }
         );
         let tc_ctor = if i.kind == InterfaceKind::Abstract {
@@ -250,27 +250,27 @@ impl Gen<'_> {
         };
         let (from, as_obj, into, deref) = match (&base, single) {
             (Some(b), true) => (
-                format!("{stub}(<{b} as ::rtorb::runtime::Stub>::from_object(object))"),
-                "::rtorb::runtime::Stub::as_object(&self.0)".to_string(),
-                "::rtorb::runtime::Stub::into_object(self.0)".to_string(),
+                format!("{stub}(<{b} as ::rtorb::codegen::Stub>::from_object(object))"),
+                "::rtorb::codegen::Stub::as_object(&self.0)".to_string(),
+                "::rtorb::codegen::Stub::into_object(self.0)".to_string(),
                 b.clone(),
             ),
             _ => (
                 format!("{stub}(object)"),
                 "&self.0".into(),
                 "self.0".into(),
-                "::rtorb::runtime::Object".into(),
+                "::rtorb::codegen::Object".into(),
             ),
         };
         let _ = write!(
             out,
-            "impl ::rtorb::runtime::Stub for {stub} {{ const REPOSITORY_ID: &'static str = {rid:?};\
-             fn from_object(object: ::rtorb::runtime::Object) -> Self {{ {from} }}\
-             fn as_object(&self) -> &::rtorb::runtime::Object {{ {as_obj} }}\
-             fn into_object(self) -> ::rtorb::runtime::Object {{ {into} }} }}\n\
+            "impl ::rtorb::codegen::Stub for {stub} {{ const REPOSITORY_ID: &'static str = {rid:?};\
+             fn from_object(object: ::rtorb::codegen::Object) -> Self {{ {from} }}\
+             fn as_object(&self) -> &::rtorb::codegen::Object {{ {as_obj} }}\
+             fn into_object(self) -> ::rtorb::codegen::Object {{ {into} }} }}\n\
              #[doc = \" The operations of the base (or of `CORBA::Object`).\"]\n\
              impl ::core::ops::Deref for {stub} {{ type Target = {deref}; fn deref(&self) -> &{deref} {{ &self.0 }} }}\n\
-             impl ::rtorb::runtime::IdlType for {stub} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::{tc_ctor}({rid:?}, {:?}) }} }}",
+             impl ::rtorb::codegen::IdlType for {stub} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::{tc_ctor}({rid:?}, {:?}) }} }}",
             decl.name
         );
         let mut methods = String::new();
@@ -308,9 +308,9 @@ impl Gen<'_> {
         let _ = write!(
             out,
             "#[doc = \" Skeleton of IDL interface `{idl_name}`, wrapping a servant.\"]\npub struct {stub}Skeleton<S>(pub S);\n\
-             impl<S: {stub}Servant + 'static> ::rtorb::runtime::Skeleton for {stub}Skeleton<S> {{\
+             impl<S: {stub}Servant + 'static> ::rtorb::codegen::Skeleton for {stub}Skeleton<S> {{\
              fn repository_ids(&self) -> &'static [&'static str] {{ {module}::REPOSITORY_IDS }}\
-             fn dispatch(&self, req: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {module}::dispatch(&self.0, req) }}\
+             fn dispatch(&self, req: &mut ::rtorb::codegen::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {{ {module}::dispatch(&self.0, req) }}\
              {} }}",
             self.servant_access(&stub, i)
         );
@@ -337,7 +337,7 @@ impl Gen<'_> {
             );
             let _ = write!(
                 arms,
-                "if repository_id == <{p} as ::rtorb::runtime::UserException>::REPOSITORY_ID {{ return Some(<{p} as ::rtorb_cdr::CdrDecode>::decode(members).map({name}::{v})); }}"
+                "if repository_id == <{p} as ::rtorb::codegen::UserException>::REPOSITORY_ID {{ return Some(<{p} as ::rtorb::codegen::CdrDecode>::decode(members).map({name}::{v})); }}"
             );
             let _ = write!(display, "{name}::{v}(x) => ::std::fmt::Display::fmt(x, f),");
         }
@@ -347,9 +347,9 @@ impl Gen<'_> {
             "Debug, Clone"
         };
         format!(
-            "#[doc = \" The errors of `{idl_name}::{}`.\"]\n#[derive({derives})]\n#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]\npub enum {name} {{ {vs} #[doc = \" A system exception.\"]\nSystem(::rtorb::runtime::SystemException), }}\n\
-             impl ::core::convert::From<::rtorb::runtime::SystemException> for {name} {{ fn from(e: ::rtorb::runtime::SystemException) -> Self {{ {name}::System(e) }} }}\n\
-             impl ::rtorb::runtime::OperationError for {name} {{ fn from_user_exception(repository_id: &str, members: &mut ::rtorb_cdr::Decoder) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {{ {arms} None }} }}\n\
+            "#[doc = \" The errors of `{idl_name}::{}`.\"]\n#[derive({derives})]\n#[allow(clippy::large_enum_variant, clippy::enum_variant_names)]\npub enum {name} {{ {vs} #[doc = \" A system exception.\"]\nSystem(::rtorb::codegen::SystemException), }}\n\
+             impl ::core::convert::From<::rtorb::codegen::SystemException> for {name} {{ fn from(e: ::rtorb::codegen::SystemException) -> Self {{ {name}::System(e) }} }}\n\
+             impl ::rtorb::codegen::OperationError for {name} {{ fn from_user_exception(repository_id: &str, members: &mut ::rtorb::codegen::Decoder) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {{ {arms} None }} }}\n\
              impl ::std::fmt::Display for {name} {{ fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{ match self {{ {display} {name}::System(s) => ::std::fmt::Display::fmt(s, f), }} }} }}\n\
              impl ::std::error::Error for {name} {{}}\n",
             sig.wire
@@ -394,40 +394,43 @@ impl Gen<'_> {
         let call = if sig.oneway {
             match &direct {
                 Some(d) => format!(
-                    "::rtorb::runtime::Stub::as_object(self).call_oneway({wire:?}, {d}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
+                    "::rtorb::codegen::Stub::as_object(self).call_oneway({wire:?}, {d}, |{e}: &mut ::rtorb::codegen::Encoder| {{ {enc} Ok(()) }})"
                 ),
                 None => format!(
-                    "::rtorb::runtime::Stub::as_object(self).invoke_oneway({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})"
+                    "::rtorb::codegen::Stub::as_object(self).invoke_oneway({wire:?}, |{e}: &mut ::rtorb::codegen::Encoder| {{ {enc} Ok(()) }})"
                 ),
             }
         } else {
             let decs: Vec<String> = results.iter().map(|(_, t)| self.decode(t)).collect();
             let reader = match &results[..] {
-                [] => "|_d: &mut ::rtorb_cdr::Decoder| Ok(())".to_string(),
+                [] => "|_d: &mut ::rtorb::codegen::Decoder| Ok(())".to_string(),
                 [(_, t)] if self.plain(t) => {
-                    format!("<{} as ::rtorb_cdr::CdrDecode>::decode", self.rust_ty(t))
+                    format!(
+                        "<{} as ::rtorb::codegen::CdrDecode>::decode",
+                        self.rust_ty(t)
+                    )
                 }
                 [_] => format!(
-                    "|d: &mut ::rtorb_cdr::Decoder| {{ let r = {}; Ok(r) }}",
+                    "|d: &mut ::rtorb::codegen::Decoder| {{ let r = {}; Ok(r) }}",
                     decs.concat()
                 ),
                 _ => format!(
-                    "|d: &mut ::rtorb_cdr::Decoder| {{ let r = ({}); Ok(r) }}",
+                    "|d: &mut ::rtorb::codegen::Decoder| {{ let r = ({}); Ok(r) }}",
                     decs.join(", ")
                 ),
             };
             match &direct {
                 Some(d) => format!(
-                    "::rtorb::runtime::Stub::as_object(self).call({wire:?}, {d}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }}, |reply: ::rtorb::runtime::Reply| reply.decode({reader}))"
+                    "::rtorb::codegen::Stub::as_object(self).call({wire:?}, {d}, |{e}: &mut ::rtorb::codegen::Encoder| {{ {enc} Ok(()) }}, |reply: ::rtorb::codegen::Reply| reply.decode({reader}))"
                 ),
                 None => format!(
-                    "::rtorb::runtime::Stub::as_object(self).invoke({wire:?}, |{e}: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})?.decode({reader})"
+                    "::rtorb::codegen::Stub::as_object(self).invoke({wire:?}, |{e}: &mut ::rtorb::codegen::Encoder| {{ {enc} Ok(()) }})?.decode({reader})"
                 ),
             }
         };
         let call = if self.uses_objref(sig) {
             format!(
-                "::rtorb::runtime::with_invoker(::rtorb::runtime::Stub::as_object(self).invoker(), || {{ {call} }})"
+                "::rtorb::codegen::with_invoker(::rtorb::codegen::Stub::as_object(self).invoker(), || {{ {call} }})"
             )
         } else {
             call
@@ -459,7 +462,7 @@ impl Gen<'_> {
                 Direction::In => {
                     let (_, by_ref) = self.in_param_ty(ty);
                     args.push(if by_ref {
-                        format!("::rtorb::runtime::ParamFrom::param_from({n})")
+                        format!("::rtorb::codegen::ParamFrom::param_from({n})")
                     } else {
                         n.clone()
                     });
@@ -526,7 +529,7 @@ impl Gen<'_> {
             .iter()
             .map(|t| {
                 format!(
-                    "::rtorb::runtime::ServantCast::<dyn {t}>::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn {t}));"
+                    "::rtorb::codegen::ServantCast::<dyn {t}>::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn {t}));"
                 )
             })
             .collect();
@@ -596,7 +599,7 @@ impl Gen<'_> {
         };
         let mut out = String::new();
         let body = if sigs.is_empty() {
-            "Err(::rtorb::runtime::bad_operation())".to_string()
+            "Err(::rtorb::codegen::bad_operation())".to_string()
         } else if let Some(table) = &table {
             let _ = write!(
                 out,
@@ -604,17 +607,17 @@ impl Gen<'_> {
                 table.render_static("OPERATIONS")
             );
             format!(
-                "match OPERATIONS.lookup(req.operation_bytes()) {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+                "match OPERATIONS.lookup(req.operation_bytes()) {{ {arms} _ => Err(::rtorb::codegen::bad_operation()), }}"
             )
         } else {
             format!(
-                "match req.operation_bytes() {{ {arms} _ => Err(::rtorb::runtime::bad_operation()), }}"
+                "match req.operation_bytes() {{ {arms} _ => Err(::rtorb::codegen::bad_operation()), }}"
             )
         };
         let _ = write!(
             out,
             "#[doc = \" Runs a request on a servant of `{idl_name}`: decodes the arguments, calls the servant, writes the results or exception.\"]\n\
-             pub fn dispatch<S: {servant} + ?Sized>({servant_param}: &S, {req}: &mut ::rtorb::runtime::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {{ {body} }}\n"
+             pub fn dispatch<S: {servant} + ?Sized>({servant_param}: &S, {req}: &mut ::rtorb::codegen::ServerRequest<'_>) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {{ {body} }}\n"
         );
         out
     }
@@ -637,7 +640,7 @@ impl Gen<'_> {
         }
         if sig.context {
             // The context after the arguments: read, not passed on.
-            out.push_str("let _context = <::std::vec::Vec<::std::string::String> as ::rtorb_cdr::CdrDecode>::decode(d)?;");
+            out.push_str("let _context = <::std::vec::Vec<::std::string::String> as ::rtorb::codegen::CdrDecode>::decode(d)?;");
         }
         let call = format!("servant.{}({})", sig.method, args.join(", "));
         let results = self.results(sig);
@@ -659,7 +662,7 @@ impl Gen<'_> {
         let write = if results.is_empty() {
             "Ok(())".to_string()
         } else {
-            format!("req.write_results(|e: &mut ::rtorb_cdr::Encoder| {{ {enc} Ok(()) }})")
+            format!("req.write_results(|e: &mut ::rtorb::codegen::Encoder| {{ {enc} Ok(()) }})")
         };
         if sig.raises.is_empty() || sig.oneway {
             if results.is_empty() {

@@ -2,9 +2,9 @@
 //!
 //! [`generate`] writes one self-contained Rust source text (formatted by
 //! `prettyplease`) for a whole model, meant for `include!` inside any
-//! module of a crate that depends on `rtorb` and `rtorb-cdr`: every path
-//! it uses is absolute (`::rtorb::runtime::...`, `::rtorb_cdr::...`) or
-//! relative to the including module (`super::...`).
+//! module of a crate that depends on `rtorb` alone: every path it uses
+//! is absolute, through the one re-export module `::rtorb::codegen` (or
+//! `::std`), or relative to the including module (`super::...`).
 //!
 //! | IDL | Rust |
 //! | --- | --- |

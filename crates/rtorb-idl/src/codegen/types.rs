@@ -14,11 +14,10 @@ use crate::sema::{ConstValue, DeclId, DeclKind, ForwardKind, InterfaceKind, Type
 /// The Rust type of `ValueBase` (and of a valuetype only declared
 /// forward).
 const VALUE_BASE_TY: &str =
-    "::core::option::Option<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>>";
+    "::core::option::Option<::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>>";
 
 /// Reads a `ValueBase`.
-const READ_VALUE_BASE: &str =
-    "::rtorb_cdr::valuetype::read_value::<dyn ::rtorb_cdr::valuetype::ValueBase>(d, None)?";
+const READ_VALUE_BASE: &str = "::rtorb::codegen::valuetype::read_value::<dyn ::rtorb::codegen::valuetype::ValueBase>(d, None)?";
 
 use super::emit::Gen;
 
@@ -69,15 +68,15 @@ impl Gen<'_> {
             return p.into();
         }
         match ty {
-            Type::LongDouble => "::rtorb_cdr::LongDouble".into(),
-            Type::Any => "::rtorb_cdr::Any".into(),
-            Type::TypeCode => "::rtorb_cdr::TypeCode".into(),
-            Type::Object => "::core::option::Option<::rtorb::runtime::Object>".into(),
+            Type::LongDouble => "::rtorb::codegen::LongDouble".into(),
+            Type::Any => "::rtorb::codegen::Any".into(),
+            Type::TypeCode => "::rtorb::codegen::TypeCode".into(),
+            Type::Object => "::core::option::Option<::rtorb::codegen::Object>".into(),
             Type::String(_) | Type::WString(_) => "::std::string::String".into(),
-            Type::Fixed { .. } => "::rtorb_cdr::Fixed".into(),
+            Type::Fixed { .. } => "::rtorb::codegen::Fixed".into(),
             Type::Sequence { element, .. } => {
                 if **element == Type::Octet {
-                    "::rtorb_cdr::Bytes".into()
+                    "::rtorb::codegen::Bytes".into()
                 } else {
                     format!("::std::vec::Vec<{}>", self.rust_ty(element))
                 }
@@ -98,11 +97,11 @@ impl Gen<'_> {
         match &self.model.decl(id).kind {
             DeclKind::Interface(i) => match i.kind {
                 InterfaceKind::Local => format!(
-                    "::core::option::Option<::rtorb::runtime::Local<dyn {}>>",
+                    "::core::option::Option<::rtorb::codegen::Local<dyn {}>>",
                     self.path_to(id)
                 ),
                 InterfaceKind::Abstract => format!(
-                    "::core::option::Option<::rtorb::runtime::Abstract<{}>>",
+                    "::core::option::Option<::rtorb::codegen::Abstract<{}>>",
                     self.path_to(id)
                 ),
                 _ => format!("::core::option::Option<{}>", self.path_to(id)),
@@ -116,14 +115,14 @@ impl Gen<'_> {
             DeclKind::Forward(f) => match f.of {
                 ForwardKind::Value(_) => VALUE_BASE_TY.into(),
                 ForwardKind::Interface(InterfaceKind::Abstract) => {
-                    "::core::option::Option<::rtorb::runtime::Abstract<::rtorb::runtime::Object>>"
+                    "::core::option::Option<::rtorb::codegen::Abstract<::rtorb::codegen::Object>>"
                         .into()
                 }
                 ForwardKind::Interface(InterfaceKind::Local) => {
-                    "::core::option::Option<::rtorb::runtime::Local<dyn ::std::any::Any + Send + Sync>>"
+                    "::core::option::Option<::rtorb::codegen::Local<dyn ::std::any::Any + Send + Sync>>"
                         .into()
                 }
-                _ => "::core::option::Option<::rtorb::runtime::Object>".into(),
+                _ => "::core::option::Option<::rtorb::codegen::Object>".into(),
             },
             DeclKind::Struct(_)
             | DeclKind::Union(_)
@@ -358,10 +357,10 @@ impl Gen<'_> {
             }
             Type::Fixed { .. } => return format!("e.write_fixed({expr});"),
             Type::Object => {
-                return format!("::rtorb::runtime::write_object(e, {recv}.as_ref())?;");
+                return format!("::rtorb::codegen::write_object(e, {recv}.as_ref())?;");
             }
             Type::ValueBase => {
-                return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+                return format!("::rtorb::codegen::valuetype::write_value(e, {recv}.as_ref())?;");
             }
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Alias(a) => {
@@ -369,47 +368,51 @@ impl Gen<'_> {
                     return self.encode(&target, expr);
                 }
                 DeclKind::ValueType(_) => {
-                    return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+                    return format!(
+                        "::rtorb::codegen::valuetype::write_value(e, {recv}.as_ref())?;"
+                    );
                 }
                 DeclKind::ValueBox(_) => {
                     return format!(
-                        "::rtorb_cdr::valuetype::write_value_unshared(e, {recv}.as_ref())?;"
+                        "::rtorb::codegen::valuetype::write_value_unshared(e, {recv}.as_ref())?;"
                     );
                 }
                 DeclKind::Native => {
                     let what = format!("native type {}", self.model.decl(*id).name);
-                    return format!("::rtorb::runtime::not_marshalable(e, {what:?})?;");
+                    return format!("::rtorb::codegen::not_marshalable(e, {what:?})?;");
                 }
                 DeclKind::Interface(i) if i.kind == InterfaceKind::Local => {
                     let what = format!("local interface {}", self.model.decl(*id).name);
-                    return format!("::rtorb::runtime::not_marshalable(e, {what:?})?;");
+                    return format!("::rtorb::codegen::not_marshalable(e, {what:?})?;");
                 }
                 DeclKind::Interface(i) if i.kind == InterfaceKind::Abstract => {
-                    return format!("::rtorb::runtime::write_abstract(e, {recv}.as_ref())?;");
+                    return format!("::rtorb::codegen::write_abstract(e, {recv}.as_ref())?;");
                 }
                 DeclKind::Forward(f) if matches!(f.of, ForwardKind::Value(_)) => {
-                    return format!("::rtorb_cdr::valuetype::write_value(e, {recv}.as_ref())?;");
+                    return format!(
+                        "::rtorb::codegen::valuetype::write_value(e, {recv}.as_ref())?;"
+                    );
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
-                    return format!("::rtorb::runtime::write_abstract(e, {recv}.as_ref())?;");
+                    return format!("::rtorb::codegen::write_abstract(e, {recv}.as_ref())?;");
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
-                    return "::rtorb::runtime::not_marshalable(e, \"local interface\")?;".into();
+                    return "::rtorb::codegen::not_marshalable(e, \"local interface\")?;".into();
                 }
                 DeclKind::Interface(_) => {
                     return format!(
-                        "::rtorb::runtime::write_object(e, {recv}.as_ref().map(::rtorb::runtime::Stub::as_object))?;"
+                        "::rtorb::codegen::write_object(e, {recv}.as_ref().map(::rtorb::codegen::Stub::as_object))?;"
                     );
                 }
                 DeclKind::Forward(_) => {
-                    return format!("::rtorb::runtime::write_object(e, {recv}.as_ref())?;");
+                    return format!("::rtorb::codegen::write_object(e, {recv}.as_ref())?;");
                 }
                 _ => {}
             },
             Type::Sequence { element, bound } => {
                 let check = bound_check(*bound, &format!("{recv}.len()"));
                 if self.plain(element) {
-                    return format!("{check}::rtorb_cdr::CdrEncode::encode({expr}, e)?;");
+                    return format!("{check}::rtorb::codegen::CdrEncode::encode({expr}, e)?;");
                 }
                 let inner = self.encode(element, "x");
                 return format!(
@@ -429,7 +432,7 @@ impl Gen<'_> {
             }
             _ => {}
         }
-        format!("::rtorb_cdr::CdrEncode::encode({expr}, e)?;")
+        format!("::rtorb::codegen::CdrEncode::encode({expr}, e)?;")
     }
 
     /// An expression reading a value of `ty` from the decoder `d`.
@@ -452,7 +455,7 @@ impl Gen<'_> {
             Type::Fixed { digits, scale } => {
                 return format!("d.read_fixed({digits}, {scale})?");
             }
-            Type::Object => return "::rtorb::runtime::read_object(d)?".into(),
+            Type::Object => return "::rtorb::codegen::read_object(d)?".into(),
             Type::ValueBase => return READ_VALUE_BASE.into(),
             Type::Named(id) => match &self.model.decl(*id).kind {
                 DeclKind::Alias(a) => {
@@ -467,27 +470,27 @@ impl Gen<'_> {
                         format!("Some(({p}::REPOSITORY_ID, {p}::unmarshal))")
                     };
                     return format!(
-                        "::rtorb_cdr::valuetype::read_value::<dyn {}>(d, {own})?",
+                        "::rtorb::codegen::valuetype::read_value::<dyn {}>(d, {own})?",
                         self.value_trait_path(*id)
                     );
                 }
                 DeclKind::ValueBox(_) => {
                     let p = self.path_to(*id);
                     return format!(
-                        "::rtorb_cdr::valuetype::read_value_unshared::<{p}>(d, {p}::REPOSITORY_ID, {p}::unmarshal)?"
+                        "::rtorb::codegen::valuetype::read_value_unshared::<{p}>(d, {p}::REPOSITORY_ID, {p}::unmarshal)?"
                     );
                 }
                 DeclKind::Native => {
                     let what = format!("native type {}", self.model.decl(*id).name);
-                    return format!("::rtorb::runtime::not_unmarshalable(d, {what:?})?");
+                    return format!("::rtorb::codegen::not_unmarshalable(d, {what:?})?");
                 }
                 DeclKind::Interface(i) if i.kind == InterfaceKind::Local => {
                     let what = format!("local interface {}", self.model.decl(*id).name);
-                    return format!("::rtorb::runtime::not_unmarshalable(d, {what:?})?");
+                    return format!("::rtorb::codegen::not_unmarshalable(d, {what:?})?");
                 }
                 DeclKind::Interface(i) if i.kind == InterfaceKind::Abstract => {
                     return format!(
-                        "::rtorb::runtime::read_abstract::<{}>(d)?",
+                        "::rtorb::codegen::read_abstract::<{}>(d)?",
                         self.path_to(*id)
                     );
                 }
@@ -495,28 +498,28 @@ impl Gen<'_> {
                     return READ_VALUE_BASE.into();
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Abstract) => {
-                    return "::rtorb::runtime::read_abstract::<::rtorb::runtime::Object>(d)?"
+                    return "::rtorb::codegen::read_abstract::<::rtorb::codegen::Object>(d)?"
                         .into();
                 }
                 DeclKind::Forward(f) if f.of == ForwardKind::Interface(InterfaceKind::Local) => {
-                    return "::rtorb::runtime::not_unmarshalable(d, \"local interface\")?".into();
+                    return "::rtorb::codegen::not_unmarshalable(d, \"local interface\")?".into();
                 }
                 DeclKind::Interface(_) => {
                     let stub = self.path_to(*id);
                     return format!(
-                        "::rtorb::runtime::read_object(d)?.map(<{stub} as ::rtorb::runtime::Stub>::from_object)"
+                        "::rtorb::codegen::read_object(d)?.map(<{stub} as ::rtorb::codegen::Stub>::from_object)"
                     );
                 }
-                DeclKind::Forward(_) => return "::rtorb::runtime::read_object(d)?".into(),
+                DeclKind::Forward(_) => return "::rtorb::codegen::read_object(d)?".into(),
                 _ => {}
             },
             Type::Sequence { element, bound } => {
                 if self.plain(element) {
                     let rt = self.rust_ty(ty);
                     return match bound {
-                        None => format!("<{rt} as ::rtorb_cdr::CdrDecode>::decode(d)?"),
+                        None => format!("<{rt} as ::rtorb::codegen::CdrDecode>::decode(d)?"),
                         Some(_) => format!(
-                            "{{ let v = <{rt} as ::rtorb_cdr::CdrDecode>::decode(d)?; {}v }}",
+                            "{{ let v = <{rt} as ::rtorb::codegen::CdrDecode>::decode(d)?; {}v }}",
                             bound_check(*bound, "v.len()")
                         ),
                     };
@@ -540,39 +543,39 @@ impl Gen<'_> {
                 let inner = self.decode(&inner_ty);
                 let rt = self.rust_ty(ty);
                 return format!(
-                    "{{ let mut v = ::std::vec::Vec::with_capacity({n}); for _ in 0..{n} {{ v.push({inner}); }} <{rt}>::try_from(v).map_err(|_| ::rtorb_cdr::CdrError::TypeMismatch(\"array length\"))? }}"
+                    "{{ let mut v = ::std::vec::Vec::with_capacity({n}); for _ in 0..{n} {{ v.push({inner}); }} <{rt}>::try_from(v).map_err(|_| ::rtorb::codegen::CdrError::TypeMismatch(\"array length\"))? }}"
                 );
             }
             _ => {}
         }
         let rt = self.rust_ty(ty);
-        format!("<{rt} as ::rtorb_cdr::CdrDecode>::decode(d)?")
+        format!("<{rt} as ::rtorb::codegen::CdrDecode>::decode(d)?")
     }
 
     /// An expression giving the TypeCode of `ty`; `within` is the type
     /// being described, which a member refers to recursively.
     pub(super) fn type_code(&mut self, ty: &Type, within: Option<DeclId>) -> String {
         if let Some(c) = primitive_tc(ty) {
-            return format!("::rtorb_cdr::TypeCode::{c}()");
+            return format!("::rtorb::codegen::TypeCode::{c}()");
         }
         match ty {
             Type::Object => {
-                "::rtorb_cdr::TypeCode::objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")".into()
+                "::rtorb::codegen::TypeCode::objref(\"IDL:omg.org/CORBA/Object:1.0\", \"Object\")".into()
             }
-            Type::String(b) => format!("::rtorb_cdr::TypeCode::string({})", b.unwrap_or(0)),
-            Type::WString(b) => format!("::rtorb_cdr::TypeCode::wstring({})", b.unwrap_or(0)),
+            Type::String(b) => format!("::rtorb::codegen::TypeCode::string({})", b.unwrap_or(0)),
+            Type::WString(b) => format!("::rtorb::codegen::TypeCode::wstring({})", b.unwrap_or(0)),
             Type::Fixed { digits, scale } => format!(
-                "::rtorb_cdr::TypeCode::fixed({digits}, {scale}).unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null())"
+                "::rtorb::codegen::TypeCode::fixed({digits}, {scale}).unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())"
             ),
             Type::Sequence { element, bound } => format!(
-                "::rtorb_cdr::TypeCode::sequence({}, {})",
+                "::rtorb::codegen::TypeCode::sequence({}, {})",
                 self.type_code(element, within),
                 bound.unwrap_or(0)
             ),
             Type::Array { element, dims } => {
                 let mut out = self.type_code(element, within);
                 for d in dims.iter().rev() {
-                    out = format!("::rtorb_cdr::TypeCode::array({out}, {d})");
+                    out = format!("::rtorb::codegen::TypeCode::array({out}, {d})");
                 }
                 out
             }
@@ -587,7 +590,7 @@ impl Gen<'_> {
                         _ => "Struct",
                     };
                     return format!(
-                        "::rtorb_cdr::TypeCode::recursive(::rtorb_cdr::TCKind::{kind}, {rid:?}).unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null())"
+                        "::rtorb::codegen::TypeCode::recursive(::rtorb::codegen::TCKind::{kind}, {rid:?}).unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())"
                     );
                 }
                 match &decl.kind {
@@ -600,49 +603,49 @@ impl Gen<'_> {
                         let target = a.target.clone();
                         let name = decl.name.clone();
                         let inner = self.type_code(&target, within);
-                        format!("::rtorb_cdr::TypeCode::alias({rid:?}, {name:?}, {inner})")
+                        format!("::rtorb::codegen::TypeCode::alias({rid:?}, {name:?}, {inner})")
                     }
                     DeclKind::Alias(_) => format!("{}()", self.alias_tc_fn_path(*id)),
                     DeclKind::Forward(f) => match f.of {
                         ForwardKind::Value(_) => format!(
-                            "::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::VM_ABSTRACT, None, ::std::vec::Vec::new())",
+                            "::rtorb::codegen::TypeCode::value_tc({rid:?}, {:?}, ::rtorb::codegen::typecode::VM_ABSTRACT, None, ::std::vec::Vec::new())",
                             decl.name
                         ),
                         ForwardKind::Interface(InterfaceKind::Abstract) => format!(
-                            "::rtorb_cdr::TypeCode::abstract_interface({rid:?}, {:?})",
+                            "::rtorb::codegen::TypeCode::abstract_interface({rid:?}, {:?})",
                             decl.name
                         ),
                         ForwardKind::Interface(InterfaceKind::Local) => format!(
-                            "::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?})",
+                            "::rtorb::codegen::TypeCode::local_interface({rid:?}, {:?})",
                             decl.name
                         ),
-                        _ => format!("::rtorb_cdr::TypeCode::objref({rid:?}, {:?})", decl.name),
+                        _ => format!("::rtorb::codegen::TypeCode::objref({rid:?}, {:?})", decl.name),
                     },
                     DeclKind::Native => {
-                        format!("::rtorb_cdr::TypeCode::native({rid:?}, {:?})", decl.name)
+                        format!("::rtorb::codegen::TypeCode::native({rid:?}, {:?})", decl.name)
                     }
                     DeclKind::Interface(i) if i.kind == InterfaceKind::Local => format!(
-                        "::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?})",
+                        "::rtorb::codegen::TypeCode::local_interface({rid:?}, {:?})",
                         decl.name
                     ),
                     DeclKind::ValueType(_) => format!(
-                        "<dyn {} as ::rtorb::runtime::IdlType>::type_code()",
+                        "<dyn {} as ::rtorb::codegen::IdlType>::type_code()",
                         self.value_trait_path(*id)
                     ),
                     DeclKind::Interface(_) => {
                         format!(
-                            "<{} as ::rtorb::runtime::IdlType>::type_code()",
+                            "<{} as ::rtorb::codegen::IdlType>::type_code()",
                             self.path_to(*id)
                         )
                     }
                     _ => format!(
-                        "<{} as ::rtorb::runtime::IdlType>::type_code()",
+                        "<{} as ::rtorb::codegen::IdlType>::type_code()",
                         self.path_to(*id)
                     ),
                 }
             }
-            Type::ValueBase => "::rtorb_cdr::TypeCode::value_tc(\"IDL:omg.org/CORBA/ValueBase:1.0\", \"ValueBase\", ::rtorb_cdr::typecode::VM_NONE, None, ::std::vec::Vec::new())".into(),
-            _ => "::rtorb_cdr::TypeCode::null()".into(),
+            Type::ValueBase => "::rtorb::codegen::TypeCode::value_tc(\"IDL:omg.org/CORBA/ValueBase:1.0\", \"ValueBase\", ::rtorb::codegen::typecode::VM_NONE, None, ::std::vec::Vec::new())".into(),
+            _ => "::rtorb::codegen::TypeCode::null()".into(),
         }
     }
 
@@ -707,9 +710,9 @@ impl Gen<'_> {
             _ => ("Null", String::new()),
         };
         if lit.is_empty() {
-            return "::rtorb_cdr::Value::Null".into();
+            return "::rtorb::codegen::Value::Null".into();
         }
-        format!("::rtorb_cdr::Value::{var}({lit})")
+        format!("::rtorb::codegen::Value::{var}({lit})")
     }
 }
 
@@ -725,6 +728,6 @@ fn float_lit(t: String, suffix: &str) -> String {
 fn bound_check(bound: Option<u32>, len: &str) -> String {
     match bound {
         None => String::new(),
-        Some(b) => format!("::rtorb::runtime::check_bound({len}, {b})?;"),
+        Some(b) => format!("::rtorb::codegen::check_bound({len}, {b})?;"),
     }
 }

@@ -141,7 +141,9 @@ impl Gen<'_> {
         out
     }
 
-    /// The items of valuetype `id`.
+    /// The items of valuetype `id`: the module of what it declares, its
+    /// trait and TypeCode, the traits of its operations and factories,
+    /// and, unless it is abstract, its state struct.
     pub(super) fn value_type(&mut self, id: DeclId) -> String {
         let model = self.model;
         let decl = model.decl(id);
@@ -155,26 +157,21 @@ impl Gen<'_> {
             ));
             return String::new();
         }
-        let outer = self.cur.clone();
-        let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
-        let module = inner.last().cloned().unwrap_or_default();
-        let name = self.item_name(id);
-        let tr = self.value_trait_path(id);
-        let rid = decl.repository_id.clone().unwrap_or_default();
-        let idl_name = decl.scoped_name.join("::");
-        let is_abstract = v.kind == ValueKind::Abstract;
         let sigs = self.sigs_of(&v.operations, &v.attributes);
-
-        // The module: types declared inside, error enums.
-        let mut body = self.scope(&v.contents, &inner);
-        self.cur = inner.clone();
-        for sig in sigs.iter().filter(|s| s.defined_in == id) {
-            if !sig.raises.is_empty() && !sig.oneway {
-                body.push_str(&self.error_enum(sig, &idl_name));
-            }
+        let factory_sigs = self.factory_sigs(id, v);
+        let mut out = self.value_module(id, v, &sigs, &factory_sigs);
+        out.push_str(&self.value_trait(id, v));
+        out.push_str(&self.value_operations(id, &sigs));
+        out.push_str(&self.value_factories(id, &factory_sigs));
+        if v.kind != ValueKind::Abstract {
+            out.push_str(&self.value_struct(id, v));
         }
-        let factory_sigs: Vec<Sig> = v
-            .factories
+        out
+    }
+
+    /// The signatures of the factories (initialisers) of valuetype `id`.
+    fn factory_sigs(&self, id: DeclId, v: &ValueDef) -> Vec<Sig> {
+        v.factories
             .iter()
             .map(|f| {
                 let mut namer = Namer::new();
@@ -204,25 +201,55 @@ impl Gen<'_> {
                     error: format!("{}Error", upper_camel_case(&f.name)),
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// The module of valuetype `id`: the types declared inside it and the
+    /// error enums of its operations and factories; empty when there are
+    /// none.
+    fn value_module(
+        &mut self,
+        id: DeclId,
+        v: &ValueDef,
+        sigs: &[Sig],
+        factory_sigs: &[Sig],
+    ) -> String {
+        let idl_name = self.model.decl(id).scoped_name.join("::");
+        let outer = self.cur.clone();
+        let inner = self.scope_mod.get(&id).cloned().unwrap_or_default();
+        let module = inner.last().cloned().unwrap_or_default();
+        let mut body = self.scope(&v.contents, &inner);
+        self.cur = inner.clone();
+        for sig in sigs.iter().filter(|s| s.defined_in == id) {
+            if !sig.raises.is_empty() && !sig.oneway {
+                body.push_str(&self.error_enum(sig, &idl_name));
+            }
+        }
         for sig in factory_sigs.iter().filter(|s| !s.raises.is_empty()) {
             body.push_str(&self.error_enum(sig, &idl_name));
         }
-        self.cur = outer.clone();
         let inception = if outer.last() == Some(&module) {
             "#[allow(clippy::module_inception)]\n"
         } else {
             ""
         };
-        let mut out = if body.trim().is_empty() {
+        self.cur = outer;
+        if body.trim().is_empty() {
             String::new()
         } else {
             format!(
                 "#[doc = \" Types declared in IDL valuetype `{idl_name}`.\"]\n{inception}pub mod {module} {{ {body} }}\n"
             )
-        };
+        }
+    }
 
-        // The trait.
+    /// The trait of valuetype `id` and its TypeCode.
+    fn value_trait(&mut self, id: DeclId, v: &ValueDef) -> String {
+        let decl = self.model.decl(id);
+        let trait_name = self.value_trait_path(id);
+        let rid = decl.repository_id.clone().unwrap_or_default();
+        let idl_name = decl.scoped_name.join("::");
+        let mut out = String::new();
         let supers: Vec<String> = v
             .bases
             .iter()
@@ -230,12 +257,11 @@ impl Gen<'_> {
             .map(|b| self.value_trait_path(*b))
             .collect();
         let supers = if supers.is_empty() {
-            "::rtorb_cdr::valuetype::ValueBase".to_string()
+            "::rtorb::codegen::valuetype::ValueBase".to_string()
         } else {
             supers.join(" + ")
         };
-        let trait_name = tr.clone();
-        let what = if is_abstract {
+        let what = if v.kind == ValueKind::Abstract {
             "abstract valuetype"
         } else {
             "valuetype"
@@ -259,7 +285,7 @@ impl Gen<'_> {
         };
         let base_tc = match self.concrete_base(id) {
             Some(b) => format!(
-                "Some(<dyn {} as ::rtorb::runtime::IdlType>::type_code())",
+                "Some(<dyn {} as ::rtorb::codegen::IdlType>::type_code())",
                 self.value_trait_path(b)
             ),
             None => "None".into(),
@@ -274,18 +300,26 @@ impl Gen<'_> {
             };
             let _ = write!(
                 members_tc,
-                "::rtorb_cdr::ValueMember {{ name: {:?}.into(), type_code: {tc}, visibility: ::rtorb_cdr::typecode::{vis} }},",
+                "::rtorb::codegen::ValueMember {{ name: {:?}.into(), type_code: {tc}, visibility: ::rtorb::codegen::typecode::{vis} }},",
                 m.name
             );
         }
         let _ = write!(
             out,
-            "impl ::rtorb::runtime::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::Value, {rid:?}, || ::rtorb_cdr::TypeCode::value_tc({rid:?}, {:?}, ::rtorb_cdr::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
+            "impl ::rtorb::codegen::IdlType for dyn {trait_name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::guarded_type_code(::rtorb::codegen::TCKind::Value, {rid:?}, || ::rtorb::codegen::TypeCode::value_tc({rid:?}, {:?}, ::rtorb::codegen::typecode::{modifier}, {base_tc}, ::std::vec![{members_tc}])) }} }}",
             decl.name
         );
+        out
+    }
 
-        // Operations and attributes, those of the supported interfaces
-        // through their servant traits.
+    /// The trait of the operations and attributes of valuetype `id`,
+    /// those of the interfaces it supports through their servant traits;
+    /// empty when there are none.
+    fn value_operations(&mut self, id: DeclId, sigs: &[Sig]) -> String {
+        let model = self.model;
+        let name = self.item_name(id);
+        let idl_name = model.decl(id).scoped_name.join("::");
+        let mut out = String::new();
         let supported: Vec<String> = self
             .supported_interfaces(id)
             .into_iter()
@@ -299,7 +333,7 @@ impl Gen<'_> {
             .collect();
         if !sigs.is_empty() || !supported.is_empty() {
             let mut methods = String::new();
-            for sig in &sigs {
+            for sig in sigs {
                 methods.push_str(&self.servant_method(sig));
             }
             let (supers, also) = if supported.is_empty() {
@@ -322,17 +356,26 @@ impl Gen<'_> {
                 "#[doc = \" The operations and attributes of IDL valuetype `{idl_name}`, which run locally: implement them for the Rust type of the value.{also}\"]\n{IDL_NAMED_METHODS}pub trait {name}Operations{supers} {{ {methods} }}\n"
             );
         }
-        // Factories.
+        out
+    }
+
+    /// The trait of the factories of valuetype `id`; empty when it
+    /// declares none.
+    fn value_factories(&mut self, id: DeclId, factory_sigs: &[Sig]) -> String {
+        let name = self.item_name(id);
+        let trait_name = self.value_trait_path(id);
+        let idl_name = self.model.decl(id).scoped_name.join("::");
+        let mut out = String::new();
         if !factory_sigs.is_empty() {
             let mut methods = String::new();
-            for sig in &factory_sigs {
+            for sig in factory_sigs {
                 let mut params = String::new();
                 for (n, _, ty) in &sig.params {
                     let t = self.rust_ty(ty);
                     let _ = write!(params, ", {n}: {t}");
                 }
                 let err = if sig.raises.is_empty() {
-                    "::rtorb::runtime::SystemException".to_string()
+                    "::rtorb::codegen::SystemException".to_string()
                 } else {
                     self.in_scope(id, &sig.error)
                 };
@@ -352,11 +395,18 @@ impl Gen<'_> {
                 "#[doc = \" The factories (initialisers) of IDL valuetype `{idl_name}`: implement them to build values.\"]\n{IDL_NAMED_METHODS}pub trait {name}Init: Send + Sync {{ {methods} }}\n"
             );
         }
-        if is_abstract {
-            return out;
-        }
+        out
+    }
 
-        // The state struct.
+    /// The state struct of concrete valuetype `id`, with its reading,
+    /// writing, upcasts, trait implementations and TypeCode.
+    fn value_struct(&mut self, id: DeclId, v: &ValueDef) -> String {
+        let decl = self.model.decl(id);
+        let name = self.item_name(id);
+        let trait_name = self.value_trait_path(id);
+        let rid = decl.repository_id.clone().unwrap_or_default();
+        let idl_name = decl.scoped_name.join("::");
+        let mut out = String::new();
         let state = self.value_state(id, 0);
         let mut fields = Namer::new();
         let names: Vec<String> = state
@@ -427,25 +477,26 @@ impl Gen<'_> {
             out,
             "impl {name} {{\
                #[doc = \" The repository id of `{idl_name}`.\"]\n pub const REPOSITORY_ID: &'static str = {rid:?};\
-               #[doc = \" Reads the state of a value (after its header).\"]\n pub fn read_state({d}: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ Ok({name} {{ {dec} }}) }}\
-               #[doc = \" Reads the state of a value into a new shared value: the reader to register.\"]\n pub fn unmarshal(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new(Self::read_state(d)?)) }}\
-               #[doc = \" Registers [`Self::unmarshal`] as the factory of `{rid}`, so that a value of this type arriving where a base type is declared is read as this type.\"]\n pub fn register_factory() {{ ::rtorb::runtime::register_value_factory(Self::REPOSITORY_ID, Self::unmarshal); }}\
+               #[doc = \" Reads the state of a value (after its header).\"]\n pub fn read_state({d}: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ Ok({name} {{ {dec} }}) }}\
+               #[doc = \" Reads the state of a value into a new shared value: the reader to register.\"]\n pub fn unmarshal(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new(Self::read_state(d)?)) }}\
+               #[doc = \" Registers [`Self::unmarshal`] as the factory of `{rid}`, so that a value of this type arriving where a base type is declared is read as this type.\"]\n pub fn register_factory() {{ ::rtorb::codegen::register_value_factory(Self::REPOSITORY_ID, Self::unmarshal); }}\
              }}\n\
-             impl ::rtorb_cdr::valuetype::ValueBase for {name} {{\
+             impl ::rtorb::codegen::valuetype::ValueBase for {name} {{\
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
                fn truncatable_ids(&self) -> &'static [&'static str] {{ &[{}] }}\
-               fn write_state(&self, {e}: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn write_state(&self, {e}: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ {enc} Ok(()) }}\
                fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ {upcasts} None }}\
              }}\n\
              {impls}\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ <dyn {trait_name} as ::rtorb::runtime::IdlType>::type_code() }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ <dyn {trait_name} as ::rtorb::codegen::IdlType>::type_code() }} }}\n\
              #[doc = \" Writes the value, unshared.\"]\n\
-             impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
+             impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a value of this type (not null).\"]\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ ::rtorb_cdr::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb_cdr::CdrError::TypeMismatch(\"null value\")) }} }}\n",
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n",
             trunc.join(", ")
         );
+        out.push_str(&super::emit::any_value(&name));
         out
     }
 
@@ -467,23 +518,24 @@ impl Gen<'_> {
         let enc = self.encode(boxed, "&self.0");
         let dec = self.decode(boxed);
         let tc = self.type_code(boxed, Some(id));
+        let any_value = super::emit::any_value(&name);
         format!(
             "{}#[derive({})]\npub struct {name}(pub {rt});\n\
              impl {name} {{\
                #[doc = \" The repository id of `{idl_name}`.\"]\n pub const REPOSITORY_ID: &'static str = {rid:?};\
-               #[doc = \" Reads the boxed value into a new shared value.\"]\n pub fn unmarshal(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new({name}({dec}))) }}\
+               #[doc = \" Reads the boxed value into a new shared value.\"]\n pub fn unmarshal(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>> {{ Ok(::std::sync::Arc::new({name}({dec}))) }}\
              }}\n\
-             impl ::rtorb_cdr::valuetype::ValueBase for {name} {{\
+             impl ::rtorb::codegen::valuetype::ValueBase for {name} {{\
                fn repository_id(&self) -> &'static str {{ {rid:?} }}\
-               fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ {enc} Ok(()) }}\
+               fn write_state(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ {enc} Ok(()) }}\
                fn as_any(&self) -> &dyn ::std::any::Any {{ self }}\
                fn upcast(self: ::std::sync::Arc<Self>, to: ::std::any::TypeId) -> ::core::option::Option<::std::boxed::Box<dyn ::std::any::Any>> {{ if to == ::std::any::TypeId::of::<{name}>() {{ return Some(::std::boxed::Box::new(self)); }} None }}\
              }}\n\
-             impl ::rtorb::runtime::IdlType for {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb::runtime::guarded_type_code(::rtorb_cdr::TCKind::ValueBox, {rid:?}, || ::rtorb_cdr::TypeCode::value_box({rid:?}, {:?}, {tc})) }} }}\n\
+             impl ::rtorb::codegen::IdlType for {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::guarded_type_code(::rtorb::codegen::TCKind::ValueBox, {rid:?}, || ::rtorb::codegen::TypeCode::value_box({rid:?}, {:?}, {tc})) }} }}\n\
              #[doc = \" Writes the box as a value.\"]\n\
-             impl ::rtorb_cdr::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {{ ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
+             impl ::rtorb::codegen::CdrEncode for {name} {{ fn encode(&self, e: &mut ::rtorb::codegen::Encoder) -> ::rtorb::codegen::Result<()> {{ ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self)) }} }}\n\
              #[doc = \" Reads a box (not null).\"]\n\
-             impl ::rtorb_cdr::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {{ ::rtorb_cdr::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb_cdr::CdrError::TypeMismatch(\"null value\")) }} }}\n",
+             impl ::rtorb::codegen::CdrDecode for {name} {{ const MIN_WIRE_SIZE: usize = 4; fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {{ ::rtorb::codegen::valuetype::read_value_unshared::<{name}>(d, Self::REPOSITORY_ID, Self::unmarshal)?.ok_or(::rtorb::codegen::CdrError::TypeMismatch(\"null value\")) }} }}\n{any_value}",
             doc_or(
                 &decl.doc,
                 &format!(
@@ -500,7 +552,7 @@ impl Gen<'_> {
         let decl = self.model.decl(id);
         let name = self.item_name(id);
         format!(
-            "{}#[derive(Debug, Clone)]\npub struct {name}(pub ::rtorb::runtime::Opaque);\n",
+            "{}#[derive(Debug, Clone)]\npub struct {name}(pub ::rtorb::codegen::Opaque);\n",
             doc_or(
                 &decl.doc,
                 &format!(
@@ -574,7 +626,7 @@ impl Gen<'_> {
         let _ = write!(
             out,
             "{}{IDL_NAMED_METHODS}pub trait {name}: {supers} {{ {methods} }}\n\
-             impl ::rtorb::runtime::IdlType for dyn {name} {{ fn type_code() -> ::rtorb_cdr::TypeCode {{ ::rtorb_cdr::TypeCode::local_interface({rid:?}, {:?}) }} }}\n",
+             impl ::rtorb::codegen::IdlType for dyn {name} {{ fn type_code() -> ::rtorb::codegen::TypeCode {{ ::rtorb::codegen::TypeCode::local_interface({rid:?}, {:?}) }} }}\n",
             doc_or(
                 &decl.doc,
                 &format!(

@@ -174,8 +174,7 @@ pub use policy::{
 };
 pub use server::{ServerRequest, Skeleton, dispatch};
 pub use support::{
-    IdlType, check_bound, from_any, object_reference, read_object, to_any, with_invoker,
-    write_object,
+    IdlType, check_bound, object_reference, read_object, with_invoker, write_object,
 };
 pub use values::{
     Abstract, Local, Opaque, StateReader, downcast_value, guarded_type_code, lookup_value_factory,
@@ -187,7 +186,8 @@ pub(crate) use forward::{Hop, follow_forwards};
 pub(crate) use server::ReplyBuilder;
 pub(crate) use support::{NoInvoker, set_thread_invoker};
 
-/// The wire types generated code uses, re-exported so that it needs no
-/// dependency but `rtorb`.
-pub use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
+/// The CDR types programs use beside generated code (an `Any` and the
+/// values that go into it, TypeCodes, encoders), re-exported so that they
+/// need no dependency but `rtorb`.
+pub use rtorb_cdr::{Any, AnyValue, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, TypeCode};
 pub use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};

@@ -1,7 +1,8 @@
 //! Helpers that IDL-generated code calls besides stubs and skeletons:
-//! TypeCodes of generated types ([`IdlType`]) and their insertion into and
-//! extraction from an [`Any`], bound checks of bounded strings and
-//! sequences, and the marshalling of object references.
+//! TypeCodes of generated types ([`IdlType`]), bound checks of bounded
+//! strings and sequences, and the marshalling of object references.
+//! Generated types go into and come out of an `Any` as every other type
+//! does, through `rtorb_cdr::AnyValue` (`Any::new`, `Any::get`).
 //!
 //! # Object references
 //!
@@ -19,7 +20,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use rtorb_cdr::{Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TypeCode};
+use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
 use rtorb_giop::ior::{IiopProfile, Profile};
 use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
@@ -28,12 +29,7 @@ use rtorb_giop::{
 use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
 use super::exception::TRANSIENT_NOT_READY;
 
-/// A type generated from IDL (struct, union, enum, exception, interface
-/// stub) that knows its TypeCode.
-pub trait IdlType {
-    /// The TypeCode of the IDL type.
-    fn type_code() -> TypeCode;
-}
+pub use rtorb_cdr::IdlType;
 
 /// `BoundExceeded` unless `length` is at most `bound`: what generated
 /// code checks before writing, and after reading, a bounded string or
@@ -47,41 +43,6 @@ pub fn check_bound(length: usize, bound: u32) -> Result<(), CdrError> {
         });
     }
     Ok(())
-}
-
-/// The encoding [`to_any`] and [`from_any`] pass values through: UTF-8
-/// for `char` data and UTF-16 for `wchar` data, which carry any Rust text
-/// (the default ISO 8859-1 would refuse text outside Latin-1). An Any is
-/// converted to a connection's code sets when it is sent.
-fn any_encoding() -> Encoding {
-    Encoding::native().with_codesets(rtorb_cdr::TransmissionCodeSets {
-        char_data: rtorb_cdr::CodeSetId::UTF_8,
-        wchar_data: rtorb_cdr::CodeSetId::UTF_16,
-    })
-}
-
-/// An [`Any`] holding `value` with its type's TypeCode.
-pub fn to_any<T: IdlType + CdrEncode>(value: &T) -> Result<Any, CdrError> {
-    let encoding = any_encoding();
-    let mut e = Encoder::new(encoding);
-    T::type_code().encode(&mut e)?;
-    value.encode(&mut e)?;
-    let mut d = Decoder::new(e.into_bytes(), encoding);
-    Any::decode(&mut d)
-}
-
-/// The value an [`Any`] holds, if its TypeCode is equivalent to `T`'s
-/// ([`CdrError::TypeMismatch`] otherwise).
-pub fn from_any<T: IdlType + CdrDecode>(any: &Any) -> Result<T, CdrError> {
-    if !any.type_code().equivalent(&T::type_code()) {
-        return Err(CdrError::TypeMismatch("any holds another type"));
-    }
-    let encoding = any_encoding();
-    let mut e = Encoder::new(encoding);
-    any.encode(&mut e)?;
-    let mut d = Decoder::new(e.into_bytes(), encoding);
-    TypeCode::decode(&mut d)?;
-    T::decode(&mut d)
 }
 
 thread_local! {

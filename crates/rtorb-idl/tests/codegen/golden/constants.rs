@@ -17,21 +17,24 @@ pub mod constants {
         /// `high`
         High = 2,
     }
-    impl ::rtorb_cdr::CdrEncode for Level {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Level {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             e.write_u32(*self as u32);
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Level {
+    impl ::rtorb::codegen::CdrDecode for Level {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             match d.read_u32()? {
                 0 => Ok(Level::Low),
                 1 => Ok(Level::Medium),
                 2 => Ok(Level::High),
                 value => {
-                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                    Err(::rtorb::codegen::CdrError::InvalidEnum {
                         value,
                         count: 3,
                     })
@@ -39,13 +42,24 @@ pub mod constants {
             }
         }
     }
-    impl ::rtorb::runtime::IdlType for Level {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::enum_tc(
+    impl ::rtorb::codegen::IdlType for Level {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::enum_tc(
                 "IDL:Constants/Level:1.0",
                 "Level",
                 ["low", "medium", "high"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Level {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Level as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL constant `Constants::S_MIN`.
@@ -145,11 +159,11 @@ pub mod constants {
     /// IDL typedef `Constants::Count`.
     pub type Count = i32;
     /// The TypeCode of `Count` (`tk_alias`).
-    pub fn count_type_code() -> ::rtorb_cdr::TypeCode {
-        ::rtorb_cdr::TypeCode::alias(
+    pub fn count_type_code() -> ::rtorb::codegen::TypeCode {
+        ::rtorb::codegen::TypeCode::alias(
             "IDL:Constants/Count:1.0",
             "Count",
-            ::rtorb_cdr::TypeCode::long(),
+            ::rtorb::codegen::TypeCode::long(),
         )
     }
     /// IDL constant `Constants::TOTAL`.
@@ -165,17 +179,17 @@ pub mod constants {
         /// Runs a request on a servant of `Constants::Limits`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::LimitsServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"limit" => {
                     let r = servant.limit()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -183,29 +197,29 @@ pub mod constants {
     ///
     /// Client stub of IDL interface `Constants::Limits` (`IDL:Constants/Limits:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Limits(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Limits {
+    pub struct Limits(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Limits {
         const REPOSITORY_ID: &'static str = "IDL:Constants/Limits:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Limits(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Limits {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Limits {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Constants/Limits:1.0", "Limits")
+    impl ::rtorb::codegen::IdlType for Limits {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Constants/Limits:1.0", "Limits")
         }
     }
     #[allow(
@@ -218,14 +232,14 @@ pub mod constants {
         /// IDL operation `limit`.
         pub fn limit(
             &self,
-        ) -> ::core::result::Result<u32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<u32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "limit",
                     |servant: &(dyn LimitsServant + 'static)| servant.limit(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<u32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<u32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -241,25 +255,25 @@ pub mod constants {
         /// IDL operation `limit`.
         fn limit(
             &self,
-        ) -> ::core::result::Result<u32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<u32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Constants::Limits`, wrapping a servant.
     pub struct LimitsSkeleton<S>(pub S);
-    impl<S: LimitsServant + 'static> ::rtorb::runtime::Skeleton for LimitsSkeleton<S> {
+    impl<S: LimitsServant + 'static> ::rtorb::codegen::Skeleton for LimitsSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             limits::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             limits::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn LimitsServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn LimitsServant));
         }
@@ -269,11 +283,11 @@ pub mod constants {
     /// IDL typedef `Constants::Buffer`.
     pub type Buffer = [i32; 4];
     /// The TypeCode of `Buffer` (`tk_alias`).
-    pub fn buffer_type_code() -> ::rtorb_cdr::TypeCode {
-        ::rtorb_cdr::TypeCode::alias(
+    pub fn buffer_type_code() -> ::rtorb::codegen::TypeCode {
+        ::rtorb::codegen::TypeCode::alias(
             "IDL:Constants/Buffer:1.0",
             "Buffer",
-            ::rtorb_cdr::TypeCode::array(::rtorb_cdr::TypeCode::long(), 4),
+            ::rtorb::codegen::TypeCode::array(::rtorb::codegen::TypeCode::long(), 4),
         )
     }
 }

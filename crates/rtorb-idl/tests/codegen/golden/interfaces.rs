@@ -12,32 +12,48 @@ pub mod shared {
         /// `serial`
         pub serial: u32,
     }
-    impl ::rtorb_cdr::CdrEncode for Token {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
-            ::rtorb_cdr::CdrEncode::encode(&self.serial, e)?;
+    impl ::rtorb::codegen::CdrEncode for Token {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.value, e)?;
+            ::rtorb::codegen::CdrEncode::encode(&self.serial, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Token {
+    impl ::rtorb::codegen::CdrDecode for Token {
         const MIN_WIRE_SIZE: usize = 9;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Token {
-                value: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                serial: <u32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                value: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                    d,
+                )?,
+                serial: <u32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Token {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Token {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Shared/Token:1.0",
                 "Token",
                 [
-                    ("value", ::rtorb_cdr::TypeCode::string(0)),
-                    ("serial", ::rtorb_cdr::TypeCode::ulong()),
+                    ("value", ::rtorb::codegen::TypeCode::string(0)),
+                    ("serial", ::rtorb::codegen::TypeCode::ulong()),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Token {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Token as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// Types and operation support of IDL interface `Shared::Service`.
@@ -47,22 +63,22 @@ pub mod shared {
         /// Runs a request on a servant of `Shared::Service`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::ServiceServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"issue" => {
                     let r = servant.issue()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"revoke" => {
                     let d = req.arguments();
-                    let t = <super::Token as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let t = <super::Token as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.revoke(t)
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -70,29 +86,29 @@ pub mod shared {
     ///
     /// Client stub of IDL interface `Shared::Service` (`IDL:Shared/Service:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Service(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Service {
+    pub struct Service(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Service {
         const REPOSITORY_ID: &'static str = "IDL:Shared/Service:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Service(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Service {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Service {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
+    impl ::rtorb::codegen::IdlType for Service {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
         }
     }
     #[allow(
@@ -105,14 +121,14 @@ pub mod shared {
         /// IDL operation `issue`.
         pub fn issue(
             &self,
-        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<Token, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "issue",
                     |servant: &(dyn ServiceServant + 'static)| servant.issue(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<Token as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -120,19 +136,19 @@ pub mod shared {
         pub fn revoke(
             &self,
             t: &Token,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "revoke",
                     |servant: &(dyn ServiceServant + 'static)| {
-                        servant.revoke(::rtorb::runtime::ParamFrom::param_from(t))
+                        servant.revoke(::rtorb::codegen::ParamFrom::param_from(t))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(t, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -148,30 +164,30 @@ pub mod shared {
         /// IDL operation `issue`.
         fn issue(
             &self,
-        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<Token, ::rtorb::codegen::SystemException>;
         /// IDL operation `revoke`.
         fn revoke(
             &self,
             t: Token,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Shared::Service`, wrapping a servant.
     pub struct ServiceSkeleton<S>(pub S);
-    impl<S: ServiceServant + 'static> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
+    impl<S: ServiceServant + 'static> ::rtorb::codegen::Skeleton for ServiceSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             service::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             service::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn ServiceServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ServiceServant));
         }
@@ -193,32 +209,48 @@ pub mod outer {
             /// `b`
             pub b: i32,
         }
-        impl ::rtorb_cdr::CdrEncode for Pair {
-            fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-                ::rtorb_cdr::CdrEncode::encode(&self.a, e)?;
-                ::rtorb_cdr::CdrEncode::encode(&self.b, e)?;
+        impl ::rtorb::codegen::CdrEncode for Pair {
+            fn encode(
+                &self,
+                e: &mut ::rtorb::codegen::Encoder,
+            ) -> ::rtorb::codegen::Result<()> {
+                ::rtorb::codegen::CdrEncode::encode(&self.a, e)?;
+                ::rtorb::codegen::CdrEncode::encode(&self.b, e)?;
                 Ok(())
             }
         }
-        impl ::rtorb_cdr::CdrDecode for Pair {
+        impl ::rtorb::codegen::CdrDecode for Pair {
             const MIN_WIRE_SIZE: usize = 8;
-            fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            fn decode(
+                d: &mut ::rtorb::codegen::Decoder,
+            ) -> ::rtorb::codegen::Result<Self> {
                 Ok(Pair {
-                    a: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    b: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                    a: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                    b: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                 })
             }
         }
-        impl ::rtorb::runtime::IdlType for Pair {
-            fn type_code() -> ::rtorb_cdr::TypeCode {
-                ::rtorb_cdr::TypeCode::struct_tc(
+        impl ::rtorb::codegen::IdlType for Pair {
+            fn type_code() -> ::rtorb::codegen::TypeCode {
+                ::rtorb::codegen::TypeCode::struct_tc(
                     "IDL:Outer/Inner/Pair:1.0",
                     "Pair",
                     [
-                        ("a", ::rtorb_cdr::TypeCode::long()),
-                        ("b", ::rtorb_cdr::TypeCode::long()),
+                        ("a", ::rtorb::codegen::TypeCode::long()),
+                        ("b", ::rtorb::codegen::TypeCode::long()),
                     ],
                 )
+            }
+        }
+        impl ::rtorb::codegen::AnyValue for Pair {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <Pair as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
             }
         }
         /// Added to the reopened nested module.
@@ -234,31 +266,45 @@ pub mod outer {
         /// `ref`
         pub r#ref: ::core::option::Option<Later>,
     }
-    impl ::rtorb_cdr::CdrEncode for Holder {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb::runtime::write_object(
+    impl ::rtorb::codegen::CdrEncode for Holder {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::write_object(
                 e,
-                self.r#ref.as_ref().map(::rtorb::runtime::Stub::as_object),
+                self.r#ref.as_ref().map(::rtorb::codegen::Stub::as_object),
             )?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Holder {
+    impl ::rtorb::codegen::CdrDecode for Holder {
         const MIN_WIRE_SIZE: usize = 9;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Holder {
-                r#ref: ::rtorb::runtime::read_object(d)?
-                    .map(<Later as ::rtorb::runtime::Stub>::from_object),
+                r#ref: ::rtorb::codegen::read_object(d)?
+                    .map(<Later as ::rtorb::codegen::Stub>::from_object),
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Holder {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Holder {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Outer/Holder:1.0",
                 "Holder",
-                [("ref", <Later as ::rtorb::runtime::IdlType>::type_code())],
+                [("ref", <Later as ::rtorb::codegen::IdlType>::type_code())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Holder {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Holder as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL exception `Outer::Denied` (`IDL:Outer/Denied:1.0`).
@@ -267,30 +313,44 @@ pub mod outer {
         /// `who`
         pub who: ::std::string::String,
     }
-    impl ::rtorb_cdr::CdrEncode for Denied {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.who, e)?;
+    impl ::rtorb::codegen::CdrEncode for Denied {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.who, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Denied {
+    impl ::rtorb::codegen::CdrDecode for Denied {
         const MIN_WIRE_SIZE: usize = 5;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Denied {
-                who: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                who: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Denied {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::exception_tc(
+    impl ::rtorb::codegen::IdlType for Denied {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::exception_tc(
                 "IDL:Outer/Denied:1.0",
                 "Denied",
-                [("who", ::rtorb_cdr::TypeCode::string(0))],
+                [("who", ::rtorb::codegen::TypeCode::string(0))],
             )
         }
     }
-    impl ::rtorb::runtime::UserException for Denied {
+    impl ::rtorb::codegen::AnyValue for Denied {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Denied as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
+    impl ::rtorb::codegen::UserException for Denied {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Denied:1.0";
     }
     impl ::std::fmt::Display for Denied {
@@ -302,27 +362,41 @@ pub mod outer {
     /// IDL exception `Outer::Busy` (`IDL:Outer/Busy:1.0`).
     #[derive(Debug, Clone, PartialEq)]
     pub struct Busy {}
-    impl ::rtorb_cdr::CdrEncode for Busy {
-        fn encode(&self, _e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Busy {
+        fn encode(
+            &self,
+            _e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Busy {
+    impl ::rtorb::codegen::CdrDecode for Busy {
         const MIN_WIRE_SIZE: usize = 0;
-        fn decode(_d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(_d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Busy {})
         }
     }
-    impl ::rtorb::runtime::IdlType for Busy {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::exception_tc(
+    impl ::rtorb::codegen::IdlType for Busy {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::exception_tc(
                 "IDL:Outer/Busy:1.0",
                 "Busy",
-                ::std::vec::Vec::<(&str, ::rtorb_cdr::TypeCode)>::new(),
+                ::std::vec::Vec::<(&str, ::rtorb::codegen::TypeCode)>::new(),
             )
         }
     }
-    impl ::rtorb::runtime::UserException for Busy {
+    impl ::rtorb::codegen::AnyValue for Busy {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Busy as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
+    impl ::rtorb::codegen::UserException for Busy {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Busy:1.0";
     }
     impl ::std::fmt::Display for Busy {
@@ -338,26 +412,26 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::Top`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::TopServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"apex" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_depth" => {
                     let r = servant.depth()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -365,29 +439,29 @@ pub mod outer {
     ///
     /// Client stub of IDL interface `Outer::Top` (`IDL:Outer/Top:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Top(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Top {
+    pub struct Top(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Top {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Top:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Top(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Top {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Top {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/Top:1.0", "Top")
+    impl ::rtorb::codegen::IdlType for Top {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/Top:1.0", "Top")
         }
     }
     #[allow(
@@ -401,31 +475,31 @@ pub mod outer {
         pub fn apex(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "apex",
                     |servant: &(dyn TopServant + 'static)| servant.apex(x_),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&x_, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// Reads IDL attribute `depth`.
         pub fn depth(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_depth",
                     |servant: &(dyn TopServant + 'static)| servant.depth(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -442,29 +516,29 @@ pub mod outer {
         fn apex(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Reads IDL attribute `depth`.
         fn depth(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::Top`, wrapping a servant.
     pub struct TopSkeleton<S>(pub S);
-    impl<S: TopServant + 'static> ::rtorb::runtime::Skeleton for TopSkeleton<S> {
+    impl<S: TopServant + 'static> ::rtorb::codegen::Skeleton for TopSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             top::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             top::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn TopServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
@@ -479,49 +553,49 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::LeftSide`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::LeftSideServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"left" => {
                     let r = servant.left()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"apex" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_depth" => {
                     let r = servant.depth()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Outer::LeftSide` (`IDL:Outer/LeftSide:1.0`).
     #[derive(Debug, Clone)]
     pub struct LeftSide(Top);
-    impl ::rtorb::runtime::Stub for LeftSide {
+    impl ::rtorb::codegen::Stub for LeftSide {
         const REPOSITORY_ID: &'static str = "IDL:Outer/LeftSide:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
-            LeftSide(<Top as ::rtorb::runtime::Stub>::from_object(object))
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
+            LeftSide(<Top as ::rtorb::codegen::Stub>::from_object(object))
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::as_object(&self.0)
+        fn as_object(&self) -> &::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::as_object(&self.0)
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::into_object(self.0)
+        fn into_object(self) -> ::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::into_object(self.0)
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
@@ -531,9 +605,9 @@ pub mod outer {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for LeftSide {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/LeftSide:1.0", "LeftSide")
+    impl ::rtorb::codegen::IdlType for LeftSide {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/LeftSide:1.0", "LeftSide")
         }
     }
     #[allow(
@@ -546,14 +620,14 @@ pub mod outer {
         /// IDL operation `left`.
         pub fn left(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "left",
                     |servant: &(dyn LeftSideServant + 'static)| servant.left(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -567,32 +641,32 @@ pub mod outer {
     )]
     pub trait LeftSideServant: TopServant {
         /// IDL operation `left`.
-        fn left(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        fn left(&self) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::LeftSide`, wrapping a servant.
     pub struct LeftSideSkeleton<S>(pub S);
-    impl<S: LeftSideServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: LeftSideServant + 'static> ::rtorb::codegen::Skeleton
     for LeftSideSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             left_side::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             left_side::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn LeftSideServant,
             >::offer(
                 query,
                 |s| s.downcast_ref::<S>().map(|s| s as &dyn LeftSideServant),
             );
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn TopServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
@@ -607,49 +681,49 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::RightSide`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::RightSideServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"right" => {
                     let r = servant.right()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"apex" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_depth" => {
                     let r = servant.depth()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Outer::RightSide` (`IDL:Outer/RightSide:1.0`).
     #[derive(Debug, Clone)]
     pub struct RightSide(Top);
-    impl ::rtorb::runtime::Stub for RightSide {
+    impl ::rtorb::codegen::Stub for RightSide {
         const REPOSITORY_ID: &'static str = "IDL:Outer/RightSide:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
-            RightSide(<Top as ::rtorb::runtime::Stub>::from_object(object))
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
+            RightSide(<Top as ::rtorb::codegen::Stub>::from_object(object))
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::as_object(&self.0)
+        fn as_object(&self) -> &::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::as_object(&self.0)
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::into_object(self.0)
+        fn into_object(self) -> ::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::into_object(self.0)
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
@@ -659,9 +733,9 @@ pub mod outer {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for RightSide {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/RightSide:1.0", "RightSide")
+    impl ::rtorb::codegen::IdlType for RightSide {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/RightSide:1.0", "RightSide")
         }
     }
     #[allow(
@@ -674,14 +748,14 @@ pub mod outer {
         /// IDL operation `right`.
         pub fn right(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "right",
                     |servant: &(dyn RightSideServant + 'static)| servant.right(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -697,32 +771,32 @@ pub mod outer {
         /// IDL operation `right`.
         fn right(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::RightSide`, wrapping a servant.
     pub struct RightSideSkeleton<S>(pub S);
-    impl<S: RightSideServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: RightSideServant + 'static> ::rtorb::codegen::Skeleton
     for RightSideSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             right_side::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             right_side::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn RightSideServant,
             >::offer(
                 query,
                 |s| s.downcast_ref::<S>().map(|s| s as &dyn RightSideServant),
             );
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn TopServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
         }
@@ -739,47 +813,47 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::Bottom`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::BottomServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"floor" => {
                     let r = servant.floor()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"left" => {
                     let r = servant.left()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"apex" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.apex(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"right" => {
                     let r = servant.right()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_depth" => {
                     let r = servant.depth()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -787,29 +861,29 @@ pub mod outer {
     ///
     /// Client stub of IDL interface `Outer::Bottom` (`IDL:Outer/Bottom:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Bottom(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Bottom {
+    pub struct Bottom(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Bottom {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Bottom:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Bottom(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Bottom {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Bottom {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/Bottom:1.0", "Bottom")
+    impl ::rtorb::codegen::IdlType for Bottom {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/Bottom:1.0", "Bottom")
         }
     }
     #[allow(
@@ -822,28 +896,28 @@ pub mod outer {
         /// IDL operation `floor`.
         pub fn floor(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "floor",
                     |servant: &(dyn BottomServant + 'static)| servant.floor(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// IDL operation `left`.
         pub fn left(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "left",
                     |servant: &(dyn LeftSideServant + 'static)| servant.left(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -851,45 +925,45 @@ pub mod outer {
         pub fn apex(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "apex",
                     |servant: &(dyn TopServant + 'static)| servant.apex(x_),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&x_, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// IDL operation `right`.
         pub fn right(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "right",
                     |servant: &(dyn RightSideServant + 'static)| servant.right(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// Reads IDL attribute `depth`.
         pub fn depth(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_depth",
                     |servant: &(dyn TopServant + 'static)| servant.depth(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -905,37 +979,37 @@ pub mod outer {
         /// IDL operation `floor`.
         fn floor(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::Bottom`, wrapping a servant.
     pub struct BottomSkeleton<S>(pub S);
-    impl<S: BottomServant + 'static> ::rtorb::runtime::Skeleton for BottomSkeleton<S> {
+    impl<S: BottomServant + 'static> ::rtorb::codegen::Skeleton for BottomSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             bottom::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             bottom::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn BottomServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn BottomServant));
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn LeftSideServant,
             >::offer(
                 query,
                 |s| s.downcast_ref::<S>().map(|s| s as &dyn LeftSideServant),
             );
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn TopServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn TopServant));
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn RightSideServant,
             >::offer(
                 query,
@@ -954,31 +1028,31 @@ pub mod outer {
             /// `Outer::Busy`
             Busy(super::Busy),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException> for GuardedError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+        impl ::core::convert::From<::rtorb::codegen::SystemException> for GuardedError {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 GuardedError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for GuardedError {
+        impl ::rtorb::codegen::OperationError for GuardedError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Denied as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Denied as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Denied as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Denied as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(GuardedError::Denied),
                     );
                 }
                 if repository_id
-                    == <super::Busy as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Busy as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Busy as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Busy as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(GuardedError::Busy),
                     );
                 }
@@ -1002,24 +1076,24 @@ pub mod outer {
             /// `Outer::Denied`
             Denied(super::Denied),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        impl ::core::convert::From<::rtorb::codegen::SystemException>
         for GetProtectedValueError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 GetProtectedValueError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for GetProtectedValueError {
+        impl ::rtorb::codegen::OperationError for GetProtectedValueError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Denied as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Denied as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Denied as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Denied as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(GetProtectedValueError::Denied),
                     );
                 }
@@ -1044,32 +1118,32 @@ pub mod outer {
             /// `Outer::Denied`
             Denied(super::Denied),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        impl ::core::convert::From<::rtorb::codegen::SystemException>
         for SetProtectedValueError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 SetProtectedValueError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for SetProtectedValueError {
+        impl ::rtorb::codegen::OperationError for SetProtectedValueError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Busy as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Busy as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Busy as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Busy as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(SetProtectedValueError::Busy),
                     );
                 }
                 if repository_id
-                    == <super::Denied as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Denied as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Denied as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Denied as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(SetProtectedValueError::Denied),
                     );
                 }
@@ -1093,24 +1167,24 @@ pub mod outer {
             /// `Outer::Busy`
             Busy(super::Busy),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException>
+        impl ::core::convert::From<::rtorb::codegen::SystemException>
         for GetWatchedError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 GetWatchedError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for GetWatchedError {
+        impl ::rtorb::codegen::OperationError for GetWatchedError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Busy as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Busy as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Busy as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Busy as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(GetWatchedError::Busy),
                     );
                 }
@@ -1134,40 +1208,42 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::Later`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::LaterServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"in_out" => {
                     let d = req.arguments();
-                    let a = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let c = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let a = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
+                    let c = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let (r0, r1) = servant.in_out(a, c)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r0, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(&r1, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r0, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(&r1, e)?;
                         Ok(())
                     })
                 }
                 b"all_kinds" => {
                     let d = req.arguments();
-                    let s = <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
+                    let s = <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
                         d,
                     )?;
-                    let l = <::std::vec::Vec<i32> as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let t = <super::super::shared::Token as ::rtorb_cdr::CdrDecode>::decode(
+                    let l = <::std::vec::Vec<
+                        i32,
+                    > as ::rtorb::codegen::CdrDecode>::decode(d)?;
+                    let t = <super::super::shared::Token as ::rtorb::codegen::CdrDecode>::decode(
                         d,
                     )?;
                     let (r0, r1, r2) = servant.all_kinds(s, l, t)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r0, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(&r1, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(&r2, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r0, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(&r1, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(&r2, e)?;
                         Ok(())
                     })
                 }
                 b"fire" => {
                     let d = req.arguments();
-                    let message = <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
+                    let message = <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
                         d,
                     )?;
                     servant.fire(message)
@@ -1175,7 +1251,7 @@ pub mod outer {
                 b"fire_and_forget" => servant.fire_and_forget(),
                 b"guarded" => {
                     let d = req.arguments();
-                    let level = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let level = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     match servant.guarded(level) {
                         Ok(()) => Ok(()),
                         Err(GuardedError::Denied(x)) => req.write_user_exception(&x),
@@ -1185,116 +1261,116 @@ pub mod outer {
                 }
                 b"with_context" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let _context = <::std::vec::Vec<
                         ::std::string::String,
-                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    > as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.with_context(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"self_ref" => {
                     let d = req.arguments();
-                    let other = ::rtorb::runtime::read_object(d)?
-                        .map(<super::Later as ::rtorb::runtime::Stub>::from_object);
+                    let other = ::rtorb::codegen::read_object(d)?
+                        .map(<super::Later as ::rtorb::codegen::Stub>::from_object);
                     let r = servant.self_ref(other)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb::runtime::write_object(
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::write_object(
                             e,
-                            r.as_ref().map(::rtorb::runtime::Stub::as_object),
+                            r.as_ref().map(::rtorb::codegen::Stub::as_object),
                         )?;
                         Ok(())
                     })
                 }
                 b"upcast" => {
                     let d = req.arguments();
-                    let b = ::rtorb::runtime::read_object(d)?
-                        .map(<super::Bottom as ::rtorb::runtime::Stub>::from_object);
+                    let b = ::rtorb::codegen::read_object(d)?
+                        .map(<super::Bottom as ::rtorb::codegen::Stub>::from_object);
                     let r = servant.upcast(b)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb::runtime::write_object(
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::write_object(
                             e,
-                            r.as_ref().map(::rtorb::runtime::Stub::as_object),
+                            r.as_ref().map(::rtorb::codegen::Stub::as_object),
                         )?;
                         Ok(())
                     })
                 }
                 b"issue" => {
                     let r = servant.issue()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"revoke" => {
                     let d = req.arguments();
-                    let t = <super::super::shared::Token as ::rtorb_cdr::CdrDecode>::decode(
+                    let t = <super::super::shared::Token as ::rtorb::codegen::CdrDecode>::decode(
                         d,
                     )?;
                     servant.revoke(t)
                 }
                 b"_get_first" => {
                     let r = servant.first()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_first" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_first(value)
                 }
                 b"_get_second" => {
                     let r = servant.second()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_second" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_second(value)
                 }
                 b"_get_third" => {
                     let r = servant.third()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_third" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_third(value)
                 }
                 b"_get_label" => {
                     let r = servant.label()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_tag" => {
                     let r = servant.tag()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_pair" => {
                     let r = servant.pair()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_pair" => {
                     let d = req.arguments();
-                    let value = <super::inner::Pair as ::rtorb_cdr::CdrDecode>::decode(
+                    let value = <super::inner::Pair as ::rtorb::codegen::CdrDecode>::decode(
                         d,
                     )?;
                     servant.set_pair(value)
@@ -1302,8 +1378,8 @@ pub mod outer {
                 b"_get_protected_value" => {
                     match servant.protected_value() {
                         Ok(r) => {
-                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                            req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                                 Ok(())
                             })
                         }
@@ -1315,7 +1391,7 @@ pub mod outer {
                 }
                 b"_set_protected_value" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     match servant.set_protected_value(value) {
                         Ok(()) => Ok(()),
                         Err(SetProtectedValueError::Busy(x)) => {
@@ -1330,8 +1406,8 @@ pub mod outer {
                 b"_get_watched" => {
                     match servant.watched() {
                         Ok(r) => {
-                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                            req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                                 Ok(())
                             })
                         }
@@ -1339,7 +1415,7 @@ pub mod outer {
                         Err(GetWatchedError::System(s)) => Err(s),
                     }
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -1348,18 +1424,18 @@ pub mod outer {
     /// Client stub of IDL interface `Outer::Later` (`IDL:Outer/Later:1.0`).
     #[derive(Debug, Clone)]
     pub struct Later(super::shared::Service);
-    impl ::rtorb::runtime::Stub for Later {
+    impl ::rtorb::codegen::Stub for Later {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Later:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Later(
-                <super::shared::Service as ::rtorb::runtime::Stub>::from_object(object),
+                <super::shared::Service as ::rtorb::codegen::Stub>::from_object(object),
             )
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::as_object(&self.0)
+        fn as_object(&self) -> &::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::as_object(&self.0)
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
-            ::rtorb::runtime::Stub::into_object(self.0)
+        fn into_object(self) -> ::rtorb::codegen::Object {
+            ::rtorb::codegen::Stub::into_object(self.0)
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
@@ -1369,9 +1445,9 @@ pub mod outer {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Later {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/Later:1.0", "Later")
+    impl ::rtorb::codegen::IdlType for Later {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/Later:1.0", "Later")
         }
     }
     #[allow(
@@ -1386,24 +1462,24 @@ pub mod outer {
             &self,
             a: i32,
             c: &i32,
-        ) -> ::core::result::Result<(i32, i32), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(i32, i32), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "in_out",
                     |servant: &(dyn LaterServant + 'static)| {
                         servant.in_out(a, ::core::clone::Clone::clone(c))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&a, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(c, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&a, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(c, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
-                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                            .decode(|d: &mut ::rtorb::codegen::Decoder| {
                                 let r = (
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                                 );
                                 Ok(r)
                             })
@@ -1418,34 +1494,36 @@ pub mod outer {
             t: &super::shared::Token,
         ) -> ::core::result::Result<
             (::std::string::String, inner::Pair, ::std::vec::Vec<i32>),
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "all_kinds",
                     |servant: &(dyn LaterServant + 'static)| {
                         servant
                             .all_kinds(
-                                ::rtorb::runtime::ParamFrom::param_from(s),
+                                ::rtorb::codegen::ParamFrom::param_from(s),
                                 ::core::clone::Clone::clone(l),
-                                ::rtorb::runtime::ParamFrom::param_from(t),
+                                ::rtorb::codegen::ParamFrom::param_from(t),
                             )
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(s, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(l, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(t, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(s, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(l, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
-                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                            .decode(|d: &mut ::rtorb::codegen::Decoder| {
                                 let r = (
-                                    <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(
+                                    <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
                                         d,
                                     )?,
-                                    <inner::Pair as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                                    <::std::vec::Vec<i32> as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <inner::Pair as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                                    <::std::vec::Vec<
+                                        i32,
+                                    > as ::rtorb::codegen::CdrDecode>::decode(d)?,
                                 );
                                 Ok(r)
                             })
@@ -1456,15 +1534,15 @@ pub mod outer {
         pub fn fire(
             &self,
             message: &str,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call_oneway(
                     "fire",
                     |servant: &(dyn LaterServant + 'static)| {
-                        servant.fire(::rtorb::runtime::ParamFrom::param_from(message))
+                        servant.fire(::rtorb::codegen::ParamFrom::param_from(message))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(message, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(message, e)?;
                         Ok(())
                     },
                 )
@@ -1472,12 +1550,12 @@ pub mod outer {
         /// IDL operation `fire_and_forget`.
         pub fn fire_and_forget(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call_oneway(
                     "fire_and_forget",
                     |servant: &(dyn LaterServant + 'static)| servant.fire_and_forget(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
                 )
         }
         /// IDL operation `guarded`.
@@ -1485,16 +1563,16 @@ pub mod outer {
             &self,
             level: i32,
         ) -> ::core::result::Result<(), later::GuardedError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "guarded",
                     |servant: &(dyn LaterServant + 'static)| servant.guarded(level),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&level, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&level, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -1502,18 +1580,18 @@ pub mod outer {
         pub fn with_context(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "with_context",
                     |servant: &(dyn LaterServant + 'static)| servant.with_context(x_),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&x_, e)?;
                         e.write_u32(0);
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1523,30 +1601,30 @@ pub mod outer {
             other: &::core::option::Option<Later>,
         ) -> ::core::result::Result<
             ::core::option::Option<Later>,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::with_invoker(
-                ::rtorb::runtime::Stub::as_object(self).invoker(),
+            ::rtorb::codegen::with_invoker(
+                ::rtorb::codegen::Stub::as_object(self).invoker(),
                 || {
-                    ::rtorb::runtime::Stub::as_object(self)
+                    ::rtorb::codegen::Stub::as_object(self)
                         .call(
                             "self_ref",
                             |servant: &(dyn LaterServant + 'static)| {
                                 servant
-                                    .self_ref(::rtorb::runtime::ParamFrom::param_from(other))
+                                    .self_ref(::rtorb::codegen::ParamFrom::param_from(other))
                             },
-                            |e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb::runtime::write_object(
+                            |e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::write_object(
                                     e,
-                                    other.as_ref().map(::rtorb::runtime::Stub::as_object),
+                                    other.as_ref().map(::rtorb::codegen::Stub::as_object),
                                 )?;
                                 Ok(())
                             },
-                            |reply: ::rtorb::runtime::Reply| {
+                            |reply: ::rtorb::codegen::Reply| {
                                 reply
-                                    .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                                        let r = ::rtorb::runtime::read_object(d)?
-                                            .map(<Later as ::rtorb::runtime::Stub>::from_object);
+                                    .decode(|d: &mut ::rtorb::codegen::Decoder| {
+                                        let r = ::rtorb::codegen::read_object(d)?
+                                            .map(<Later as ::rtorb::codegen::Stub>::from_object);
                                         Ok(r)
                                     })
                             },
@@ -1560,29 +1638,29 @@ pub mod outer {
             b: &::core::option::Option<Bottom>,
         ) -> ::core::result::Result<
             ::core::option::Option<Top>,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::with_invoker(
-                ::rtorb::runtime::Stub::as_object(self).invoker(),
+            ::rtorb::codegen::with_invoker(
+                ::rtorb::codegen::Stub::as_object(self).invoker(),
                 || {
-                    ::rtorb::runtime::Stub::as_object(self)
+                    ::rtorb::codegen::Stub::as_object(self)
                         .call(
                             "upcast",
                             |servant: &(dyn LaterServant + 'static)| {
-                                servant.upcast(::rtorb::runtime::ParamFrom::param_from(b))
+                                servant.upcast(::rtorb::codegen::ParamFrom::param_from(b))
                             },
-                            |e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb::runtime::write_object(
+                            |e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::write_object(
                                     e,
-                                    b.as_ref().map(::rtorb::runtime::Stub::as_object),
+                                    b.as_ref().map(::rtorb::codegen::Stub::as_object),
                                 )?;
                                 Ok(())
                             },
-                            |reply: ::rtorb::runtime::Reply| {
+                            |reply: ::rtorb::codegen::Reply| {
                                 reply
-                                    .decode(|d: &mut ::rtorb_cdr::Decoder| {
-                                        let r = ::rtorb::runtime::read_object(d)?
-                                            .map(<Top as ::rtorb::runtime::Stub>::from_object);
+                                    .decode(|d: &mut ::rtorb::codegen::Decoder| {
+                                        let r = ::rtorb::codegen::read_object(d)?
+                                            .map(<Top as ::rtorb::codegen::Stub>::from_object);
                                         Ok(r)
                                     })
                             },
@@ -1595,14 +1673,14 @@ pub mod outer {
         /// Reads IDL attribute `first`.
         pub fn first(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_first",
                     |servant: &(dyn LaterServant + 'static)| servant.first(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1612,17 +1690,17 @@ pub mod outer {
         pub fn set_first(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_first",
                     |servant: &(dyn LaterServant + 'static)| servant.set_first(value),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -1631,14 +1709,14 @@ pub mod outer {
         /// Reads IDL attribute `second`.
         pub fn second(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_second",
                     |servant: &(dyn LaterServant + 'static)| servant.second(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1648,17 +1726,17 @@ pub mod outer {
         pub fn set_second(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_second",
                     |servant: &(dyn LaterServant + 'static)| servant.set_second(value),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -1667,14 +1745,14 @@ pub mod outer {
         /// Reads IDL attribute `third`.
         pub fn third(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_third",
                     |servant: &(dyn LaterServant + 'static)| servant.third(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1684,17 +1762,17 @@ pub mod outer {
         pub fn set_third(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_third",
                     |servant: &(dyn LaterServant + 'static)| servant.set_third(value),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -1703,17 +1781,17 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_label",
                     |servant: &(dyn LaterServant + 'static)| servant.label(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
                             .decode(
-                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                                <::std::string::String as ::rtorb::codegen::CdrDecode>::decode,
                             )
                     },
                 )
@@ -1723,17 +1801,17 @@ pub mod outer {
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_tag",
                     |servant: &(dyn LaterServant + 'static)| servant.tag(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
                             .decode(
-                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                                <::std::string::String as ::rtorb::codegen::CdrDecode>::decode,
                             )
                     },
                 )
@@ -1741,14 +1819,15 @@ pub mod outer {
         /// Reads IDL attribute `pair`.
         pub fn pair(
             &self,
-        ) -> ::core::result::Result<inner::Pair, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<inner::Pair, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_pair",
                     |servant: &(dyn LaterServant + 'static)| servant.pair(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<inner::Pair as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply
+                            .decode(<inner::Pair as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1756,19 +1835,19 @@ pub mod outer {
         pub fn set_pair(
             &self,
             value: &inner::Pair,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_pair",
                     |servant: &(dyn LaterServant + 'static)| {
-                        servant.set_pair(::rtorb::runtime::ParamFrom::param_from(value))
+                        servant.set_pair(::rtorb::codegen::ParamFrom::param_from(value))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -1778,13 +1857,13 @@ pub mod outer {
         pub fn protected_value(
             &self,
         ) -> ::core::result::Result<i32, later::GetProtectedValueError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_protected_value",
                     |servant: &(dyn LaterServant + 'static)| servant.protected_value(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1795,30 +1874,30 @@ pub mod outer {
             &self,
             value: i32,
         ) -> ::core::result::Result<(), later::SetProtectedValueError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_protected_value",
                     |servant: &(dyn LaterServant + 'static)| {
                         servant.set_protected_value(value)
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
         /// Reads IDL attribute `watched`.
         pub fn watched(&self) -> ::core::result::Result<i32, later::GetWatchedError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_watched",
                     |servant: &(dyn LaterServant + 'static)| servant.watched(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -1836,7 +1915,7 @@ pub mod outer {
             &self,
             a: i32,
             c: i32,
-        ) -> ::core::result::Result<(i32, i32), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(i32, i32), ::rtorb::codegen::SystemException>;
         /// IDL operation `all_kinds`.
         fn all_kinds(
             &self,
@@ -1845,7 +1924,7 @@ pub mod outer {
             t: super::shared::Token,
         ) -> ::core::result::Result<
             (::std::string::String, inner::Pair, ::std::vec::Vec<i32>),
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// IDL operation `fire`.
         ///
@@ -1853,13 +1932,13 @@ pub mod outer {
         fn fire(
             &self,
             message: ::std::string::String,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// IDL operation `fire_and_forget`.
         ///
         /// Oneway: the client does not wait, and an error is not sent back.
         fn fire_and_forget(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// IDL operation `guarded`.
         fn guarded(&self, level: i32) -> ::core::result::Result<(), later::GuardedError>;
         /// IDL operation `with_context`.
@@ -1868,14 +1947,14 @@ pub mod outer {
         fn with_context(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// IDL operation `self_ref`.
         fn self_ref(
             &self,
             other: ::core::option::Option<Later>,
         ) -> ::core::result::Result<
             ::core::option::Option<Later>,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// IDL operation `upcast`.
         fn upcast(
@@ -1883,70 +1962,70 @@ pub mod outer {
             b: ::core::option::Option<Bottom>,
         ) -> ::core::result::Result<
             ::core::option::Option<Top>,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// Several attributes on one line.
         ///
         /// Reads IDL attribute `first`.
         fn first(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Several attributes on one line.
         ///
         /// Writes IDL attribute `first`.
         fn set_first(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Several attributes on one line.
         ///
         /// Reads IDL attribute `second`.
         fn second(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Several attributes on one line.
         ///
         /// Writes IDL attribute `second`.
         fn set_second(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Several attributes on one line.
         ///
         /// Reads IDL attribute `third`.
         fn third(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Several attributes on one line.
         ///
         /// Writes IDL attribute `third`.
         fn set_third(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Reads IDL attribute `label`.
         fn label(
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// Reads IDL attribute `tag`.
         fn tag(
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// Reads IDL attribute `pair`.
         fn pair(
             &self,
-        ) -> ::core::result::Result<inner::Pair, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<inner::Pair, ::rtorb::codegen::SystemException>;
         /// Writes IDL attribute `pair`.
         fn set_pair(
             &self,
             value: inner::Pair,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Accessors that raise exceptions.
         ///
         /// Reads IDL attribute `protected_value`.
@@ -1965,24 +2044,24 @@ pub mod outer {
     }
     /// Skeleton of IDL interface `Outer::Later`, wrapping a servant.
     pub struct LaterSkeleton<S>(pub S);
-    impl<S: LaterServant + 'static> ::rtorb::runtime::Skeleton for LaterSkeleton<S> {
+    impl<S: LaterServant + 'static> ::rtorb::codegen::Skeleton for LaterSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             later::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             later::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn LaterServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn LaterServant));
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn super::shared::ServiceServant,
             >::offer(
                 query,
@@ -2001,18 +2080,18 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::Contextual`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::ContextualServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"scaled" => {
                     let d = req.arguments();
-                    let x_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let x_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let _context = <::std::vec::Vec<
                         ::std::string::String,
-                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    > as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.scaled(x_)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
@@ -2020,10 +2099,10 @@ pub mod outer {
                     let d = req.arguments();
                     let _context = <::std::vec::Vec<
                         ::std::string::String,
-                    > as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    > as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.bare()
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -2031,29 +2110,29 @@ pub mod outer {
     ///
     /// Client stub of IDL interface `Outer::Contextual` (`IDL:Outer/Contextual:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Contextual(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Contextual {
+    pub struct Contextual(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Contextual {
         const REPOSITORY_ID: &'static str = "IDL:Outer/Contextual:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Contextual(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Contextual {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Contextual {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Outer/Contextual:1.0", "Contextual")
+    impl ::rtorb::codegen::IdlType for Contextual {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Outer/Contextual:1.0", "Contextual")
         }
     }
     #[allow(
@@ -2067,35 +2146,35 @@ pub mod outer {
         pub fn scaled(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "scaled",
                     |servant: &(dyn ContextualServant + 'static)| servant.scaled(x_),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&x_, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&x_, e)?;
                         e.write_u32(0);
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// IDL operation `bare`.
         pub fn bare(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "bare",
                     |servant: &(dyn ContextualServant + 'static)| servant.bare(),
-                    |e: &mut ::rtorb_cdr::Encoder| {
+                    |e: &mut ::rtorb::codegen::Encoder| {
                         e.write_u32(0);
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -2114,30 +2193,30 @@ pub mod outer {
         fn scaled(
             &self,
             x_: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// IDL operation `bare`.
         ///
         /// The request's context (IDL `context` clause) is read and not passed on.
-        fn bare(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn bare(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::Contextual`, wrapping a servant.
     pub struct ContextualSkeleton<S>(pub S);
-    impl<S: ContextualServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: ContextualServant + 'static> ::rtorb::codegen::Skeleton
     for ContextualSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             contextual::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             contextual::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn ContextualServant,
             >::offer(
                 query,
@@ -2152,11 +2231,11 @@ pub mod outer {
         /// Runs a request on a servant of `Outer::Renamed`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::RenamedServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"op" => servant.op(),
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -2164,29 +2243,29 @@ pub mod outer {
     ///
     /// Client stub of IDL interface `Outer::Renamed` (`IDL:custom/Renamed:2.1`).
     #[derive(Debug, Clone)]
-    pub struct Renamed(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Renamed {
+    pub struct Renamed(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Renamed {
         const REPOSITORY_ID: &'static str = "IDL:custom/Renamed:2.1";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Renamed(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Renamed {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Renamed {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:custom/Renamed:2.1", "Renamed")
+    impl ::rtorb::codegen::IdlType for Renamed {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:custom/Renamed:2.1", "Renamed")
         }
     }
     #[allow(
@@ -2199,14 +2278,14 @@ pub mod outer {
         /// IDL operation `op`.
         pub fn op(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "op",
                     |servant: &(dyn RenamedServant + 'static)| servant.op(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -2220,25 +2299,25 @@ pub mod outer {
     )]
     pub trait RenamedServant: Send + Sync {
         /// IDL operation `op`.
-        fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn op(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Outer::Renamed`, wrapping a servant.
     pub struct RenamedSkeleton<S>(pub S);
-    impl<S: RenamedServant + 'static> ::rtorb::runtime::Skeleton for RenamedSkeleton<S> {
+    impl<S: RenamedServant + 'static> ::rtorb::codegen::Skeleton for RenamedSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             renamed::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             renamed::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn RenamedServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn RenamedServant));
         }
@@ -2254,39 +2333,39 @@ pub mod outer {
             /// Runs a request on a servant of `Outer::Prefixed::Inside`: decodes the arguments, calls the servant, writes the results or exception.
             pub fn dispatch<S: super::InsideServant + ?Sized>(
                 servant: &S,
-                req: &mut ::rtorb::runtime::ServerRequest<'_>,
-            ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+                req: &mut ::rtorb::codegen::ServerRequest<'_>,
+            ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
                 match req.operation_bytes() {
                     b"op" => servant.op(),
-                    _ => Err(::rtorb::runtime::bad_operation()),
+                    _ => Err(::rtorb::codegen::bad_operation()),
                 }
             }
         }
         /// Client stub of IDL interface `Outer::Prefixed::Inside` (`IDL:acme.example/Prefixed/Inside:1.0`).
         #[derive(Debug, Clone)]
-        pub struct Inside(::rtorb::runtime::Object);
-        impl ::rtorb::runtime::Stub for Inside {
+        pub struct Inside(::rtorb::codegen::Object);
+        impl ::rtorb::codegen::Stub for Inside {
             const REPOSITORY_ID: &'static str = "IDL:acme.example/Prefixed/Inside:1.0";
-            fn from_object(object: ::rtorb::runtime::Object) -> Self {
+            fn from_object(object: ::rtorb::codegen::Object) -> Self {
                 Inside(object)
             }
-            fn as_object(&self) -> &::rtorb::runtime::Object {
+            fn as_object(&self) -> &::rtorb::codegen::Object {
                 &self.0
             }
-            fn into_object(self) -> ::rtorb::runtime::Object {
+            fn into_object(self) -> ::rtorb::codegen::Object {
                 self.0
             }
         }
         /// The operations of the base (or of `CORBA::Object`).
         impl ::core::ops::Deref for Inside {
-            type Target = ::rtorb::runtime::Object;
-            fn deref(&self) -> &::rtorb::runtime::Object {
+            type Target = ::rtorb::codegen::Object;
+            fn deref(&self) -> &::rtorb::codegen::Object {
                 &self.0
             }
         }
-        impl ::rtorb::runtime::IdlType for Inside {
-            fn type_code() -> ::rtorb_cdr::TypeCode {
-                ::rtorb_cdr::TypeCode::objref(
+        impl ::rtorb::codegen::IdlType for Inside {
+            fn type_code() -> ::rtorb::codegen::TypeCode {
+                ::rtorb::codegen::TypeCode::objref(
                     "IDL:acme.example/Prefixed/Inside:1.0",
                     "Inside",
                 )
@@ -2302,14 +2381,14 @@ pub mod outer {
             /// IDL operation `op`.
             pub fn op(
                 &self,
-            ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-                ::rtorb::runtime::Stub::as_object(self)
+            ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+                ::rtorb::codegen::Stub::as_object(self)
                     .call(
                         "op",
                         |servant: &(dyn InsideServant + 'static)| servant.op(),
-                        |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                        |reply: ::rtorb::runtime::Reply| {
-                            reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                        |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                        |reply: ::rtorb::codegen::Reply| {
+                            reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                         },
                     )
             }
@@ -2325,26 +2404,26 @@ pub mod outer {
             /// IDL operation `op`.
             fn op(
                 &self,
-            ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+            ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         }
         /// Skeleton of IDL interface `Outer::Prefixed::Inside`, wrapping a servant.
         pub struct InsideSkeleton<S>(pub S);
-        impl<S: InsideServant + 'static> ::rtorb::runtime::Skeleton
+        impl<S: InsideServant + 'static> ::rtorb::codegen::Skeleton
         for InsideSkeleton<S> {
             fn repository_ids(&self) -> &'static [&'static str] {
                 inside::REPOSITORY_IDS
             }
             fn dispatch(
                 &self,
-                req: &mut ::rtorb::runtime::ServerRequest<'_>,
-            ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+                req: &mut ::rtorb::codegen::ServerRequest<'_>,
+            ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
                 inside::dispatch(&self.0, req)
             }
             fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
                 ::core::option::Option::Some(&self.0)
             }
             fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-                ::rtorb::runtime::ServantCast::<
+                ::rtorb::codegen::ServantCast::<
                     dyn InsideServant,
                 >::offer(
                     query,
@@ -2365,39 +2444,39 @@ pub mod pragmas {
         /// Runs a request on a servant of `Pragmas::WithPrefix`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::WithPrefixServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"op" => servant.op(),
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Pragmas::WithPrefix` (`IDL:pragmas.example/WithPrefix:1.0`).
     #[derive(Debug, Clone)]
-    pub struct WithPrefix(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for WithPrefix {
+    pub struct WithPrefix(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for WithPrefix {
         const REPOSITORY_ID: &'static str = "IDL:pragmas.example/WithPrefix:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             WithPrefix(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for WithPrefix {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for WithPrefix {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref(
+    impl ::rtorb::codegen::IdlType for WithPrefix {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref(
                 "IDL:pragmas.example/WithPrefix:1.0",
                 "WithPrefix",
             )
@@ -2413,14 +2492,14 @@ pub mod pragmas {
         /// IDL operation `op`.
         pub fn op(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "op",
                     |servant: &(dyn WithPrefixServant + 'static)| servant.op(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -2434,26 +2513,26 @@ pub mod pragmas {
     )]
     pub trait WithPrefixServant: Send + Sync {
         /// IDL operation `op`.
-        fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn op(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Pragmas::WithPrefix`, wrapping a servant.
     pub struct WithPrefixSkeleton<S>(pub S);
-    impl<S: WithPrefixServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: WithPrefixServant + 'static> ::rtorb::codegen::Skeleton
     for WithPrefixSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_prefix::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             with_prefix::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn WithPrefixServant,
             >::offer(
                 query,
@@ -2468,39 +2547,39 @@ pub mod pragmas {
         /// Runs a request on a servant of `Pragmas::WithId`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::WithIdServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"op" => servant.op(),
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Pragmas::WithId` (`LOCAL:with-id`).
     #[derive(Debug, Clone)]
-    pub struct WithId(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for WithId {
+    pub struct WithId(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for WithId {
         const REPOSITORY_ID: &'static str = "LOCAL:with-id";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             WithId(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for WithId {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for WithId {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("LOCAL:with-id", "WithId")
+    impl ::rtorb::codegen::IdlType for WithId {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("LOCAL:with-id", "WithId")
         }
     }
     #[allow(
@@ -2513,14 +2592,14 @@ pub mod pragmas {
         /// IDL operation `op`.
         pub fn op(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "op",
                     |servant: &(dyn WithIdServant + 'static)| servant.op(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -2534,25 +2613,25 @@ pub mod pragmas {
     )]
     pub trait WithIdServant: Send + Sync {
         /// IDL operation `op`.
-        fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn op(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Pragmas::WithId`, wrapping a servant.
     pub struct WithIdSkeleton<S>(pub S);
-    impl<S: WithIdServant + 'static> ::rtorb::runtime::Skeleton for WithIdSkeleton<S> {
+    impl<S: WithIdServant + 'static> ::rtorb::codegen::Skeleton for WithIdSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_id::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             with_id::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn WithIdServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn WithIdServant));
         }
@@ -2564,39 +2643,39 @@ pub mod pragmas {
         /// Runs a request on a servant of `Pragmas::WithVersion`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::WithVersionServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"op" => servant.op(),
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Pragmas::WithVersion` (`IDL:pragmas.example/WithVersion:3.4`).
     #[derive(Debug, Clone)]
-    pub struct WithVersion(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for WithVersion {
+    pub struct WithVersion(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for WithVersion {
         const REPOSITORY_ID: &'static str = "IDL:pragmas.example/WithVersion:3.4";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             WithVersion(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for WithVersion {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for WithVersion {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref(
+    impl ::rtorb::codegen::IdlType for WithVersion {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref(
                 "IDL:pragmas.example/WithVersion:3.4",
                 "WithVersion",
             )
@@ -2612,14 +2691,14 @@ pub mod pragmas {
         /// IDL operation `op`.
         pub fn op(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "op",
                     |servant: &(dyn WithVersionServant + 'static)| servant.op(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -2633,26 +2712,26 @@ pub mod pragmas {
     )]
     pub trait WithVersionServant: Send + Sync {
         /// IDL operation `op`.
-        fn op(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn op(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Pragmas::WithVersion`, wrapping a servant.
     pub struct WithVersionSkeleton<S>(pub S);
-    impl<S: WithVersionServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: WithVersionServant + 'static> ::rtorb::codegen::Skeleton
     for WithVersionSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             with_version::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             with_version::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn WithVersionServant,
             >::offer(
                 query,
@@ -2666,27 +2745,41 @@ pub mod pragmas {
         /// `v`
         pub v: i32,
     }
-    impl ::rtorb_cdr::CdrEncode for Versioned {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.v, e)?;
+    impl ::rtorb::codegen::CdrEncode for Versioned {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.v, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Versioned {
+    impl ::rtorb::codegen::CdrDecode for Versioned {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Versioned {
-                v: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                v: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Versioned {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Versioned {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:pragmas.example/Versioned:1.7",
                 "Versioned",
-                [("v", ::rtorb_cdr::TypeCode::long())],
+                [("v", ::rtorb::codegen::TypeCode::long())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Versioned {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Versioned as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
 }

@@ -12,32 +12,48 @@ pub mod shared {
         /// `serial`
         pub serial: u32,
     }
-    impl ::rtorb_cdr::CdrEncode for Token {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
-            ::rtorb_cdr::CdrEncode::encode(&self.serial, e)?;
+    impl ::rtorb::codegen::CdrEncode for Token {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.value, e)?;
+            ::rtorb::codegen::CdrEncode::encode(&self.serial, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Token {
+    impl ::rtorb::codegen::CdrDecode for Token {
         const MIN_WIRE_SIZE: usize = 9;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Token {
-                value: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                serial: <u32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                value: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                    d,
+                )?,
+                serial: <u32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Token {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Token {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Shared/Token:1.0",
                 "Token",
                 [
-                    ("value", ::rtorb_cdr::TypeCode::string(0)),
-                    ("serial", ::rtorb_cdr::TypeCode::ulong()),
+                    ("value", ::rtorb::codegen::TypeCode::string(0)),
+                    ("serial", ::rtorb::codegen::TypeCode::ulong()),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Token {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Token as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// Types and operation support of IDL interface `Shared::Service`.
@@ -47,22 +63,22 @@ pub mod shared {
         /// Runs a request on a servant of `Shared::Service`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::ServiceServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"issue" => {
                     let r = servant.issue()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"revoke" => {
                     let d = req.arguments();
-                    let t = <super::Token as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let t = <super::Token as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.revoke(t)
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -70,29 +86,29 @@ pub mod shared {
     ///
     /// Client stub of IDL interface `Shared::Service` (`IDL:Shared/Service:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Service(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Service {
+    pub struct Service(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Service {
         const REPOSITORY_ID: &'static str = "IDL:Shared/Service:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Service(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Service {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Service {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
+    impl ::rtorb::codegen::IdlType for Service {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Shared/Service:1.0", "Service")
         }
     }
     #[allow(
@@ -105,14 +121,14 @@ pub mod shared {
         /// IDL operation `issue`.
         pub fn issue(
             &self,
-        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<Token, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "issue",
                     |servant: &(dyn ServiceServant + 'static)| servant.issue(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<Token as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<Token as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -120,19 +136,19 @@ pub mod shared {
         pub fn revoke(
             &self,
             t: &Token,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "revoke",
                     |servant: &(dyn ServiceServant + 'static)| {
-                        servant.revoke(::rtorb::runtime::ParamFrom::param_from(t))
+                        servant.revoke(::rtorb::codegen::ParamFrom::param_from(t))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(t, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(t, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -148,30 +164,30 @@ pub mod shared {
         /// IDL operation `issue`.
         fn issue(
             &self,
-        ) -> ::core::result::Result<Token, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<Token, ::rtorb::codegen::SystemException>;
         /// IDL operation `revoke`.
         fn revoke(
             &self,
             t: Token,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Shared::Service`, wrapping a servant.
     pub struct ServiceSkeleton<S>(pub S);
-    impl<S: ServiceServant + 'static> ::rtorb::runtime::Skeleton for ServiceSkeleton<S> {
+    impl<S: ServiceServant + 'static> ::rtorb::codegen::Skeleton for ServiceSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             service::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             service::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn ServiceServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ServiceServant));
         }
@@ -196,35 +212,51 @@ pub mod r#match {
         /// `ref`
         pub r#ref: bool,
     }
-    impl ::rtorb_cdr::CdrEncode for Type {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.r#fn, e)?;
-            ::rtorb_cdr::CdrEncode::encode(&self.r#let, e)?;
-            ::rtorb_cdr::CdrEncode::encode(&self.r#ref, e)?;
+    impl ::rtorb::codegen::CdrEncode for Type {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.r#fn, e)?;
+            ::rtorb::codegen::CdrEncode::encode(&self.r#let, e)?;
+            ::rtorb::codegen::CdrEncode::encode(&self.r#ref, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Type {
+    impl ::rtorb::codegen::CdrDecode for Type {
         const MIN_WIRE_SIZE: usize = 10;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Type {
-                r#fn: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                r#let: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                r#ref: <bool as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                r#fn: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                r#let: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                    d,
+                )?,
+                r#ref: <bool as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Type {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Type {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:match/type:1.0",
                 "type",
                 [
-                    ("fn", ::rtorb_cdr::TypeCode::long()),
-                    ("let", ::rtorb_cdr::TypeCode::string(0)),
-                    ("ref", ::rtorb_cdr::TypeCode::boolean()),
+                    ("fn", ::rtorb::codegen::TypeCode::long()),
+                    ("let", ::rtorb::codegen::TypeCode::string(0)),
+                    ("ref", ::rtorb::codegen::TypeCode::boolean()),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Type {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Type as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL enum `match::loop` (`IDL:match/loop:1.0`): an `unsigned long` on the wire.
@@ -242,22 +274,25 @@ pub mod r#match {
         /// `yield`
         Yield = 3,
     }
-    impl ::rtorb_cdr::CdrEncode for Loop {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Loop {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             e.write_u32(*self as u32);
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Loop {
+    impl ::rtorb::codegen::CdrDecode for Loop {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             match d.read_u32()? {
                 0 => Ok(Loop::Break),
                 1 => Ok(Loop::Continue),
                 2 => Ok(Loop::Return),
                 3 => Ok(Loop::Yield),
                 value => {
-                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                    Err(::rtorb::codegen::CdrError::InvalidEnum {
                         value,
                         count: 4,
                     })
@@ -265,13 +300,24 @@ pub mod r#match {
             }
         }
     }
-    impl ::rtorb::runtime::IdlType for Loop {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::enum_tc(
+    impl ::rtorb::codegen::IdlType for Loop {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::enum_tc(
                 "IDL:match/loop:1.0",
                 "loop",
                 ["break", "continue", "return", "yield"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Loop {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Loop as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL constant `match::self`.
@@ -281,11 +327,11 @@ pub mod r#match {
     /// IDL typedef `match::super`.
     pub type Super = i32;
     /// The TypeCode of `super` (`tk_alias`).
-    pub fn super_type_code() -> ::rtorb_cdr::TypeCode {
-        ::rtorb_cdr::TypeCode::alias(
+    pub fn super_type_code() -> ::rtorb::codegen::TypeCode {
+        ::rtorb::codegen::TypeCode::alias(
             "IDL:match/super:1.0",
             "super",
-            ::rtorb_cdr::TypeCode::long(),
+            ::rtorb::codegen::TypeCode::long(),
         )
     }
     /// IDL union `match::where` (`IDL:match/where:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -299,34 +345,39 @@ pub mod r#match {
         /// No member: the discriminator matches no label.
         NoMember(i32),
     }
-    impl ::rtorb_cdr::CdrEncode for Where {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Where {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             match self {
                 Where::Impl(x) => {
-                    ::rtorb_cdr::CdrEncode::encode(&1i32, e)?;
-                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(&1i32, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(x, e)?;
                 }
                 Where::Trait(x) => {
-                    ::rtorb_cdr::CdrEncode::encode(&2i32, e)?;
-                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(&2i32, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(x, e)?;
                 }
                 Where::NoMember(disc) => {
-                    ::rtorb_cdr::CdrEncode::encode(disc, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(disc, e)?;
                 }
             }
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Where {
+    impl ::rtorb::codegen::CdrDecode for Where {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            let disc: i32 = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            let disc: i32 = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
             Ok(
                 match disc {
-                    1 => Where::Impl(<i32 as ::rtorb_cdr::CdrDecode>::decode(d)?),
+                    1 => Where::Impl(<i32 as ::rtorb::codegen::CdrDecode>::decode(d)?),
                     2 => {
                         Where::Trait(
-                            <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                            <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                                d,
+                            )?,
                         )
                     }
                     disc => Where::NoMember(disc),
@@ -334,20 +385,31 @@ pub mod r#match {
             )
         }
     }
-    impl ::rtorb::runtime::IdlType for Where {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::union_tc(
+    impl ::rtorb::codegen::IdlType for Where {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::union_tc(
                     "IDL:match/where:1.0",
                     "where",
-                    ::rtorb_cdr::TypeCode::long(),
+                    ::rtorb::codegen::TypeCode::long(),
                     ::std::vec![
-                        ::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Long(1),
+                        ::rtorb::codegen::UnionMember::new(::rtorb::codegen::Value::Long(1),
                         "impl",
-                        ::rtorb_cdr::TypeCode::long()),::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Long(2),
-                        "trait", ::rtorb_cdr::TypeCode::string(0)),
+                        ::rtorb::codegen::TypeCode::long()),::rtorb::codegen::UnionMember::new(::rtorb::codegen::Value::Long(2),
+                        "trait", ::rtorb::codegen::TypeCode::string(0)),
                     ],
                 )
-                .unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null())
+                .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Where {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Where as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL exception `match::unsafe` (`IDL:match/unsafe:1.0`).
@@ -356,30 +418,46 @@ pub mod r#match {
         /// `static`
         pub r#static: ::std::string::String,
     }
-    impl ::rtorb_cdr::CdrEncode for Unsafe {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.r#static, e)?;
+    impl ::rtorb::codegen::CdrEncode for Unsafe {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.r#static, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Unsafe {
+    impl ::rtorb::codegen::CdrDecode for Unsafe {
         const MIN_WIRE_SIZE: usize = 5;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Unsafe {
-                r#static: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                r#static: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                    d,
+                )?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Unsafe {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::exception_tc(
+    impl ::rtorb::codegen::IdlType for Unsafe {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::exception_tc(
                 "IDL:match/unsafe:1.0",
                 "unsafe",
-                [("static", ::rtorb_cdr::TypeCode::string(0))],
+                [("static", ::rtorb::codegen::TypeCode::string(0))],
             )
         }
     }
-    impl ::rtorb::runtime::UserException for Unsafe {
+    impl ::rtorb::codegen::AnyValue for Unsafe {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Unsafe as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
+    impl ::rtorb::codegen::UserException for Unsafe {
         const REPOSITORY_ID: &'static str = "IDL:match/unsafe:1.0";
     }
     impl ::std::fmt::Display for Unsafe {
@@ -397,23 +475,23 @@ pub mod r#match {
             /// `match::unsafe`
             Unsafe(super::Unsafe),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException> for MoveError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+        impl ::core::convert::From<::rtorb::codegen::SystemException> for MoveError {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 MoveError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for MoveError {
+        impl ::rtorb::codegen::OperationError for MoveError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Unsafe as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Unsafe as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Unsafe as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Unsafe as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(MoveError::Unsafe),
                     );
                 }
@@ -434,19 +512,19 @@ pub mod r#match {
         /// Runs a request on a servant of `match::mod`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::ModServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"move" => {
                     let d = req.arguments();
-                    let r#box = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let crate_ = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let r#box = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
+                    let crate_ = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     match servant.r#move(r#box, crate_) {
                         Ok((r0, r1, r2)) => {
-                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb_cdr::CdrEncode::encode(&r0, e)?;
-                                ::rtorb_cdr::CdrEncode::encode(&r1, e)?;
-                                ::rtorb_cdr::CdrEncode::encode(&r2, e)?;
+                            req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::CdrEncode::encode(&r0, e)?;
+                                ::rtorb::codegen::CdrEncode::encode(&r1, e)?;
+                                ::rtorb::codegen::CdrEncode::encode(&r2, e)?;
                                 Ok(())
                             })
                         }
@@ -456,36 +534,36 @@ pub mod r#match {
                 }
                 b"macro" => {
                     let d = req.arguments();
-                    let r#use = <super::Type as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let r#use = <super::Type as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.r#macro(r#use)
                 }
                 b"token" => {
                     let r = servant.token()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_get_async" => {
                     let r = servant.r#async()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_async" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_async(value)
                 }
                 b"_get_await" => {
                     let r = servant.r#await()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
@@ -493,29 +571,29 @@ pub mod r#match {
     ///
     /// Client stub of IDL interface `match::mod` (`IDL:match/mod:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Mod(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Mod {
+    pub struct Mod(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Mod {
         const REPOSITORY_ID: &'static str = "IDL:match/mod:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Mod(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Mod {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Mod {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:match/mod:1.0", "mod")
+    impl ::rtorb::codegen::IdlType for Mod {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:match/mod:1.0", "mod")
         }
     }
     #[allow(
@@ -531,24 +609,24 @@ pub mod r#match {
             r#box: i32,
             crate_: &i32,
         ) -> ::core::result::Result<(i32, i32, i32), r#mod::MoveError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "move",
                     |servant: &(dyn ModServant + 'static)| {
                         servant.r#move(r#box, ::core::clone::Clone::clone(crate_))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r#box, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(crate_, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r#box, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(crate_, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
-                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                            .decode(|d: &mut ::rtorb::codegen::Decoder| {
                                 let r = (
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                                 );
                                 Ok(r)
                             })
@@ -559,15 +637,15 @@ pub mod r#match {
         pub fn r#macro(
             &self,
             r#use: &Type,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call_oneway(
                     "macro",
                     |servant: &(dyn ModServant + 'static)| {
-                        servant.r#macro(::rtorb::runtime::ParamFrom::param_from(r#use))
+                        servant.r#macro(::rtorb::codegen::ParamFrom::param_from(r#use))
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(r#use, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(r#use, e)?;
                         Ok(())
                     },
                 )
@@ -577,17 +655,17 @@ pub mod r#match {
             &self,
         ) -> ::core::result::Result<
             super::shared::Token,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "token",
                     |servant: &(dyn ModServant + 'static)| servant.token(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
                             .decode(
-                                <super::shared::Token as ::rtorb_cdr::CdrDecode>::decode,
+                                <super::shared::Token as ::rtorb::codegen::CdrDecode>::decode,
                             )
                     },
                 )
@@ -595,14 +673,14 @@ pub mod r#match {
         /// Reads IDL attribute `async`.
         pub fn r#async(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_async",
                     |servant: &(dyn ModServant + 'static)| servant.r#async(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -610,17 +688,17 @@ pub mod r#match {
         pub fn set_async(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_async",
                     |servant: &(dyn ModServant + 'static)| servant.set_async(value),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -629,17 +707,17 @@ pub mod r#match {
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         > {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_await",
                     |servant: &(dyn ModServant + 'static)| servant.r#await(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
                             .decode(
-                                <::std::string::String as ::rtorb_cdr::CdrDecode>::decode,
+                                <::std::string::String as ::rtorb::codegen::CdrDecode>::decode,
                             )
                     },
                 )
@@ -665,48 +743,48 @@ pub mod r#match {
         fn r#macro(
             &self,
             r#use: Type,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// IDL operation `token`.
         fn token(
             &self,
         ) -> ::core::result::Result<
             super::shared::Token,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
         /// Reads IDL attribute `async`.
         fn r#async(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Writes IDL attribute `async`.
         fn set_async(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Reads IDL attribute `await`.
         fn r#await(
             &self,
         ) -> ::core::result::Result<
             ::std::string::String,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
     }
     /// Skeleton of IDL interface `match::mod`, wrapping a servant.
     pub struct ModSkeleton<S>(pub S);
-    impl<S: ModServant + 'static> ::rtorb::runtime::Skeleton for ModSkeleton<S> {
+    impl<S: ModServant + 'static> ::rtorb::codegen::Skeleton for ModSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             r#mod::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             r#mod::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn ModServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn ModServant));
         }
@@ -722,27 +800,41 @@ pub mod clashes {
         /// `value`
         pub value: i32,
     }
-    impl ::rtorb_cdr::CdrEncode for GetName {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
+    impl ::rtorb::codegen::CdrEncode for GetName {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.value, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for GetName {
+    impl ::rtorb::codegen::CdrDecode for GetName {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(GetName {
-                value: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                value: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for GetName {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for GetName {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Clashes/getName:1.0",
                 "getName",
-                [("value", ::rtorb_cdr::TypeCode::long())],
+                [("value", ::rtorb::codegen::TypeCode::long())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for GetName {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <GetName as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL struct `Clashes::get_name` (`IDL:Clashes/get_name:1.0`).
@@ -751,27 +843,41 @@ pub mod clashes {
         /// `value`
         pub value: i32,
     }
-    impl ::rtorb_cdr::CdrEncode for GetName_ {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.value, e)?;
+    impl ::rtorb::codegen::CdrEncode for GetName_ {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.value, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for GetName_ {
+    impl ::rtorb::codegen::CdrDecode for GetName_ {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(GetName_ {
-                value: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                value: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for GetName_ {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for GetName_ {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Clashes/get_name:1.0",
                 "get_name",
-                [("value", ::rtorb_cdr::TypeCode::long())],
+                [("value", ::rtorb::codegen::TypeCode::long())],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for GetName_ {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <GetName_ as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL constant `Clashes::maxLength`.
@@ -791,21 +897,24 @@ pub mod clashes {
         /// `GreenLight`
         GreenLight = 2,
     }
-    impl ::rtorb_cdr::CdrEncode for Lights {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Lights {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             e.write_u32(*self as u32);
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Lights {
+    impl ::rtorb::codegen::CdrDecode for Lights {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             match d.read_u32()? {
                 0 => Ok(Lights::RedLight),
                 1 => Ok(Lights::RedLight_),
                 2 => Ok(Lights::GreenLight),
                 value => {
-                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                    Err(::rtorb::codegen::CdrError::InvalidEnum {
                         value,
                         count: 3,
                     })
@@ -813,13 +922,24 @@ pub mod clashes {
             }
         }
     }
-    impl ::rtorb::runtime::IdlType for Lights {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::enum_tc(
+    impl ::rtorb::codegen::IdlType for Lights {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::enum_tc(
                 "IDL:Clashes/Lights:1.0",
                 "Lights",
                 ["RED_LIGHT", "redLight", "GreenLight"],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Lights {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Lights as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// Types and operation support of IDL interface `Clashes::Accessors`.
@@ -829,69 +949,69 @@ pub mod clashes {
         /// Runs a request on a servant of `Clashes::Accessors`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::AccessorsServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"getValue" => {
                     let r = servant.get_value()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"get_value_" => {
                     let r = servant.get_value_()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"set_value_2" => {
                     let d = req.arguments();
-                    let v = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let v = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_value_2(v)
                 }
                 b"_get_value" => {
                     let r = servant.value()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_value" => {
                     let d = req.arguments();
-                    let value = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_value(value)
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Clashes::Accessors` (`IDL:Clashes/Accessors:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Accessors(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Accessors {
+    pub struct Accessors(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Accessors {
         const REPOSITORY_ID: &'static str = "IDL:Clashes/Accessors:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Accessors(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Accessors {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Accessors {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Clashes/Accessors:1.0", "Accessors")
+    impl ::rtorb::codegen::IdlType for Accessors {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Clashes/Accessors:1.0", "Accessors")
         }
     }
     #[allow(
@@ -904,28 +1024,28 @@ pub mod clashes {
         /// IDL operation `getValue`.
         pub fn get_value(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "getValue",
                     |servant: &(dyn AccessorsServant + 'static)| servant.get_value(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
         /// IDL operation `get_value_`.
         pub fn get_value_(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "get_value_",
                     |servant: &(dyn AccessorsServant + 'static)| servant.get_value_(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -933,31 +1053,31 @@ pub mod clashes {
         pub fn set_value_2(
             &self,
             v: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "set_value_2",
                     |servant: &(dyn AccessorsServant + 'static)| servant.set_value_2(v),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&v, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&v, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
         /// Reads IDL attribute `value`.
         pub fn value(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_value",
                     |servant: &(dyn AccessorsServant + 'static)| servant.value(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -965,19 +1085,19 @@ pub mod clashes {
         pub fn set_value(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_value",
                     |servant: &(dyn AccessorsServant + 'static)| {
                         servant.set_value(value)
                     },
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -993,44 +1113,44 @@ pub mod clashes {
         /// IDL operation `getValue`.
         fn get_value(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// IDL operation `get_value_`.
         fn get_value_(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// IDL operation `set_value_2`.
         fn set_value_2(
             &self,
             v: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Reads IDL attribute `value`.
         fn value(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// Writes IDL attribute `value`.
         fn set_value(
             &self,
             value: i32,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Clashes::Accessors`, wrapping a servant.
     pub struct AccessorsSkeleton<S>(pub S);
-    impl<S: AccessorsServant + 'static> ::rtorb::runtime::Skeleton
+    impl<S: AccessorsServant + 'static> ::rtorb::codegen::Skeleton
     for AccessorsSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             accessors::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             accessors::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn AccessorsServant,
             >::offer(
                 query,
@@ -1048,32 +1168,52 @@ pub mod clashes {
             /// `kind`
             pub kind: ::std::string::String,
         }
-        impl ::rtorb_cdr::CdrEncode for NameComponent {
-            fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-                ::rtorb_cdr::CdrEncode::encode(&self.id, e)?;
-                ::rtorb_cdr::CdrEncode::encode(&self.kind, e)?;
+        impl ::rtorb::codegen::CdrEncode for NameComponent {
+            fn encode(
+                &self,
+                e: &mut ::rtorb::codegen::Encoder,
+            ) -> ::rtorb::codegen::Result<()> {
+                ::rtorb::codegen::CdrEncode::encode(&self.id, e)?;
+                ::rtorb::codegen::CdrEncode::encode(&self.kind, e)?;
                 Ok(())
             }
         }
-        impl ::rtorb_cdr::CdrDecode for NameComponent {
+        impl ::rtorb::codegen::CdrDecode for NameComponent {
             const MIN_WIRE_SIZE: usize = 10;
-            fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            fn decode(
+                d: &mut ::rtorb::codegen::Decoder,
+            ) -> ::rtorb::codegen::Result<Self> {
                 Ok(NameComponent {
-                    id: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                    kind: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                    id: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                        d,
+                    )?,
+                    kind: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                        d,
+                    )?,
                 })
             }
         }
-        impl ::rtorb::runtime::IdlType for NameComponent {
-            fn type_code() -> ::rtorb_cdr::TypeCode {
-                ::rtorb_cdr::TypeCode::struct_tc(
+        impl ::rtorb::codegen::IdlType for NameComponent {
+            fn type_code() -> ::rtorb::codegen::TypeCode {
+                ::rtorb::codegen::TypeCode::struct_tc(
                     "IDL:Clashes/CosNaming/NameComponent:1.0",
                     "NameComponent",
                     [
-                        ("id", ::rtorb_cdr::TypeCode::string(0)),
-                        ("kind", ::rtorb_cdr::TypeCode::string(0)),
+                        ("id", ::rtorb::codegen::TypeCode::string(0)),
+                        ("kind", ::rtorb::codegen::TypeCode::string(0)),
                     ],
                 )
+            }
+        }
+        impl ::rtorb::codegen::AnyValue for NameComponent {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <NameComponent as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
             }
         }
     }
@@ -1085,27 +1225,43 @@ pub mod clashes {
             /// `b`
             pub b: i32,
         }
-        impl ::rtorb_cdr::CdrEncode for Binding {
-            fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-                ::rtorb_cdr::CdrEncode::encode(&self.b, e)?;
+        impl ::rtorb::codegen::CdrEncode for Binding {
+            fn encode(
+                &self,
+                e: &mut ::rtorb::codegen::Encoder,
+            ) -> ::rtorb::codegen::Result<()> {
+                ::rtorb::codegen::CdrEncode::encode(&self.b, e)?;
                 Ok(())
             }
         }
-        impl ::rtorb_cdr::CdrDecode for Binding {
+        impl ::rtorb::codegen::CdrDecode for Binding {
             const MIN_WIRE_SIZE: usize = 4;
-            fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+            fn decode(
+                d: &mut ::rtorb::codegen::Decoder,
+            ) -> ::rtorb::codegen::Result<Self> {
                 Ok(Binding {
-                    b: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                    b: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                 })
             }
         }
-        impl ::rtorb::runtime::IdlType for Binding {
-            fn type_code() -> ::rtorb_cdr::TypeCode {
-                ::rtorb_cdr::TypeCode::struct_tc(
+        impl ::rtorb::codegen::IdlType for Binding {
+            fn type_code() -> ::rtorb::codegen::TypeCode {
+                ::rtorb::codegen::TypeCode::struct_tc(
                     "IDL:Clashes/cos_naming_/Binding:1.0",
                     "Binding",
-                    [("b", ::rtorb_cdr::TypeCode::long())],
+                    [("b", ::rtorb::codegen::TypeCode::long())],
                 )
+            }
+        }
+        impl ::rtorb::codegen::AnyValue for Binding {
+            fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+                ::rtorb::codegen::Any::from_cdr(
+                    <Binding as ::rtorb::codegen::IdlType>::type_code(),
+                    self,
+                )
+            }
+            fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+                any.decode_cdr()
             }
         }
     }

@@ -15,20 +15,23 @@ pub mod small {
         /// `slow`
         Slow = 1,
     }
-    impl ::rtorb_cdr::CdrEncode for Mode {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Mode {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             e.write_u32(*self as u32);
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Mode {
+    impl ::rtorb::codegen::CdrDecode for Mode {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             match d.read_u32()? {
                 0 => Ok(Mode::Fast),
                 1 => Ok(Mode::Slow),
                 value => {
-                    Err(::rtorb_cdr::CdrError::InvalidEnum {
+                    Err(::rtorb::codegen::CdrError::InvalidEnum {
                         value,
                         count: 2,
                     })
@@ -36,23 +39,34 @@ pub mod small {
             }
         }
     }
-    impl ::rtorb::runtime::IdlType for Mode {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::enum_tc(
+    impl ::rtorb::codegen::IdlType for Mode {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::enum_tc(
                 "IDL:Small/Mode:1.0",
                 "Mode",
                 ["fast", "slow"],
             )
         }
     }
+    impl ::rtorb::codegen::AnyValue for Mode {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Mode as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
     /// IDL typedef `Small::Four`. Bounded to 4 elements, checked where it is written and read.
     pub type Four = ::std::vec::Vec<i32>;
     /// The TypeCode of `Four` (`tk_alias`).
-    pub fn four_type_code() -> ::rtorb_cdr::TypeCode {
-        ::rtorb_cdr::TypeCode::alias(
+    pub fn four_type_code() -> ::rtorb::codegen::TypeCode {
+        ::rtorb::codegen::TypeCode::alias(
             "IDL:Small/Four:1.0",
             "Four",
-            ::rtorb_cdr::TypeCode::sequence(::rtorb_cdr::TypeCode::long(), 4),
+            ::rtorb::codegen::TypeCode::sequence(::rtorb::codegen::TypeCode::long(), 4),
         )
     }
     /// IDL struct `Small::Pair` (`IDL:Small/Pair:1.0`).
@@ -63,37 +77,51 @@ pub mod small {
         /// `b`
         pub b: ::std::string::String,
     }
-    impl ::rtorb_cdr::CdrEncode for Pair {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.a, e)?;
-            ::rtorb::runtime::check_bound(self.b.len(), 5)?;
+    impl ::rtorb::codegen::CdrEncode for Pair {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.a, e)?;
+            ::rtorb::codegen::check_bound(self.b.len(), 5)?;
             e.write_string(&self.b)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Pair {
+    impl ::rtorb::codegen::CdrDecode for Pair {
         const MIN_WIRE_SIZE: usize = 9;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Pair {
-                a: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                a: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                 b: {
                     let s = d.read_string()?;
-                    ::rtorb::runtime::check_bound(s.len(), 5)?;
+                    ::rtorb::codegen::check_bound(s.len(), 5)?;
                     s
                 },
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Pair {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::struct_tc(
+    impl ::rtorb::codegen::IdlType for Pair {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::struct_tc(
                 "IDL:Small/Pair:1.0",
                 "Pair",
                 [
-                    ("a", ::rtorb_cdr::TypeCode::long()),
-                    ("b", ::rtorb_cdr::TypeCode::string(5)),
+                    ("a", ::rtorb::codegen::TypeCode::long()),
+                    ("b", ::rtorb::codegen::TypeCode::string(5)),
                 ],
             )
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Pair {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Pair as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL union `Small::Pick` (`IDL:Small/Pick:1.0`): a variant per case, holding the member. The discriminator written for a case is its first label; the `default` case holds the discriminator with the member.
@@ -105,50 +133,69 @@ pub mod small {
         /// `case Mode::Slow: s`
         S(::std::string::String),
     }
-    impl ::rtorb_cdr::CdrEncode for Pick {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
+    impl ::rtorb::codegen::CdrEncode for Pick {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
             match self {
                 Pick::N(x) => {
-                    ::rtorb_cdr::CdrEncode::encode(&Mode::Fast, e)?;
-                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(&Mode::Fast, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(x, e)?;
                 }
                 Pick::S(x) => {
-                    ::rtorb_cdr::CdrEncode::encode(&Mode::Slow, e)?;
-                    ::rtorb_cdr::CdrEncode::encode(x, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(&Mode::Slow, e)?;
+                    ::rtorb::codegen::CdrEncode::encode(x, e)?;
                 }
             }
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Pick {
+    impl ::rtorb::codegen::CdrDecode for Pick {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            let disc: Mode = <Mode as ::rtorb_cdr::CdrDecode>::decode(d)?;
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            let disc: Mode = <Mode as ::rtorb::codegen::CdrDecode>::decode(d)?;
             Ok(
                 match disc {
-                    Mode::Fast => Pick::N(<i32 as ::rtorb_cdr::CdrDecode>::decode(d)?),
+                    Mode::Fast => {
+                        Pick::N(<i32 as ::rtorb::codegen::CdrDecode>::decode(d)?)
+                    }
                     Mode::Slow => {
                         Pick::S(
-                            <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                            <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                                d,
+                            )?,
                         )
                     }
                 },
             )
         }
     }
-    impl ::rtorb::runtime::IdlType for Pick {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::union_tc(
+    impl ::rtorb::codegen::IdlType for Pick {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::union_tc(
                     "IDL:Small/Pick:1.0",
                     "Pick",
-                    <Mode as ::rtorb::runtime::IdlType>::type_code(),
+                    <Mode as ::rtorb::codegen::IdlType>::type_code(),
                     ::std::vec![
-                        ::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Enum(0), "n",
-                        ::rtorb_cdr::TypeCode::long()),::rtorb_cdr::UnionMember::new(::rtorb_cdr::Value::Enum(1),
-                        "s", ::rtorb_cdr::TypeCode::string(0)),
+                        ::rtorb::codegen::UnionMember::new(::rtorb::codegen::Value::Enum(0),
+                        "n",
+                        ::rtorb::codegen::TypeCode::long()),::rtorb::codegen::UnionMember::new(::rtorb::codegen::Value::Enum(1),
+                        "s", ::rtorb::codegen::TypeCode::string(0)),
                     ],
                 )
-                .unwrap_or_else(|_| ::rtorb_cdr::TypeCode::null())
+                .unwrap_or_else(|_| ::rtorb::codegen::TypeCode::null())
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Pick {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Pick as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL exception `Small::Bad` (`IDL:Small/Bad:1.0`).
@@ -157,30 +204,44 @@ pub mod small {
         /// `why`
         pub why: ::std::string::String,
     }
-    impl ::rtorb_cdr::CdrEncode for Bad {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.why, e)?;
+    impl ::rtorb::codegen::CdrEncode for Bad {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.why, e)?;
             Ok(())
         }
     }
-    impl ::rtorb_cdr::CdrDecode for Bad {
+    impl ::rtorb::codegen::CdrDecode for Bad {
         const MIN_WIRE_SIZE: usize = 5;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
             Ok(Bad {
-                why: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                why: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
     }
-    impl ::rtorb::runtime::IdlType for Bad {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::exception_tc(
+    impl ::rtorb::codegen::IdlType for Bad {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::exception_tc(
                 "IDL:Small/Bad:1.0",
                 "Bad",
-                [("why", ::rtorb_cdr::TypeCode::string(0))],
+                [("why", ::rtorb::codegen::TypeCode::string(0))],
             )
         }
     }
-    impl ::rtorb::runtime::UserException for Bad {
+    impl ::rtorb::codegen::AnyValue for Bad {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Bad as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
+        }
+    }
+    impl ::rtorb::codegen::UserException for Bad {
         const REPOSITORY_ID: &'static str = "IDL:Small/Bad:1.0";
     }
     impl ::std::fmt::Display for Bad {
@@ -198,23 +259,23 @@ pub mod small {
             /// `Small::Bad`
             Bad(super::Bad),
             /// A system exception.
-            System(::rtorb::runtime::SystemException),
+            System(::rtorb::codegen::SystemException),
         }
-        impl ::core::convert::From<::rtorb::runtime::SystemException> for AddError {
-            fn from(e: ::rtorb::runtime::SystemException) -> Self {
+        impl ::core::convert::From<::rtorb::codegen::SystemException> for AddError {
+            fn from(e: ::rtorb::codegen::SystemException) -> Self {
                 AddError::System(e)
             }
         }
-        impl ::rtorb::runtime::OperationError for AddError {
+        impl ::rtorb::codegen::OperationError for AddError {
             fn from_user_exception(
                 repository_id: &str,
-                members: &mut ::rtorb_cdr::Decoder,
-            ) -> ::core::option::Option<::rtorb_cdr::Result<Self>> {
+                members: &mut ::rtorb::codegen::Decoder,
+            ) -> ::core::option::Option<::rtorb::codegen::Result<Self>> {
                 if repository_id
-                    == <super::Bad as ::rtorb::runtime::UserException>::REPOSITORY_ID
+                    == <super::Bad as ::rtorb::codegen::UserException>::REPOSITORY_ID
                 {
                     return Some(
-                        <super::Bad as ::rtorb_cdr::CdrDecode>::decode(members)
+                        <super::Bad as ::rtorb::codegen::CdrDecode>::decode(members)
                             .map(AddError::Bad),
                     );
                 }
@@ -235,18 +296,18 @@ pub mod small {
         /// Runs a request on a servant of `Small::Calc`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::CalcServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"add" => {
                     let d = req.arguments();
-                    let a = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
-                    let b = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let a = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
+                    let b = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     match servant.add(a, b) {
                         Ok((r0, r1)) => {
-                            req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                                ::rtorb_cdr::CdrEncode::encode(&r0, e)?;
-                                ::rtorb_cdr::CdrEncode::encode(&r1, e)?;
+                            req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                                ::rtorb::codegen::CdrEncode::encode(&r0, e)?;
+                                ::rtorb::codegen::CdrEncode::encode(&r1, e)?;
                                 Ok(())
                             })
                         }
@@ -257,45 +318,45 @@ pub mod small {
                 b"poke" => servant.poke(),
                 b"_get_current" => {
                     let r = servant.current()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"_set_current" => {
                     let d = req.arguments();
-                    let value = <super::Mode as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let value = <super::Mode as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     servant.set_current(value)
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Small::Calc` (`IDL:Small/Calc:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Calc(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Calc {
+    pub struct Calc(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Calc {
         const REPOSITORY_ID: &'static str = "IDL:Small/Calc:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Calc(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Calc {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Calc {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Small/Calc:1.0", "Calc")
+    impl ::rtorb::codegen::IdlType for Calc {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Small/Calc:1.0", "Calc")
         }
     }
     #[allow(
@@ -311,21 +372,21 @@ pub mod small {
             a: i32,
             b: i32,
         ) -> ::core::result::Result<(i32, i32), calc::AddError> {
-            ::rtorb::runtime::Stub::as_object(self)
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "add",
                     |servant: &(dyn CalcServant + 'static)| servant.add(a, b),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&a, e)?;
-                        ::rtorb_cdr::CdrEncode::encode(&b, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&a, e)?;
+                        ::rtorb::codegen::CdrEncode::encode(&b, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
+                    |reply: ::rtorb::codegen::Reply| {
                         reply
-                            .decode(|d: &mut ::rtorb_cdr::Decoder| {
+                            .decode(|d: &mut ::rtorb::codegen::Decoder| {
                                 let r = (
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                                    <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                                    <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
                                 );
                                 Ok(r)
                             })
@@ -335,25 +396,25 @@ pub mod small {
         /// IDL operation `poke`.
         pub fn poke(
             &self,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call_oneway(
                     "poke",
                     |servant: &(dyn CalcServant + 'static)| servant.poke(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
                 )
         }
         /// Reads IDL attribute `current`.
         pub fn current(
             &self,
-        ) -> ::core::result::Result<Mode, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<Mode, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_get_current",
                     |servant: &(dyn CalcServant + 'static)| servant.current(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<Mode as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<Mode as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -361,17 +422,17 @@ pub mod small {
         pub fn set_current(
             &self,
             value: Mode,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "_set_current",
                     |servant: &(dyn CalcServant + 'static)| servant.set_current(value),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&value, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&value, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(|_d: &mut ::rtorb_cdr::Decoder| Ok(()))
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(|_d: &mut ::rtorb::codegen::Decoder| Ok(()))
                     },
                 )
         }
@@ -393,34 +454,34 @@ pub mod small {
         /// IDL operation `poke`.
         ///
         /// Oneway: the client does not wait, and an error is not sent back.
-        fn poke(&self) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        fn poke(&self) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
         /// Reads IDL attribute `current`.
         fn current(
             &self,
-        ) -> ::core::result::Result<Mode, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<Mode, ::rtorb::codegen::SystemException>;
         /// Writes IDL attribute `current`.
         fn set_current(
             &self,
             value: Mode,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Small::Calc`, wrapping a servant.
     pub struct CalcSkeleton<S>(pub S);
-    impl<S: CalcServant + 'static> ::rtorb::runtime::Skeleton for CalcSkeleton<S> {
+    impl<S: CalcServant + 'static> ::rtorb::codegen::Skeleton for CalcSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             calc::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             calc::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn CalcServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn CalcServant));
         }

@@ -8,23 +8,30 @@ pub mod vals {
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Name:1.0";
         /// Reads the boxed value into a new shared value.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(
                 ::std::sync::Arc::new(
-                    Name(<::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?),
+                    Name(
+                        <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(
+                            d,
+                        )?,
+                    ),
                 ),
             )
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Name {
+    impl ::rtorb::codegen::valuetype::ValueBase for Name {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Name:1.0"
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.0, e)?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.0, e)?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -40,46 +47,60 @@ pub mod vals {
             None
         }
     }
-    impl ::rtorb::runtime::IdlType for Name {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::ValueBox,
+    impl ::rtorb::codegen::IdlType for Name {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::ValueBox,
                 "IDL:Vals/Name:1.0",
-                || ::rtorb_cdr::TypeCode::value_box(
+                || ::rtorb::codegen::TypeCode::value_box(
                     "IDL:Vals/Name:1.0",
                     "Name",
-                    ::rtorb_cdr::TypeCode::string(0),
+                    ::rtorb::codegen::TypeCode::string(0),
                 ),
             )
         }
     }
     /// Writes the box as a value.
-    impl ::rtorb_cdr::CdrEncode for Name {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Name {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a box (not null).
-    impl ::rtorb_cdr::CdrDecode for Name {
+    impl ::rtorb::codegen::CdrDecode for Name {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Name,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Name {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Name as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL abstract valuetype `Vals::Base` (`IDL:Vals/Base:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn BaseValue>>`.
-    pub trait BaseValue: ::rtorb_cdr::valuetype::ValueBase {}
-    impl ::rtorb::runtime::IdlType for dyn BaseValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    pub trait BaseValue: ::rtorb::codegen::valuetype::ValueBase {}
+    impl ::rtorb::codegen::IdlType for dyn BaseValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Base:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Base:1.0",
                     "Base",
-                    ::rtorb_cdr::typecode::VM_ABSTRACT,
+                    ::rtorb::codegen::typecode::VM_ABSTRACT,
                     None,
                     ::std::vec![],
                 ),
@@ -95,7 +116,7 @@ pub mod vals {
     )]
     pub trait BaseOperations {
         /// IDL operation `size`.
-        fn size(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        fn size(&self) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// IDL valuetype `Vals::Shape` (`IDL:Vals/Shape:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn ShapeValue>>`.
     pub trait ShapeValue: BaseValue {
@@ -104,23 +125,23 @@ pub mod vals {
         /// The state member `label`.
         fn label(&self) -> &::core::option::Option<Name>;
     }
-    impl ::rtorb::runtime::IdlType for dyn ShapeValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    impl ::rtorb::codegen::IdlType for dyn ShapeValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Shape:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Shape:1.0",
                     "Shape",
-                    ::rtorb_cdr::typecode::VM_NONE,
+                    ::rtorb::codegen::typecode::VM_NONE,
                     None,
                     ::std::vec![
-                        ::rtorb_cdr::ValueMember { name : "x".into(), type_code :
-                        ::rtorb_cdr::TypeCode::long(), visibility :
-                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },::rtorb_cdr::ValueMember {
-                        name : "label".into(), type_code : < Name as
-                        ::rtorb::runtime::IdlType >::type_code(), visibility :
-                        ::rtorb_cdr::typecode::PRIVATE_MEMBER },
+                        ::rtorb::codegen::ValueMember { name : "x".into(), type_code :
+                        ::rtorb::codegen::TypeCode::long(), visibility :
+                        ::rtorb::codegen::typecode::PUBLIC_MEMBER
+                        },::rtorb::codegen::ValueMember { name : "label".into(),
+                        type_code : < Name as ::rtorb::codegen::IdlType >::type_code(),
+                        visibility : ::rtorb::codegen::typecode::PRIVATE_MEMBER },
                     ],
                 ),
             )
@@ -135,7 +156,7 @@ pub mod vals {
     )]
     pub trait ShapeOperations {
         /// IDL operation `size`.
-        fn size(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        fn size(&self) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// The factories (initialisers) of IDL valuetype `Vals::Shape`: implement them to build values.
     #[allow(
@@ -151,7 +172,7 @@ pub mod vals {
             x_: i32,
         ) -> ::core::result::Result<
             ::std::sync::Arc<dyn ShapeValue>,
-            ::rtorb::runtime::SystemException,
+            ::rtorb::codegen::SystemException,
         >;
     }
     /// The state of IDL valuetype `Vals::Shape` (`IDL:Vals/Shape:1.0`), those of its concrete bases first. Share a value as `Arc<Shape>`; register it with `Shape::register_factory()` where it may arrive as a value of a base type.
@@ -166,40 +187,45 @@ pub mod vals {
         /// The repository id of `Vals::Shape`.
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Shape:1.0";
         /// Reads the state of a value (after its header).
-        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        pub fn read_state(
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<Self> {
             Ok(Shape {
-                x: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                label: ::rtorb_cdr::valuetype::read_value_unshared::<
+                x: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                label: ::rtorb::codegen::valuetype::read_value_unshared::<
                     Name,
                 >(d, Name::REPOSITORY_ID, Name::unmarshal)?,
             })
         }
         /// Reads the state of a value into a new shared value: the reader to register.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(::std::sync::Arc::new(Self::read_state(d)?))
         }
         /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Shape:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
         pub fn register_factory() {
-            ::rtorb::runtime::register_value_factory(
+            ::rtorb::codegen::register_value_factory(
                 Self::REPOSITORY_ID,
                 Self::unmarshal,
             );
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Shape {
+    impl ::rtorb::codegen::valuetype::ValueBase for Shape {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Shape:1.0"
         }
         fn truncatable_ids(&self) -> &'static [&'static str] {
             &[]
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.x, e)?;
-            ::rtorb_cdr::valuetype::write_value_unshared(e, self.label.as_ref())?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.x, e)?;
+            ::rtorb::codegen::valuetype::write_value_unshared(e, self.label.as_ref())?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -234,25 +260,39 @@ pub mod vals {
         }
     }
     impl BaseValue for Shape {}
-    impl ::rtorb::runtime::IdlType for Shape {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            <dyn ShapeValue as ::rtorb::runtime::IdlType>::type_code()
+    impl ::rtorb::codegen::IdlType for Shape {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            <dyn ShapeValue as ::rtorb::codegen::IdlType>::type_code()
         }
     }
     /// Writes the value, unshared.
-    impl ::rtorb_cdr::CdrEncode for Shape {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Shape {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a value of this type (not null).
-    impl ::rtorb_cdr::CdrDecode for Shape {
+    impl ::rtorb::codegen::CdrDecode for Shape {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Shape,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Shape {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Shape as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL valuetype `Vals::Point` (`IDL:Vals/Point:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn PointValue>>`.
@@ -260,20 +300,20 @@ pub mod vals {
         /// The state member `y`.
         fn y(&self) -> &i32;
     }
-    impl ::rtorb::runtime::IdlType for dyn PointValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    impl ::rtorb::codegen::IdlType for dyn PointValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Point:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Point:1.0",
                     "Point",
-                    ::rtorb_cdr::typecode::VM_TRUNCATABLE,
-                    Some(<dyn ShapeValue as ::rtorb::runtime::IdlType>::type_code()),
+                    ::rtorb::codegen::typecode::VM_TRUNCATABLE,
+                    Some(<dyn ShapeValue as ::rtorb::codegen::IdlType>::type_code()),
                     ::std::vec![
-                        ::rtorb_cdr::ValueMember { name : "y".into(), type_code :
-                        ::rtorb_cdr::TypeCode::long(), visibility :
-                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                        ::rtorb::codegen::ValueMember { name : "y".into(), type_code :
+                        ::rtorb::codegen::TypeCode::long(), visibility :
+                        ::rtorb::codegen::typecode::PUBLIC_MEMBER },
                     ],
                 ),
             )
@@ -288,7 +328,7 @@ pub mod vals {
     )]
     pub trait PointOperations {
         /// IDL operation `size`.
-        fn size(&self) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        fn size(&self) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// The state of IDL valuetype `Vals::Point` (`IDL:Vals/Point:1.0`), those of its concrete bases first. Share a value as `Arc<Point>`; register it with `Point::register_factory()` where it may arrive as a value of a base type.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -304,42 +344,47 @@ pub mod vals {
         /// The repository id of `Vals::Point`.
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Point:1.0";
         /// Reads the state of a value (after its header).
-        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        pub fn read_state(
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<Self> {
             Ok(Point {
-                x: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                label: ::rtorb_cdr::valuetype::read_value_unshared::<
+                x: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                label: ::rtorb::codegen::valuetype::read_value_unshared::<
                     Name,
                 >(d, Name::REPOSITORY_ID, Name::unmarshal)?,
-                y: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                y: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
         /// Reads the state of a value into a new shared value: the reader to register.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(::std::sync::Arc::new(Self::read_state(d)?))
         }
         /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Point:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
         pub fn register_factory() {
-            ::rtorb::runtime::register_value_factory(
+            ::rtorb::codegen::register_value_factory(
                 Self::REPOSITORY_ID,
                 Self::unmarshal,
             );
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Point {
+    impl ::rtorb::codegen::valuetype::ValueBase for Point {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Point:1.0"
         }
         fn truncatable_ids(&self) -> &'static [&'static str] {
             &["IDL:Vals/Shape:1.0"]
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.x, e)?;
-            ::rtorb_cdr::valuetype::write_value_unshared(e, self.label.as_ref())?;
-            ::rtorb_cdr::CdrEncode::encode(&self.y, e)?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.x, e)?;
+            ::rtorb::codegen::valuetype::write_value_unshared(e, self.label.as_ref())?;
+            ::rtorb::codegen::CdrEncode::encode(&self.y, e)?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -384,30 +429,44 @@ pub mod vals {
         }
     }
     impl BaseValue for Point {}
-    impl ::rtorb::runtime::IdlType for Point {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            <dyn PointValue as ::rtorb::runtime::IdlType>::type_code()
+    impl ::rtorb::codegen::IdlType for Point {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            <dyn PointValue as ::rtorb::codegen::IdlType>::type_code()
         }
     }
     /// Writes the value, unshared.
-    impl ::rtorb_cdr::CdrEncode for Point {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Point {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a value of this type (not null).
-    impl ::rtorb_cdr::CdrDecode for Point {
+    impl ::rtorb::codegen::CdrDecode for Point {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Point,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Point {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Point as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL native type `Vals::Handle`: an opaque handle to whatever the program puts there. It cannot be marshalled, so only operations of local interfaces (and of valuetypes) use it.
     #[derive(Debug, Clone)]
-    pub struct Handle(pub ::rtorb::runtime::Opaque);
+    pub struct Handle(pub ::rtorb::codegen::Opaque);
     /// Types declared in IDL local interface `Vals::User`.
     pub mod user {
         /// Repository ids of `Vals::User`, most derived first, then every base.
@@ -425,11 +484,11 @@ pub mod vals {
         fn open(
             &self,
             p: ::core::option::Option<::std::sync::Arc<dyn PointValue>>,
-        ) -> ::core::result::Result<Handle, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<Handle, ::rtorb::codegen::SystemException>;
     }
-    impl ::rtorb::runtime::IdlType for dyn User {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::local_interface("IDL:Vals/User:1.0", "User")
+    impl ::rtorb::codegen::IdlType for dyn User {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::local_interface("IDL:Vals/User:1.0", "User")
         }
     }
     /// Types and operation support of IDL interface `Vals::Counter`.
@@ -439,54 +498,54 @@ pub mod vals {
         /// Runs a request on a servant of `Vals::Counter`: decodes the arguments, calls the servant, writes the results or exception.
         pub fn dispatch<S: super::CounterServant + ?Sized>(
             servant: &S,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             match req.operation_bytes() {
                 b"count" => {
                     let r = servant.count()?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
                 b"scaled" => {
                     let d = req.arguments();
-                    let by = <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?;
+                    let by = <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?;
                     let r = servant.scaled(by)?;
-                    req.write_results(|e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&r, e)?;
+                    req.write_results(|e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&r, e)?;
                         Ok(())
                     })
                 }
-                _ => Err(::rtorb::runtime::bad_operation()),
+                _ => Err(::rtorb::codegen::bad_operation()),
             }
         }
     }
     /// Client stub of IDL interface `Vals::Counter` (`IDL:Vals/Counter:1.0`).
     #[derive(Debug, Clone)]
-    pub struct Counter(::rtorb::runtime::Object);
-    impl ::rtorb::runtime::Stub for Counter {
+    pub struct Counter(::rtorb::codegen::Object);
+    impl ::rtorb::codegen::Stub for Counter {
         const REPOSITORY_ID: &'static str = "IDL:Vals/Counter:1.0";
-        fn from_object(object: ::rtorb::runtime::Object) -> Self {
+        fn from_object(object: ::rtorb::codegen::Object) -> Self {
             Counter(object)
         }
-        fn as_object(&self) -> &::rtorb::runtime::Object {
+        fn as_object(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
-        fn into_object(self) -> ::rtorb::runtime::Object {
+        fn into_object(self) -> ::rtorb::codegen::Object {
             self.0
         }
     }
     /// The operations of the base (or of `CORBA::Object`).
     impl ::core::ops::Deref for Counter {
-        type Target = ::rtorb::runtime::Object;
-        fn deref(&self) -> &::rtorb::runtime::Object {
+        type Target = ::rtorb::codegen::Object;
+        fn deref(&self) -> &::rtorb::codegen::Object {
             &self.0
         }
     }
-    impl ::rtorb::runtime::IdlType for Counter {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb_cdr::TypeCode::objref("IDL:Vals/Counter:1.0", "Counter")
+    impl ::rtorb::codegen::IdlType for Counter {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::TypeCode::objref("IDL:Vals/Counter:1.0", "Counter")
         }
     }
     #[allow(
@@ -499,14 +558,14 @@ pub mod vals {
         /// IDL operation `count`.
         pub fn count(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "count",
                     |servant: &(dyn CounterServant + 'static)| servant.count(),
-                    |_e: &mut ::rtorb_cdr::Encoder| { Ok(()) },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |_e: &mut ::rtorb::codegen::Encoder| { Ok(()) },
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -514,17 +573,17 @@ pub mod vals {
         pub fn scaled(
             &self,
             by: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException> {
-            ::rtorb::runtime::Stub::as_object(self)
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException> {
+            ::rtorb::codegen::Stub::as_object(self)
                 .call(
                     "scaled",
                     |servant: &(dyn CounterServant + 'static)| servant.scaled(by),
-                    |e: &mut ::rtorb_cdr::Encoder| {
-                        ::rtorb_cdr::CdrEncode::encode(&by, e)?;
+                    |e: &mut ::rtorb::codegen::Encoder| {
+                        ::rtorb::codegen::CdrEncode::encode(&by, e)?;
                         Ok(())
                     },
-                    |reply: ::rtorb::runtime::Reply| {
-                        reply.decode(<i32 as ::rtorb_cdr::CdrDecode>::decode)
+                    |reply: ::rtorb::codegen::Reply| {
+                        reply.decode(<i32 as ::rtorb::codegen::CdrDecode>::decode)
                     },
                 )
         }
@@ -540,53 +599,53 @@ pub mod vals {
         /// IDL operation `count`.
         fn count(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
         /// IDL operation `scaled`.
         fn scaled(
             &self,
             by: i32,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// Skeleton of IDL interface `Vals::Counter`, wrapping a servant.
     pub struct CounterSkeleton<S>(pub S);
-    impl<S: CounterServant + 'static> ::rtorb::runtime::Skeleton for CounterSkeleton<S> {
+    impl<S: CounterServant + 'static> ::rtorb::codegen::Skeleton for CounterSkeleton<S> {
         fn repository_ids(&self) -> &'static [&'static str] {
             counter::REPOSITORY_IDS
         }
         fn dispatch(
             &self,
-            req: &mut ::rtorb::runtime::ServerRequest<'_>,
-        ) -> ::core::result::Result<(), ::rtorb::runtime::SystemException> {
+            req: &mut ::rtorb::codegen::ServerRequest<'_>,
+        ) -> ::core::result::Result<(), ::rtorb::codegen::SystemException> {
             counter::dispatch(&self.0, req)
         }
         fn servant(&self) -> ::core::option::Option<&dyn ::core::any::Any> {
             ::core::option::Option::Some(&self.0)
         }
         fn servant_cast(&self, query: &mut dyn ::core::any::Any) {
-            ::rtorb::runtime::ServantCast::<
+            ::rtorb::codegen::ServantCast::<
                 dyn CounterServant,
             >::offer(query, |s| s.downcast_ref::<S>().map(|s| s as &dyn CounterServant));
         }
     }
     /// IDL valuetype `Vals::Tally` (`IDL:Vals/Tally:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn TallyValue>>`.
-    pub trait TallyValue: ::rtorb_cdr::valuetype::ValueBase {
+    pub trait TallyValue: ::rtorb::codegen::valuetype::ValueBase {
         /// The state member `total`.
         fn total(&self) -> &i32;
     }
-    impl ::rtorb::runtime::IdlType for dyn TallyValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    impl ::rtorb::codegen::IdlType for dyn TallyValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Tally:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Tally:1.0",
                     "Tally",
-                    ::rtorb_cdr::typecode::VM_NONE,
+                    ::rtorb::codegen::typecode::VM_NONE,
                     None,
                     ::std::vec![
-                        ::rtorb_cdr::ValueMember { name : "total".into(), type_code :
-                        ::rtorb_cdr::TypeCode::long(), visibility :
-                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                        ::rtorb::codegen::ValueMember { name : "total".into(), type_code
+                        : ::rtorb::codegen::TypeCode::long(), visibility :
+                        ::rtorb::codegen::typecode::PUBLIC_MEMBER },
                     ],
                 ),
             )
@@ -603,7 +662,7 @@ pub mod vals {
         /// IDL operation `doubled`.
         fn doubled(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// The state of IDL valuetype `Vals::Tally` (`IDL:Vals/Tally:1.0`), those of its concrete bases first. Share a value as `Arc<Tally>`; register it with `Tally::register_factory()` where it may arrive as a value of a base type.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -615,36 +674,41 @@ pub mod vals {
         /// The repository id of `Vals::Tally`.
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Tally:1.0";
         /// Reads the state of a value (after its header).
-        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        pub fn read_state(
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<Self> {
             Ok(Tally {
-                total: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                total: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
         /// Reads the state of a value into a new shared value: the reader to register.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(::std::sync::Arc::new(Self::read_state(d)?))
         }
         /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Tally:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
         pub fn register_factory() {
-            ::rtorb::runtime::register_value_factory(
+            ::rtorb::codegen::register_value_factory(
                 Self::REPOSITORY_ID,
                 Self::unmarshal,
             );
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Tally {
+    impl ::rtorb::codegen::valuetype::ValueBase for Tally {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Tally:1.0"
         }
         fn truncatable_ids(&self) -> &'static [&'static str] {
             &[]
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.total, e)?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.total, e)?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -670,25 +734,39 @@ pub mod vals {
             &self.total
         }
     }
-    impl ::rtorb::runtime::IdlType for Tally {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            <dyn TallyValue as ::rtorb::runtime::IdlType>::type_code()
+    impl ::rtorb::codegen::IdlType for Tally {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            <dyn TallyValue as ::rtorb::codegen::IdlType>::type_code()
         }
     }
     /// Writes the value, unshared.
-    impl ::rtorb_cdr::CdrEncode for Tally {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Tally {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a value of this type (not null).
-    impl ::rtorb_cdr::CdrDecode for Tally {
+    impl ::rtorb::codegen::CdrDecode for Tally {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Tally,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Tally {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Tally as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL valuetype `Vals::Tagged` (`IDL:Vals/Tagged:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn TaggedValue>>`.
@@ -696,20 +774,20 @@ pub mod vals {
         /// The state member `tag`.
         fn tag(&self) -> &::std::string::String;
     }
-    impl ::rtorb::runtime::IdlType for dyn TaggedValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    impl ::rtorb::codegen::IdlType for dyn TaggedValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Tagged:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Tagged:1.0",
                     "Tagged",
-                    ::rtorb_cdr::typecode::VM_NONE,
-                    Some(<dyn TallyValue as ::rtorb::runtime::IdlType>::type_code()),
+                    ::rtorb::codegen::typecode::VM_NONE,
+                    Some(<dyn TallyValue as ::rtorb::codegen::IdlType>::type_code()),
                     ::std::vec![
-                        ::rtorb_cdr::ValueMember { name : "tag".into(), type_code :
-                        ::rtorb_cdr::TypeCode::string(0), visibility :
-                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                        ::rtorb::codegen::ValueMember { name : "tag".into(), type_code :
+                        ::rtorb::codegen::TypeCode::string(0), visibility :
+                        ::rtorb::codegen::typecode::PUBLIC_MEMBER },
                     ],
                 ),
             )
@@ -726,7 +804,7 @@ pub mod vals {
         /// IDL operation `doubled`.
         fn doubled(
             &self,
-        ) -> ::core::result::Result<i32, ::rtorb::runtime::SystemException>;
+        ) -> ::core::result::Result<i32, ::rtorb::codegen::SystemException>;
     }
     /// The state of IDL valuetype `Vals::Tagged` (`IDL:Vals/Tagged:1.0`), those of its concrete bases first. Share a value as `Arc<Tagged>`; register it with `Tagged::register_factory()` where it may arrive as a value of a base type.
     #[derive(Debug, Clone, PartialEq, Default)]
@@ -740,38 +818,43 @@ pub mod vals {
         /// The repository id of `Vals::Tagged`.
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Tagged:1.0";
         /// Reads the state of a value (after its header).
-        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        pub fn read_state(
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<Self> {
             Ok(Tagged {
-                total: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
-                tag: <::std::string::String as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                total: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
+                tag: <::std::string::String as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
         /// Reads the state of a value into a new shared value: the reader to register.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(::std::sync::Arc::new(Self::read_state(d)?))
         }
         /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Tagged:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
         pub fn register_factory() {
-            ::rtorb::runtime::register_value_factory(
+            ::rtorb::codegen::register_value_factory(
                 Self::REPOSITORY_ID,
                 Self::unmarshal,
             );
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Tagged {
+    impl ::rtorb::codegen::valuetype::ValueBase for Tagged {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Tagged:1.0"
         }
         fn truncatable_ids(&self) -> &'static [&'static str] {
             &[]
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.total, e)?;
-            ::rtorb_cdr::CdrEncode::encode(&self.tag, e)?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.total, e)?;
+            ::rtorb::codegen::CdrEncode::encode(&self.tag, e)?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -807,46 +890,60 @@ pub mod vals {
             &self.total
         }
     }
-    impl ::rtorb::runtime::IdlType for Tagged {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            <dyn TaggedValue as ::rtorb::runtime::IdlType>::type_code()
+    impl ::rtorb::codegen::IdlType for Tagged {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            <dyn TaggedValue as ::rtorb::codegen::IdlType>::type_code()
         }
     }
     /// Writes the value, unshared.
-    impl ::rtorb_cdr::CdrEncode for Tagged {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Tagged {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a value of this type (not null).
-    impl ::rtorb_cdr::CdrDecode for Tagged {
+    impl ::rtorb::codegen::CdrDecode for Tagged {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Tagged,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Tagged {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Tagged as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
     /// IDL valuetype `Vals::Opener` (`IDL:Vals/Opener:1.0`): implemented by the Rust type of every value of this type or a type derived from it, reading the state this type declares. A member of this type is an `Option<Arc<dyn OpenerValue>>`.
-    pub trait OpenerValue: ::rtorb_cdr::valuetype::ValueBase {
+    pub trait OpenerValue: ::rtorb::codegen::valuetype::ValueBase {
         /// The state member `base`.
         fn base(&self) -> &i32;
     }
-    impl ::rtorb::runtime::IdlType for dyn OpenerValue {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            ::rtorb::runtime::guarded_type_code(
-                ::rtorb_cdr::TCKind::Value,
+    impl ::rtorb::codegen::IdlType for dyn OpenerValue {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            ::rtorb::codegen::guarded_type_code(
+                ::rtorb::codegen::TCKind::Value,
                 "IDL:Vals/Opener:1.0",
-                || ::rtorb_cdr::TypeCode::value_tc(
+                || ::rtorb::codegen::TypeCode::value_tc(
                     "IDL:Vals/Opener:1.0",
                     "Opener",
-                    ::rtorb_cdr::typecode::VM_NONE,
+                    ::rtorb::codegen::typecode::VM_NONE,
                     None,
                     ::std::vec![
-                        ::rtorb_cdr::ValueMember { name : "base".into(), type_code :
-                        ::rtorb_cdr::TypeCode::long(), visibility :
-                        ::rtorb_cdr::typecode::PUBLIC_MEMBER },
+                        ::rtorb::codegen::ValueMember { name : "base".into(), type_code :
+                        ::rtorb::codegen::TypeCode::long(), visibility :
+                        ::rtorb::codegen::typecode::PUBLIC_MEMBER },
                     ],
                 ),
             )
@@ -870,36 +967,41 @@ pub mod vals {
         /// The repository id of `Vals::Opener`.
         pub const REPOSITORY_ID: &'static str = "IDL:Vals/Opener:1.0";
         /// Reads the state of a value (after its header).
-        pub fn read_state(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
+        pub fn read_state(
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<Self> {
             Ok(Opener {
-                base: <i32 as ::rtorb_cdr::CdrDecode>::decode(d)?,
+                base: <i32 as ::rtorb::codegen::CdrDecode>::decode(d)?,
             })
         }
         /// Reads the state of a value into a new shared value: the reader to register.
         pub fn unmarshal(
-            d: &mut ::rtorb_cdr::Decoder,
-        ) -> ::rtorb_cdr::Result<
-            ::std::sync::Arc<dyn ::rtorb_cdr::valuetype::ValueBase>,
+            d: &mut ::rtorb::codegen::Decoder,
+        ) -> ::rtorb::codegen::Result<
+            ::std::sync::Arc<dyn ::rtorb::codegen::valuetype::ValueBase>,
         > {
             Ok(::std::sync::Arc::new(Self::read_state(d)?))
         }
         /// Registers [`Self::unmarshal`] as the factory of `IDL:Vals/Opener:1.0`, so that a value of this type arriving where a base type is declared is read as this type.
         pub fn register_factory() {
-            ::rtorb::runtime::register_value_factory(
+            ::rtorb::codegen::register_value_factory(
                 Self::REPOSITORY_ID,
                 Self::unmarshal,
             );
         }
     }
-    impl ::rtorb_cdr::valuetype::ValueBase for Opener {
+    impl ::rtorb::codegen::valuetype::ValueBase for Opener {
         fn repository_id(&self) -> &'static str {
             "IDL:Vals/Opener:1.0"
         }
         fn truncatable_ids(&self) -> &'static [&'static str] {
             &[]
         }
-        fn write_state(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::CdrEncode::encode(&self.base, e)?;
+        fn write_state(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::CdrEncode::encode(&self.base, e)?;
             Ok(())
         }
         fn as_any(&self) -> &dyn ::std::any::Any {
@@ -925,25 +1027,39 @@ pub mod vals {
             &self.base
         }
     }
-    impl ::rtorb::runtime::IdlType for Opener {
-        fn type_code() -> ::rtorb_cdr::TypeCode {
-            <dyn OpenerValue as ::rtorb::runtime::IdlType>::type_code()
+    impl ::rtorb::codegen::IdlType for Opener {
+        fn type_code() -> ::rtorb::codegen::TypeCode {
+            <dyn OpenerValue as ::rtorb::codegen::IdlType>::type_code()
         }
     }
     /// Writes the value, unshared.
-    impl ::rtorb_cdr::CdrEncode for Opener {
-        fn encode(&self, e: &mut ::rtorb_cdr::Encoder) -> ::rtorb_cdr::Result<()> {
-            ::rtorb_cdr::valuetype::write_value_unshared(e, Some(self))
+    impl ::rtorb::codegen::CdrEncode for Opener {
+        fn encode(
+            &self,
+            e: &mut ::rtorb::codegen::Encoder,
+        ) -> ::rtorb::codegen::Result<()> {
+            ::rtorb::codegen::valuetype::write_value_unshared(e, Some(self))
         }
     }
     /// Reads a value of this type (not null).
-    impl ::rtorb_cdr::CdrDecode for Opener {
+    impl ::rtorb::codegen::CdrDecode for Opener {
         const MIN_WIRE_SIZE: usize = 4;
-        fn decode(d: &mut ::rtorb_cdr::Decoder) -> ::rtorb_cdr::Result<Self> {
-            ::rtorb_cdr::valuetype::read_value_unshared::<
+        fn decode(d: &mut ::rtorb::codegen::Decoder) -> ::rtorb::codegen::Result<Self> {
+            ::rtorb::codegen::valuetype::read_value_unshared::<
                 Opener,
             >(d, Self::REPOSITORY_ID, Self::unmarshal)?
-                .ok_or(::rtorb_cdr::CdrError::TypeMismatch("null value"))
+                .ok_or(::rtorb::codegen::CdrError::TypeMismatch("null value"))
+        }
+    }
+    impl ::rtorb::codegen::AnyValue for Opener {
+        fn to_any(&self) -> ::rtorb::codegen::Result<::rtorb::codegen::Any> {
+            ::rtorb::codegen::Any::from_cdr(
+                <Opener as ::rtorb::codegen::IdlType>::type_code(),
+                self,
+            )
+        }
+        fn from_any(any: &::rtorb::codegen::Any) -> ::rtorb::codegen::Result<Self> {
+            any.decode_cdr()
         }
     }
 }
