@@ -10,7 +10,9 @@
 //! how a [`SystemException`](crate::SystemException) prints a sentence
 //! and not only a number.
 //!
-//! rtorb's own codes are grouped by range: `0x001`–`0x0ff` the CDR
+//! rtorb's own codes are grouped by range (`0x008`, once a character
+//! outside the code set, is now `DATA_CONVERSION_CHAR_NOT_IN_CODE_SET`):
+//! `0x001`–`0x0ff` the CDR
 //! decoder ([`rtorb_cdr::CdrError::minor`]), `0x101`–`0x1ff` GIOP framing
 //! ([`crate::GiopError::minor`]), `0x201`–`0x2ff` invocation and
 //! references, `0x301`–`0x30f` client connections, `0x310`–`0x31f` the
@@ -105,6 +107,10 @@ minor_codes! {
     /// OMG minor 1.
     CODESET_INCOMPATIBLE_NO_COMMON = CodesetIncompatible, OMG_VMCID | 1,
         "the client and server have no code set in common";
+    /// OMG minor 1 (also for octets that are not text in the code set;
+    /// [`rtorb_cdr::CdrError::BadCharacter`]).
+    DATA_CONVERSION_CHAR_NOT_IN_CODE_SET = DataConversion, OMG_VMCID | 1,
+        "a character does not map to the transmission code set, or octets are not text in it";
     /// OMG minor 1, as omniORB also answers for an unknown key.
     OBJECT_NOT_EXIST_NO_SERVANT = ObjectNotExist, OMG_VMCID | 1,
         "no object is registered under the object key";
@@ -152,9 +158,6 @@ minor_codes! {
     /// rtorb minor 0x007.
     MARSHAL_MALFORMED_STRING = Marshal, RTORB_VMCID | 7,
         "a string is malformed (no terminating NUL, or a NUL inside)";
-    /// rtorb minor 0x008.
-    MARSHAL_BAD_CHARACTER = Marshal, RTORB_VMCID | 8,
-        "a character cannot be represented in the transmission code set";
     /// rtorb minor 0x009.
     MARSHAL_UNSUPPORTED_CODE_SET = Marshal, RTORB_VMCID | 9,
         "a code set this ORB cannot convert";

@@ -8,10 +8,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+use rtorb::minor::TRANSIENT_DISCARDED;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy, ServantActivator, ServantManager,
-    ServantManagerError, TRANSIENT_DISCARDED,
+    ServantManagerError,
 };
 use rtorb::runtime::{
     ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,

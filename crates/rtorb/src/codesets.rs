@@ -84,39 +84,15 @@
 //! assert!(cs.context().is_some());
 //! ```
 
+use crate::minor::{CODESET_INCOMPATIBLE_NO_COMMON, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED};
 use rtorb_cdr::codeset::{CHAR_CODE_SETS, WCHAR_CODE_SETS};
 use rtorb_cdr::codeset::{
     CodeSetComponentInfo, CodeSetContext, CodeSetId, TransmissionCodeSets, negotiate_one,
 };
-use rtorb_cdr::{ByteOrder, CdrError, OMG_VMCID, Version};
+use rtorb_cdr::{ByteOrder, CdrError, Version};
 use rtorb_giop::ior::{Component, Profile, TaggedComponent, tags};
 use rtorb_giop::service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
-
-/// `MARSHAL` minor code: `wchar` or `wstring` data sent by a client over
-/// GIOP 1.0 (OMG minor 5), as the server that receives it reports it.
-pub const MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0: u32 = OMG_VMCID | 5;
-
-/// `MARSHAL` minor code: `wchar` or `wstring` data returned by a server
-/// over GIOP 1.0 (OMG minor 6).
-pub const MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0: u32 = OMG_VMCID | 6;
-
-/// `INV_OBJREF` minor code: `wchar` data for a reference that specifies
-/// no `wchar` code set (OMG minor 1).
-pub const INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED: u32 = OMG_VMCID | 1;
-
-/// `BAD_PARAM` minor code: `wchar` data without a negotiated `wchar`
-/// transmission code set (OMG minor 23).
-pub const BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED: u32 = OMG_VMCID | 23;
-
-/// `CODESET_INCOMPATIBLE` minor code: no common code set with the server
-/// (OMG minor 1).
-pub const CODESET_INCOMPATIBLE_NO_COMMON: u32 = OMG_VMCID | 1;
-
-/// `DATA_CONVERSION` minor code: a character that does not map to the
-/// transmission code set, or octets that are not text in it (OMG minor 1;
-/// [`rtorb_cdr::CdrError::BadCharacter`]).
-pub const DATA_CONVERSION_CHAR_NOT_IN_CODE_SET: u32 = OMG_VMCID | 1;
 
 /// The code sets of an ORB: its native code sets, which its references
 /// advertise and its client prefers, and the code sets it assumes when the
@@ -489,6 +465,10 @@ impl ServerCodeSets {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::minor::{
+        BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0,
+        MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
+    };
     use rtorb_cdr::codeset::CodeSetComponent;
     use rtorb_giop::ior::IiopProfile;
 

@@ -57,6 +57,7 @@ extern crate self as rtorb;
 
 pub mod codegen;
 pub mod codesets;
+pub use rtorb_giop::minor;
 pub mod orb;
 pub mod poa;
 pub mod runtime;

@@ -5,11 +5,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use rtorb::minor::{
+    BAD_OPERATION_UNKNOWN_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT, UNKNOWN_UNLISTED_USER_EXCEPTION,
+};
 use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{
-    BAD_OPERATION_UNKNOWN_OPERATION, CdrDecode, CdrEncode, CompletionStatus,
-    OBJECT_NOT_EXIST_NO_SERVANT, Object, ServerRequest, Skeleton, Stub, SyncScope, SystemException,
-    SystemExceptionKind, UNKNOWN_UNLISTED_USER_EXCEPTION, bad_operation,
+    CdrDecode, CdrEncode, CompletionStatus, Object, ServerRequest, Skeleton, Stub, SyncScope,
+    SystemException, SystemExceptionKind, bad_operation,
 };
 use rtorb_cdr::{ByteOrder, Encoding, OMG_VMCID, Version};
 use rtorb_giop::ior::{IiopProfile, ObjectReference};

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use rtorb::minor::BAD_OPERATION_UNKNOWN_OPERATION;
 use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{
-    BAD_OPERATION_UNKNOWN_OPERATION, CdrDecode, CdrEncode, OpTable, ServerRequest, Skeleton, Stub,
-    SystemException, SystemExceptionKind, bad_operation,
+    CdrDecode, CdrEncode, OpTable, ServerRequest, Skeleton, Stub, SystemException,
+    SystemExceptionKind, bad_operation,
 };
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_test_support::cubit::cubit::{Many, REPOSITORY_IDS as CUBIT_REPOSITORY_IDS};

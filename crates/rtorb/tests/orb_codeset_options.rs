@@ -7,10 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rtorb::codesets::{
-    BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, ClientCodeSets, CodeSetConfig,
-    DATA_CONVERSION_CHAR_NOT_IN_CODE_SET, INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED, ServerCodeSets,
-    native_code_sets,
+use rtorb::codesets::{ClientCodeSets, CodeSetConfig, ServerCodeSets, native_code_sets};
+use rtorb::minor::{
+    BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
+    INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
 };
 use rtorb::orb::{Orb, OrbError};
 use rtorb::runtime::{

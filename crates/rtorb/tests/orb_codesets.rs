@@ -9,10 +9,11 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb::codesets::{
+use rtorb::codesets::native_code_sets;
+use rtorb::minor::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0,
-    MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0, native_code_sets,
+    MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
 };
 use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::runtime::{

@@ -5,10 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rtorb::orb::{
-    BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE, CONFIG_ENV, MAX_CONFIG_FILE_SIZE, Orb,
-    OrbConfig, OrbError,
-};
+use rtorb::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
+use rtorb::orb::{CONFIG_ENV, MAX_CONFIG_FILE_SIZE, Orb, OrbConfig, OrbError};
 use rtorb_giop::SystemExceptionKind;
 use rtorb_test_support::echo::{Echo, echo};
 

@@ -13,10 +13,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use counting::{Counts, counting_registry, unsharable_registry};
-use rtorb::orb::{
-    COMM_FAILURE_CONNECTION_LOST, ConnectionStrategy, INV_POLICY_NO_PROFILE_MATCHES, Orb,
-    TIMEOUT_ROUND_TRIP,
-};
+use rtorb::minor::{COMM_FAILURE_CONNECTION_LOST, INV_POLICY_CANNOT_RECONCILE, TIMEOUT_ROUND_TRIP};
+use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::runtime::{
     ClientProtocolPolicy, Object, Policy, PolicyCurrent, Protocol, ProtocolFallback, ServerRequest,
     Skeleton, SyncScope, SystemException, SystemExceptionKind, bad_operation,
@@ -910,7 +908,7 @@ fn client_protocol_policy_without_a_match_fails_or_falls_back() {
     )
     .unwrap_err();
     assert_eq!(err.kind(), Some(SystemExceptionKind::InvPolicy));
-    assert_eq!(err.minor, INV_POLICY_NO_PROFILE_MATCHES);
+    assert_eq!(err.minor, INV_POLICY_CANNOT_RECONCILE);
     assert_eq!(s.counts.accepted(), 0);
     let lenient = strict.with_fallback(ProtocolFallback::AnyUsable);
     assert_eq!(

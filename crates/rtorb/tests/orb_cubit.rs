@@ -465,7 +465,7 @@ fn a_call_that_takes_too_long_times_out() {
         assert_eq!(sleep(1).unwrap(), 1);
         let e = sleep(1000).unwrap_err();
         assert_eq!(e.kind(), Some(SystemExceptionKind::Timeout));
-        assert_eq!(e.minor, rtorb::orb::TIMEOUT_ROUND_TRIP);
+        assert_eq!(e.minor, rtorb::minor::TIMEOUT_ROUND_TRIP);
         // The reactive server runs one request at a time: let the long
         // one end before the next call.
         let _ = eventually(TIMEOUT, || finished.load(Ordering::SeqCst) >= 2);
@@ -537,7 +537,7 @@ fn location_forward_is_followed_and_bounded() {
             .cube_long(1)
             .unwrap_err();
         assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
-        assert_eq!(e.minor, rtorb::runtime::TRANSIENT_TOO_MANY_FORWARDS);
+        assert_eq!(e.minor, rtorb::minor::TRANSIENT_TOO_MANY_FORWARDS);
         drop(target);
     }
 }

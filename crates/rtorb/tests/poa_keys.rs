@@ -8,7 +8,8 @@ mod poa_common;
 use bytes::Bytes;
 use poa_common::{TAGGED_ID, client, free_port, remote, server, tagged, who};
 use rtorb::orb::Orb;
-use rtorb::poa::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
+
+use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
 use rtorb::runtime::SystemExceptionKind;
 
 /// The object slot and generation of a system-id key of a transient POA
@@ -295,7 +296,7 @@ fn a_freed_system_id_can_be_activated_again() {
     assert_ne!(other, id);
     let e = poa.activate_object_with_id(&id, tagged(4)).unwrap_err();
     assert!(
-        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::poa::BAD_PARAM_STALE_ID),
+        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::minor::BAD_PARAM_STALE_ID),
         "{e:?}"
     );
     assert_eq!(
@@ -308,7 +309,7 @@ fn a_freed_system_id_can_be_activated_again() {
         .activate_object_with_id(b"made-up", tagged(5))
         .unwrap_err();
     assert!(
-        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::poa::BAD_PARAM_FOREIGN_ID),
+        matches!(&e, rtorb::poa::PoaError::System(s) if s.kind() == Some(SystemExceptionKind::BadParam) && s.minor == rtorb::minor::BAD_PARAM_FOREIGN_ID),
         "{e:?}"
     );
 }

@@ -11,11 +11,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use rtorb::minor::{BAD_INV_ORDER_WOULD_DEADLOCK, OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED};
 use rtorb::orb::Orb;
-use rtorb::poa::{
-    BAD_INV_ORDER_WOULD_DEADLOCK, OBJ_ADAPTER_INACTIVE, Poa, PoaError, PoaManager, State,
-    TRANSIENT_DISCARDED,
-};
+use rtorb::poa::{Poa, PoaError, PoaManager, State};
 use rtorb::runtime::{
     CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
 };

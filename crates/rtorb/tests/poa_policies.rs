@@ -7,10 +7,12 @@ mod poa_common;
 use std::sync::Arc;
 
 use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use rtorb::minor::{
+    BAD_PARAM_FOREIGN_ID, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJECT_NOT_EXIST_NOT_ACTIVE,
+};
 use rtorb::poa::{
-    BAD_PARAM_FOREIGN_ID, IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy,
-    LifespanPolicy, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJECT_NOT_EXIST_NOT_ACTIVE, Poa, PoaError,
-    Policies, Policy, RequestProcessingPolicy, ServantRetentionPolicy, State,
+    IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Poa,
+    PoaError, Policies, Policy, RequestProcessingPolicy, ServantRetentionPolicy, State,
 };
 use rtorb::runtime::{Skeleton, SystemExceptionKind};
 

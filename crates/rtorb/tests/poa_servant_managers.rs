@@ -7,9 +7,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use rtorb::minor::{
+    BAD_INV_ORDER_SERVANT_MANAGER_SET, OBJ_ADAPTER_NO_SERVANT_MANAGER, UNKNOWN_SERVANT_PANICKED,
+};
 use rtorb::poa::{
-    AdapterActivator, BAD_INV_ORDER_SERVANT_MANAGER_SET, Cookie, ForwardRequest,
-    IdAssignmentPolicy, OBJ_ADAPTER_NO_SERVANT_MANAGER, Poa, PoaError, Policy,
+    AdapterActivator, Cookie, ForwardRequest, IdAssignmentPolicy, Poa, PoaError, Policy,
     RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager, ServantManagerError,
     ServantRetentionPolicy,
 };
@@ -578,7 +580,7 @@ impl ServantActivator for Panicky {
 /// `UNKNOWN`; the server goes on serving, in every concurrency strategy.
 #[test]
 fn a_servant_manager_that_panics_gives_unknown_and_the_server_goes_on() {
-    use rtorb::orb::{ServerStrategy, UNKNOWN_SERVANT_PANICKED};
+    use rtorb::orb::ServerStrategy;
     for strategy in ServerStrategy::ALL {
         let orb = rtorb::orb::Orb::builder()
             .listen("iiop://127.0.0.1:0")

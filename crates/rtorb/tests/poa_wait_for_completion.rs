@@ -12,10 +12,11 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock, mpsc};
 use std::time::Duration;
 
 use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use rtorb::minor::BAD_INV_ORDER_WOULD_DEADLOCK;
 use rtorb::orb::Orb;
 use rtorb::poa::{
-    BAD_INV_ORDER_WOULD_DEADLOCK, IdAssignmentPolicy, Poa, PoaError, PoaManager, Policy,
-    RequestProcessingPolicy, ServantActivator, ServantManager, ServantManagerError, State,
+    IdAssignmentPolicy, Poa, PoaError, PoaManager, Policy, RequestProcessingPolicy,
+    ServantActivator, ServantManager, ServantManagerError, State,
 };
 use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
 use rtorb_test_support::wait::eventually;

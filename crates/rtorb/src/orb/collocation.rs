@@ -21,12 +21,12 @@ use rtorb_giop::{
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
 use crate::runtime::{
-    Arguments, Collocated, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, NoInvoker, Reply, ReplyBuilder,
-    ServerRequest, Skeleton, SyncScope, Target, dispatch, follow_forwards,
+    Arguments, Collocated, Hop, Invoker, NoInvoker, Reply, ReplyBuilder, ServerRequest, Skeleton,
+    SyncScope, Target, dispatch, follow_forwards,
 };
 
 use super::client::ClientCore;
-use super::server::UNKNOWN_SERVANT_PANICKED;
+use crate::minor::{MARSHAL_UNEXPECTED_REPLY, UNKNOWN_SERVANT_PANICKED};
 
 /// What collocated calls did, counted by the ORB
 /// ([`super::Orb::collocation_stats`]).

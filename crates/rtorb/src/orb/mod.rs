@@ -70,27 +70,14 @@ use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope,
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
-pub use client::{
-    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
-    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
-    TRANSIENT_NO_USABLE_PROFILE,
-};
 pub use collocation::CollocationStats;
 pub use config::{
     CONFIG_ENV, ConnectionStrategy, DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OrbConfig,
 };
 
-/// `BAD_PARAM` minor code of `string_to_object("file://...")` for a file
-/// that cannot be read, is larger than [`MAX_CONFIG_FILE_SIZE`] or is not
-/// UTF-8 text (rtorb).
-pub const BAD_PARAM_FILE_UNREADABLE: u32 = rtorb_cdr::RTORB_VMCID | 0x330;
+pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy};
 
-/// `BAD_PARAM` minor code of `string_to_object("file://...")` for a file
-/// that holds no valid `IOR:`, `corbaloc:` or `corbaname:` reference
-/// (rtorb).
-pub const BAD_PARAM_FILE_NO_REFERENCE: u32 = rtorb_cdr::RTORB_VMCID | 0x331;
-pub use server::{MESSAGES_PER_TURN, ServerStrategy, UNKNOWN_SERVANT_PANICKED, UnknownStrategy};
-
+use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
 use client::{ClientConfig, ClientCore};
 use collocation::OrbInvoker;
 use server::{ServerCore, ServerLimits};

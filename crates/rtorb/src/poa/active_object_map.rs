@@ -15,10 +15,8 @@ use crate::runtime::Skeleton;
 use super::adapter::PoaState;
 use super::error::system;
 use super::key::{self, SlotRef};
-use super::{
-    BAD_PARAM_FOREIGN_ID, BAD_PARAM_STALE_ID, IdUniquenessPolicy, Poa, PoaError, ServantActivator,
-    ServantManager, read, write,
-};
+use super::{IdUniquenessPolicy, Poa, PoaError, ServantActivator, ServantManager, read, write};
+use crate::minor::{BAD_PARAM_FOREIGN_ID, BAD_PARAM_STALE_ID};
 
 /// The active object map: slots with generations, and hash maps for
 /// what is not found by slot.

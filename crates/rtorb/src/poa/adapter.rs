@@ -22,9 +22,11 @@ use super::key::{self, SlotRef};
 use super::manager::Running;
 use super::table::AdapterTable;
 use super::{
-    AdapterActivator, BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_PARAM_FOREIGN_ID, IdUniquenessPolicy,
-    ImplicitActivationPolicy, OBJ_ADAPTER_NO_SERVANT_MANAGER, PoaError, PoaManager, Policies,
+    AdapterActivator, IdUniquenessPolicy, ImplicitActivationPolicy, PoaError, PoaManager, Policies,
     Policy, RequestProcessingPolicy, ServantManager, read, write,
+};
+use crate::minor::{
+    BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_PARAM_FOREIGN_ID, OBJ_ADAPTER_NO_SERVANT_MANAGER,
 };
 
 /// An object id: the application's octets, or the POA's for a
@@ -404,7 +406,7 @@ impl Poa {
     /// must be one this POA assigned (`BAD_PARAM`, [`BAD_PARAM_FOREIGN_ID`],
     /// otherwise); a deactivated one can be activated again unless its
     /// slot went to another object meanwhile (`BAD_PARAM`,
-    /// [`BAD_PARAM_STALE_ID`](super::BAD_PARAM_STALE_ID): the slot and its
+    /// [`BAD_PARAM_STALE_ID`](crate::minor::BAD_PARAM_STALE_ID): the slot and its
     /// generation count are what keeps a stale reference from reaching
     /// the other object).
     pub fn activate_object_with_id(

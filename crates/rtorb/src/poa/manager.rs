@@ -10,10 +10,8 @@ use std::time::Duration;
 use rtorb_giop::{SystemException, SystemExceptionKind};
 
 use super::adapter::PoaInner;
-use super::error::{
-    OBJ_ADAPTER_INACTIVE, PoaError, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN, system,
-    would_deadlock,
-};
+use super::error::{PoaError, system, would_deadlock};
+use crate::minor::{OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN};
 
 /// `PortableServer::POAManager::State`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -145,12 +145,7 @@ use crate::sync::RwLock;
 
 pub use adapter::{ObjectId, POA_REPOSITORY_ID, Poa};
 pub use current::{CURRENT_REPOSITORY_ID, Current, NoContext};
-pub use error::{
-    BAD_INV_ORDER_SERVANT_MANAGER_SET, BAD_INV_ORDER_WOULD_DEADLOCK, BAD_PARAM_FOREIGN_ID,
-    BAD_PARAM_STALE_ID, OBJ_ADAPTER_INACTIVE, OBJ_ADAPTER_NO_DEFAULT_SERVANT,
-    OBJ_ADAPTER_NO_SERVANT_MANAGER, OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE,
-    PoaError, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN,
-};
+pub use error::PoaError;
 pub use manager::{PoaManager, State};
 pub use policy::{
     IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Policies,

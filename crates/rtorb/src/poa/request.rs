@@ -20,10 +20,10 @@ use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
 use super::table::Location;
 use super::{
-    Cookie, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJ_ADAPTER_NO_SERVANT_MANAGER, Poa,
-    RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager, ServantManagerError,
-    read, write,
+    Cookie, Poa, RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
+    ServantManagerError, read, write,
 };
+use crate::minor::{OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJ_ADAPTER_NO_SERVANT_MANAGER};
 
 /// What a servant lookup gives a request.
 pub(crate) enum Found {

@@ -12,11 +12,9 @@ use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
 };
 
-use super::exception::{
-    INV_OBJREF_NO_OBJECT_KEY, OperationError, UNKNOWN_UNLISTED_USER_EXCEPTION, marshal_completed,
-    read_repository_id,
-};
+use super::exception::{OperationError, marshal_completed, read_repository_id};
 use super::policy::{Policy, find, merge};
+use crate::minor::{INV_OBJREF_NO_OBJECT_KEY, UNKNOWN_UNLISTED_USER_EXCEPTION};
 
 /// The repository id of `CORBA::Object`, which every object is.
 pub const OBJECT_REPOSITORY_ID: &str = "IDL:omg.org/CORBA/Object:1.0";

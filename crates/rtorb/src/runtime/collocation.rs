@@ -19,9 +19,10 @@ use rtorb_cdr::{CdrError, Encoder};
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
 use super::client::{Arguments, Collocated, Object, Reply};
-use super::exception::MARSHAL_UNEXPECTED_REPLY;
+
 use super::forward::{Hop, follow_forwards};
 use super::server::Skeleton;
+use crate::minor::MARSHAL_UNEXPECTED_REPLY;
 
 /// A query, through [`Skeleton::servant_cast`], for the way to view a
 /// skeleton's [`Skeleton::servant`] as the servant trait object `T` of
@@ -232,10 +233,11 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use crate::minor::TRANSIENT_TOO_MANY_FORWARDS;
     use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoding};
 
     use super::*;
-    use crate::runtime::{Invoker, SyncScope, TRANSIENT_TOO_MANY_FORWARDS, Target};
+    use crate::runtime::{Invoker, SyncScope, Target};
 
     /// Serves `here` in process, forwards `hop` to `here`, `away` to the
     /// remote `far`, and `loop` to itself; counts collocated attempts.

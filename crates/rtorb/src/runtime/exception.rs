@@ -1,45 +1,9 @@
 //! User exceptions, the error type of an operation, and the minor codes
 //! the runtime raises system exceptions with.
 
-use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, OMG_VMCID, RTORB_VMCID};
+use crate::minor::{BAD_OPERATION_UNKNOWN_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT};
+use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
-
-/// `BAD_OPERATION` minor code for an operation the target does not have
-/// (OMG minor 2, "operation or attribute not known to target object").
-pub const BAD_OPERATION_UNKNOWN_OPERATION: u32 = OMG_VMCID | 2;
-
-/// `OBJECT_NOT_EXIST` minor code for an object key no servant is
-/// registered under: OMG minor 1, the code omniORB answers with when no
-/// object matches a key.
-pub const OBJECT_NOT_EXIST_NO_SERVANT: u32 = OMG_VMCID | 1;
-
-/// `UNKNOWN` minor code for a user exception the operation does not
-/// declare (OMG minor 1, "unlisted user exception received by client").
-pub const UNKNOWN_UNLISTED_USER_EXCEPTION: u32 = OMG_VMCID | 1;
-
-/// `INV_OBJREF` minor code for a reference with no profile that carries
-/// an object key (rtorb).
-pub const INV_OBJREF_NO_OBJECT_KEY: u32 = RTORB_VMCID | 0x201;
-
-/// `TRANSIENT` minor code for a request forwarded more times than the
-/// invoker follows (rtorb).
-pub const TRANSIENT_TOO_MANY_FORWARDS: u32 = RTORB_VMCID | 0x202;
-
-/// `MARSHAL` minor code for a reply that does not answer the request
-/// sent: another message type or request id (rtorb).
-pub const MARSHAL_UNEXPECTED_REPLY: u32 = RTORB_VMCID | 0x203;
-
-/// `NO_IMPLEMENT` minor code for a standard object operation the runtime
-/// does not provide yet, such as `_interface` (rtorb).
-pub const NO_IMPLEMENT_OBJECT_OPERATION: u32 = RTORB_VMCID | 0x204;
-
-/// `MARSHAL` minor code for a GIOP 1.2 request that addresses its target
-/// by profile or reference where only object keys are served (rtorb).
-pub const MARSHAL_TARGET_NOT_A_KEY: u32 = RTORB_VMCID | 0x205;
-
-/// `TRANSIENT` minor code of a call through an ORB's invoker before the
-/// invoker exists or once the ORB is gone (rtorb).
-pub const TRANSIENT_NOT_READY: u32 = RTORB_VMCID | 0x322;
 
 /// An IDL user exception, as generated code defines it: a struct whose
 /// members [`CdrEncode`] and [`CdrDecode`] write and read (without the

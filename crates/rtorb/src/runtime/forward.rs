@@ -7,9 +7,8 @@
 //! with the caller, so that a call that is not forwarded (the common
 //! case) runs none of this.
 
+use crate::minor::TRANSIENT_TOO_MANY_FORWARDS;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
-
-use super::exception::TRANSIENT_TOO_MANY_FORWARDS;
 
 /// How many `LOCATION_FORWARD` replies one call follows before it fails
 /// with `TRANSIENT`.

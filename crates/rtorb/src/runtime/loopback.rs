@@ -32,10 +32,11 @@ use rtorb_giop::{
 };
 
 use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
-use super::exception::{MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY, object_not_exist};
+use super::exception::object_not_exist;
 use super::forward::{Hop, follow_forwards};
 use super::pool::BufferPool;
 use super::server::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
+use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY};
 use crate::sync::RwLock;
 
 pub use super::forward::MAX_FORWARDS;

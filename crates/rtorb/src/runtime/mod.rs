@@ -161,11 +161,7 @@ pub use client::{
 };
 pub use collocation::{ParamFrom, ServantCast};
 pub use exception::{
-    BAD_OPERATION_UNKNOWN_OPERATION, INV_OBJREF_NO_OBJECT_KEY, MARSHAL_TARGET_NOT_A_KEY,
-    MARSHAL_UNEXPECTED_REPLY, NO_IMPLEMENT_OBJECT_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT,
-    OperationError, TRANSIENT_NOT_READY, TRANSIENT_TOO_MANY_FORWARDS,
-    UNKNOWN_UNLISTED_USER_EXCEPTION, UserException, bad_operation, marshal_completed,
-    object_not_exist,
+    OperationError, UserException, bad_operation, marshal_completed, object_not_exist,
 };
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use policy::{

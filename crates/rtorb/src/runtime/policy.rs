@@ -27,7 +27,6 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rtorb_cdr::OMG_VMCID;
 use rtorb_giop::FrameProtocol;
 
 use super::client::SyncScope;
@@ -38,11 +37,6 @@ pub const SYNC_SCOPE_POLICY_TYPE: u32 = 24;
 pub const RELATIVE_RT_TIMEOUT_POLICY_TYPE: u32 = 32;
 /// `RTCORBA::CLIENT_PROTOCOL_POLICY_TYPE`.
 pub const CLIENT_PROTOCOL_POLICY_TYPE: u32 = 43;
-
-/// `INV_POLICY` minor code for a reference none of whose profiles the
-/// effective policies allow (OMG minor 1: the policies of the IOR and the
-/// effective overrides cannot be reconciled).
-pub const INV_POLICY_CANNOT_RECONCILE: u32 = OMG_VMCID | 1;
 
 /// A client-side policy.
 #[derive(Debug, Clone, PartialEq, Eq)]

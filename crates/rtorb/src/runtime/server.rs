@@ -9,9 +9,8 @@ use rtorb_giop::message::{MessageWriter, ReplyStatus};
 use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
 
 use super::client::OBJECT_REPOSITORY_ID;
-use super::exception::{
-    NO_IMPLEMENT_OBJECT_OPERATION, UserException, marshal_completed, read_repository_id,
-};
+use super::exception::{UserException, marshal_completed, read_repository_id};
+use crate::minor::NO_IMPLEMENT_OBJECT_OPERATION;
 
 /// The servant side of an interface, as generated code implements it: a
 /// wrapper of a servant (a value implementing the generated servant

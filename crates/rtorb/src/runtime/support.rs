@@ -27,7 +27,7 @@ use rtorb_giop::{
 };
 
 use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
-use super::exception::TRANSIENT_NOT_READY;
+use crate::minor::TRANSIENT_NOT_READY;
 
 pub use rtorb_cdr::IdlType;
 

@@ -1,33 +1,11 @@
 //! The system exceptions the client side raises, and their minor codes.
 
-use rtorb_cdr::{OMG_VMCID, RTORB_VMCID};
+use crate::minor::{
+    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_CANNOT_RECONCILE,
+    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
+    TRANSIENT_NO_USABLE_PROFILE,
+};
 use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
-
-/// `TRANSIENT` minor code for a reference with no profile a registered
-/// protocol can reach (OMG minor 2, "no usable profile in IOR").
-pub const TRANSIENT_NO_USABLE_PROFILE: u32 = OMG_VMCID | 2;
-
-/// `TRANSIENT` minor code for a connection that could not be opened
-/// (rtorb).
-pub const TRANSIENT_CONNECT_FAILED: u32 = RTORB_VMCID | 0x301;
-
-/// `TRANSIENT` minor code for a request the server closed the connection
-/// on before starting it, twice (rtorb).
-pub const TRANSIENT_CONNECTION_CLOSED: u32 = RTORB_VMCID | 0x302;
-
-/// `COMM_FAILURE` minor code for a connection lost while sending a
-/// request or waiting for its reply (rtorb).
-pub const COMM_FAILURE_CONNECTION_LOST: u32 = RTORB_VMCID | 0x303;
-
-/// `COMM_FAILURE` minor code for a server that answered with a
-/// `MessageError` or sent what a client cannot accept (rtorb).
-pub const COMM_FAILURE_PROTOCOL_ERROR: u32 = RTORB_VMCID | 0x304;
-
-/// `TIMEOUT` minor code for a call whose reply did not arrive within the
-/// round-trip timeout (rtorb).
-pub const TIMEOUT_ROUND_TRIP: u32 = RTORB_VMCID | 0x305;
-
-pub use crate::runtime::policy::INV_POLICY_CANNOT_RECONCILE as INV_POLICY_NO_PROFILE_MATCHES;
 
 pub(super) fn system(
     kind: SystemExceptionKind,
@@ -86,7 +64,7 @@ pub(super) fn no_usable_profile() -> SystemException {
 pub(super) fn no_profile_matches() -> SystemException {
     system(
         SystemExceptionKind::InvPolicy,
-        INV_POLICY_NO_PROFILE_MATCHES,
+        INV_POLICY_CANNOT_RECONCILE,
         CompletionStatus::No,
     )
 }

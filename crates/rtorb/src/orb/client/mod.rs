@@ -85,9 +85,9 @@ use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
 
 use super::config::ConnectionStrategy;
 use crate::codesets::CodeSetConfig;
+use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
 use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Hop, Invoker, MARSHAL_UNEXPECTED_REPLY, Reply, SyncScope,
-    Target, follow_forwards,
+    Arguments, ClientProtocolPolicy, Hop, Invoker, Reply, SyncScope, Target, follow_forwards,
 };
 use crate::transport::ProtocolRegistry;
 use error::{is_not_started, no_profile_matches, protocol_error, system};
@@ -97,11 +97,6 @@ use reply::Outcome;
 use request::{Request, encode_oneway};
 use select::{Candidate, Effective, ordered, select};
 
-pub use error::{
-    COMM_FAILURE_CONNECTION_LOST, COMM_FAILURE_PROTOCOL_ERROR, INV_POLICY_NO_PROFILE_MATCHES,
-    TIMEOUT_ROUND_TRIP, TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED,
-    TRANSIENT_NO_USABLE_PROFILE,
-};
 pub use request::ORB_FRAGMENTS;
 
 /// Source of [`ClientCore::id`]s.

@@ -159,7 +159,7 @@ impl Inbound {
     }
 
     /// The next whole (reassembled) message from the server. A deadline
-    /// that passes gives `TIMEOUT` ([`TIMEOUT_ROUND_TRIP`](super::error::TIMEOUT_ROUND_TRIP)) and leaves the
+    /// that passes gives `TIMEOUT` ([`TIMEOUT_ROUND_TRIP`](crate::minor::TIMEOUT_ROUND_TRIP)) and leaves the
     /// connection usable.
     pub(super) fn read_message(
         &mut self,

@@ -33,14 +33,13 @@ use rtorb_giop::{
     ServiceContextList, SystemException, SystemExceptionKind, request_view_framed,
 };
 
+use super::ServerCore;
 use super::write::{Control, Next, WriteHalf};
-use super::{ServerCore, UNKNOWN_SERVANT_PANICKED};
 use crate::codesets::ServerCodeSets;
+use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
-use crate::runtime::{
-    MARSHAL_TARGET_NOT_A_KEY, ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker,
-};
+use crate::runtime::{ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker};
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
 

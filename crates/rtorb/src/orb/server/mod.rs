@@ -72,7 +72,6 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb_cdr::RTORB_VMCID;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
@@ -82,15 +81,13 @@ use crate::sync::Mutex;
 use crate::transport::Transport;
 
 use super::OrbConfig;
+use crate::minor::UNKNOWN_SERVANT_PANICKED;
 
 pub use event_loop::MESSAGES_PER_TURN;
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
 pub(crate) use reactive::spawn as spawn_reactive;
 pub use strategy::{ServerStrategy, UnknownStrategy};
 pub(crate) use thread_per_connection::spawn as spawn_acceptor;
-
-/// `UNKNOWN` minor code for a servant that panicked (rtorb).
-pub const UNKNOWN_SERVANT_PANICKED: u32 = RTORB_VMCID | 0x310;
 
 /// The bounds and timeouts of the server, from the [`OrbConfig`].
 #[derive(Debug, Clone, Copy)]
