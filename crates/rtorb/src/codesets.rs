@@ -35,7 +35,7 @@
 //! Text that cannot be carried is never altered: a character the
 //! transmission code set cannot represent, or octets that are not text in
 //! it, raise `DATA_CONVERSION` OMG minor 1
-//! ([`DATA_CONVERSION_CHAR_NOT_IN_CODE_SET`]), `COMPLETED_NO` for
+//! ([`DATA_CONVERSION_CHAR_NOT_IN_CODE_SET`](crate::minor::DATA_CONVERSION_CHAR_NOT_IN_CODE_SET)), `COMPLETED_NO` for
 //! arguments and `COMPLETED_YES` for results.
 //!
 //! `wchar`/`wstring` data where it cannot go gives the exceptions CORBA
@@ -44,9 +44,9 @@
 //! | where | exception |
 //! |---|---|
 //! | a client would send it to a profile that specifies no `wchar` code set: no `TAG_CODE_SETS` component, one without `wchar` code sets, or a GIOP 1.0 profile (which cannot carry components) | `INV_OBJREF` OMG minor 1 ([`INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED`]) |
-//! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`]) |
-//! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`], see [`crate::runtime::marshal_completed`]) |
-//! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`]) |
+//! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`](crate::minor::MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0)) |
+//! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`](crate::minor::MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0), see [`crate::runtime::marshal_completed`]) |
+//! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`](crate::minor::BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED)) |
 //! | a client would send `char` or `wchar` data of a kind whose code sets have nothing in common with the server's | `CODESET_INCOMPATIBLE` OMG minor 1 ([`CODESET_INCOMPATIBLE_NO_COMMON`]) |
 //!
 //! (CORBA's rule for the client, in the IOR chapter: "if a server supports

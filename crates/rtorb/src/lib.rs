@@ -46,6 +46,7 @@
 //!  |
 //! runtime      what generated code calls: stubs, skeletons, exceptions, values
 //!  |
+//! minor        every minor code rtorb raises (`rtorb_giop::minor`)
 //! sync         the ORB's locks, counted with the `lock-count` feature
 //! whitebox     the time of each stage of a call, with the `whitebox` feature
 //! ```

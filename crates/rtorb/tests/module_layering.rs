@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 /// the modules of every layer below its own, and none of its own layer
 /// but itself.
 const LAYERS: &[&[&str]] = &[
-    // Locks and stage timing: no other module.
-    &["sync", "whitebox"],
+    // The minor codes (a re-export of `rtorb_giop::minor`); locks and
+    // stage timing: no other module.
+    &["minor", "sync", "whitebox"],
     // What generated code calls: stubs, skeletons, exceptions, values.
     &["runtime"],
     // Pluggable transports; code-set negotiation.

@@ -610,10 +610,12 @@ impl Orb {
             .map(|_| &trimmed[7..])
         {
             if path.is_empty() {
-                return Err(bad_param(BAD_PARAM_FILE_UNREADABLE));
+                return Err(bad_param(BAD_PARAM_FILE_UNREADABLE)
+                    .with_detail(format_args!("{trimmed:?} names no file")));
             }
-            let text = config::read_bounded(std::path::Path::new(path))
-                .map_err(|_| bad_param(BAD_PARAM_FILE_UNREADABLE))?;
+            let text = config::read_bounded(std::path::Path::new(path)).map_err(|e| {
+                bad_param(BAD_PARAM_FILE_UNREADABLE).with_detail(format_args!("{path}: {e}"))
+            })?;
             let inner = text.trim();
             let scheme_ok = ["IOR:", "corbaloc:", "corbaname:"].iter().any(|p| {
                 inner
@@ -621,32 +623,42 @@ impl Orb {
                     .is_some_and(|h| h.eq_ignore_ascii_case(p))
             });
             if !scheme_ok {
-                return Err(bad_param(BAD_PARAM_FILE_NO_REFERENCE));
+                return Err(
+                    bad_param(BAD_PARAM_FILE_NO_REFERENCE).with_detail(format_args!(
+                        "{path} does not start with IOR:, corbaloc: or corbaname:"
+                    )),
+                );
             }
             return self.string_to_object(inner).map_err(|e| match e.kind() {
-                Some(SystemExceptionKind::BadParam) => bad_param(BAD_PARAM_FILE_NO_REFERENCE),
+                Some(SystemExceptionKind::BadParam) => {
+                    bad_param(BAD_PARAM_FILE_NO_REFERENCE).with_detail(format_args!("{path}: {e}"))
+                }
                 _ => e,
             });
         }
-        let reference = match parse_object_url(s).map_err(|e| bad_param(e.minor()))? {
-            ObjectUrl::Ior(r) => r,
-            ObjectUrl::Corbaloc(c) => {
-                if c.location == Location::Rir {
-                    let name = String::from_utf8_lossy(&c.key).into_owned();
-                    return self
-                        .resolve_initial_references(&name)
-                        .map_err(|_| bad_param(rtorb_cdr::OMG_VMCID | 10));
+        let reference =
+            match parse_object_url(s).map_err(|e| bad_param(e.minor()).with_detail(e))? {
+                ObjectUrl::Ior(r) => r,
+                ObjectUrl::Corbaloc(c) => {
+                    if c.location == Location::Rir {
+                        let name = String::from_utf8_lossy(&c.key).into_owned();
+                        return self.resolve_initial_references(&name).map_err(|e| {
+                            bad_param(crate::minor::BAD_PARAM_OTHER_URL_ERROR)
+                                .with_detail(format_args!("rir:{name}: {e}"))
+                        });
+                    }
+                    c.to_ior("")
+                        .map_err(|e| bad_param(e.minor()).with_detail(e))?
                 }
-                c.to_ior("").map_err(|e| bad_param(e.minor()))?
-            }
-            ObjectUrl::Corbaname(_) => {
-                return Err(SystemException::new(
-                    SystemExceptionKind::NoImplement,
-                    0,
-                    CompletionStatus::No,
-                ));
-            }
-        };
+                ObjectUrl::Corbaname(_) => {
+                    return Err(SystemException::new(
+                        SystemExceptionKind::NoImplement,
+                        0,
+                        CompletionStatus::No,
+                    )
+                    .with_detail("corbaname: references are not resolved by this ORB yet"));
+                }
+            };
         Ok(Object::new(
             self.invoker(),
             Target::from_reference(reference)?,

@@ -403,7 +403,7 @@ impl Poa {
     }
 
     /// `activate_object_with_id` (needs `RETAIN`). With `SYSTEM_ID`, `id`
-    /// must be one this POA assigned (`BAD_PARAM`, [`BAD_PARAM_FOREIGN_ID`],
+    /// must be one this POA assigned (`BAD_PARAM`, [`BAD_PARAM_FOREIGN_ID`](crate::minor::BAD_PARAM_FOREIGN_ID),
     /// otherwise); a deactivated one can be activated again unless its
     /// slot went to another object meanwhile (`BAD_PARAM`,
     /// [`BAD_PARAM_STALE_ID`](crate::minor::BAD_PARAM_STALE_ID): the slot and its

@@ -192,7 +192,7 @@ impl Reply {
     ///
     /// Results or members that fail to decode give `MARSHAL`
     /// (`COMPLETED_YES`); a user exception `E` does not know gives
-    /// `UNKNOWN` with [`UNKNOWN_UNLISTED_USER_EXCEPTION`].
+    /// `UNKNOWN` with [`UNKNOWN_UNLISTED_USER_EXCEPTION`](crate::minor::UNKNOWN_UNLISTED_USER_EXCEPTION).
     pub fn decode<T, E: OperationError>(
         self,
         results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,

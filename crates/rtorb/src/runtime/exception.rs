@@ -73,7 +73,7 @@ pub trait UserException: CdrEncode + CdrDecode + std::fmt::Debug {
 pub trait OperationError: From<SystemException> {
     /// Decodes the members of the user exception with `repository_id`, if
     /// the operation declares it; `None` makes the reply an `UNKNOWN`
-    /// system exception ([`UNKNOWN_UNLISTED_USER_EXCEPTION`]).
+    /// system exception ([`UNKNOWN_UNLISTED_USER_EXCEPTION`](crate::minor::UNKNOWN_UNLISTED_USER_EXCEPTION)).
     fn from_user_exception(
         repository_id: &str,
         members: &mut Decoder,

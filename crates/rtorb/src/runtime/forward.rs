@@ -3,7 +3,7 @@
 //! A call whose first attempt was forwarded hands the new target to
 //! [`follow_forwards`] with the attempt to make at each target; the loop
 //! follows at most [`MAX_FORWARDS`] more forwards and then fails with
-//! `TRANSIENT` ([`TRANSIENT_TOO_MANY_FORWARDS`]). The first attempt stays
+//! `TRANSIENT` ([`TRANSIENT_TOO_MANY_FORWARDS`](crate::minor::TRANSIENT_TOO_MANY_FORWARDS)). The first attempt stays
 //! with the caller, so that a call that is not forwarded (the common
 //! case) runs none of this.
 
@@ -26,7 +26,7 @@ pub(crate) enum Hop<T, R> {
 /// Follows the forward of a call to `to`: makes `attempt` at it, and at
 /// each target it forwards to, at most [`MAX_FORWARDS`] times in all.
 /// The attempt that forwards once more fails the call with `TRANSIENT`
-/// ([`TRANSIENT_TOO_MANY_FORWARDS`], `COMPLETED_NO`).
+/// ([`TRANSIENT_TOO_MANY_FORWARDS`](crate::minor::TRANSIENT_TOO_MANY_FORWARDS), `COMPLETED_NO`).
 #[cold]
 #[inline(never)]
 pub(crate) fn follow_forwards<T, R, E>(

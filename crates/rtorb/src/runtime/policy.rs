@@ -135,7 +135,7 @@ impl Protocol {
 /// [`ClientProtocolPolicy`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ProtocolFallback {
-    /// Fail with `INV_POLICY` ([`INV_POLICY_CANNOT_RECONCILE`]), as
+    /// Fail with `INV_POLICY` ([`INV_POLICY_CANNOT_RECONCILE`](crate::minor::INV_POLICY_CANNOT_RECONCILE)), as
     /// RT-CORBA says.
     #[default]
     Fail,

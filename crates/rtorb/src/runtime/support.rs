@@ -73,7 +73,7 @@ pub(crate) fn set_thread_invoker(invoker: &Arc<dyn Invoker>) {
 }
 
 /// Stands in for the ORB's invoker before it exists or once it is gone:
-/// every call fails with `TRANSIENT` ([`TRANSIENT_NOT_READY`]).
+/// every call fails with `TRANSIENT` ([`TRANSIENT_NOT_READY`](crate::minor::TRANSIENT_NOT_READY)).
 pub(crate) struct NoInvoker;
 
 impl Invoker for NoInvoker {

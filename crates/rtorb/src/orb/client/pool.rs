@@ -150,7 +150,7 @@ impl Connections {
         }
         self.registry
             .connect(endpoint, Some(timeout))
-            .map_err(|_| connect_failed())
+            .map_err(|e| connect_failed().with_detail(e))
     }
 
     /// An idle exclusive connection to `endpoint`, or a new one.

@@ -18,7 +18,7 @@
 //! acknowledged with an empty reply before the upcall runs (with
 //! `SYNC_WITH_TARGET`, after it). A servant, or a servant manager, that
 //! panics fails its request with `UNKNOWN`
-//! ([`UNKNOWN_SERVANT_PANICKED`]), and
+//! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
 
 use std::panic::AssertUnwindSafe;
