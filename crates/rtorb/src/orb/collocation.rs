@@ -66,10 +66,6 @@ impl std::fmt::Debug for OrbInvoker {
     }
 }
 
-fn system(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> SystemException {
-    SystemException::new(kind, minor, completed)
-}
-
 impl OrbInvoker {
     pub(crate) fn new(client: Arc<ClientCore>, adapters: Arc<AdapterTable>) -> OrbInvoker {
         OrbInvoker {
@@ -162,7 +158,7 @@ impl OrbInvoker {
         }));
         drop(upcall);
         ran.unwrap_or_else(|_| {
-            Err(system(
+            Err(SystemException::new(
                 SystemExceptionKind::Unknown,
                 UNKNOWN_SERVANT_PANICKED,
                 CompletionStatus::Maybe,
@@ -206,7 +202,7 @@ impl OrbInvoker {
         octets += message.len() as u64;
         self.marshaled_bytes.fetch_add(octets, Ordering::Relaxed);
         let unexpected = || {
-            system(
+            SystemException::new(
                 SystemExceptionKind::Marshal,
                 MARSHAL_UNEXPECTED_REPLY,
                 CompletionStatus::Maybe,
@@ -315,7 +311,7 @@ impl Invoker for OrbInvoker {
         match self.call_local(target, &operation, true, arguments) {
             None => self.client.invoke(target, operation, arguments),
             Some(r) => r?.ok_or_else(|| {
-                system(
+                SystemException::new(
                     SystemExceptionKind::Marshal,
                     MARSHAL_UNEXPECTED_REPLY,
                     CompletionStatus::Maybe,

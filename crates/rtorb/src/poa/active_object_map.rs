@@ -8,12 +8,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use bytes::Bytes;
-use rtorb_giop::SystemExceptionKind;
+use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::runtime::Skeleton;
 
 use super::adapter::PoaState;
-use super::error::system;
 use super::key::{self, SlotRef};
 use super::{IdUniquenessPolicy, Poa, PoaError, ServantActivator, ServantManager, read, write};
 use crate::minor::{BAD_PARAM_FOREIGN_ID, BAD_PARAM_STALE_ID};
@@ -60,8 +59,13 @@ impl Aom {
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
-                let s = u32::try_from(self.slots.len())
-                    .map_err(|_| PoaError::System(system(SystemExceptionKind::NoResources, 0)))?;
+                let s = u32::try_from(self.slots.len()).map_err(|_| {
+                    PoaError::System(SystemException::new(
+                        SystemExceptionKind::NoResources,
+                        0,
+                        CompletionStatus::No,
+                    ))
+                })?;
                 self.slots.push(ObjectSlot::default());
                 s
             }
@@ -231,15 +235,17 @@ impl Poa {
             // object, or one it did not assign.
             let foreign = key::parse_system_id(id, self.id_instance()).is_none();
             if !foreign {
-                return Err(PoaError::System(system(
+                return Err(PoaError::System(SystemException::new(
                     SystemExceptionKind::BadParam,
                     BAD_PARAM_STALE_ID,
+                    CompletionStatus::No,
                 )));
             }
             if !self.0.policies.persistent() {
-                return Err(PoaError::System(system(
+                return Err(PoaError::System(SystemException::new(
                     SystemExceptionKind::BadParam,
                     BAD_PARAM_FOREIGN_ID,
+                    CompletionStatus::No,
                 )));
             }
         }

@@ -12,12 +12,12 @@ use std::sync::{Arc, Weak};
 use crate::sync::{Mutex, RwLock};
 
 use bytes::Bytes;
-use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
 use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target};
 
 use super::active_object_map::{Aom, servant_addr};
-use super::error::{destroyed, system, would_deadlock};
+use super::error::{destroyed, would_deadlock};
 use super::key::{self, SlotRef};
 use super::manager::Running;
 use super::table::AdapterTable;
@@ -98,7 +98,11 @@ impl Invoker for LocalObject {
         _operation: Operation,
         _arguments: Arguments<'_>,
     ) -> Result<Reply, SystemException> {
-        Err(system(SystemExceptionKind::NoImplement, 0))
+        Err(SystemException::new(
+            SystemExceptionKind::NoImplement,
+            0,
+            CompletionStatus::No,
+        ))
     }
 
     fn invoke_oneway(
@@ -108,7 +112,11 @@ impl Invoker for LocalObject {
         _sync: SyncScope,
         _arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
-        Err(system(SystemExceptionKind::NoImplement, 0))
+        Err(SystemException::new(
+            SystemExceptionKind::NoImplement,
+            0,
+            CompletionStatus::No,
+        ))
     }
 }
 
@@ -234,7 +242,11 @@ impl Poa {
         self.check()?;
         let policies = Policies::from_list(policies)?;
         if name.len() > key::MAX_NAME {
-            return Err(PoaError::System(system(SystemExceptionKind::BadParam, 0)));
+            return Err(PoaError::System(SystemException::new(
+                SystemExceptionKind::BadParam,
+                0,
+                CompletionStatus::No,
+            )));
         }
         let mut st = write(&self.0.state);
         if st.children.contains_key(name) {
@@ -348,16 +360,18 @@ impl Poa {
             (ServantManager::Activator(_), true) | (ServantManager::Locator(_), false)
         );
         if !fits {
-            return Err(PoaError::System(system(
+            return Err(PoaError::System(SystemException::new(
                 SystemExceptionKind::ObjAdapter,
                 OBJ_ADAPTER_NO_SERVANT_MANAGER,
+                CompletionStatus::No,
             )));
         }
         let mut st = write(&self.0.state);
         if st.servant_manager.is_some() {
-            return Err(PoaError::System(system(
+            return Err(PoaError::System(SystemException::new(
                 SystemExceptionKind::BadInvOrder,
                 BAD_INV_ORDER_SERVANT_MANAGER_SET,
+                CompletionStatus::No,
             )));
         }
         st.servant_manager = Some(manager);
@@ -477,7 +491,13 @@ impl Poa {
     pub(crate) fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
         self.table()?
             .object(type_id, self.object_key(id))
-            .ok_or_else(|| PoaError::System(system(SystemExceptionKind::ObjAdapter, 0)))
+            .ok_or_else(|| {
+                PoaError::System(SystemException::new(
+                    SystemExceptionKind::ObjAdapter,
+                    0,
+                    CompletionStatus::No,
+                ))
+            })
     }
 
     /// `create_reference` (needs `SYSTEM_ID`): a reference of type
@@ -499,9 +519,10 @@ impl Poa {
             && key::parse_system_id(id, self.id_instance()).is_none()
             && !self.0.policies.persistent()
         {
-            return Err(PoaError::System(system(
+            return Err(PoaError::System(SystemException::new(
                 SystemExceptionKind::BadParam,
                 BAD_PARAM_FOREIGN_ID,
+                CompletionStatus::No,
             )));
         }
         self.reference(id, intf)

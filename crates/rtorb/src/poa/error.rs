@@ -67,28 +67,27 @@ impl From<SystemException> for PoaError {
     }
 }
 
-pub(crate) fn system(kind: SystemExceptionKind, minor: u32) -> SystemException {
-    SystemException::new(kind, minor, CompletionStatus::No)
-}
-
 pub(crate) fn no_adapter() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::ObjectNotExist,
         OBJECT_NOT_EXIST_NO_ADAPTER,
+        CompletionStatus::No,
     )
 }
 
 pub(crate) fn not_active() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::ObjectNotExist,
         OBJECT_NOT_EXIST_NOT_ACTIVE,
+        CompletionStatus::No,
     )
 }
 
 pub(crate) fn would_deadlock() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::BadInvOrder,
         BAD_INV_ORDER_WOULD_DEADLOCK,
+        CompletionStatus::No,
     )
 }
 

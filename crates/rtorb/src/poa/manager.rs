@@ -7,10 +7,10 @@ use std::sync::{Arc, Weak};
 use crate::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use rtorb_giop::{SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::adapter::PoaInner;
-use super::error::{PoaError, system, would_deadlock};
+use super::error::{PoaError, would_deadlock};
 use crate::minor::{OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN};
 
 /// `PortableServer::POAManager::State`.
@@ -330,26 +330,36 @@ impl PoaManager {
                     inner.active.end();
                 }
                 State::Discarding => {
-                    return Err(system(SystemExceptionKind::Transient, TRANSIENT_DISCARDED));
+                    return Err(SystemException::new(
+                        SystemExceptionKind::Transient,
+                        TRANSIENT_DISCARDED,
+                        CompletionStatus::No,
+                    ));
                 }
                 State::Inactive => {
-                    return Err(system(
+                    return Err(SystemException::new(
                         SystemExceptionKind::ObjAdapter,
                         OBJ_ADAPTER_INACTIVE,
+                        CompletionStatus::No,
                     ));
                 }
                 State::Holding => {
                     let mut held = lock(&inner.held);
                     if *held >= inner.hold_limit {
-                        return Err(system(SystemExceptionKind::Transient, TRANSIENT_DISCARDED));
+                        return Err(SystemException::new(
+                            SystemExceptionKind::Transient,
+                            TRANSIENT_DISCARDED,
+                            CompletionStatus::No,
+                        ));
                     }
                     *held += 1;
                     let mut outcome = Ok(());
                     while inner.state.load(Ordering::Acquire) == State::Holding.to_u8() {
                         if inner.stopping.load(Ordering::Acquire) {
-                            outcome = Err(system(
+                            outcome = Err(SystemException::new(
                                 SystemExceptionKind::Transient,
                                 TRANSIENT_SHUTTING_DOWN,
+                                CompletionStatus::No,
                             ));
                             break;
                         }

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
-use rtorb_giop::{SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::runtime::Skeleton;
 
 use super::active_object_map::{Active, servant_addr};
 use super::current;
-use super::error::{no_adapter, not_active, system};
+use super::error::{no_adapter, not_active};
 use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
 use super::table::Location;
@@ -143,9 +143,10 @@ impl Poa {
             let st = read(&self.0.state);
             return match st.servant_manager {
                 Some(_) => Location::Here,
-                None => Location::System(system(
+                None => Location::System(SystemException::new(
                     SystemExceptionKind::ObjAdapter,
                     OBJ_ADAPTER_NO_SERVANT_MANAGER,
+                    CompletionStatus::No,
                 )),
             };
         }
@@ -206,9 +207,10 @@ impl Poa {
             RequestProcessingPolicy::UseActiveObjectMapOnly => Err(not_active()),
             RequestProcessingPolicy::UseDefaultServant => match default {
                 Some(s) => Ok(Resolved::Servant(s, How::Default)),
-                None => Err(system(
+                None => Err(SystemException::new(
                     SystemExceptionKind::ObjAdapter,
                     OBJ_ADAPTER_NO_DEFAULT_SERVANT,
+                    CompletionStatus::No,
                 )),
             },
             RequestProcessingPolicy::UseServantManager => match manager {
@@ -227,9 +229,10 @@ impl Poa {
                         Err(e) => forwarded(e),
                     }
                 }
-                _ => Err(system(
+                _ => Err(SystemException::new(
                     SystemExceptionKind::ObjAdapter,
                     OBJ_ADAPTER_NO_SERVANT_MANAGER,
+                    CompletionStatus::No,
                 )),
             },
         }
@@ -268,7 +271,11 @@ impl Poa {
             return Err(no_adapter());
         }
         if self.check_unique(&st.aom, &servant).is_err() {
-            return Err(system(SystemExceptionKind::ObjAdapter, 0));
+            return Err(SystemException::new(
+                SystemExceptionKind::ObjAdapter,
+                0,
+                CompletionStatus::No,
+            ));
         }
         let active = self
             .insert_with_id(&mut st.aom, id, servant)

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock, Weak};
 use crate::sync::RwLock;
 
 use bytes::Bytes;
-use rtorb_giop::{ObjectReference, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
 use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
 use crate::transport::{Endpoint, ProtocolRegistry};
@@ -219,9 +219,10 @@ impl AdapterTable {
             Some(s) => s,
             None => {
                 let s = u32::try_from(slots.slots.len()).map_err(|_| {
-                    PoaError::System(super::error::system(
+                    PoaError::System(SystemException::new(
                         rtorb_giop::SystemExceptionKind::NoResources,
                         0,
+                        CompletionStatus::No,
                     ))
                 })?;
                 slots.slots.push(PoaSlot::default());

@@ -7,17 +7,9 @@ use crate::minor::{
 };
 use rtorb_giop::{CompletionStatus, GiopError, SystemException, SystemExceptionKind};
 
-pub(super) fn system(
-    kind: SystemExceptionKind,
-    minor: u32,
-    completed: CompletionStatus,
-) -> SystemException {
-    SystemException::new(kind, minor, completed)
-}
-
 /// The connection broke while a request was sent or its reply awaited.
 pub(super) fn lost(completed: CompletionStatus) -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::CommFailure,
         COMM_FAILURE_CONNECTION_LOST,
         completed,
@@ -26,7 +18,7 @@ pub(super) fn lost(completed: CompletionStatus) -> SystemException {
 
 /// The server sent what a client cannot accept.
 pub(super) fn protocol_error() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::CommFailure,
         COMM_FAILURE_PROTOCOL_ERROR,
         CompletionStatus::Maybe,
@@ -35,7 +27,7 @@ pub(super) fn protocol_error() -> SystemException {
 
 /// The call's deadline passed.
 pub(super) fn timed_out() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::Timeout,
         TIMEOUT_ROUND_TRIP,
         CompletionStatus::Maybe,
@@ -44,7 +36,7 @@ pub(super) fn timed_out() -> SystemException {
 
 /// No connection could be opened.
 pub(super) fn connect_failed() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::Transient,
         TRANSIENT_CONNECT_FAILED,
         CompletionStatus::No,
@@ -53,7 +45,7 @@ pub(super) fn connect_failed() -> SystemException {
 
 /// The reference has no profile a registered protocol can reach.
 pub(super) fn no_usable_profile() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::Transient,
         TRANSIENT_NO_USABLE_PROFILE,
         CompletionStatus::No,
@@ -62,7 +54,7 @@ pub(super) fn no_usable_profile() -> SystemException {
 
 /// The effective `ClientProtocolPolicy` rules out every profile.
 pub(super) fn no_profile_matches() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::InvPolicy,
         INV_POLICY_CANNOT_RECONCILE,
         CompletionStatus::No,
@@ -80,7 +72,7 @@ pub(super) fn maybe(e: &GiopError) -> SystemException {
 /// closed the connection first): sending it again, once, is safe; the
 /// same failure again is the caller's answer.
 pub(super) fn not_started() -> SystemException {
-    system(
+    SystemException::new(
         SystemExceptionKind::Transient,
         TRANSIENT_CONNECTION_CLOSED,
         CompletionStatus::No,

@@ -90,7 +90,7 @@ use crate::runtime::{
     Arguments, ClientProtocolPolicy, Hop, Invoker, Reply, SyncScope, Target, follow_forwards,
 };
 use crate::transport::ProtocolRegistry;
-use error::{is_not_started, no_profile_matches, protocol_error, system};
+use error::{is_not_started, no_profile_matches, protocol_error};
 use oneway::Deferred;
 use pool::{Connections, EndpointPool, PoolConfig};
 use reply::Outcome;
@@ -405,7 +405,7 @@ impl Invoker for ClientCore {
             Outcome::Reply(r) => Ok(r.into_reply()),
             Outcome::Decoded(r) => Ok(*r),
             Outcome::System(e) => Err(e),
-            _ => Err(system(
+            _ => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
                 MARSHAL_UNEXPECTED_REPLY,
                 rtorb_giop::CompletionStatus::Maybe,
