@@ -4,9 +4,12 @@
 //! It forwards everything to the system allocator. Install it in the
 //! binary that measures:
 //!
-//! ```ignore
+//! ```
+//! use rtorb_test_support::alloc::CountingAllocator;
+//!
 //! #[global_allocator]
 //! static GLOBAL: CountingAllocator = CountingAllocator;
+//! # fn main() {}
 //! ```
 //!
 //! Two sets of counters:
