@@ -57,6 +57,22 @@
 //! A Cubit `cube_octet` request is 40 octets instead of GIOP 1.2's 57, its
 //! reply 13 instead of 25 (`cargo run --example giop_sizes` prints the
 //! table for every Cubit operation).
+//!
+//! # Modules
+//!
+//! Each module uses only the rows below its own (doc links aside):
+//!
+//! ```text
+//! ior, corbaloc         object references, and URLs that name them
+//! framing, view         whole messages out of a byte stream; reading them in place
+//! fragment, lite        fragmentation and reassembly; the GIOPlite encoding
+//! message               the model of every GIOP message, encoded and decoded
+//! header                the 12-octet header and GiopError
+//! exception, minor      system exceptions and the registry of minor codes
+//! operation, op_hash,   operation names, service contexts, target addresses
+//! service_context,
+//! target
+//! ```
 
 pub mod corbaloc;
 pub mod exception;
