@@ -11,12 +11,15 @@
 //! - [`echo`]: a servant that echoes a `long`, for tests about connections
 //!   and threads;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
-//!   GIOP message from a socket.
+//!   GIOP message from a socket;
+//! - [`text`]: a servant that echoes and returns narrow and wide text, for
+//!   the tests of code sets.
 
 pub mod alloc;
 pub mod cubit;
 pub mod echo;
 pub mod net;
+pub mod text;
 pub mod wait;
 
 /// The unit tests count with the allocator they test.

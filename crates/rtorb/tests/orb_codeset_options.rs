@@ -13,10 +13,7 @@ use rtorb::minor::{
     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
 };
 use rtorb::orb::{Orb, OrbError};
-use rtorb::runtime::{
-    CompletionStatus, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind,
-    bad_operation,
-};
+use rtorb::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
 use rtorb_cdr::codeset::CodeSetId;
 use rtorb_cdr::{CdrError, TransmissionCodeSets, Version};
 use rtorb_giop::FrameProtocol;
@@ -25,35 +22,13 @@ use rtorb_giop::ior::Component;
 use rtorb_giop::service_context::ServiceContextList;
 
 /// Latin-1 text.
+use rtorb_test_support::text::Text;
+
 const LATIN: &str = "Grüße, café";
 
 /// Text outside ISO 8859-1, with a character beyond the Basic Multilingual
 /// Plane.
 const WIDE: &str = "Жук, 日本 😀";
-
-/// Echoes narrow and wide text, and returns text outside Latin-1.
-struct Text;
-
-impl Skeleton for Text {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Text:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "echo" => {
-                let s = req.arguments().read_string()?;
-                req.write_results(|e| e.write_string(&format!("{s}!")))
-            }
-            "get" => req.write_results(|e| e.write_string(WIDE)),
-            "wecho" => {
-                let w = req.arguments().read_wstring()?;
-                req.write_results(|e| e.write_wstring(&format!("{w}!")))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
 
 /// A server with `args` as its `-ORB` options; the `corbaloc:` URL of its
 /// object.
@@ -67,7 +42,7 @@ fn serve_with_ior(args: &[&str]) -> (Orb, String, String) {
     let mut all = vec!["-ORBListenEndpoints", "iiop://127.0.0.1:0"];
     all.extend_from_slice(args);
     let (server, _) = Orb::init(all).unwrap();
-    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text));
+    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)));
     let ior = server.object_to_string(&obj).unwrap();
     let url = format!("corbaloc::1.2@{}/Text", host_port(&server));
     (server, url, ior)

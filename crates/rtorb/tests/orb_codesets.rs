@@ -26,6 +26,7 @@ use rtorb_giop::message::{Content, Message, ReplyStatus, RequestHeader};
 use rtorb_giop::service_context::{ServiceContext, TypedServiceContext};
 use rtorb_giop::{MessageWriter, ObjectReference, decode_message};
 use rtorb_test_support::net::read_message;
+use rtorb_test_support::text::Text;
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -34,33 +35,9 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 /// Plane (a UTF-16 surrogate pair).
 const WIDE: &str = "Grüße, Жук, 日本 😀";
 
-/// Echoes wide and narrow text.
-struct Text;
-
-impl Skeleton for Text {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Text:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "wecho" => {
-                let w = req.arguments().read_wstring()?;
-                req.write_results(|e| e.write_wstring(&format!("{w}!")))
-            }
-            "wget" => req.write_results(|e| e.write_wstring(WIDE)),
-            "echo" => {
-                let s = req.arguments().read_string()?;
-                req.write_results(|e| e.write_string(&format!("{s}!")))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
 fn serve(endpoint: &str) -> (Orb, String) {
     let server = Orb::builder().listen(endpoint).build().unwrap();
-    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text));
+    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)));
     let ior = server.object_to_string(&obj).unwrap();
     (server, ior)
 }
