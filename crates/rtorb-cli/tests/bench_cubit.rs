@@ -259,6 +259,7 @@ fn cubit_server_rejects_a_bad_endpoint() {
 /// The comparison, pinned, with every row: this machine must have omniORB
 /// (`scripts/install-deps.sh` installs it).
 #[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn cubit_comparison_includes_omniorb_rows() {
     let out = rtorb()
         .args(["bench", "cubit", "--json", "-n", "200"])
