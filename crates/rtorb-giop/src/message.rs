@@ -22,9 +22,9 @@
 //! CancelRequest    ulong request_id
 //! LocateRequest    ulong request_id; then sequence<octet> object_key (1.0,
 //!                  1.1) or TargetAddress target (1.2)
-//! LocateReply      ulong request_id; ulong locate_status; body (aligned on
-//!                  8 in 1.2): an IOR for OBJECT_FORWARD(_PERM), a system
-//!                  exception for LOC_SYSTEM_EXCEPTION, a short for
+//! LocateReply      ulong request_id; ulong locate_status; body right after
+//!                  the status (see below): an IOR for OBJECT_FORWARD(_PERM),
+//!                  a system exception for LOC_SYSTEM_EXCEPTION, a short for
 //!                  LOC_NEEDS_ADDRESSING_MODE, nothing otherwise
 //! CloseConnection, MessageError: the header alone
 //! Fragment 1.1     the continuation octets
@@ -297,10 +297,6 @@ impl LocateStatus {
         }
     }
 
-    fn has_body(&self) -> bool {
-        self.code() >= 2
-    }
-
     fn allowed_in(&self, version: Version) -> bool {
         self.code() <= 2 || has_12_layout(version)
     }
@@ -334,6 +330,27 @@ impl LocateStatus {
             }
         })
     }
+}
+
+/// Skips the padding some writers put between a GIOP 1.2 `LocateReply`'s
+/// status and its body.
+///
+/// GIOP 1.2 as first published aligned the `LocateReply` body on 8, as it
+/// does a `Reply` body; the OMG then dropped that alignment for
+/// `LocateReply` (TAO's writer changed in 2001, omniORB reads the body
+/// right after the status and fails on padding). rtorb writes the body
+/// unaligned and reads both layouts: the body starts 20 octets into the
+/// message, so an aligned one is preceded by 4 octets of padding, which
+/// are zero, and no body can start with 4 zero octets: an IOR or a system
+/// exception starts with a string length (at least 1), and the short of
+/// `LOC_NEEDS_ADDRESSING_MODE` leaves fewer than 4 octets.
+fn skip_locate_reply_padding(d: &mut Decoder) -> Result<(), GiopError> {
+    let at = d.offset();
+    let next = d.buffer().get(at..at + 4);
+    if d.position() % 8 == 4 && next == Some(&[0, 0, 0, 0][..]) {
+        d.align(8)?;
+    }
+    Ok(())
 }
 
 /// A `LocateReply` message.
@@ -658,7 +675,7 @@ fn decode_content(t: MsgType, v: Version, d: &mut Decoder) -> Result<Content, Gi
                 });
             }
             if v12 && code >= 2 {
-                d.align(8)?;
+                skip_locate_reply_padding(d)?;
             }
             let status = LocateStatus::decode_body(code, d)?;
             Content::LocateReply(LocateReply { request_id, status })
@@ -1294,11 +1311,10 @@ pub fn encode_message(m: &Message) -> Result<Bytes, GiopError> {
                     if !l.status.allowed_in(v) {
                         return Err(not_representable("this locate status", v));
                     }
+                    // The body follows the status unaligned, in every
+                    // version: see `skip_locate_reply_padding`.
                     e.write_u32(l.request_id);
                     e.write_u32(l.status.code());
-                    if has_12_layout(v) && l.status.has_body() {
-                        e.align(8);
-                    }
                     l.status.encode_body(e)?;
                 }
                 Content::Fragment(f) => {

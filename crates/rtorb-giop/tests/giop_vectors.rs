@@ -295,10 +295,12 @@ fn cubit_ior() -> Ior {
     }
 }
 
+/// A GIOP 1.2 `LocateReply` body follows the status unaligned, as TAO
+/// writes it and omniORB reads it.
 #[test]
-fn locate_reply_forward_1_2_is_aligned_on_8() {
-    let be = hex("47494f50 01 02 00 04 00000030
-        00000002 00000002 00000000
+fn locate_reply_forward_1_2_follows_the_status() {
+    let be = hex("47494f50 01 02 00 04 0000002c
+        00000002 00000002
         0000000e 49444c3a43756269743a312e3000 0000
         00000001 00000000 00000004 deadbeef");
     let m = Message::new(
@@ -310,6 +312,24 @@ fn locate_reply_forward_1_2_is_aligned_on_8() {
         }),
     );
     check(&be, &m);
+}
+
+/// The body aligned on 8, as GIOP 1.2 was first published and some ORBs
+/// still write it, is read too.
+#[test]
+fn locate_reply_forward_1_2_aligned_on_8_is_read() {
+    let be = hex("47494f50 01 02 00 04 00000030
+        00000002 00000002 00000000
+        0000000e 49444c3a43756269743a312e3000 0000
+        00000001 00000000 00000004 deadbeef");
+    let m = decode_message(Bytes::from(be)).unwrap();
+    assert_eq!(
+        m.content,
+        Content::LocateReply(LocateReply {
+            request_id: 2,
+            status: LocateStatus::ObjectForward(cubit_ior()),
+        })
+    );
 }
 
 #[test]
@@ -341,8 +361,8 @@ fn locate_reply_simple_statuses() {
         }),
     );
     check(&be, &m);
-    // LOC_NEEDS_ADDRESSING_MODE: padding to 24, then the short.
-    let be = hex("47494f50 01 02 00 04 0000000e 00000003 00000005 00000000 0001");
+    // LOC_NEEDS_ADDRESSING_MODE: the short right after the status.
+    let be = hex("47494f50 01 02 00 04 0000000a 00000003 00000005 0001");
     let m = Message::new(
         Version::V1_2,
         ByteOrder::Big,
@@ -354,6 +374,12 @@ fn locate_reply_simple_statuses() {
         }),
     );
     check(&be, &m);
+    // Padded to 24 first, as an aligning writer sends it: read the same.
+    let padded = hex("47494f50 01 02 00 04 0000000e 00000003 00000005 00000000 0001");
+    assert_eq!(
+        decode_message(Bytes::from(padded)).unwrap().content,
+        m.content
+    );
     // OBJECT_FORWARD_PERM does not exist in 1.1.
     let be = hex("47494f50 01 01 00 04 00000008 00000003 00000003");
     assert!(decode_message(Bytes::from(be)).is_err());
