@@ -178,7 +178,7 @@ impl SystemExceptionId {
 
 /// A CORBA system exception: which one, its minor code and completion
 /// status, and, when the ORB that raised it is this one, a detail that
-/// says what failed where ("cannot connect to iiop://1.2@127.0.0.1:2809:
+/// says what failed where ("cannot connect to iiop://127.0.0.1:2809:
 /// Connection refused").
 ///
 /// The detail never goes on the wire, and two exceptions are equal when
@@ -187,7 +187,7 @@ impl SystemExceptionId {
 /// minor code means (see [`crate::minor`]), and the code:
 ///
 /// ```text
-/// CORBA::TRANSIENT: cannot connect to iiop://1.2@127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
+/// CORBA::TRANSIENT: cannot connect to iiop://127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
 /// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)
 /// ```
 #[derive(Debug, Clone)]

@@ -20,10 +20,25 @@ pub fn socket_path(tag: &str) -> String {
 
 /// `host:port` of the first endpoint of `orb`, an IIOP one.
 pub fn iiop_address(orb: &Orb) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    e.split('?').next().unwrap_or(e).to_owned()
+    endpoint_address(&orb.endpoints()[0])
+}
+
+/// The address in an endpoint as [`Orb::endpoints`] gives it: `host:port`
+/// of `iiop://[V@]host:port[/?options]`, the socket path of
+/// `uiop://[V@]/path[?options]`.
+pub fn endpoint_address(endpoint: &str) -> String {
+    let rest = endpoint.split_once("://").map_or(endpoint, |(_, r)| r);
+    // A GIOP version (`1.1@`), not an `@` inside a socket path.
+    let rest = match rest.split_once('@') {
+        Some((v, a)) if v.len() == 3 && v.as_bytes()[1] == b'.' => a,
+        _ => rest,
+    };
+    let rest = rest.split('?').next().unwrap_or(rest);
+    if endpoint.starts_with("uiop") {
+        rest.to_owned()
+    } else {
+        rest.trim_end_matches('/').to_owned()
+    }
 }
 
 /// Reads one whole GIOP message from `stream` and decodes it; panics on

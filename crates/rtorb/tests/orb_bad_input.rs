@@ -79,24 +79,7 @@ fn fixture(strategy: ServerStrategy, protocol: Protocol, incomplete: Duration) -
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
-    let published = server.endpoints()[0].clone();
-    let after_version = published
-        .split_once('@')
-        .map_or(published.as_str(), |(_, a)| a);
-    let address = after_version
-        .split(['?', '/'])
-        .next()
-        .unwrap_or(after_version)
-        .to_owned();
-    let address = match protocol {
-        Protocol::Iiop => address,
-        // A socket path starts with '/': keep all of it.
-        Protocol::Uiop => after_version
-            .split('?')
-            .next()
-            .unwrap_or(after_version)
-            .to_owned(),
-    };
+    let address = rtorb_test_support::net::endpoint_address(&server.endpoints()[0]);
     let f = Fixture {
         what: format!("{strategy} over {protocol:?}"),
         server,

@@ -43,11 +43,7 @@ fn server(strategy: ServerStrategy, endpoint: &str) -> Orb {
 }
 
 fn connect(orb: &Orb) -> TcpStream {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    let addr = e.split(['/', '?']).next().unwrap_or(e);
-    let stream = TcpStream::connect(addr).unwrap();
+    let stream = TcpStream::connect(rtorb_test_support::net::iiop_address(orb)).unwrap();
     stream.set_read_timeout(Some(TIMEOUT)).unwrap();
     stream
 }

@@ -56,10 +56,7 @@ fn client(args: &[&str]) -> Orb {
 }
 
 fn host_port(orb: &Orb) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    e.split('?').next().unwrap_or(e).to_owned()
+    rtorb_test_support::net::iiop_address(orb)
 }
 
 fn echo(obj: &Object, s: &str) -> Result<String, SystemException> {

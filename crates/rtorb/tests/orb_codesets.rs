@@ -69,10 +69,7 @@ fn assert_raises(got: Result<String, SystemException>, kind: SystemExceptionKind
 }
 
 fn host_port(orb: &Orb) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    e.split('?').next().unwrap_or(e).to_owned()
+    rtorb_test_support::net::iiop_address(orb)
 }
 
 #[test]

@@ -334,10 +334,7 @@ fn file_references_to_an_ior_and_a_corbaloc() {
     let dir = scratch("fileref");
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
     let obj = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
-    let endpoint = server.endpoints()[0].clone();
-    let addr = endpoint.trim_start_matches("iiop://");
-    let addr = addr.split_once('@').map_or(addr, |(_, a)| a);
-    let addr = addr.split('?').next().unwrap_or(addr);
+    let addr = rtorb_test_support::net::iiop_address(&server);
     let ior_file = write(
         &dir,
         "echo.ior",

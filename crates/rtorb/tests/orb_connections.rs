@@ -295,9 +295,7 @@ impl RawServer {
     fn new() -> RawServer {
         let registry = ProtocolRegistry::with_default_protocols();
         let acceptor = registry.listen("iiop://127.0.0.1:0").unwrap();
-        let e = acceptor.endpoint().to_string();
-        let addr = e.trim_start_matches("iiop://");
-        let addr = addr.split_once('@').map_or(addr, |(_, a)| a);
+        let addr = rtorb_test_support::net::endpoint_address(&acceptor.endpoint().to_string());
         RawServer {
             corbaloc: format!("corbaloc::1.2@{addr}/Raw"),
             acceptor,

@@ -103,10 +103,7 @@ fn plain_keys_come_first_and_corbaloc_reaches_them() {
     let orb = server();
     let c = client();
     orb.activate_with_key(&b"Tagged"[..], tagged(10));
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    let addr = e.split(['/', '?']).next().unwrap().to_owned();
+    let addr = rtorb_test_support::net::iiop_address(&orb);
     let by_url = c
         .string_to_object(&format!("corbaloc::1.2@{addr}/Tagged"))
         .unwrap();
@@ -231,10 +228,7 @@ fn locate_requests_answer_for_poa_keys() {
         )
         .unwrap();
     user.activate_object_with_id(b"x", tagged(3)).unwrap();
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    let addr = e.split(['/', '?']).next().unwrap().to_owned();
+    let addr = rtorb_test_support::net::iiop_address(&orb);
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(std::time::Duration::from_secs(10)))

@@ -54,7 +54,7 @@ fn good_iiop_endpoints() {
     let table: &[IiopCase] = &[
         (
             "iiop://127.0.0.1:2809",
-            "iiop://1.2@127.0.0.1:2809",
+            "iiop://127.0.0.1:2809",
             Host::Ipv4(Ipv4Addr::LOCALHOST),
             2809,
             None,
@@ -81,7 +81,7 @@ fn good_iiop_endpoints() {
         ),
         (
             "iiop://[fe80::1:2]",
-            "iiop://1.2@[fe80::1:2]:0",
+            "iiop://[fe80::1:2]:0",
             Host::Ipv6("fe80::1:2".parse().unwrap()),
             0,
             None,
@@ -90,7 +90,7 @@ fn good_iiop_endpoints() {
         ),
         (
             "iiop://my-host_1:9000-9010",
-            "iiop://1.2@my-host_1:9000-9010",
+            "iiop://my-host_1:9000-9010",
             Host::Name("my-host_1".into()),
             9000,
             Some(9010),
@@ -100,7 +100,7 @@ fn good_iiop_endpoints() {
         (
             // A one-port range is a port.
             "iiop://h:7-7",
-            "iiop://1.2@h:7",
+            "iiop://h:7",
             Host::Name("h".into()),
             7,
             None,
@@ -109,7 +109,7 @@ fn good_iiop_endpoints() {
         ),
         (
             "iiop://0.0.0.0:0/?giop=lite",
-            "iiop://1.2@0.0.0.0:0/?giop=lite",
+            "iiop://0.0.0.0:0/?giop=lite",
             Host::Ipv4(Ipv4Addr::UNSPECIFIED),
             0,
             None,
@@ -118,7 +118,7 @@ fn good_iiop_endpoints() {
         ),
         (
             "iiop://1.2@localhost:5?GIOP=lite&hostname_in_ior=pub.example",
-            "iiop://1.2@localhost:5/?giop=lite&hostname_in_ior=pub.example",
+            "iiop://localhost:5/?giop=lite&hostname_in_ior=pub.example",
             Host::Name("localhost".into()),
             5,
             None,
@@ -127,7 +127,7 @@ fn good_iiop_endpoints() {
         ),
         (
             "iiop://h:5/?giop=standard",
-            "iiop://1.2@h:5",
+            "iiop://h:5",
             Host::Name("h".into()),
             5,
             None,
@@ -164,7 +164,7 @@ fn good_uiop_endpoints() {
     let table: &[(&str, &str, &str, Version, bool)] = &[
         (
             "uiop:///tmp/a.sock",
-            "uiop://1.2@/tmp/a.sock",
+            "uiop:///tmp/a.sock",
             "/tmp/a.sock",
             Version::V1_2,
             false,
@@ -172,7 +172,7 @@ fn good_uiop_endpoints() {
         ("UIOP://1.0@/x", "uiop://1.0@/x", "/x", Version::V1_0, false),
         (
             "uiop:///run/user@host/o.sock?giop=lite",
-            "uiop://1.2@/run/user@host/o.sock?giop=lite",
+            "uiop:///run/user@host/o.sock?giop=lite",
             "/run/user@host/o.sock",
             Version::V1_2,
             true,
@@ -461,8 +461,8 @@ fn corbaloc_addresses_become_endpoints() {
     assert_eq!(
         eps,
         [
-            "iiop://1.2@[::1]:2809",
-            "uiop://1.2@/tmp/n.sock",
+            "iiop://[::1]:2809",
+            "uiop:///tmp/n.sock",
             "iiop://1.0@host:2809",
         ]
     );

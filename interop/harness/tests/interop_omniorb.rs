@@ -380,10 +380,7 @@ fn rtorb_server_with(version: GiopVersion, fragment_size: Option<usize>) -> (Orb
 }
 
 fn corbaloc_of(orb: &Orb, version: GiopVersion) -> String {
-    let e = orb.endpoints()[0].clone();
-    let e = e.trim_start_matches("iiop://");
-    let e = e.split_once('@').map_or(e, |(_, a)| a);
-    let addr = e.split('?').next().unwrap_or(e);
+    let addr = rtorb_test_support::net::iiop_address(orb);
     format!("corbaloc::{}@{addr}/Tester", version.as_str())
 }
 

@@ -228,9 +228,10 @@ pub(crate) fn corbaloc_for(endpoint: &str) -> Option<String> {
     {
         return None;
     }
+    // A GIOP version (`1.1@`), not an `@` inside a socket path.
     let (version, address) = match address.split_once('@') {
-        Some((v, a)) => (v, a),
-        None => ("1.2", address),
+        Some((v, a)) if v.len() == 3 && v.as_bytes()[1] == b'.' => (v, a),
+        _ => ("1.2", address),
     };
     match protocol.to_ascii_lowercase().as_str() {
         "iiop" => Some(format!("corbaloc::{version}@{address}/Cubit")),
@@ -293,6 +294,10 @@ mod tests {
         assert_eq!(
             corbaloc_for("uiop://1.2@/tmp/c.sock").as_deref(),
             Some("corbaloc:uiop:1.2@/tmp/c.sock|Cubit")
+        );
+        assert_eq!(
+            corbaloc_for("uiop:///run/user@host/c.sock").as_deref(),
+            Some("corbaloc:uiop:1.2@/run/user@host/c.sock|Cubit")
         );
         assert_eq!(corbaloc_for("iiop://1.2@127.0.0.1:4000/?giop=lite"), None);
         assert_eq!(corbaloc_for("nonsense"), None);

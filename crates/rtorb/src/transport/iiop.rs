@@ -189,11 +189,13 @@ impl IiopEndpoint {
 
 impl fmt::Display for IiopEndpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{PROTOCOL}://{}@{}:{}",
-            self.version, self.host, self.port
-        )?;
+        // As users write it: the GIOP version only where it is not the
+        // default, 1.2 (so `iiop://host:port` is given back as it was).
+        write!(f, "{PROTOCOL}://")?;
+        if self.version != Version::V1_2 {
+            write!(f, "{}@", self.version)?;
+        }
+        write!(f, "{}:{}", self.host, self.port)?;
         if let Some(last) = self.port_last {
             write!(f, "-{last}")?;
         }

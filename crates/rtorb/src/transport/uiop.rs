@@ -130,7 +130,13 @@ fn check_path(path: &str) -> Result<(), EndpointError> {
 
 impl fmt::Display for UiopEndpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{PROTOCOL}://{}@{}", self.version, self.path)?;
+        // As users write it: the GIOP version only where it is not the
+        // default, 1.2 (`uiop:///tmp/orb.sock`).
+        write!(f, "{PROTOCOL}://")?;
+        if self.version != Version::V1_2 {
+            write!(f, "{}@", self.version)?;
+        }
+        f.write_str(&self.path)?;
         if self.messaging == FrameProtocol::Lite {
             f.write_str("?giop=lite")?;
         }

@@ -1,0 +1,60 @@
+//! An ORB gives its endpoints back in the syntax users write them in, so
+//! that one pasted into a `corbaloc` URL reaches the ORB.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::Orb;
+use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::net::socket_path;
+
+#[test]
+fn endpoints_come_back_as_they_were_written() {
+    let path = socket_path("endpoints");
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .listen("iiop://1.1@127.0.0.1:0")
+        .listen(format!("uiop://{path}"))
+        .build()
+        .expect("server ORB");
+    server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let endpoints = server.endpoints();
+    assert_eq!(endpoints.len(), 3, "{endpoints:?}");
+    // The default version is not written out; the port is the one bound.
+    let first = &endpoints[0];
+    let port = first
+        .strip_prefix("iiop://127.0.0.1:")
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(port.parse::<u16>().is_ok_and(|p| p != 0), "{first}");
+    assert!(
+        endpoints[1].starts_with("iiop://1.1@127.0.0.1:"),
+        "{endpoints:?}"
+    );
+    assert_eq!(endpoints[2], format!("uiop://{path}"));
+
+    // Each pastes into a corbaloc URL as it is.
+    let client = Orb::builder()
+        .round_trip_timeout(Duration::from_secs(10))
+        .build()
+        .expect("client ORB");
+    for url in [
+        format!("corbaloc::{}/Echo", first.trim_start_matches("iiop://")),
+        format!(
+            "corbaloc::{}/Echo",
+            endpoints[1].trim_start_matches("iiop://")
+        ),
+        format!("corbaloc:uiop:{path}|Echo"),
+    ] {
+        let obj = client
+            .string_to_object(&url)
+            .unwrap_or_else(|e| panic!("{url}: {e}"));
+        assert_eq!(echo(&obj, 7).unwrap_or_else(|e| panic!("{url}: {e}")), 7);
+    }
+    // And parses back to the same endpoint.
+    for e in &endpoints {
+        let again = server.registry().parse_endpoint(e).expect("parses");
+        assert_eq!(&again.to_string(), e);
+    }
+    client.shutdown();
+    server.shutdown();
+}
