@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use rtorb_cdr::ByteOrder;
+use rtorb_giop::corbaloc::Corbaloc;
 use rtorb_giop::ior::ObjectReference;
 use rtorb_giop::ior::info::Info;
 use rtorb_giop::{ObjectUrl, parse_object_url};
@@ -26,7 +27,7 @@ fn read_reference(arg: &str) -> Result<String, String> {
 pub(crate) fn decode(arg: &str, json: bool) -> Result<String, String> {
     let text = read_reference(arg)?;
     let info = match parse_object_url(&text).map_err(|e| describe(&e.to_string(), e.minor()))? {
-        ObjectUrl::Ior(r) => r.info(),
+        ObjectUrl::Ior(r) => with_corbaloc(r.info(), &r),
         ObjectUrl::Corbaloc(loc) => {
             let r = loc
                 .to_ior("")
@@ -86,6 +87,19 @@ fn with_source(info: Info, scheme: &'static str, url: &str) -> Info {
             Info::Map(fields)
         }
         other => other,
+    }
+}
+
+/// Adds the reference's `corbaloc:` URL after its type id, where it has
+/// one.
+fn with_corbaloc(info: Info, reference: &ObjectReference) -> Info {
+    match (info, Corbaloc::for_reference(reference)) {
+        (Info::Map(mut fields), Some(url)) => {
+            let at = fields.len().min(1);
+            fields.insert(at, ("corbaloc", Info::Str(url.to_string())));
+            Info::Map(fields)
+        }
+        (info, _) => info,
     }
 }
 

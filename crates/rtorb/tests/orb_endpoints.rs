@@ -58,3 +58,41 @@ fn endpoints_come_back_as_they_were_written() {
     client.shutdown();
     server.shutdown();
 }
+
+/// A POA's object keys are binary: the reference's corbaloc URL escapes
+/// them, and reaches the object from another ORB.
+#[test]
+fn a_poa_reference_has_a_corbaloc_that_reaches_it() {
+    let path = socket_path("corbaloc");
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .listen(format!("uiop://{path}"))
+        .build()
+        .expect("server ORB");
+    let obj = server.activate(Arc::new(Echo));
+    let url = obj.corbaloc().expect("a corbaloc URL");
+    let address = rtorb_test_support::net::iiop_address(&server);
+    assert!(
+        url.starts_with(&format!("corbaloc:iiop:1.2@{address},uiop:1.2@{path}|")),
+        "{url}"
+    );
+    assert!(url.contains('%'), "a POA key is binary: {url}");
+    let client = Orb::builder()
+        .round_trip_timeout(Duration::from_secs(10))
+        .build()
+        .expect("client ORB");
+    let again = client
+        .string_to_object(&url)
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+    assert_eq!(
+        echo(&again, 11).unwrap_or_else(|e| panic!("{url}: {e}")),
+        11
+    );
+    assert_eq!(
+        again.target().reference().unwrap().profiles[0].object_key(),
+        obj.target().reference().unwrap().profiles[0].object_key(),
+        "the key survives the URL"
+    );
+    client.shutdown();
+    server.shutdown();
+}

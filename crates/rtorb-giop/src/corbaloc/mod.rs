@@ -309,6 +309,71 @@ impl Corbaloc {
     }
 }
 
+impl Corbaloc {
+    /// The `corbaloc:` URL of a reference: every IIOP and UIOP profile
+    /// that carries the object key of the first of them, in the order of
+    /// the reference, with their versions and ports written out. `None`
+    /// for a reference with no such profile. Components (code sets,
+    /// policies) do not travel in a URL; a peer that needs them should be
+    /// given the IOR.
+    ///
+    /// ```
+    /// use rtorb_giop::corbaloc::Corbaloc;
+    /// use rtorb_giop::ior::{IiopProfile, ObjectReference};
+    /// use rtorb_cdr::Version;
+    ///
+    /// let p = IiopProfile::new(Version::V1_2, "127.0.0.1", 2809, &b"\x00POA\x01"[..]);
+    /// let r = ObjectReference::new("IDL:Cubit:1.0", vec![p.into()]);
+    /// let url = Corbaloc::for_reference(&r).unwrap().to_string();
+    /// assert_eq!(url, "corbaloc:iiop:1.2@127.0.0.1:2809/%00POA%01");
+    /// ```
+    pub fn for_reference(reference: &ObjectReference) -> Option<Corbaloc> {
+        let mut key: Option<&Bytes> = None;
+        let mut addresses = Vec::new();
+        for profile in &reference.profiles {
+            let (address, object_key) = match profile {
+                Profile::Iiop(p) => (
+                    ObjAddr::Iiop(IiopAddress {
+                        version: Some(p.version),
+                        host: host_of_profile(&p.host),
+                        port: Some(p.port),
+                    }),
+                    &p.object_key,
+                ),
+                Profile::Uiop(p) => (
+                    ObjAddr::Uiop(UiopAddress {
+                        version: Some(p.version),
+                        path: p.path.clone(),
+                    }),
+                    &p.object_key,
+                ),
+                _ => continue,
+            };
+            match key {
+                None => key = Some(object_key),
+                Some(k) if k != object_key => continue,
+                Some(_) => {}
+            }
+            addresses.push(address);
+        }
+        Some(Corbaloc {
+            key: key?.clone(),
+            location: Location::Addresses(addresses),
+        })
+    }
+}
+
+/// The host of an IIOP profile as a URL address names it.
+fn host_of_profile(host: &str) -> Host {
+    if let Ok(a) = host.parse::<Ipv4Addr>() {
+        Host::Ipv4(a)
+    } else if let Ok(a) = host.parse::<Ipv6Addr>() {
+        Host::Ipv6(a)
+    } else {
+        Host::Name(host.to_owned())
+    }
+}
+
 impl FromStr for Corbaloc {
     type Err = UrlError;
     fn from_str(s: &str) -> Result<Corbaloc, UrlError> {

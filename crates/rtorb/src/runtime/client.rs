@@ -363,6 +363,16 @@ impl fmt::Debug for Object {
 }
 
 impl Object {
+    /// The object's `corbaloc:` URL, for people and for ORBs that take
+    /// one (`rtorb_giop::corbaloc::Corbaloc::for_reference`): its IIOP
+    /// and UIOP addresses and its object key, `%`-escaped where it is
+    /// binary, as a POA's keys are. `None` for an object without such a
+    /// profile.
+    pub fn corbaloc(&self) -> Option<String> {
+        rtorb_giop::corbaloc::Corbaloc::for_reference(self.target.reference()?)
+            .map(|c| c.to_string())
+    }
+
     /// A reference to `target` through `invoker`.
     pub fn new(invoker: Arc<dyn Invoker>, target: Target) -> Object {
         Object {
