@@ -1,7 +1,7 @@
 //! Child processes that are killed when dropped, with bounded waits.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, ChildStderr, ChildStdout, ExitStatus};
+use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -103,6 +103,35 @@ impl Collector {
         self.handle
             .join()
             .unwrap_or_else(|_| String::from("<reader thread panicked>"))
+    }
+}
+
+/// Runs `command` (named `name` in messages) to its end with no input,
+/// killing it after `timeout`: its exit status and its standard output
+/// followed by its standard error.
+pub fn run_to_end(
+    command: &mut Command,
+    name: &str,
+    timeout: Duration,
+) -> Result<(ExitStatus, String), String> {
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {name}: {e}"))?;
+    let mut child = ChildGuard::new(child, name);
+    let out = child.take_stdout().map(Collector::start);
+    let err = child.take_stderr().map(Collector::start);
+    let status = child.wait_timeout(timeout);
+    let output = format!(
+        "{}{}",
+        out.map(Collector::finish).unwrap_or_default(),
+        err.map(Collector::finish).unwrap_or_default()
+    );
+    match status {
+        Ok(status) => Ok((status, output)),
+        Err(e) => Err(format!("{e}; {output}")),
     }
 }
 

@@ -22,7 +22,7 @@
 
 mod interop_support;
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -34,7 +34,7 @@ use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
 use rtorb_cdr::{Any, OMG_VMCID, TypeCode, Value, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;
-use rtorb_interop::process::{ChildGuard, Collector};
+use rtorb_interop::process::run_to_end;
 use rtorb_interop::{GiopVersion, ensure_peers, start_interop_server};
 use rtorb_test_support::wait::eventually;
 
@@ -397,25 +397,10 @@ fn run_omniorb_client(version: GiopVersion, wide: Expect, motto: Expect, target:
         "-ORBclientCallTimeOutPeriod".to_owned(),
         TIMEOUT.as_millis().to_string(),
     ];
-    let child = Command::new(&peers.interop_client)
-        .args(&args)
-        .arg(target)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", peers.interop_client.display()));
-    let mut client = ChildGuard::new(child, "interop_client");
-    let out = client.take_stdout().map(Collector::start);
-    let err = client.take_stderr().map(Collector::start);
-    let status = client.wait_timeout(TIMEOUT);
-    let output = format!(
-        "{}{}",
-        out.map(Collector::finish).unwrap_or_default(),
-        err.map(Collector::finish).unwrap_or_default()
-    );
-    let status =
-        status.unwrap_or_else(|e| panic!("interop_client {args:?} {target}: {e}; {output}"));
+    let mut command = Command::new(&peers.interop_client);
+    command.args(&args).arg(target);
+    let (status, output) = run_to_end(&mut command, "interop_client", TIMEOUT)
+        .unwrap_or_else(|e| panic!("interop_client {args:?} {target}: {e}"));
     assert!(
         status.success(),
         "interop_client {args:?} {target} failed ({status}):\n{output}"

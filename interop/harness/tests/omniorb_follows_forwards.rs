@@ -6,7 +6,7 @@
 //! right after the status, as omniORB reads it) is exercised along with
 //! the LOCATION_FORWARD replies. A missing omniORB fails these tests.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ use rtorb::poa::{
 };
 use rtorb::runtime::{Object, Skeleton};
 use rtorb_interop::ensure_peers;
-use rtorb_interop::process::{ChildGuard, Collector};
+use rtorb_interop::process::run_to_end;
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -27,25 +27,13 @@ const CUBIT_ID: &str = "IDL:Cubit:1.0";
 /// result was right.
 fn run_omniorb_client(target: &str, what: &str) {
     let peers = ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"));
-    let child = Command::new(&peers.cubit_client)
+    let mut command = Command::new(&peers.cubit_client);
+    command
         .arg("-ORBclientCallTimeOutPeriod")
         .arg(TIMEOUT.as_millis().to_string())
-        .arg(target)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", peers.cubit_client.display()));
-    let mut client = ChildGuard::new(child, "cubit_client");
-    let out = client.take_stdout().map(Collector::start);
-    let err = client.take_stderr().map(Collector::start);
-    let status = client.wait_timeout(TIMEOUT);
-    let output = format!(
-        "{}{}",
-        out.map(Collector::finish).unwrap_or_default(),
-        err.map(Collector::finish).unwrap_or_default()
-    );
-    let status = status.unwrap_or_else(|e| panic!("cubit_client ({what}): {e}; {output}"));
+        .arg(target);
+    let (status, output) = run_to_end(&mut command, "cubit_client", TIMEOUT)
+        .unwrap_or_else(|e| panic!("cubit_client ({what}): {e}"));
     assert!(
         status.success(),
         "cubit_client ({what}) failed ({status}): {output}"

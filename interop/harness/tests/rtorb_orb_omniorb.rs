@@ -4,7 +4,7 @@
 //! fragments them; the rtorb server runs under each server concurrency
 //! strategy. A missing omniORB fails these tests.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -14,7 +14,7 @@ use rtorb::runtime::Stub;
 use rtorb_cdr::Version;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;
-use rtorb_interop::process::{ChildGuard, Collector};
+use rtorb_interop::process::run_to_end;
 use rtorb_interop::{
     CubitServer, DIRECT_SEND_OCTETS, FRAGMENTING_OCTETS, GiopVersion, ensure_peers,
     start_cubit_server,
@@ -38,22 +38,8 @@ fn run_omniorb_client(args: &[String], target: &str) {
         .arg("-ORBclientCallTimeOutPeriod")
         .arg(TIMEOUT.as_millis().to_string())
         .arg(target);
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", peers.cubit_client.display()));
-    let mut client = ChildGuard::new(child, "cubit_client");
-    let out = client.take_stdout().map(Collector::start);
-    let err = client.take_stderr().map(Collector::start);
-    let status = client.wait_timeout(TIMEOUT);
-    let output = format!(
-        "{}{}",
-        out.map(Collector::finish).unwrap_or_default(),
-        err.map(Collector::finish).unwrap_or_default()
-    );
-    let status = status.unwrap_or_else(|e| panic!("cubit_client {args:?} {target}: {e}; {output}"));
+    let (status, output) = run_to_end(&mut cmd, "cubit_client", TIMEOUT)
+        .unwrap_or_else(|e| panic!("cubit_client {args:?} {target}: {e}"));
     assert!(
         status.success(),
         "cubit_client {args:?} {target} failed ({status}): {output}"
