@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Install the Debian packages that the interoperability tests need: the
 # omniORB peer (headers, IDL compiler, catior/genior, standard IDL files),
-# tshark for its GIOP dissector, and a C++ toolchain to build the peers.
+# tshark for its GIOP dissector, a C++ toolchain to build the peers, and a
+# JDK with Maven for the JacORB peers, whose jars it then fetches from Maven
+# Central into the local Maven repository.
 #
 # Idempotent: when every package is already installed this only queries dpkg.
 set -euo pipefail
 
-packages=(libomniorb4-dev omniidl omniorb omniorb-idl tshark g++ make pkg-config)
+packages=(libomniorb4-dev omniidl omniorb omniorb-idl tshark g++ make pkg-config maven)
 
 missing=()
 for pkg in "${packages[@]}"; do
@@ -15,9 +17,25 @@ for pkg in "${packages[@]}"; do
         missing+=("$pkg")
     fi
 done
+# Any JDK will do for the JacORB peers; Debian's default one if there is none.
+if ! command -v javac >/dev/null 2>&1; then
+    missing+=(default-jdk-headless)
+fi
+
+# JacORB's jars (interop/jacorb/pom.xml), once Maven is there.
+fetch_jacorb() {
+    local pom
+    pom="$(dirname "${BASH_SOURCE[0]}")/../interop/jacorb/pom.xml"
+    if ! mvn --batch-mode --quiet --file "$pom" dependency:resolve; then
+        echo "install-deps: ERROR: Maven could not fetch JacORB's jars (see $pom)" >&2
+        exit 1
+    fi
+    echo "install-deps: JacORB's jars are in the local Maven repository"
+}
 
 if [[ ${#missing[@]} -eq 0 ]]; then
-    echo "install-deps: all packages present (${packages[*]})"
+    echo "install-deps: all packages present (${packages[*]}, a JDK)"
+    fetch_jacorb
     exit 0
 fi
 
@@ -58,4 +76,5 @@ for pkg in "${missing[@]}"; do
         exit 1
     fi
 done
+fetch_jacorb
 echo "install-deps: done"

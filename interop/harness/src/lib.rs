@@ -1,8 +1,8 @@
 //! # rtorb-interop: checking rtorb's wire layer against real peers
 //!
-//! This crate is test infrastructure. It drives omniORB (a mature C++ ORB)
-//! and tshark (whose GIOP dissector is an independent reading of the
-//! specification) so that rtorb's encoders and decoders can be compared with
+//! This crate is test infrastructure. It drives omniORB (a mature C++ ORB),
+//! JacORB (a Java ORB) and tshark (whose GIOP dissector is an independent
+//! reading of the specification) so that rtorb's encoders and decoders can be compared with
 //! what other implementations put on, and accept from, the wire.
 //!
 //! The pieces:
@@ -26,12 +26,15 @@
 //!   depending on rtorb's own decoder.
 //! - [`fixtures`] names and writes recorded messages as fixture files, and
 //!   finds the committed ones.
+//! - [`ensure_jacorb`] compiles the JacORB peers of `interop/jacorb/`
+//!   (a DII Cubit client, a forwarding server) against JacORB's jars.
 //! - [`hex`] reads and writes the hex text format of the recorded fixtures
 //!   under `interop/fixtures/`.
 
 pub mod capture;
 pub mod fixtures;
 pub mod hex;
+pub mod jacorb;
 pub mod omni_tools;
 pub mod peek;
 pub mod peers;
@@ -43,6 +46,7 @@ pub use capture::{
     Capture, CaptureOptions, CubitServer, DIRECT_SEND_OCTETS, FRAGMENTING_OCTETS, GiopVersion,
     capture_cubit, expected_operations, start_cubit_server, start_interop_server,
 };
+pub use jacorb::{JacorbPeers, ensure_jacorb};
 pub use omni_tools::{catior, genior};
 pub use peers::{PeerPaths, cubit_idl, ensure_peers, workspace_root};
 pub use proxy::{Direction, Recording, RecordingProxy, SplitError, split_giop_stream};
