@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install the Debian packages that the interoperability tests need: the
-# omniORB peer (headers, IDL compiler, catior/genior, standard IDL files),
-# tshark for its GIOP dissector, and a C++ toolchain to build the peers.
+# omniORB peer (headers, IDL compiler, catior/genior/nameclt, standard IDL
+# files), omniORB's naming service omniNames, tshark for its GIOP
+# dissector, and a C++ toolchain to build the peers.
 #
 # Idempotent: when every package is already installed this only queries dpkg.
 set -euo pipefail
 
-packages=(libomniorb4-dev omniidl omniorb omniorb-idl tshark g++ make pkg-config)
+packages=(libomniorb4-dev omniidl omniorb omniorb-idl omniorb-nameserver tshark g++ make pkg-config)
 
 missing=()
 for pkg in "${packages[@]}"; do
