@@ -28,7 +28,9 @@ impl Orb {
     /// resolve is `BAD_PARAM` with OMG minor 10
     /// ([`BAD_PARAM_OTHER_URL_ERROR`](crate::minor::BAD_PARAM_OTHER_URL_ERROR)),
     /// as omniORB raises it, and a naming service that cannot be reached
-    /// `TRANSIENT`; the detail says which name and which naming service.
+    /// `TRANSIENT`; the detail says which name and which naming service. A
+    /// `corbaname:` read from a file fails the same way, the file named in
+    /// the detail.
     pub fn string_to_object(&self, s: &str) -> Result<Object, SystemException> {
         let bad_param = |minor| {
             SystemException::new(SystemExceptionKind::BadParam, minor, CompletionStatus::No)
