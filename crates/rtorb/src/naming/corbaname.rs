@@ -87,8 +87,7 @@ pub(crate) fn resolve_corbaname(
             let why = e
                 .detail()
                 .or_else(|| e.minor_code().map(|m| m.meaning))
-                .unwrap_or("")
-                .to_owned();
+                .map_or_else(|| e.to_string(), str::to_owned);
             let context = url.context();
             Err(match e.kind() {
                 Some(SystemExceptionKind::Transient) => e.with_detail(format_args!(

@@ -66,7 +66,7 @@ impl Orb {
             let corbaname = matches!(parse_object_url(inner), Ok(ObjectUrl::Corbaname(_)));
             return self.string_to_object(inner).map_err(|e| match e.kind() {
                 _ if corbaname => {
-                    let why = e.detail().unwrap_or_default().to_owned();
+                    let why = what_failed(&e);
                     e.with_detail(format_args!("{path}: {why}"))
                 }
                 Some(SystemExceptionKind::BadParam) => {
@@ -81,7 +81,7 @@ impl Orb {
                 ObjectUrl::Corbaloc(c) => return self.corbaloc_to_object(&c),
                 ObjectUrl::Corbaname(c) => {
                     let context = self.corbaloc_to_object(&c.context()).map_err(|e| {
-                        let why = e.detail().unwrap_or_default().to_owned();
+                        let why = what_failed(&e);
                         e.with_detail(format_args!("{}: {why}", s.trim()))
                     })?;
                     return crate::naming::resolve_corbaname(context, &c, s);
@@ -114,4 +114,12 @@ impl Orb {
             Target::from_reference(reference)?,
         ))
     }
+}
+
+/// The detail of `e`, or else what its minor code means, to put after
+/// where it failed.
+fn what_failed(e: &SystemException) -> String {
+    e.detail()
+        .or_else(|| e.minor_code().map(|m| m.meaning))
+        .map_or_else(|| e.to_string(), str::to_owned)
 }
