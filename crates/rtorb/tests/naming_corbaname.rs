@@ -287,3 +287,31 @@ fn names_convert_to_and_from_their_string_form() {
     }
     assert_eq!(NotFoundReason::NotContext.to_string(), "not_context");
 }
+
+#[test]
+fn the_stubs_carry_the_specification_repository_ids() {
+    use rtorb::naming::naming_context::{AlreadyBound, NotEmpty};
+    use rtorb::naming::naming_context_ext::InvalidAddress;
+    use rtorb::runtime::{IdlType, Stub, UserException};
+    let ids = [
+        (NamingContext::REPOSITORY_ID, "NamingContext"),
+        (naming::NamingContextExt::REPOSITORY_ID, "NamingContextExt"),
+        (BindingIterator::REPOSITORY_ID, "BindingIterator"),
+        (NotFound::REPOSITORY_ID, "NamingContext/NotFound"),
+        (CannotProceed::REPOSITORY_ID, "NamingContext/CannotProceed"),
+        (InvalidName::REPOSITORY_ID, "NamingContext/InvalidName"),
+        (AlreadyBound::REPOSITORY_ID, "NamingContext/AlreadyBound"),
+        (NotEmpty::REPOSITORY_ID, "NamingContext/NotEmpty"),
+        (
+            InvalidAddress::REPOSITORY_ID,
+            "NamingContextExt/InvalidAddress",
+        ),
+    ];
+    for (id, name) in ids {
+        assert_eq!(id, format!("IDL:omg.org/CosNaming/{name}:1.0"));
+    }
+    assert_eq!(
+        naming::NameComponent::type_code().id(),
+        Some("IDL:omg.org/CosNaming/NameComponent:1.0")
+    );
+}
