@@ -230,8 +230,7 @@ fn rtorb_binds_in_omninames_and_resolves_through_corbaname() {
 
     // corbaname:rir: through -ORBInitRef NameService=corbaloc:...
     let init_ref = format!("NameService={}", ns.corbaloc());
-    let (rir_orb, rest) = Orb::init(["client", "-ORBInitRef", init_ref.as_str()]).unwrap();
-    assert_eq!(rest, ["client"]);
+    let (rir_orb, _) = Orb::init(["client", "-ORBInitRef", init_ref.as_str()]).unwrap();
     for url in ["corbaname:rir:#a/b", "corbaname:rir:/NameService#a/b"] {
         assert_eq!(cube(rir_orb.string_to_object(url).unwrap(), 2), 8, "{url}");
     }
