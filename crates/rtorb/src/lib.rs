@@ -27,6 +27,9 @@
 //!   call through real GIOP octets, without an ORB or a socket.
 //! - [`transport::ProtocolRegistry`]: the protocols an ORB listens and
 //!   connects with, where a new transport plugs in.
+//! - [`naming`]: the CosNaming stubs, to bind objects in a naming service
+//!   (omniNames, TAO's, JacORB's) and resolve them; `string_to_object`
+//!   resolves `corbaname:` URLs with them.
 //!
 //! # Modules
 //!
@@ -35,14 +38,14 @@
 //! `module_layering` reads every `crate::` and `super::` path to check).
 //!
 //! ```text
-//! codegen      what generated code names (re-exports; not for hand-written code)
-//!  |
 //! orb          the ORB: client and server sides, collocated calls, configuration
 //!  |
 //! poa          object adapters: POAs, plain object keys, references to own objects
+//! naming       the CosNaming stubs (generated) and corbaname resolution
 //!  |
 //! transport    connections, acceptors, endpoints and profiles (IIOP, UIOP)
 //! codesets     code-set negotiation of connections
+//! codegen      what generated code names (re-exports of runtime; not for hand-written code)
 //!  |
 //! runtime      what generated code calls: stubs, skeletons, exceptions, values
 //!  |
@@ -52,6 +55,9 @@
 //! ```
 //!
 //! [`sync`] and [`whitebox`] cost nothing when their features are off.
+//! [`codegen`] re-exports only `runtime` (and `rtorb-cdr`), so generated
+//! code can be included by any module above it: [`naming`] includes the
+//! CosNaming stubs, and the ORB calls it to resolve `corbaname:` URLs.
 
 // Generated code names `::rtorb::codegen`, also when included here.
 extern crate self as rtorb;
@@ -59,6 +65,7 @@ extern crate self as rtorb;
 pub mod codegen;
 pub mod codesets;
 pub use rtorb_giop::minor;
+pub mod naming;
 pub mod orb;
 pub mod poa;
 pub mod runtime;

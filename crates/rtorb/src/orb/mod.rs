@@ -51,6 +51,7 @@ pub mod collocation;
 pub mod config;
 pub mod server;
 pub use server::strategy;
+mod url;
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -58,11 +59,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb_cdr::CodeSetId;
-use rtorb_giop::corbaloc::Location;
-use rtorb_giop::{
-    CompletionStatus, ObjectReference, ObjectUrl, SystemException, SystemExceptionKind,
-    parse_object_url,
-};
+use rtorb_giop::{ObjectReference, SystemException};
 
 use crate::poa::table::{AdapterTable, Entry, References};
 use crate::poa::{Poa, PoaError};
@@ -77,7 +74,6 @@ pub use config::{
 
 pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy};
 
-use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
 use client::{ClientConfig, ClientCore};
 use collocation::OrbInvoker;
 use server::{ServerCore, ServerLimits};
@@ -585,84 +581,6 @@ impl Orb {
     /// which is deactivated); whether anything was served there.
     pub fn deactivate(&self, object_key: &[u8]) -> bool {
         self.server.remove(object_key)
-    }
-
-    /// `CORBA::ORB::string_to_object`: a reference from an `IOR:` or
-    /// `corbaloc:` string (`corbaloc:rir:` through the initial
-    /// references), or from a file: `file:///abs/path` or
-    /// `file://relative/path` (TAO's convention: everything after
-    /// `file://` is the path) holding an `IOR:`, `corbaloc:` or
-    /// `corbaname:` string, surrounding whitespace ignored.
-    ///
-    /// A malformed string is `BAD_PARAM`; a file that cannot be read, is
-    /// larger than [`config::MAX_CONFIG_FILE_SIZE`] or is not UTF-8 is
-    /// `BAD_PARAM` with minor code [`BAD_PARAM_FILE_UNREADABLE`], and one
-    /// that holds no such string is `BAD_PARAM` with
-    /// [`BAD_PARAM_FILE_NO_REFERENCE`].
-    pub fn string_to_object(&self, s: &str) -> Result<Object, SystemException> {
-        let bad_param = |minor| {
-            SystemException::new(SystemExceptionKind::BadParam, minor, CompletionStatus::No)
-        };
-        let trimmed = s.trim();
-        if let Some(path) = trimmed
-            .get(..7)
-            .filter(|p| p.eq_ignore_ascii_case("file://"))
-            .map(|_| &trimmed[7..])
-        {
-            if path.is_empty() {
-                return Err(bad_param(BAD_PARAM_FILE_UNREADABLE)
-                    .with_detail(format_args!("{trimmed:?} names no file")));
-            }
-            let text = config::read_bounded(std::path::Path::new(path)).map_err(|e| {
-                bad_param(BAD_PARAM_FILE_UNREADABLE).with_detail(format_args!("{path}: {e}"))
-            })?;
-            let inner = text.trim();
-            let scheme_ok = ["IOR:", "corbaloc:", "corbaname:"].iter().any(|p| {
-                inner
-                    .get(..p.len())
-                    .is_some_and(|h| h.eq_ignore_ascii_case(p))
-            });
-            if !scheme_ok {
-                return Err(
-                    bad_param(BAD_PARAM_FILE_NO_REFERENCE).with_detail(format_args!(
-                        "{path} does not start with IOR:, corbaloc: or corbaname:"
-                    )),
-                );
-            }
-            return self.string_to_object(inner).map_err(|e| match e.kind() {
-                Some(SystemExceptionKind::BadParam) => {
-                    bad_param(BAD_PARAM_FILE_NO_REFERENCE).with_detail(format_args!("{path}: {e}"))
-                }
-                _ => e,
-            });
-        }
-        let reference =
-            match parse_object_url(s).map_err(|e| bad_param(e.minor()).with_detail(e))? {
-                ObjectUrl::Ior(r) => r,
-                ObjectUrl::Corbaloc(c) => {
-                    if c.location == Location::Rir {
-                        let name = String::from_utf8_lossy(&c.key).into_owned();
-                        return self.resolve_initial_references(&name).map_err(|e| {
-                            bad_param(crate::minor::BAD_PARAM_OTHER_URL_ERROR)
-                                .with_detail(format_args!("rir:{name}: {e}"))
-                        });
-                    }
-                    c.to_ior("")
-                        .map_err(|e| bad_param(e.minor()).with_detail(e))?
-                }
-                ObjectUrl::Corbaname(_) => {
-                    return Err(SystemException::new(
-                        SystemExceptionKind::NoImplement,
-                        0,
-                        CompletionStatus::No,
-                    )
-                    .with_detail("corbaname: references are not resolved by this ORB yet"));
-                }
-            };
-        Ok(Object::new(
-            self.invoker(),
-            Target::from_reference(reference)?,
-        ))
     }
 
     /// `CORBA::ORB::object_to_string`: the stringified IOR of `object`, if
