@@ -175,6 +175,22 @@ pub const MAX_CONFIG_FILE_SIZE: u64 = 1024 * 1024;
 /// file's path from when the arguments name none with `-ORBConfigFile`.
 pub const CONFIG_ENV: &str = "RTORB_CONFIG";
 
+/// This process's arguments after the program name; an error names the
+/// first that is not Unicode.
+fn command_line() -> Result<Vec<String>, OrbError> {
+    std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string().map_err(|a| {
+                OrbError::Args(format!(
+                    "the argument {} is not Unicode",
+                    a.to_string_lossy()
+                ))
+            })
+        })
+        .collect()
+}
+
 /// The default number of leader/followers threads.
 pub const DEFAULT_SERVER_THREADS: usize = 4;
 
@@ -430,6 +446,17 @@ impl OrbConfig {
         }
         let rest = config.apply_args(others)?;
         Ok((config, rest))
+    }
+
+    /// The configuration `CORBA::ORB_init` builds from this process's
+    /// command line (see [`OrbConfig::from_init_args`], with the
+    /// [`CONFIG_ENV`] variable), and the arguments after the program
+    /// name that are not `-ORB` options: what
+    /// [`Orb::init_from_env`](super::Orb::init_from_env) builds its ORB
+    /// from, for a program that adjusts the configuration first. An
+    /// argument that is not Unicode is an error.
+    pub fn from_env() -> Result<(OrbConfig, Vec<String>), OrbError> {
+        OrbConfig::from_init_args(command_line()?, std::env::var_os(CONFIG_ENV))
     }
 
     /// Applies a configuration file in the style of omniORB's
