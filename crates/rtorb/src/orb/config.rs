@@ -175,22 +175,6 @@ pub const MAX_CONFIG_FILE_SIZE: u64 = 1024 * 1024;
 /// file's path from when the arguments name none with `-ORBConfigFile`.
 pub const CONFIG_ENV: &str = "RTORB_CONFIG";
 
-/// This process's arguments after the program name; an error names the
-/// first that is not Unicode.
-fn command_line() -> Result<Vec<String>, OrbError> {
-    std::env::args_os()
-        .skip(1)
-        .map(|a| {
-            a.into_string().map_err(|a| {
-                OrbError::Args(format!(
-                    "the argument {} is not Unicode",
-                    a.to_string_lossy()
-                ))
-            })
-        })
-        .collect()
-}
-
 /// The default number of leader/followers threads.
 pub const DEFAULT_SERVER_THREADS: usize = 4;
 
@@ -224,9 +208,14 @@ impl OrbConfig {
     /// Takes the `-ORB` options out of `args` into the configuration and
     /// returns the other arguments, in order.
     ///
+    /// The options, their other names (omniORB's among them), builder
+    /// methods, policies and defaults are the table
+    /// [`ORB_OPTIONS`](super::options::ORB_OPTIONS), which the README
+    /// shows.
+    ///
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
-    /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
+    /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` (0: none) and
     /// `-ORBConnectTimeout MS` (milliseconds), and for the server
     /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
     /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
@@ -260,7 +249,11 @@ impl OrbConfig {
                 rest.push(arg);
                 continue;
             }
-            let option = arg[4..].to_ascii_lowercase();
+            // By its name or an alias, in any case: the table's name.
+            let Some(known) = super::options::find(&arg[4..]) else {
+                return Err(OrbError::Args(format!("unknown option {arg}")));
+            };
+            let option = known.name.to_ascii_lowercase();
             let mut value = || {
                 it.next()
                     .ok_or_else(|| OrbError::Args(format!("{arg} needs a value")))
@@ -288,7 +281,8 @@ impl OrbConfig {
                 }
                 "roundtriptimeout" => {
                     let v = value()?;
-                    self.round_trip_timeout = Some(millis(&arg, &v)?);
+                    // 0: no limit, as omniORB's clientCallTimeOutPeriod.
+                    self.round_trip_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
                 }
                 "connecttimeout" => {
                     let v = value()?;
@@ -446,17 +440,6 @@ impl OrbConfig {
         }
         let rest = config.apply_args(others)?;
         Ok((config, rest))
-    }
-
-    /// The configuration `CORBA::ORB_init` builds from this process's
-    /// command line (see [`OrbConfig::from_init_args`], with the
-    /// [`CONFIG_ENV`] variable), and the arguments after the program
-    /// name that are not `-ORB` options: what
-    /// [`Orb::init_from_env`](super::Orb::init_from_env) builds its ORB
-    /// from, for a program that adjusts the configuration first. An
-    /// argument that is not Unicode is an error.
-    pub fn from_env() -> Result<(OrbConfig, Vec<String>), OrbError> {
-        OrbConfig::from_init_args(command_line()?, std::env::var_os(CONFIG_ENV))
     }
 
     /// Applies a configuration file in the style of omniORB's
