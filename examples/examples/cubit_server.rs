@@ -8,8 +8,9 @@
 //! Serves the Cubit object under the key `Cubit` on every endpoint given
 //! (default `iiop://127.0.0.1:12345`), prints its IOR and a `corbaloc`
 //! URL, and runs until a client calls the oneway `shutdown`. `-ORB` options
-//! (see `OrbConfig::apply_args`) configure the ORB, for example its server
-//! concurrency strategy.
+//! (see `OrbConfig::apply_args`) and the configuration file that
+//! `-ORBConfigFile` or `RTORB_CONFIG` names configure the ORB, for example
+//! its server concurrency strategy.
 
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -19,9 +20,10 @@ use rtorb_examples::Cuber;
 use rtorb_examples::cubit_idl::CubitSkeleton;
 
 fn main() {
-    let mut config = OrbConfig::default();
-    let endpoints = match config.apply_args(std::env::args().skip(1)) {
-        Ok(e) => e,
+    // The `-ORB` options (and a configuration file), and the program's
+    // own arguments, without its name.
+    let (mut config, endpoints) = match OrbConfig::from_env() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("cubit_server: {e}");
             std::process::exit(2);

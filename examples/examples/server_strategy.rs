@@ -21,9 +21,10 @@ use rtorb_examples::Cuber;
 use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 
 fn main() {
-    let mut config = OrbConfig::default();
-    let rest = match config.apply_args(std::env::args().skip(1)) {
-        Ok(r) => r,
+    // The `-ORB` options (and a configuration file), and the program's
+    // own arguments, without its name.
+    let (mut config, rest) = match OrbConfig::from_env() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("server_strategy: {e}");
             std::process::exit(2);

@@ -208,9 +208,14 @@ impl OrbConfig {
     /// Takes the `-ORB` options out of `args` into the configuration and
     /// returns the other arguments, in order.
     ///
+    /// The options, their other names (omniORB's among them), builder
+    /// methods, policies and defaults are the table
+    /// [`ORB_OPTIONS`](super::options::ORB_OPTIONS), which the README
+    /// shows.
+    ///
     /// Options (names in any case): `-ORBListenEndpoints E` (several
     /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
-    /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` and
+    /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` (0: none) and
     /// `-ORBConnectTimeout MS` (milliseconds), and for the server
     /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
     /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
@@ -244,7 +249,11 @@ impl OrbConfig {
                 rest.push(arg);
                 continue;
             }
-            let option = arg[4..].to_ascii_lowercase();
+            // By its name or an alias, in any case: the table's name.
+            let Some(known) = super::options::find(&arg[4..]) else {
+                return Err(OrbError::Args(format!("unknown option {arg}")));
+            };
+            let option = known.name.to_ascii_lowercase();
             let mut value = || {
                 it.next()
                     .ok_or_else(|| OrbError::Args(format!("{arg} needs a value")))
@@ -272,7 +281,8 @@ impl OrbConfig {
                 }
                 "roundtriptimeout" => {
                     let v = value()?;
-                    self.round_trip_timeout = Some(millis(&arg, &v)?);
+                    // 0: no limit, as omniORB's clientCallTimeOutPeriod.
+                    self.round_trip_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
                 }
                 "connecttimeout" => {
                     let v = value()?;

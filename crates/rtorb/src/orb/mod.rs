@@ -49,6 +49,8 @@
 pub mod client;
 pub mod collocation;
 pub mod config;
+mod init;
+pub mod options;
 pub mod server;
 pub use server::strategy;
 mod url;
@@ -429,52 +431,6 @@ impl Orb {
     /// A builder.
     pub fn builder() -> OrbBuilder {
         OrbBuilder::default()
-    }
-
-    /// `CORBA::ORB_init`: an ORB configured from the `-ORB` options of
-    /// `args` (see [`OrbConfig::apply_args`]) and a configuration file
-    /// (see [`OrbConfig::apply_file`]), and the other arguments.
-    ///
-    /// The file is the one `-ORBConfigFile PATH` names or, without that
-    /// option, the one the `RTORB_CONFIG` environment variable
-    /// ([`CONFIG_ENV`]) names. Precedence: the command line over the file
-    /// over the defaults (see [`OrbConfig::from_init_args`]).
-    ///
-    /// ```
-    /// use rtorb::orb::{Orb, ServerStrategy};
-    ///
-    /// let dir = std::env::temp_dir().join(format!("rtorb-init-doc-{}", std::process::id()));
-    /// std::fs::create_dir_all(&dir).unwrap();
-    /// let cfg = dir.join("rtorb.cfg");
-    /// std::fs::write(&cfg, "# the server\n\
-    ///     ListenEndpoints = iiop://127.0.0.1:0\n\
-    ///     ServerStrategy  = leader-followers\n\
-    ///     ServerThreads   = 2\n").unwrap();
-    ///
-    /// let args = ["server", "-ORBConfigFile", cfg.to_str().unwrap(), "-ORBServerThreads", "3"];
-    /// let (orb, rest) = Orb::init(args).unwrap();
-    /// assert_eq!(rest, ["server"]);
-    /// assert_eq!(orb.config().server_strategy, ServerStrategy::LeaderFollowers);
-    /// // The command line wins over the file.
-    /// assert_eq!(orb.config().server_threads, 3);
-    /// assert_eq!(orb.endpoints().len(), 1);
-    ///
-    /// // A reference written to a file is read back through `file://`.
-    /// let obj = orb.root_poa().create_reference("IDL:Echo:1.0").unwrap();
-    /// let ior_file = dir.join("echo.ior");
-    /// std::fs::write(&ior_file, orb.object_to_string(&obj).unwrap() + "\n").unwrap();
-    /// let again = orb.string_to_object(&format!("file://{}", ior_file.display())).unwrap();
-    /// assert_eq!(orb.object_to_string(&again), orb.object_to_string(&obj));
-    /// orb.shutdown();
-    /// std::fs::remove_dir_all(&dir).unwrap();
-    /// ```
-    pub fn init<I, S>(args: I) -> Result<(Orb, Vec<String>), OrbError>
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        let (config, rest) = OrbConfig::from_init_args(args, std::env::var_os(CONFIG_ENV))?;
-        Ok((Orb::builder().config(config).build()?, rest))
     }
 
     /// The protocol registry.

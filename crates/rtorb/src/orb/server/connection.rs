@@ -22,6 +22,7 @@
 //!  Closed
 //! ```
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use rtorb_giop::FrameHeader;
@@ -129,7 +130,7 @@ impl Connection {
     /// read error, on malformed input (with `MessageError`), on shutdown
     /// (with `CloseConnection`, the message not started), or when part of
     /// a message has been held beyond the incomplete-message timeout.
-    pub(crate) fn receive(&mut self, core: &ServerCore, budget: usize) -> Progress {
+    pub(crate) fn receive(&mut self, core: &Arc<ServerCore>, budget: usize) -> Progress {
         let mut handled = 0usize;
         // A nonblocking read that returned less than it asked for emptied
         // the socket: no need for another read to see `WouldBlock` (unless
@@ -304,12 +305,12 @@ mod tests {
     use crate::runtime::NoInvoker;
     use crate::transport::UnixTransport;
 
-    fn core() -> ServerCore {
-        ServerCore::new(
+    fn core() -> Arc<ServerCore> {
+        Arc::new(ServerCore::new(
             ServerLimits::from_config(&OrbConfig::default()),
             Arc::new(NoInvoker),
             AdapterTable::new(16),
-        )
+        ))
     }
 
     /// A nonblocking server connection, and its peer.

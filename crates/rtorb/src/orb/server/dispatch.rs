@@ -8,20 +8,32 @@
 //! if none; the common request is read in place from the frame
 //! ([`request_view_framed`]), anything else decoded in full. A
 //! `LocateRequest` is answered with where the object is. A
-//! `CancelRequest` is ignored (requests run to completion before the next
-//! message is read). A `CloseConnection` or `MessageError` from the peer
+//! `CancelRequest` is ignored (a request is run, or queued to run, before
+//! the next message is read). A `CloseConnection` or `MessageError` from the peer
 //! closes the connection; GIOP fragments are reassembled first; anything
 //! else (a `Reply`, a stray `Fragment`, malformed input) is answered with
 //! `MessageError`, and the connection closes.
 //!
 //! A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response flags is
-//! acknowledged with an empty reply before the upcall runs (with
-//! `SYNC_WITH_TARGET`, after it). A servant, or a servant manager, that
+//! acknowledged when it is read, with an empty `NO_EXCEPTION` reply, once
+//! its object is located here (as a `LocateRequest` locates it: a servant
+//! activator incarnates it, a forward or an unknown object is answered
+//! instead of the acknowledgement); its upcall is then queued on the
+//! connection's [`DeferredUpcalls`], so the reader goes on reading, and
+//! the next request's acknowledgement never waits for this servant. Every
+//! other request waits for the queued upcalls before it runs, so a
+//! connection's requests are dispatched in the order they came. (With
+//! `SYNC_WITH_TARGET` a oneway is answered after its upcall, as a twoway.)
+//! A servant locator is asked when the queued upcall runs: a
+//! `ForwardRequest` it raises then can no longer reach the client, which
+//! has its acknowledgement, and the request is dropped as a oneway's
+//! failure is. A servant, or a servant manager, that
 //! panics fails its request with `UNKNOWN`
 //! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
 
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{Decoder, Encoding, Version};
@@ -34,6 +46,7 @@ use rtorb_giop::{
 };
 
 use super::ServerCore;
+use super::deferred::DeferredUpcalls;
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
 use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
@@ -60,6 +73,9 @@ pub(super) struct Dispatcher {
     codesets: ServerCodeSets,
     /// Times the stages of a request (with the `whitebox` feature).
     pub(super) probe: Probe,
+    /// The upcalls of `SYNC_WITH_SERVER` requests, run after their
+    /// acknowledgement; started with the first.
+    deferred: Option<DeferredUpcalls>,
 }
 
 /// `MessageError`, and close.
@@ -94,6 +110,7 @@ impl Dispatcher {
             plain_key: PlainKeyCache::default(),
             codesets: ServerCodeSets::new(messaging, assumed),
             probe: Probe::start(),
+            deferred: None,
         }
     }
 
@@ -108,7 +125,7 @@ impl Dispatcher {
     /// and replies. Every strategy calls it.
     pub(super) fn handle(
         &mut self,
-        core: &ServerCore,
+        core: &Arc<ServerCore>,
         frame: Bytes,
         header: Option<FrameHeader>,
         transport: &mut dyn Transport,
@@ -139,7 +156,7 @@ impl Dispatcher {
     #[inline(never)]
     fn handle_decoded(
         &mut self,
-        core: &ServerCore,
+        core: &Arc<ServerCore>,
         frame: Bytes,
         transport: &mut dyn Transport,
         write: &mut WriteHalf,
@@ -203,7 +220,7 @@ impl Dispatcher {
 
     fn request(
         &mut self,
-        core: &ServerCore,
+        core: &Arc<ServerCore>,
         header: &Incoming<'_>,
         message: &Bytes,
         transport: &mut dyn Transport,
@@ -216,6 +233,15 @@ impl Dispatcher {
         };
         let encoding = header.encoding.with_codesets(codesets);
         self.reply.reset(encoding, header.request_id);
+        if header.response_flags == RESPONSE_WITH_SERVER {
+            if let Some(next) = self.defer(core, header, message, encoding, transport, write) {
+                return next;
+            }
+        }
+        // In order: after the upcalls queued before.
+        if let Some(deferred) = &self.deferred {
+            deferred.wait_idle();
+        }
         let outcome = match header.object_key {
             None => Err(SystemException::new(
                 SystemExceptionKind::Marshal,
@@ -237,8 +263,9 @@ impl Dispatcher {
                     ))
                     .to_system_exception()),
                     Some(arguments) if header.response_flags == RESPONSE_WITH_SERVER => {
-                        // SYNC_WITH_SERVER: acknowledged before the upcall,
-                        // which then runs as a plain oneway.
+                        // SYNC_WITH_SERVER that could not be queued:
+                        // acknowledged before the upcall, which then runs
+                        // here as a plain oneway.
                         let sent = match self.reply.complete(Ok(())) {
                             Ok(()) => write.send_reply(transport, &mut self.reply),
                             Err(_) => return message_error(),
@@ -276,6 +303,93 @@ impl Dispatcher {
             }
             Err(_) => message_error(),
         }
+    }
+}
+
+impl Dispatcher {
+    /// `SYNC_WITH_SERVER`: if the object is here, queues the upcall on the
+    /// connection's [`DeferredUpcalls`] and acknowledges the request at
+    /// once (the reply `reset` for it); `None` if not (the object is
+    /// elsewhere or unknown, or no thread could be started for the
+    /// upcalls), for the request to be handled where it is read.
+    #[cold]
+    #[inline(never)]
+    fn defer(
+        &mut self,
+        core: &Arc<ServerCore>,
+        header: &Incoming<'_>,
+        message: &Bytes,
+        encoding: Encoding,
+        transport: &mut dyn Transport,
+        write: &mut WriteHalf,
+    ) -> Option<Next> {
+        let key = header.object_key?;
+        if !matches!(core.locate(key), Location::Here) {
+            return None;
+        }
+        let body = match header.body {
+            Body::At(offset) => OwnedBody::At(offset),
+            Body::Of(msg) => OwnedBody::Decoder(msg.body_decoder(message, encoding.codesets)?),
+        };
+        if self.deferred.is_none() {
+            self.deferred = DeferredUpcalls::start(core).ok();
+        }
+        let deferred = self.deferred.as_ref()?;
+        let job = DeferredRequest {
+            request_id: header.request_id,
+            key: Bytes::copy_from_slice(key),
+            operation: Bytes::copy_from_slice(header.operation),
+            message: message.clone(),
+            encoding,
+            body,
+            lite: self.messaging == FrameProtocol::Lite,
+        };
+        deferred.push(Box::new(move |core| job.run(core)));
+        Some(match self.reply.complete(Ok(())) {
+            Ok(()) => write.send_reply(transport, &mut self.reply),
+            Err(_) => message_error(),
+        })
+    }
+}
+
+/// A `SYNC_WITH_SERVER` request acknowledged, its upcall queued: what it
+/// needs once the upcalls before it have run.
+struct DeferredRequest {
+    request_id: u32,
+    key: Bytes,
+    operation: Bytes,
+    message: Bytes,
+    encoding: Encoding,
+    body: OwnedBody,
+    lite: bool,
+}
+
+/// Where the arguments of a [`DeferredRequest`] are.
+enum OwnedBody {
+    /// At this offset of its message.
+    At(usize),
+    /// In this decoder.
+    Decoder(Decoder),
+}
+
+impl DeferredRequest {
+    /// Finds the servant and runs the upcall, on the thread of the
+    /// connection's deferred upcalls; what fails is dropped, as a
+    /// oneway's failure is.
+    fn run(self, core: &ServerCore) {
+        let mut cache = PlainKeyCache::default();
+        let Ok(Found::Servant(servant)) = core.lookup(&self.key, &self.operation, &mut cache)
+        else {
+            return;
+        };
+        let mut reply =
+            ReplyBuilder::with_buffer(self.encoding, self.request_id, BytesMut::new(), self.lite);
+        let arguments = match self.body {
+            OwnedBody::At(offset) => Arguments::At(&self.message, offset, self.encoding),
+            OwnedBody::Decoder(d) => Arguments::Decoder(d),
+        };
+        let mut req = arguments.request(&self.operation, &self.key, false, &mut reply);
+        let _ = upcall(core, &**servant.skeleton(), &mut req);
     }
 }
 

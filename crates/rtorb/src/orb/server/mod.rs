@@ -18,7 +18,12 @@
 //!
 //! Messages of one connection are handled one at a time, in order: a
 //! connection is never read by two threads at once. Requests run to
-//! completion before the next message is read. Replies are written in the
+//! completion before the next message is read, but for `SYNC_WITH_SERVER`
+//! oneways: those are acknowledged as they are read and their upcalls
+//! queued to a thread of the connection's own (`deferred.rs`), so that an
+//! acknowledgement never waits for the servant of an earlier request; the
+//! requests that follow wait for the queued upcalls, so a connection's
+//! requests are still dispatched in the order they were sent. Replies are written in the
 //! GIOP version and byte order of the request, or in GIOPlite on a
 //! GIOPlite connection; the messages the server sends on its own
 //! (`CloseConnection`, `MessageError`) in the GIOP version of the last
@@ -46,8 +51,9 @@
 //!
 //! 1. `strategy.rs`: the names of the strategies (no dependencies);
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
+//!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
-//!    through the write half);
+//!    through the write half, queues deferred upcalls);
 //! 4. `connection.rs`: the connection, its state, its halves and its
 //!    dispatch;
 //! 5. `acceptor.rs`: accepting connections;
@@ -56,6 +62,7 @@
 
 mod acceptor;
 mod connection;
+mod deferred;
 mod dispatch;
 mod event_loop;
 mod leader_followers;

@@ -32,6 +32,12 @@
 //! and servants that block, is why thread-per-connection is the default;
 //! choose another strategy for many connections or a bounded thread count.
 //!
+//! In every strategy a `SYNC_WITH_SERVER` oneway is acknowledged as soon
+//! as it is read, and its upcall runs on a thread of its connection's own,
+//! started with the first such request, one upcall at a time in the order
+//! sent: the acknowledgement of the next request never waits for a slow
+//! servant, and the requests that follow on the connection run after it.
+//!
 //! Neither the reactive nor the leader/followers strategy ever blocks a
 //! thread on a connection that sends half a message or stops reading its
 //! replies. Shutdown is the same in every strategy: the requests being run

@@ -40,7 +40,7 @@ fn start(core: &Arc<ServerCore>, transport: Box<dyn Transport>, open: OpenConnec
 }
 
 /// Serves one connection on its own thread, until it closes.
-fn serve_connection(core: &ServerCore, transport: Box<dyn Transport>, _open: OpenConnection) {
+fn serve_connection(core: &Arc<ServerCore>, transport: Box<dyn Transport>, _open: OpenConnection) {
     crate::runtime::set_thread_invoker(&core.invoker);
     let watched = core.watch(&*transport);
     if let Ok(mut conn) = Connection::new(core, transport, true) {
