@@ -178,6 +178,7 @@ pub use values::{
     unregister_value_factory, write_abstract,
 };
 
+pub(crate) use client::Forwarded;
 pub(crate) use forward::{Hop, follow_forwards};
 pub(crate) use server::ReplyBuilder;
 pub(crate) use support::{NoInvoker, set_thread_invoker};

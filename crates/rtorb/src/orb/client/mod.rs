@@ -40,6 +40,21 @@
 //! `LocateRequest` (following forwards), and [`super::Orb::preconnect`]
 //! opens connections ahead of the calls.
 //!
+//! Forwards: a call answered with `LOCATION_FORWARD` (or a locate reply
+//! `OBJECT_FORWARD`) is sent to the new target, at most
+//! [`MAX_FORWARDS`](crate::runtime::loopback::MAX_FORWARDS) times, and the reference
+//! (its [`Target`], shared by the clones of its `Object`) remembers the
+//! target that answered: later calls, `SYNC_NONE` oneways and
+//! `validate_connection` go there directly, reading the remembered target
+//! without a lock. When a call there fails because the object is no longer
+//! there (`COMM_FAILURE`, `OBJECT_NOT_EXIST`, or a `TRANSIENT` raised here
+//! because it cannot be reached), the reference forgets it and, where the
+//! failure is `COMPLETED_NO`, the call is sent to the original reference
+//! once more, which may forward it afresh; a `COMPLETED_MAYBE` failure is
+//! the caller's, and the next call starts from the original. A target
+//! reached only through `LOCATION_FORWARD_PERM` replies replaces the
+//! original for good: a failure there is the caller's.
+//!
 //! Failures: a connection that cannot be opened gives `TRANSIENT`; one
 //! that breaks while a reply is awaited gives `COMM_FAILURE`
 //! (`COMPLETED_MAYBE`) and is dropped, so the next call connects anew. A
@@ -81,13 +96,14 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
 use super::config::ConnectionStrategy;
 use crate::codesets::CodeSetConfig;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
 use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Hop, Invoker, Reply, SyncScope, Target, follow_forwards,
+    Arguments, ClientProtocolPolicy, Forwarded, Hop, Invoker, Reply, SyncScope, Target,
+    follow_forwards,
 };
 use crate::transport::ProtocolRegistry;
 use error::{is_not_started, no_profile_matches, protocol_error};
@@ -223,13 +239,64 @@ impl ClientCore {
     }
 
     /// A request to `target`, following forwards, trying its profiles in
-    /// the order of the effective protocol preference.
+    /// the order of the effective protocol preference; where a forward of
+    /// an earlier call is remembered, to its target.
+    #[inline]
     fn call(&self, target: &Target, request: Request<'_>) -> Result<Outcome, SystemException> {
         let effective = self.effective(target);
-        match self.try_profiles(target, request, &effective) {
-            Ok(Outcome::Forward(to)) => self.follow(to, request, &effective),
+        if target.is_forwarded() {
+            return self.call_forwarded(target, request, &effective);
+        }
+        self.call_original(target, request, &effective)
+    }
+
+    /// [`ClientCore::call`] to `target` itself.
+    #[inline]
+    fn call_original(
+        &self,
+        target: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        match self.try_profiles(target, request, effective) {
+            Ok(Outcome::Forward(to)) => self.follow(target, to, true, request, effective),
             answer => answer,
         }
+    }
+
+    /// [`ClientCore::call`] to the target `origin`'s calls were forwarded
+    /// to. If the object is no longer there (see [`location_failed`]),
+    /// `origin` forgets the forward, unless it was permanent, and the
+    /// request goes to `origin` itself where the failure says that it was
+    /// not processed.
+    #[cold]
+    #[inline(never)]
+    fn call_forwarded(
+        &self,
+        origin: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        let Some(to) = origin.forwarded() else {
+            return self.call_original(origin, request, effective);
+        };
+        let answer = match self.try_profiles(&to.target, request, effective) {
+            Ok(Outcome::Forward(next)) => {
+                return self.follow(origin, next, to.permanent, request, effective);
+            }
+            answer => answer,
+        };
+        let Some(failure) = location_failed(&answer) else {
+            return answer;
+        };
+        if to.permanent {
+            return answer;
+        }
+        origin.forget_forward(&to);
+        if failure != CompletionStatus::No {
+            return answer;
+        }
+        self.call_original(origin, request, effective)
     }
 
     /// The request sent to the first profile of `target` that can be
@@ -254,22 +321,45 @@ impl ClientCore {
         Err(unreachable.unwrap_or_else(no_profile_matches))
     }
 
-    /// [`ClientCore::call`] once the target forwarded it: the request
-    /// follows forwards ([`follow_forwards`]).
+    /// [`ClientCore::call`] once the target `origin` forwarded it: the
+    /// request follows forwards ([`follow_forwards`]), and `origin`
+    /// remembers the target that answered, unless the object was not
+    /// there either; as a permanent forward if `permanent` (the forwards
+    /// that led to `to` were) and every forward followed here is.
     #[cold]
     #[inline(never)]
     fn follow(
         &self,
-        to: Box<Target>,
+        origin: &Target,
+        to: Arc<Forwarded>,
+        mut permanent: bool,
         request: Request<'_>,
         effective: &Effective<'_>,
     ) -> Result<Outcome, SystemException> {
-        follow_forwards(to, |t| {
-            Ok(match self.try_profiles(t, request, effective)? {
+        let mut last = None;
+        let answer = follow_forwards(to, |t: &Arc<Forwarded>| {
+            permanent &= t.permanent;
+            last = Some(Arc::clone(t));
+            Ok(match self.try_profiles(&t.target, request, effective)? {
                 Outcome::Forward(next) => Hop::Forward(next),
                 answer => Hop::Done(answer),
             })
-        })
+        });
+        let answered = answer.as_ref().is_ok_and(|a| {
+            !matches!(a, Outcome::System(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist))
+        });
+        if let Some(last) = last.filter(|_| answered) {
+            let remembered = if last.permanent == permanent {
+                last
+            } else {
+                Arc::new(Forwarded {
+                    target: last.target.clone(),
+                    permanent,
+                })
+            };
+            origin.remember_forward(remembered);
+        }
+        answer
     }
 
     /// A `SYNC_NONE` oneway: encoded now, for the first profile the
@@ -285,7 +375,9 @@ impl ClientCore {
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
+        let forwarded = target.forwarded();
+        let to = forwarded.as_ref().map_or(target, |f| &f.target);
+        let selected = select(self.id, to, &self.connections, &self.config.code_sets)?;
         let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
         else {
             return Err(no_profile_matches());
@@ -366,7 +458,9 @@ impl ClientCore {
         count: usize,
     ) -> Result<usize, SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
+        let forwarded = target.forwarded();
+        let to = forwarded.as_ref().map_or(target, |f| &f.target);
+        let selected = select(self.id, to, &self.connections, &self.config.code_sets)?;
         let mut last = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
             let (pool, endpoint) = (&candidate.pool, &*candidate.endpoint);
@@ -446,6 +540,26 @@ impl Invoker for ClientCore {
             Err(e) if e.kind() == Some(SystemExceptionKind::InvPolicy) => Ok(false),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// How the answer of a call at a forward's target says that the object
+/// is no longer there: the completion status of the failure, or `None`
+/// if it does not. A `COMM_FAILURE`, an `OBJECT_NOT_EXIST` (raised or
+/// replied), or a `TRANSIENT` raised here (the target cannot be reached)
+/// do; a `TRANSIENT` the server replies (its POA manager holding
+/// requests, say) does not: the object is there.
+fn location_failed(answer: &Result<Outcome, SystemException>) -> Option<CompletionStatus> {
+    use SystemExceptionKind::{CommFailure, ObjectNotExist, Transient};
+    let (e, raised) = match answer {
+        Err(e) => (e, true),
+        Ok(Outcome::System(e)) => (e, false),
+        Ok(_) => return None,
+    };
+    match e.kind()? {
+        CommFailure | ObjectNotExist => Some(e.completed),
+        Transient if raised => Some(e.completed),
+        _ => None,
     }
 }
 

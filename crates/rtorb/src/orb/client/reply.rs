@@ -8,6 +8,7 @@
 //! must be. [`read_answer`] makes what was received into the [`Outcome`]
 //! of the call.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -19,7 +20,7 @@ use rtorb_giop::{
 };
 
 use super::error::{lost, maybe, protocol_error, timed_out};
-use crate::runtime::{Reply, Target, object_not_exist};
+use crate::runtime::{Forwarded, Reply, Target, object_not_exist};
 use crate::transport::{FrameReader, Transport, TransportError};
 use crate::whitebox::{Probe, Stage};
 
@@ -75,9 +76,9 @@ pub(super) enum Outcome {
     Decoded(Box<Reply>),
     /// A system exception reply.
     System(SystemException),
-    /// Send the request again to this target (boxed: a reply, the
-    /// common outcome, is moved through every layer of a call).
-    Forward(Box<Target>),
+    /// Send the request again to this target (behind a pointer: a reply,
+    /// the common outcome, is moved through every layer of a call).
+    Forward(Arc<Forwarded>),
     /// The answer to a `LocateRequest`: the object is here.
     Here,
 }
@@ -272,13 +273,8 @@ fn read_decoded_answer(
         Content::LocateReply(l) => match &l.status {
             LocateStatus::ObjectHere => Ok(Outcome::Here),
             LocateStatus::UnknownObject => Ok(Outcome::System(object_not_exist())),
-            LocateStatus::ObjectForward(ior) | LocateStatus::ObjectForwardPerm(ior) => {
-                let reference =
-                    ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-                Ok(Outcome::Forward(Box::new(Target::from_reference(
-                    reference,
-                )?)))
-            }
+            LocateStatus::ObjectForward(ior) => forward(ior, false),
+            LocateStatus::ObjectForwardPerm(ior) => forward(ior, true),
             LocateStatus::LocSystemException(e) => Ok(Outcome::System(e.clone())),
             LocateStatus::LocNeedsAddressingMode(_) => Err(protocol_error()),
         },
@@ -307,14 +303,21 @@ fn read_reply(
         )),
         ReplyStatus::LocationForward | ReplyStatus::LocationForwardPerm => {
             let ior = reply.forward_ior(msg.order).map_err(|e| maybe(&e))?;
-            let reference =
-                ObjectReference::from_ior(&ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-            Ok(Outcome::Forward(Box::new(Target::from_reference(
-                reference,
-            )?)))
+            let permanent = reply.header.reply_status == ReplyStatus::LocationForwardPerm;
+            forward(&ior, permanent)
         }
         ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
     }
+}
+
+/// The outcome of a forward to `ior` (`LOCATION_FORWARD_PERM` if
+/// `permanent`).
+fn forward(ior: &rtorb_cdr::Ior, permanent: bool) -> Result<Outcome, SystemException> {
+    let reference = ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
+    Ok(Outcome::Forward(Arc::new(Forwarded {
+        target: Target::from_reference(reference)?,
+        permanent,
+    })))
 }
 
 #[cfg(test)]
