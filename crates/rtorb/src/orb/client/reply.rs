@@ -15,8 +15,8 @@ use bytes::Bytes;
 use rtorb_cdr::{Decoder, Encoding, TransmissionCodeSets};
 use rtorb_giop::message::{Content, LocateStatus, Message, ReplyStatus};
 use rtorb_giop::{
-    CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
-    ReplyView, SystemException, reply_view_framed,
+    CompletionStatus, FrameHeader, FrameProtocol, GiopError, MsgType, ObjectReference, Reassembler,
+    ReassemblyLimits, ReplyView, SystemException, reply_view_framed,
 };
 
 use super::error::{lost, maybe, protocol_error, timed_out};
@@ -30,6 +30,12 @@ const READ_TIMEOUT_SLACK: u32 = 8;
 
 /// Below this, a read timeout is set to exactly the time left.
 const MIN_SHORTENED_READ_TIMEOUT: Duration = Duration::from_millis(16);
+
+/// How long a connection is idle before a call that takes it looks
+/// whether the server has closed it meanwhile
+/// ([`Inbound::closed_while_idle`]): a call that follows the last one
+/// sooner makes no system call for it.
+pub(super) const IDLE_CHECK_AFTER: Duration = Duration::from_millis(1);
 
 /// The receiving side of a connection: frames, reassembly, and the read
 /// timeout set on the socket.
@@ -125,6 +131,32 @@ impl Inbound {
         }
     }
 
+    /// Whether the server closed the connection, or said it would, while
+    /// no call was waiting on it: it closed its side (or reset it), sent a
+    /// `CloseConnection` or a `MessageError`, or sent something after the
+    /// last reply that was read with it. What has arrived is looked at
+    /// without being read or waited for. A request written into such a connection would not
+    /// reach the server, or would be lost with it; on a new one it is
+    /// certain not to have been processed before.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn closed_while_idle(&self, transport: &dyn Transport) -> bool {
+        if self.reader.decoder().buffered() > 0 {
+            return true;
+        }
+        let mut head = [0u8; 12];
+        match transport.peek(&mut head) {
+            Ok(0) => true,
+            Ok(n) => announces_close(self.messaging, head.get(..n).unwrap_or_default()),
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock
+                    | std::io::ErrorKind::Interrupted
+                    | std::io::ErrorKind::Unsupported
+            ),
+        }
+    }
+
     /// Makes a read wait no later than `deadline`.
     ///
     /// The socket's timeout is changed only when it must be: one that
@@ -217,6 +249,22 @@ impl Inbound {
             Err(e) => Err(maybe(&e)),
         })
     }
+}
+
+/// Whether `head`, the start of a message a server sent unasked, says
+/// that the connection closes: a `CloseConnection` or `MessageError`
+/// header, or one that cannot be read. The start of a header is not
+/// judged yet.
+fn announces_close(messaging: FrameProtocol, head: &[u8]) -> bool {
+    if head.len() < messaging.header_len() {
+        return false;
+    }
+    let msg_type = match messaging.parse_header(head, u32::MAX) {
+        Ok(FrameHeader::Giop(h)) => h.msg_type,
+        Ok(FrameHeader::Lite(h)) => h.msg_type,
+        Err(_) => return true,
+    };
+    matches!(msg_type, MsgType::CloseConnection | MsgType::MessageError)
 }
 
 /// The read timeout to set when `left` remains before a deadline and
