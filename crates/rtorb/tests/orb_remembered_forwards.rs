@@ -18,6 +18,10 @@ use rtorb::poa::{
 use rtorb::runtime::{Object, Skeleton, SystemExceptionKind};
 use rtorb_cdr::{ByteOrder, CdrEncode, Encoding, Version};
 use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+
+/// The repository id of the Cubit.
+const CUBIT_ID: &str = "IDL:Cubit:1.0";
 
 /// How many calls the tests make through a forwarded reference.
 const CALLS: u32 = 1000;
@@ -263,4 +267,64 @@ fn a_permanent_forward_replaces_the_original() {
     let e = who(&obj).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));
     assert_eq!(asked.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn collocated_calls_remember_forwards_too() {
+    for locator in [false, true] {
+        let orb = server();
+        let (poa, forwarder) = forwarding_poa(&orb, locator);
+        let first =
+            orb.activate_with_key(&b"First"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        *forwarder.to.lock().unwrap() = Some(first.clone());
+        let original = poa.create_reference_with_id(b"moved", CUBIT_ID).unwrap();
+        // Through a stub (the servant called directly) and untyped (the
+        // request marshaled in memory).
+        let stub: Cubit = original.clone().unchecked_narrow();
+        for l in 0..CALLS as i32 {
+            assert_eq!(stub.cube_long(l).unwrap(), l.wrapping_pow(3));
+        }
+        assert_eq!(forwarder.asked(), 1, "locator: {locator}");
+        let untyped = poa.create_reference_with_id(b"moved", CUBIT_ID).unwrap();
+        for l in 0..10 {
+            assert_eq!(cube_long(&untyped, l).unwrap(), l * l * l);
+        }
+        assert_eq!(forwarder.asked(), 2, "locator: {locator}");
+
+        // The target deactivated: back to the original, forwarded afresh.
+        let second = orb.activate_with_key(
+            &b"Second"[..],
+            Arc::new(CubitSkeleton(CubitImpl::default())),
+        );
+        *forwarder.to.lock().unwrap() = Some(second);
+        assert!(orb.deactivate(b"First"));
+        assert_eq!(stub.cube_long(2).unwrap(), 8, "locator: {locator}");
+        assert_eq!(cube_long(&untyped, 3).unwrap(), 27);
+        assert_eq!(forwarder.asked(), 4, "locator: {locator}");
+        assert_eq!(stub.cube_long(4).unwrap(), 64);
+        assert_eq!(cube_long(&untyped, 5).unwrap(), 125);
+        assert_eq!(forwarder.asked(), 4, "locator: {locator}");
+    }
+}
+
+#[test]
+fn a_remote_reference_forwarded_to_an_object_of_the_calling_orb_remembers_it() {
+    let forwarding = server();
+    let (poa, forwarder) = forwarding_poa(&forwarding, true);
+    // The client serves the object the forward names.
+    let c = server();
+    let here = c.activate_with_key(&b"Here"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    *forwarder.to.lock().unwrap() = Some(remote(&c, &forwarding, &here));
+    let original = poa.create_reference_with_id(b"moved", CUBIT_ID).unwrap();
+    let stub: Cubit = remote(&forwarding, &c, &original).unchecked_narrow();
+    for l in 0..CALLS as i32 {
+        assert_eq!(stub.cube_long(l).unwrap(), l.wrapping_pow(3));
+    }
+    assert_eq!(forwarder.asked(), 1);
+}
+
+fn cube_long(object: &Object, l: i32) -> Result<i32, rtorb::runtime::SystemException> {
+    object
+        .invoke("cube_long", |e| l.encode(e))?
+        .decode(<i32 as rtorb::runtime::CdrDecode>::decode)
 }

@@ -17,7 +17,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use arc_swap::ArcSwapOption;
 
-use crate::minor::TRANSIENT_TOO_MANY_FORWARDS;
+use crate::minor::{
+    TRANSIENT_CONNECT_FAILED, TRANSIENT_CONNECTION_CLOSED, TRANSIENT_NO_USABLE_PROFILE,
+    TRANSIENT_TOO_MANY_FORWARDS,
+};
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 /// How many `LOCATION_FORWARD` replies one call follows before it fails
@@ -40,19 +43,50 @@ pub(crate) enum Hop<T, R> {
 #[cold]
 #[inline(never)]
 pub(crate) fn follow_forwards<T, R, E>(
+    to: T,
+    attempt: impl FnMut(&T) -> Result<Hop<T, R>, E>,
+) -> Result<R, E>
+where
+    E: From<SystemException>,
+{
+    follow_forwards_to(to, attempt).map(|(r, _)| r)
+}
+
+/// [`follow_forwards`], giving back the target where the call ended too.
+#[cold]
+#[inline(never)]
+pub(crate) fn follow_forwards_to<T, R, E>(
     mut to: T,
     mut attempt: impl FnMut(&T) -> Result<Hop<T, R>, E>,
-) -> Result<R, E>
+) -> Result<(R, T), E>
 where
     E: From<SystemException>,
 {
     for _ in 0..MAX_FORWARDS {
         match attempt(&to)? {
-            Hop::Done(r) => return Ok(r),
+            Hop::Done(r) => return Ok((r, to)),
             Hop::Forward(next) => to = next,
         }
     }
     Err(E::from(too_many_forwards()))
+}
+
+/// Whether `e`, the failure of a call at the target of a remembered
+/// forward, says that the object is no longer there: a `COMM_FAILURE`, an
+/// `OBJECT_NOT_EXIST`, or a `TRANSIENT` of a connection that cannot be
+/// opened or was closed. A `TRANSIENT` for another reason (a POA manager
+/// holding requests, say) does not: the object is there.
+pub(crate) fn moved_away(e: &SystemException) -> bool {
+    match e.kind() {
+        Some(SystemExceptionKind::CommFailure | SystemExceptionKind::ObjectNotExist) => true,
+        Some(SystemExceptionKind::Transient) => [
+            TRANSIENT_CONNECT_FAILED,
+            TRANSIENT_CONNECTION_CLOSED,
+            TRANSIENT_NO_USABLE_PROFILE,
+        ]
+        .contains(&e.minor),
+        _ => false,
+    }
 }
 
 /// The failure of a call forwarded more than [`MAX_FORWARDS`] times.
