@@ -13,7 +13,9 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
 use rtorb::orb::{ConnectionStrategy, Orb};
-use rtorb::runtime::{CdrDecode, CdrEncode, CompletionStatus, Object, SystemExceptionKind};
+use rtorb::runtime::{
+    CdrDecode, CdrEncode, CompletionStatus, Object, SyncScope, SystemExceptionKind,
+};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
 use rtorb_giop::{decode_message, encode_message};
@@ -60,11 +62,15 @@ fn read_message(stream: &mut TcpStream) -> Option<Message> {
     decode_message(whole.into()).ok()
 }
 
-/// Answers `request` with a `NO_EXCEPTION` reply holding `tag`.
+/// Answers `request` with a `NO_EXCEPTION` reply holding `tag`, if it
+/// expects a reply.
 fn answer(stream: &mut TcpStream, request: &Message, tag: u32) -> bool {
     let Content::Request(r) = &request.content else {
         return false;
     };
+    if r.header.response_flags == 0 {
+        return true;
+    }
     let header = ReplyHeader {
         request_id: r.header.request_id,
         reply_status: ReplyStatus::NoException,
@@ -208,5 +214,25 @@ fn a_reused_connection_that_breaks_after_the_request_is_completed_maybe() {
         assert_eq!(next(&seen), Event::Accepted(0));
         assert_eq!(next(&seen), Event::Closed(0));
         assert_eq!(who(&obj), Ok(1));
+    }
+}
+
+#[test]
+fn oneways_that_wait_go_on_a_new_connection_too() {
+    for strategy in STRATEGIES {
+        for sync in [SyncScope::WithServer, SyncScope::WithTarget] {
+            let (address, seen) = peer(vec![(1, Then::Close)]);
+            let orb = client(strategy);
+            let obj = orb
+                .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Raw"))
+                .unwrap();
+            assert_eq!(who(&obj), Ok(0));
+            assert_eq!(next(&seen), Event::Accepted(0));
+            assert_eq!(next(&seen), Event::Closed(0));
+            idle_a_while();
+            obj.invoke_oneway_with("ping", sync, |_| Ok(()))
+                .unwrap_or_else(|e| panic!("{strategy:?}, {sync:?}: {e}"));
+            assert_eq!(next(&seen), Event::Accepted(1));
+        }
     }
 }
