@@ -243,7 +243,9 @@ impl Reply {
 /// `TRANSIENT` of the connection; the target then forgets it, and the call
 /// goes once more to the original reference where it cannot have been
 /// processed (`COMPLETED_NO`). A forward that only
-/// `LOCATION_FORWARD_PERM` replies led to is never forgotten. The clones
+/// `LOCATION_FORWARD_PERM` replies led to is never forgotten (the
+/// reference itself, as written into messages and strings, stays the
+/// original). The clones
 /// of an [`Object`] (and the stubs narrowed from it) share one target,
 /// and so what it remembers; a clone of a `Target`, and a reference with
 /// policy overrides made from it, start with what it remembers then; a
