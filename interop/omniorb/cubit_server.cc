@@ -5,11 +5,18 @@
 // stringified IOR as the first line of standard output, then serves until a
 // client invokes shutdown().
 //
-// Usage: cubit_server [-ORBendPoint giop:tcp:127.0.0.1:PORT] [other -ORB options]
+// With -forward, it also serves a POA whose servant locator forwards every
+// request to the Cubit (ForwardRequest, a LOCATION_FORWARD reply), counting
+// them: it prints "forwarder IOR" after the Cubit's IOR, and "forwarded N"
+// when it shuts down.
+//
+// Usage: cubit_server [-forward] [-ORBendPoint giop:tcp:127.0.0.1:PORT] [other -ORB options]
 
 #include <omniORB4/CORBA.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 
 #include "cubit.hh"
@@ -72,6 +79,51 @@ class CubitImpl : public POA_Cubit {
   CORBA::ORB_var orb_;
 };
 
+// Forwards every request to one object, counting them.
+class Forwarder : public POA_PortableServer::ServantLocator {
+ public:
+  explicit Forwarder(CORBA::Object_ptr to) : to_(CORBA::Object::_duplicate(to)) {}
+
+  PortableServer::Servant preinvoke(const PortableServer::ObjectId&, PortableServer::POA_ptr,
+                                    const char*,
+                                    PortableServer::ServantLocator::Cookie&) override {
+    ++asked_;
+    throw PortableServer::ForwardRequest(to_);
+  }
+
+  void postinvoke(const PortableServer::ObjectId&, PortableServer::POA_ptr, const char*,
+                  PortableServer::ServantLocator::Cookie, PortableServer::Servant) override {}
+
+  unsigned long asked() const { return asked_.load(); }
+
+ private:
+  CORBA::Object_var to_;
+  std::atomic<unsigned long> asked_{0};
+};
+
+// A POA under the root POA whose locator forwards to `to`; prints the
+// reference to one of its objects.
+Forwarder* serve_forwarder(CORBA::ORB_ptr orb, CORBA::Object_ptr to) {
+  CORBA::Object_var root_obj = orb->resolve_initial_references("RootPOA");
+  PortableServer::POA_var root = PortableServer::POA::_narrow(root_obj);
+  CORBA::PolicyList policies;
+  policies.length(3);
+  policies[0] = root->create_id_assignment_policy(PortableServer::USER_ID);
+  policies[1] = root->create_servant_retention_policy(PortableServer::NON_RETAIN);
+  policies[2] = root->create_request_processing_policy(PortableServer::USE_SERVANT_MANAGER);
+  PortableServer::POAManager_var manager = root->the_POAManager();
+  PortableServer::POA_var poa = root->create_POA("forwarding", manager, policies);
+  Forwarder* forwarder = new Forwarder(to);
+  PortableServer::ServantLocator_var locator = forwarder->_this();
+  poa->set_servant_manager(locator);
+  PortableServer::ObjectId_var oid = PortableServer::string_to_ObjectId("moved");
+  CORBA::Object_var moved = poa->create_reference_with_id(oid, "IDL:Cubit:1.0");
+  CORBA::String_var ior = orb->object_to_string(moved);
+  std::cout << "forwarder " << ior.in() << std::endl;
+  manager->activate();
+  return forwarder;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -90,10 +142,16 @@ int main(int argc, char** argv) {
     CORBA::String_var ior = orb->object_to_string(obj);
     std::cout << ior.in() << std::endl;
 
+    Forwarder* forwarder = nullptr;
+    for (int i = 1; i < argc; ++i) {
+      if (std::strcmp(argv[i], "-forward") == 0) forwarder = serve_forwarder(orb, obj);
+    }
+
     PortableServer::POAManager_var manager = ins_poa->the_POAManager();
     manager->activate();
 
     orb->run();
+    if (forwarder) std::cout << "forwarded " << forwarder->asked() << std::endl;
     orb->destroy();
   } catch (CORBA::SystemException& ex) {
     std::cerr << "cubit_server: CORBA system exception " << ex._name() << " minor "

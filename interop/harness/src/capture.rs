@@ -3,7 +3,7 @@
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, TcpListener};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::peers::{PeerPaths, ensure_peers};
@@ -147,12 +147,22 @@ pub struct CubitServer {
     /// The server's command line.
     pub command: String,
     stderr: Option<Collector>,
+    /// The lines it prints after its IOR.
+    lines: Receiver<String>,
 }
 
 impl CubitServer {
     /// A `corbaloc` URL for the Cubit object at `addr` for `version`.
     pub fn corbaloc(version: GiopVersion, addr: SocketAddr) -> String {
         format!("corbaloc::{}@{}/Cubit", version.as_str(), addr)
+    }
+
+    /// The next line the server prints after its IOR, waiting up to
+    /// `timeout` for it.
+    pub fn next_line(&self, timeout: Duration) -> Result<String, String> {
+        self.lines
+            .recv_timeout(timeout)
+            .map_err(|e| format!("{}: no further line ({e})", self.command))
     }
 
     /// Waits up to `timeout` for the server to exit (after `shutdown()`),
@@ -248,6 +258,7 @@ fn start_server(
                     addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port)),
                     command,
                     stderr,
+                    lines,
                 });
             }
             Ok(line) => {

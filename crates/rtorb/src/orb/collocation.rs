@@ -6,6 +6,10 @@
 //! endpoint this ORB listens on (or, for a target without a reference,
 //! when its key is one this ORB serves). The first call works it out
 //! and marks the target's binding; later calls read the mark.
+//!
+//! Forwards are remembered as over connections (see the client module):
+//! a call forwarded in process goes to where it ended next time, and back
+//! to the original once the object is no longer there.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,8 +25,8 @@ use rtorb_giop::{
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
 use crate::runtime::{
-    Arguments, Collocated, Hop, Invoker, NoInvoker, Reply, ReplyBuilder, ServerRequest, Skeleton,
-    SyncScope, Target, dispatch, follow_forwards,
+    Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, ReplyBuilder, ServerRequest,
+    Skeleton, SyncScope, Target, dispatch, follow_forwards_to, moved_away,
 };
 
 use super::client::ClientCore;
@@ -253,12 +257,122 @@ impl OrbInvoker {
         if !self.is_local(target) {
             return None;
         }
+        if target.is_forwarded() {
+            return Some(self.call_forwarded(target, operation, response_expected, arguments));
+        }
+        Some(self.call_original(target, operation, response_expected, arguments))
+    }
+
+    /// [`OrbInvoker::call_local`] at `target` itself; the target that
+    /// answers a forwarded call is remembered.
+    fn call_original(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        arguments: Arguments<'_>,
+    ) -> Result<Option<Reply>, SystemException> {
         let attempt = |t: &Target| self.attempt(t, operation, response_expected, arguments);
-        Some(match attempt(target) {
-            Ok(Hop::Forward(to)) => follow_forwards(to, attempt),
-            Ok(Hop::Done(reply)) => Ok(reply),
-            Err(e) => Err(e),
-        })
+        match attempt(target)? {
+            Hop::Forward(to) => {
+                let (reply, last) = follow_forwards_to(to, attempt)?;
+                remember(target, last);
+                Ok(reply)
+            }
+            Hop::Done(reply) => Ok(reply),
+        }
+    }
+
+    /// [`OrbInvoker::call_local`] at the target `origin`'s calls were
+    /// forwarded to: back to `origin` if the object is no longer there
+    /// ([`moved_away`]), and once more there where it was not processed.
+    #[cold]
+    #[inline(never)]
+    fn call_forwarded(
+        &self,
+        origin: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        arguments: Arguments<'_>,
+    ) -> Result<Option<Reply>, SystemException> {
+        let Some(to) = origin.forwarded() else {
+            return self.call_original(origin, operation, response_expected, arguments);
+        };
+        let attempt = |t: &Target| self.attempt(t, operation, response_expected, arguments);
+        let failure = match attempt(&to.target) {
+            Ok(Hop::Forward(next)) => {
+                let (reply, last) = follow_forwards_to(next, attempt)?;
+                remember(origin, last);
+                return Ok(reply);
+            }
+            Ok(Hop::Done(reply)) => return Ok(reply),
+            Err(e) => e,
+        };
+        if to.permanent || !moved_away(&failure) {
+            return Err(failure);
+        }
+        origin.forget_forward(&to);
+        if failure.completed != CompletionStatus::No {
+            return Err(failure);
+        }
+        self.call_original(origin, operation, response_expected, arguments)
+    }
+
+    /// [`Invoker::invoke_collocated`] on a target whose calls were
+    /// forwarded: at the target of the forward if it is local (`None`
+    /// otherwise: the call goes through [`Invoker::invoke`]); back to
+    /// `origin` as [`OrbInvoker::call_forwarded`] does.
+    #[cold]
+    #[inline(never)]
+    fn collocated_forwarded(
+        &self,
+        origin: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Collocated, SystemException>> {
+        let Some(to) = origin.forwarded() else {
+            return self.collocated_original(
+                origin,
+                operation,
+                response_expected,
+                direct,
+                arguments,
+            );
+        };
+        if !self.is_local(&to.target) {
+            return None;
+        }
+        let failure =
+            match self.invoke_here(&to.target, operation, response_expected, direct, arguments)? {
+                Err(e) => e,
+                answer => return Some(answer),
+            };
+        if to.permanent || !moved_away(&failure) {
+            return Some(Err(failure));
+        }
+        origin.forget_forward(&to);
+        if failure.completed != CompletionStatus::No {
+            return Some(Err(failure));
+        }
+        self.collocated_original(origin, operation, response_expected, direct, arguments)
+    }
+
+    /// [`Invoker::invoke_collocated`] at `target` itself.
+    #[inline]
+    fn collocated_original(
+        &self,
+        target: &Target,
+        operation: &Operation,
+        response_expected: bool,
+        direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
+        arguments: Arguments<'_>,
+    ) -> Option<Result<Collocated, SystemException>> {
+        if !self.is_local(target) {
+            return None;
+        }
+        self.invoke_here(target, operation, response_expected, direct, arguments)
     }
 
     /// One attempt of [`OrbInvoker::call_local`] at `target`: in memory if
@@ -296,6 +410,15 @@ impl OrbInvoker {
             },
         )
     }
+}
+
+/// Sends the later calls to `origin` to `last`, where a forwarded call
+/// ended.
+fn remember(origin: &Target, last: Target) {
+    origin.remember_forward(Arc::new(Forwarded {
+        target: last,
+        permanent: false,
+    }));
 }
 
 impl Invoker for OrbInvoker {
@@ -351,10 +474,16 @@ impl Invoker for OrbInvoker {
         direct: &mut dyn FnMut(&dyn Skeleton) -> bool,
         arguments: Arguments<'_>,
     ) -> Option<Result<Collocated, SystemException>> {
-        if !self.is_local(target) {
-            return None;
+        if target.is_forwarded() {
+            return self.collocated_forwarded(
+                target,
+                operation,
+                response_expected,
+                direct,
+                arguments,
+            );
         }
-        self.invoke_here(target, operation, response_expected, direct, arguments)
+        self.collocated_original(target, operation, response_expected, direct, arguments)
     }
 
     fn default_sync_scope(&self) -> SyncScope {

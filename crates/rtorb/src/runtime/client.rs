@@ -13,6 +13,7 @@ use rtorb_giop::{
 };
 
 use super::exception::{OperationError, marshal_completed, read_repository_id};
+use super::forward::ForwardSlot;
 use super::policy::{Policy, find, merge};
 use crate::minor::{INV_OBJREF_NO_OBJECT_KEY, UNKNOWN_UNLISTED_USER_EXCEPTION};
 
@@ -235,13 +236,51 @@ impl Reply {
 /// An invoker may keep what it works out from the reference (the
 /// endpoints to try, say) in the target's [`Target::binding`], so that
 /// calls after the first do not work it out again.
-#[derive(Debug, Clone)]
+///
+/// The rtorb ORB also keeps, in the target, where its calls were last
+/// forwarded to (`LOCATION_FORWARD`): later calls go there directly until
+/// a call there fails with `COMM_FAILURE`, `OBJECT_NOT_EXIST` or a
+/// `TRANSIENT` of the connection; the target then forgets it, and the call
+/// goes once more to the original reference where it cannot have been
+/// processed (`COMPLETED_NO`). A forward that only
+/// `LOCATION_FORWARD_PERM` replies led to is never forgotten (the
+/// reference itself, as written into messages and strings, stays the
+/// original). The clones
+/// of an [`Object`] (and the stubs narrowed from it) share one target,
+/// and so what it remembers; a clone of a `Target`, and a reference with
+/// policy overrides made from it, start with what it remembers then; a
+/// reference made anew from an IOR or a URL starts without.
+#[derive(Debug)]
 pub struct Target {
     type_id: String,
     object_key: Bytes,
     reference: Option<ObjectReference>,
     binding: OnceLock<Binding>,
     overrides: Option<Arc<[Policy]>>,
+    forward: ForwardSlot<Forwarded>,
+}
+
+/// Where the calls to a [`Target`] were forwarded to.
+#[derive(Debug)]
+pub(crate) struct Forwarded {
+    /// The target calls go to.
+    pub(crate) target: Target,
+    /// Whether every forward that led there was `LOCATION_FORWARD_PERM`:
+    /// such a target replaces the original for good.
+    pub(crate) permanent: bool,
+}
+
+impl Clone for Target {
+    fn clone(&self) -> Target {
+        Target {
+            type_id: self.type_id.clone(),
+            object_key: self.object_key.clone(),
+            reference: self.reference.clone(),
+            binding: self.binding.clone(),
+            overrides: self.overrides.clone(),
+            forward: self.forward.snapshot(),
+        }
+    }
 }
 
 /// What an invoker keeps for a target: anything it likes, shared.
@@ -269,6 +308,7 @@ impl Target {
             reference: None,
             binding: OnceLock::new(),
             overrides: None,
+            forward: ForwardSlot::default(),
         }
     }
 
@@ -289,6 +329,7 @@ impl Target {
             reference: Some(reference),
             binding: OnceLock::new(),
             overrides: None,
+            forward: ForwardSlot::default(),
         })
     }
 
@@ -331,7 +372,31 @@ impl Target {
             reference: self.reference.clone(),
             binding: OnceLock::new(),
             overrides: Some(merge(self.policy_overrides(), policies)),
+            forward: self.forward.snapshot(),
         }
+    }
+
+    /// Whether calls to it were forwarded and go to the target of the
+    /// forward (a moment's answer; see [`Target::forwarded`]).
+    #[inline]
+    pub(crate) fn is_forwarded(&self) -> bool {
+        self.forward.is_set()
+    }
+
+    /// Where calls to it go instead, since a call was forwarded there.
+    pub(crate) fn forwarded(&self) -> Option<Arc<Forwarded>> {
+        self.forward.get()
+    }
+
+    /// Sends later calls to `to`.
+    pub(crate) fn remember_forward(&self, to: Arc<Forwarded>) {
+        self.forward.remember(to);
+    }
+
+    /// Sends later calls to the target itself again, unless another call
+    /// remembered a forward other than `failed` meanwhile.
+    pub(crate) fn forget_forward(&self, failed: &Arc<Forwarded>) {
+        self.forward.forget(failed);
     }
 
     /// The effective policy `pick` takes: the target's override, else the

@@ -13,6 +13,7 @@
 //! instead, in memory, and an object served elsewhere is called as usual.
 
 use std::any::Any;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use rtorb_cdr::{CdrError, Encoder};
@@ -20,7 +21,8 @@ use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKi
 
 use super::client::{Arguments, Collocated, Object, Reply};
 
-use super::forward::{Hop, follow_forwards};
+use super::client::Forwarded;
+use super::forward::{Hop, follow_forwards_to};
 use super::server::Skeleton;
 use crate::minor::MARSHAL_UNEXPECTED_REPLY;
 
@@ -126,10 +128,11 @@ impl Object {
             None => return results(self.invoke(op, arguments).map_err(E::from)?),
             Some(Ok(Collocated::Forward(to))) => {
                 let to = Object::new(self.invoker().clone(), to);
-                follow_forwards(to, |object| {
+                let ended = follow_forwards_to(to, |object| {
                     Ok::<_, SystemException>(attempt(object, &op, true, &mut upcall, &arguments))
                 })
-                .map_err(E::from)?
+                .map_err(E::from)?;
+                self.remember(ended)
             }
             Some(here) => Ended::Here(here),
         };
@@ -175,9 +178,10 @@ impl Object {
             None => return self.invoke_oneway(op, arguments),
             Some(Ok(Collocated::Forward(to))) => {
                 let to = Object::new(self.invoker().clone(), to);
-                follow_forwards(to, |object| {
+                let ended = follow_forwards_to(to, |object| {
                     Ok::<_, SystemException>(attempt(object, &op, false, &mut upcall, &arguments))
-                })?
+                })?;
+                self.remember(ended)
             }
             Some(here) => Ended::Here(here),
         };
@@ -186,6 +190,20 @@ impl Object {
             // Not reported, as over a connection.
             Ended::Here(_) => Ok(()),
         }
+    }
+}
+
+impl Object {
+    /// Where a forwarded call ended: the later calls through this
+    /// reference go to the object it ended at, unless it failed there.
+    fn remember(&self, (ended, last): (Ended, Object)) -> Ended {
+        if !matches!(ended, Ended::Here(Err(_))) {
+            self.target().remember_forward(Arc::new(Forwarded {
+                target: last.target().clone(),
+                permanent: false,
+            }));
+        }
+        ended
     }
 }
 

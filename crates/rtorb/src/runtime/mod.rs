@@ -178,7 +178,8 @@ pub use values::{
     unregister_value_factory, write_abstract,
 };
 
-pub(crate) use forward::{Hop, follow_forwards};
+pub(crate) use client::Forwarded;
+pub(crate) use forward::{Hop, follow_forwards, follow_forwards_to, moved_away};
 pub(crate) use server::ReplyBuilder;
 pub(crate) use support::{NoInvoker, set_thread_invoker};
 

@@ -169,6 +169,15 @@ pub trait Transport: fmt::Debug + Send + AsRawFd {
     /// peer closed its side.
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize>;
 
+    /// Copies what has arrived into `buf` without consuming it and without
+    /// waiting: 0 means the peer closed its side, `WouldBlock` that
+    /// nothing has arrived. Transports that cannot return `Unsupported`
+    /// (the default).
+    fn peek(&self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let _ = buf;
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
+
     /// Writes from a chain of buffers in one system call (`writev`), and
     /// returns how many octets were written: possibly fewer than offered.
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize>;

@@ -55,6 +55,15 @@ pub(crate) fn recv<S: AsFd>(stream: &S, buf: &mut [u8]) -> io::Result<usize> {
     Ok(got)
 }
 
+/// Copies what has arrived on a connected stream socket into `buf`
+/// without consuming it or waiting (`WouldBlock` when nothing has), in
+/// any blocking mode: 0 means the peer closed its side.
+pub(crate) fn peek<S: AsFd>(stream: &S, buf: &mut [u8]) -> io::Result<usize> {
+    let flags = rustix::net::RecvFlags::PEEK | rustix::net::RecvFlags::DONTWAIT;
+    let (got, _) = rustix::net::recv(stream, buf, flags)?;
+    Ok(got)
+}
+
 /// Shuts down the reading, writing or both halves of a connected socket.
 pub(crate) fn shutdown<S: AsFd>(socket: &S, how: Shutdown) -> io::Result<()> {
     let how = match how {

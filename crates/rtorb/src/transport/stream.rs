@@ -110,6 +110,9 @@ impl<S: StreamSocket> Transport for StreamTransport<S> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         socket::recv(&self.socket, buf)
     }
+    fn peek(&self, buf: &mut [u8]) -> std::io::Result<usize> {
+        socket::peek(&self.socket, buf)
+    }
     fn writev(&mut self, bufs: &[IoSlice<'_>]) -> std::io::Result<usize> {
         socket::send_gathered(&self.socket, bufs)
     }

@@ -6,13 +6,28 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::TransmissionCodeSets;
-use rtorb_giop::{CompletionStatus, SystemException};
+use rtorb_giop::SystemException;
 
-use super::error::{lost, not_started, protocol_error};
-use super::reply::{Inbound, Outcome, read_answer};
+use super::error::{not_started, protocol_error};
+use super::reply::{IDLE_CHECK_AFTER, Inbound, Outcome, read_answer};
 use super::request::{Destination, Request, RequestHead, RequestWriter, WriteError};
 use crate::transport::Transport;
 use crate::whitebox::Stage;
+
+/// [`IDLE_CHECK_AFTER`] in nanoseconds.
+const IDLE_CHECK_AFTER_NANOS: u64 = IDLE_CHECK_AFTER.as_nanos() as u64;
+
+/// The coarse monotonic clock, in nanoseconds: a few nanoseconds to read
+/// where [`Instant::now`] takes tens, and right to within a clock tick
+/// (1 to 10 ms), enough to tell a connection idle for a while from one
+/// put back a moment ago.
+#[inline]
+pub(super) fn coarse_now() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::MonotonicCoarse);
+    let secs = u64::try_from(t.tv_sec).unwrap_or_default();
+    let nanos = u64::try_from(t.tv_nsec).unwrap_or_default();
+    secs.wrapping_mul(1_000_000_000).wrapping_add(nanos)
+}
 
 /// One exclusive client connection, used by one call at a time.
 #[derive(Debug)]
@@ -21,10 +36,11 @@ pub(super) struct Connection {
     inbound: Inbound,
     next_request_id: u32,
     writer: RequestWriter,
-    /// Whether a call has already completed on it (a failure to send on a
-    /// reused connection means the server closed it while idle).
-    reused: bool,
-    /// When it was last put back idle.
+    /// When it was last put back idle, on the coarse clock
+    /// ([`coarse_now`]).
+    idle_tick: u64,
+    /// When it was last put back idle, for the idle reaper (only set
+    /// where one runs).
     idle_since: Instant,
 }
 
@@ -41,7 +57,7 @@ impl Connection {
             inbound: Inbound::new(messaging),
             next_request_id: 0,
             writer: RequestWriter::new(messaging, fragment_size),
-            reused: false,
+            idle_tick: coarse_now(),
             idle_since: Instant::now(),
         })
     }
@@ -67,8 +83,8 @@ impl Connection {
         let tcs = match written {
             Ok(tcs) => tcs,
             Err(WriteError::Encode(e)) => return Err(e),
-            Err(WriteError::Io) if self.reused => return Err(not_started()),
-            Err(WriteError::Io) => return Err(lost(CompletionStatus::Maybe)),
+            // Not all of it went out: the server cannot have started it.
+            Err(WriteError::Io) => return Err(not_started()),
         };
         if !request.expects_reply() {
             return Ok(Outcome::Sent);
@@ -104,10 +120,20 @@ impl Connection {
         written
     }
 
-    /// Marks that a call has completed on it.
+    /// Whether the server closed it, or said it would, while it was idle
+    /// (see [`Inbound::closed_while_idle`]): looked at only once it has
+    /// been idle for [`IDLE_CHECK_AFTER`] on the coarse clock at `now`
+    /// ([`coarse_now`]).
     #[inline]
-    pub(super) fn completed_call(&mut self) {
-        self.reused = true;
+    pub(super) fn closed_while_idle(&self, now: u64) -> bool {
+        now.saturating_sub(self.idle_tick) >= IDLE_CHECK_AFTER_NANOS
+            && self.inbound.closed_while_idle(&*self.transport)
+    }
+
+    /// Notes that it is put back idle at `now` on the coarse clock.
+    #[inline]
+    pub(super) fn set_idle_tick(&mut self, now: u64) {
+        self.idle_tick = now;
     }
 
     /// Notes that it is put back idle now.

@@ -40,13 +40,52 @@
 //! `LocateRequest` (following forwards), and [`super::Orb::preconnect`]
 //! opens connections ahead of the calls.
 //!
-//! Failures: a connection that cannot be opened gives `TRANSIENT`; one
-//! that breaks while a reply is awaited gives `COMM_FAILURE`
-//! (`COMPLETED_MAYBE`) and is dropped, so the next call connects anew. A
-//! `CloseConnection` from the server, or a failure to write on a cached
-//! connection, means the request was not started: it is sent once more on
-//! a new connection, and a second failure is `TRANSIENT`. A call that
-//! exceeds its round-trip timeout (the effective
+//! Forwards: a call answered with `LOCATION_FORWARD` (or a locate reply
+//! `OBJECT_FORWARD`) is sent to the new target, at most
+//! [`MAX_FORWARDS`](crate::runtime::loopback::MAX_FORWARDS) times, and the reference
+//! (its [`Target`], shared by the clones of its `Object`) remembers the
+//! target that answered: later calls, `SYNC_NONE` oneways and
+//! `validate_connection` go there directly, reading the remembered target
+//! without a lock. When a call there fails because the object is no longer
+//! there (`COMM_FAILURE`, `OBJECT_NOT_EXIST`, or a `TRANSIENT` raised here
+//! because it cannot be reached), the reference forgets it and, where the
+//! failure is `COMPLETED_NO`, the call is sent to the original reference
+//! once more, which may forward it afresh; a `COMPLETED_MAYBE` failure is
+//! the caller's, and the next call starts from the original. A target
+//! reached only through `LOCATION_FORWARD_PERM` replies replaces the
+//! original for good: a failure there is the caller's.
+//!
+//! Failures: a connection that cannot be opened gives `TRANSIENT`. A
+//! request is sent once more, on a new connection, wherever the server
+//! cannot have processed it (GIOP's connection management): when not all
+//! of it could be written, and when the server answers it with
+//! `CloseConnection` (which says that the requests it has not answered
+//! were not processed); a second such failure is `TRANSIENT`
+//! (`COMPLETED_NO`). A connection that breaks once the request is written
+//! (the server closes it or resets it before the reply has come, or in
+//! the middle of the reply) gives `COMM_FAILURE` (`COMPLETED_MAYBE`), on
+//! a new connection or a reused one alike: the server may have processed
+//! the request before it went away. The connection is dropped, so the
+//! next call connects anew. So that a request is not written into a
+//! connection the server closed while it was idle (a server process that
+//! exited, with or without sending `CloseConnection`, and was restarted
+//! since), a call that takes an idle connection looks, without waiting,
+//! whether the server closed it or sent `CloseConnection` meanwhile (a
+//! `MSG_PEEK` receive), and takes another, or opens one, if it did; it
+//! looks only when the connection has been idle for `IDLE_CHECK_AFTER`
+//! (1 ms; on the coarse clock for exclusive connections, a few
+//! nanoseconds to read), so calls that follow each other closely make no
+//! system call for it. The first call after a server restart thus goes
+//! on a new connection; a server that closes a connection within that
+//! time of its last reply may still see the next request fail with
+//! `COMPLETED_MAYBE`. Oneways with `SYNC_WITH_SERVER` or
+//! `SYNC_WITH_TARGET` are calls in this respect, and
+//! `SYNC_WITH_TRANSPORT` ones are sent once more where their write fails.
+//! A `SYNC_NONE` oneway is written to an idle connection taken the same
+//! way; one whose write fails is written once more on a new connection,
+//! then dropped, and one written into a connection the server closes
+//! before reading it is lost without a word, as `SYNC_NONE` allows. A
+//! call that exceeds its round-trip timeout (the effective
 //! `RelativeRoundtripTimeout`) gives `TIMEOUT`; an exclusive connection is
 //! then dropped, a shared one kept (the late reply is discarded).
 //!
@@ -81,13 +120,14 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use rtorb_giop::{Operation, SystemException, SystemExceptionKind};
+use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
 use super::config::ConnectionStrategy;
 use crate::codesets::CodeSetConfig;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
 use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Hop, Invoker, Reply, SyncScope, Target, follow_forwards,
+    Arguments, ClientProtocolPolicy, Forwarded, Hop, Invoker, Reply, SyncScope, Target,
+    follow_forwards,
 };
 use crate::transport::ProtocolRegistry;
 use error::{is_not_started, no_profile_matches, protocol_error};
@@ -207,7 +247,6 @@ impl ClientCore {
                     .checkout(pool, &*candidate.endpoint, deadline)?;
                 match conn.exchange(&to, request, deadline) {
                     Ok(outcome) => {
-                        conn.completed_call();
                         self.connections.checkin(pool, conn);
                         return Ok(outcome);
                     }
@@ -223,13 +262,64 @@ impl ClientCore {
     }
 
     /// A request to `target`, following forwards, trying its profiles in
-    /// the order of the effective protocol preference.
+    /// the order of the effective protocol preference; where a forward of
+    /// an earlier call is remembered, to its target.
+    #[inline]
     fn call(&self, target: &Target, request: Request<'_>) -> Result<Outcome, SystemException> {
         let effective = self.effective(target);
-        match self.try_profiles(target, request, &effective) {
-            Ok(Outcome::Forward(to)) => self.follow(to, request, &effective),
+        if target.is_forwarded() {
+            return self.call_forwarded(target, request, &effective);
+        }
+        self.call_original(target, request, &effective)
+    }
+
+    /// [`ClientCore::call`] to `target` itself.
+    #[inline]
+    fn call_original(
+        &self,
+        target: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        match self.try_profiles(target, request, effective) {
+            Ok(Outcome::Forward(to)) => self.follow(target, to, true, request, effective),
             answer => answer,
         }
+    }
+
+    /// [`ClientCore::call`] to the target `origin`'s calls were forwarded
+    /// to. If the object is no longer there (see [`location_failed`]),
+    /// `origin` forgets the forward, unless it was permanent, and the
+    /// request goes to `origin` itself where the failure says that it was
+    /// not processed.
+    #[cold]
+    #[inline(never)]
+    fn call_forwarded(
+        &self,
+        origin: &Target,
+        request: Request<'_>,
+        effective: &Effective<'_>,
+    ) -> Result<Outcome, SystemException> {
+        let Some(to) = origin.forwarded() else {
+            return self.call_original(origin, request, effective);
+        };
+        let answer = match self.try_profiles(&to.target, request, effective) {
+            Ok(Outcome::Forward(next)) => {
+                return self.follow(origin, next, to.permanent, request, effective);
+            }
+            answer => answer,
+        };
+        let Some(failure) = location_failed(&answer) else {
+            return answer;
+        };
+        if to.permanent {
+            return answer;
+        }
+        origin.forget_forward(&to);
+        if failure != CompletionStatus::No {
+            return answer;
+        }
+        self.call_original(origin, request, effective)
     }
 
     /// The request sent to the first profile of `target` that can be
@@ -254,22 +344,45 @@ impl ClientCore {
         Err(unreachable.unwrap_or_else(no_profile_matches))
     }
 
-    /// [`ClientCore::call`] once the target forwarded it: the request
-    /// follows forwards ([`follow_forwards`]).
+    /// [`ClientCore::call`] once the target `origin` forwarded it: the
+    /// request follows forwards ([`follow_forwards`]), and `origin`
+    /// remembers the target that answered, unless the object was not
+    /// there either; as a permanent forward if `permanent` (the forwards
+    /// that led to `to` were) and every forward followed here is.
     #[cold]
     #[inline(never)]
     fn follow(
         &self,
-        to: Box<Target>,
+        origin: &Target,
+        to: Arc<Forwarded>,
+        mut permanent: bool,
         request: Request<'_>,
         effective: &Effective<'_>,
     ) -> Result<Outcome, SystemException> {
-        follow_forwards(to, |t| {
-            Ok(match self.try_profiles(t, request, effective)? {
+        let mut last = None;
+        let answer = follow_forwards(to, |t: &Arc<Forwarded>| {
+            permanent &= t.permanent;
+            last = Some(Arc::clone(t));
+            Ok(match self.try_profiles(&t.target, request, effective)? {
                 Outcome::Forward(next) => Hop::Forward(next),
                 answer => Hop::Done(answer),
             })
-        })
+        });
+        let answered = answer.as_ref().is_ok_and(|a| {
+            !matches!(a, Outcome::System(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist))
+        });
+        if let Some(last) = last.filter(|_| answered) {
+            let remembered = if last.permanent == permanent {
+                last
+            } else {
+                Arc::new(Forwarded {
+                    target: last.target.clone(),
+                    permanent,
+                })
+            };
+            origin.remember_forward(remembered);
+        }
+        answer
     }
 
     /// A `SYNC_NONE` oneway: encoded now, for the first profile the
@@ -285,7 +398,9 @@ impl ClientCore {
         arguments: Arguments<'_>,
     ) -> Result<(), SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
+        let forwarded = target.forwarded();
+        let to = forwarded.as_ref().map_or(target, |f| &f.target);
+        let selected = select(self.id, to, &self.connections, &self.config.code_sets)?;
         let Some(candidate) = ordered(selected.candidates(), effective.protocol.as_deref()).next()
         else {
             return Err(no_profile_matches());
@@ -366,7 +481,9 @@ impl ClientCore {
         count: usize,
     ) -> Result<usize, SystemException> {
         let effective = self.effective(target);
-        let selected = select(self.id, target, &self.connections, &self.config.code_sets)?;
+        let forwarded = target.forwarded();
+        let to = forwarded.as_ref().map_or(target, |f| &f.target);
+        let selected = select(self.id, to, &self.connections, &self.config.code_sets)?;
         let mut last = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
             let (pool, endpoint) = (&candidate.pool, &*candidate.endpoint);
@@ -446,6 +563,26 @@ impl Invoker for ClientCore {
             Err(e) if e.kind() == Some(SystemExceptionKind::InvPolicy) => Ok(false),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// How the answer of a call at a forward's target says that the object
+/// is no longer there: the completion status of the failure, or `None`
+/// if it does not. A `COMM_FAILURE`, an `OBJECT_NOT_EXIST` (raised or
+/// replied), or a `TRANSIENT` raised here (the target cannot be reached)
+/// do; a `TRANSIENT` the server replies (its POA manager holding
+/// requests, say) does not: the object is there.
+fn location_failed(answer: &Result<Outcome, SystemException>) -> Option<CompletionStatus> {
+    use SystemExceptionKind::{CommFailure, ObjectNotExist, Transient};
+    let (e, raised) = match answer {
+        Err(e) => (e, true),
+        Ok(Outcome::System(e)) => (e, false),
+        Ok(_) => return None,
+    };
+    match e.kind()? {
+        CommFailure | ObjectNotExist => Some(e.completed),
+        Transient if raised => Some(e.completed),
+        _ => None,
     }
 }
 

@@ -31,7 +31,7 @@ use rtorb_cdr::TransmissionCodeSets;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::error::{is_not_started, lost, not_started, protocol_error, timed_out};
-use super::reply::{Inbound, Outcome, Received, read_answer};
+use super::reply::{IDLE_CHECK_AFTER, Inbound, Outcome, Received, read_answer};
 use super::request::{Destination, Request, RequestHead, RequestWriter, WriteError};
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
@@ -68,9 +68,6 @@ struct State {
     /// Condition variables of waiters that have left, for the next ones.
     spare: Vec<Arc<Condvar>>,
     broken: bool,
-    /// Whether a call has completed on it (a failure to send after that
-    /// means the server closed it while idle).
-    reused: bool,
     /// When the last call on it ended.
     last_used: Instant,
 }
@@ -141,7 +138,6 @@ impl MuxConnection {
                 waiters: Vec::new(),
                 spare: Vec::new(),
                 broken: false,
-                reused: false,
                 last_used: Instant::now(),
             }),
         })
@@ -150,6 +146,32 @@ impl MuxConnection {
     /// Whether new calls may use it.
     pub(super) fn is_usable(&self) -> bool {
         !self.state.lock().broken
+    }
+
+    /// Whether new calls may use it, looking, when it has had no call in
+    /// flight for [`IDLE_CHECK_AFTER`], whether the server closed it
+    /// meanwhile ([`Inbound::closed_while_idle`]); if it did, it is not
+    /// used again, and no request was written into it since.
+    pub(super) fn is_usable_now(&self) -> bool {
+        let closed = {
+            let st = self.state.lock();
+            if st.broken {
+                return false;
+            }
+            // With no waiter, no request expecting a reply is written:
+            // one that comes next registers first, under this lock.
+            match &st.read_side {
+                Some(side) if st.waiters.is_empty() => {
+                    st.last_used.elapsed() >= IDLE_CHECK_AFTER
+                        && side.inbound.closed_while_idle(&*side.transport)
+                }
+                _ => false,
+            }
+        };
+        if closed {
+            self.fail(Answer::NotStarted);
+        }
+        !closed
     }
 
     /// Calls waiting for a reply on it.
@@ -224,7 +246,7 @@ impl MuxConnection {
     ) -> Result<Outcome, SystemException> {
         let request_id = self.next_request_id.fetch_add(1, Ordering::Relaxed);
         let expects = request.expects_reply();
-        let reused = {
+        {
             let mut st = self.state.lock();
             if st.broken {
                 return Err(not_started());
@@ -237,8 +259,7 @@ impl MuxConnection {
                     wake,
                 });
             }
-            st.reused
-        };
+        }
         let written = {
             let mut writer = self.writer.lock();
             let Writer {
@@ -258,13 +279,11 @@ impl MuxConnection {
                 self.leave(request_id);
                 return Err(match e {
                     WriteError::Encode(e) => e,
+                    // Not all of it went out: the server cannot have
+                    // started it.
                     WriteError::Io => {
                         self.fail(Answer::Lost);
-                        if reused {
-                            not_started()
-                        } else {
-                            lost(CompletionStatus::Maybe)
-                        }
+                        not_started()
                     }
                 });
             }
@@ -301,10 +320,7 @@ impl MuxConnection {
             let wake = Arc::clone(&mine.wake);
             if mine.answer.is_some() {
                 return match st.remove(request_id).flatten() {
-                    Some(Answer::Reply(r)) => {
-                        st.reused = true;
-                        Ok(r)
-                    }
+                    Some(Answer::Reply(r)) => Ok(r),
                     Some(Answer::NotStarted) => Err(not_started()),
                     _ => Err(lost(CompletionStatus::Maybe)),
                 };
@@ -328,9 +344,6 @@ impl MuxConnection {
                     st.read_side = Some(side);
                 }
                 st.remove(request_id);
-                if led.is_ok() {
-                    st.reused = true;
-                }
                 // The next waiter leads.
                 st.wake_leader();
                 return led;

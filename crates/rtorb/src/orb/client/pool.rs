@@ -15,7 +15,7 @@ use crossbeam_utils::atomic::AtomicCell;
 use rtorb_giop::SystemException;
 
 use super::error::{connect_failed, timed_out};
-use super::exclusive::Connection;
+use super::exclusive::{Connection, coarse_now};
 use super::multiplexed::MuxConnection;
 use super::oneway::OnewayQueue;
 use crate::sync::Mutex;
@@ -153,22 +153,29 @@ impl Connections {
             .map_err(|e| connect_failed().with_detail(e))
     }
 
-    /// An idle exclusive connection to `endpoint`, or a new one.
+    /// An idle exclusive connection to `endpoint`, or a new one. Idle
+    /// connections the server has closed meanwhile are dropped
+    /// ([`Connection::closed_while_idle`]): no request is written into
+    /// them.
     pub(super) fn checkout(
         &self,
         pool: &EndpointPool,
         endpoint: &dyn Endpoint,
         deadline: Option<Instant>,
     ) -> Result<Box<Connection>, SystemException> {
-        if let Some(c) = pool.idle.pop() {
-            return Ok(c);
+        while let Some(c) = pool.idle.pop() {
+            if !c.closed_while_idle(coarse_now()) {
+                return Ok(c);
+            }
         }
         Ok(self.new_connection(self.connect(endpoint, deadline)?))
     }
 
     /// Puts an exclusive connection back idle.
     pub(super) fn checkin(&self, pool: &EndpointPool, mut conn: Box<Connection>) {
-        // Only the idle reaper reads it: no clock read per call without one.
+        conn.set_idle_tick(coarse_now());
+        // Only the idle reaper reads it: no fine clock read per call
+        // without one.
         if self.config.idle_timeout.is_some() {
             conn.set_idle_since(Instant::now());
         }
@@ -192,7 +199,7 @@ impl Connections {
             return Ok(None);
         }
         let mut slot = pool.shared.lock();
-        if let Some(c) = slot.as_ref().filter(|c| c.is_usable()) {
+        if let Some(c) = slot.as_ref().filter(|c| c.is_usable_now()) {
             return Ok(Some(Arc::clone(c)));
         }
         let transport = self.connect(endpoint, deadline)?;

@@ -8,18 +8,19 @@
 //! must be. [`read_answer`] makes what was received into the [`Outcome`]
 //! of the call.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::{Decoder, Encoding, TransmissionCodeSets};
 use rtorb_giop::message::{Content, LocateStatus, Message, ReplyStatus};
 use rtorb_giop::{
-    CompletionStatus, FrameProtocol, GiopError, ObjectReference, Reassembler, ReassemblyLimits,
-    ReplyView, SystemException, reply_view_framed,
+    CompletionStatus, FrameHeader, FrameProtocol, GiopError, MsgType, ObjectReference, Reassembler,
+    ReassemblyLimits, ReplyView, SystemException, reply_view_framed,
 };
 
 use super::error::{lost, maybe, protocol_error, timed_out};
-use crate::runtime::{Reply, Target, object_not_exist};
+use crate::runtime::{Forwarded, Reply, Target, object_not_exist};
 use crate::transport::{FrameReader, Transport, TransportError};
 use crate::whitebox::{Probe, Stage};
 
@@ -29,6 +30,12 @@ const READ_TIMEOUT_SLACK: u32 = 8;
 
 /// Below this, a read timeout is set to exactly the time left.
 const MIN_SHORTENED_READ_TIMEOUT: Duration = Duration::from_millis(16);
+
+/// How long a connection is idle before a call that takes it looks
+/// whether the server has closed it meanwhile
+/// ([`Inbound::closed_while_idle`]): a call that follows the last one
+/// sooner makes no system call for it.
+pub(super) const IDLE_CHECK_AFTER: Duration = Duration::from_millis(1);
 
 /// The receiving side of a connection: frames, reassembly, and the read
 /// timeout set on the socket.
@@ -75,9 +82,9 @@ pub(super) enum Outcome {
     Decoded(Box<Reply>),
     /// A system exception reply.
     System(SystemException),
-    /// Send the request again to this target (boxed: a reply, the
-    /// common outcome, is moved through every layer of a call).
-    Forward(Box<Target>),
+    /// Send the request again to this target (behind a pointer: a reply,
+    /// the common outcome, is moved through every layer of a call).
+    Forward(Arc<Forwarded>),
     /// The answer to a `LocateRequest`: the object is here.
     Here,
 }
@@ -121,6 +128,32 @@ impl Inbound {
             messaging,
             read_timeout: None,
             probe: Probe::start(),
+        }
+    }
+
+    /// Whether the server closed the connection, or said it would, while
+    /// no call was waiting on it: it closed its side (or reset it), sent a
+    /// `CloseConnection` or a `MessageError`, or sent something after the
+    /// last reply that was read with it. What has arrived is looked at
+    /// without being read or waited for. A request written into such a connection would not
+    /// reach the server, or would be lost with it; on a new one it is
+    /// certain not to have been processed before.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn closed_while_idle(&self, transport: &dyn Transport) -> bool {
+        if self.reader.decoder().buffered() > 0 {
+            return true;
+        }
+        let mut head = [0u8; 12];
+        match transport.peek(&mut head) {
+            Ok(0) => true,
+            Ok(n) => announces_close(self.messaging, head.get(..n).unwrap_or_default()),
+            Err(e) => !matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock
+                    | std::io::ErrorKind::Interrupted
+                    | std::io::ErrorKind::Unsupported
+            ),
         }
     }
 
@@ -218,6 +251,22 @@ impl Inbound {
     }
 }
 
+/// Whether `head`, the start of a message a server sent unasked, says
+/// that the connection closes: a `CloseConnection` or `MessageError`
+/// header, or one that cannot be read. The start of a header is not
+/// judged yet.
+fn announces_close(messaging: FrameProtocol, head: &[u8]) -> bool {
+    if head.len() < messaging.header_len() {
+        return false;
+    }
+    let msg_type = match messaging.parse_header(head, u32::MAX) {
+        Ok(FrameHeader::Giop(h)) => h.msg_type,
+        Ok(FrameHeader::Lite(h)) => h.msg_type,
+        Err(_) => return true,
+    };
+    matches!(msg_type, MsgType::CloseConnection | MsgType::MessageError)
+}
+
 /// The read timeout to set when `left` remains before a deadline and
 /// `current` is set, or `None` to keep `current`: see
 /// [`Inbound::set_read_timeout`]. A timeout it gives or keeps never
@@ -272,13 +321,8 @@ fn read_decoded_answer(
         Content::LocateReply(l) => match &l.status {
             LocateStatus::ObjectHere => Ok(Outcome::Here),
             LocateStatus::UnknownObject => Ok(Outcome::System(object_not_exist())),
-            LocateStatus::ObjectForward(ior) | LocateStatus::ObjectForwardPerm(ior) => {
-                let reference =
-                    ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-                Ok(Outcome::Forward(Box::new(Target::from_reference(
-                    reference,
-                )?)))
-            }
+            LocateStatus::ObjectForward(ior) => forward(ior, false),
+            LocateStatus::ObjectForwardPerm(ior) => forward(ior, true),
             LocateStatus::LocSystemException(e) => Ok(Outcome::System(e.clone())),
             LocateStatus::LocNeedsAddressingMode(_) => Err(protocol_error()),
         },
@@ -307,14 +351,21 @@ fn read_reply(
         )),
         ReplyStatus::LocationForward | ReplyStatus::LocationForwardPerm => {
             let ior = reply.forward_ior(msg.order).map_err(|e| maybe(&e))?;
-            let reference =
-                ObjectReference::from_ior(&ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
-            Ok(Outcome::Forward(Box::new(Target::from_reference(
-                reference,
-            )?)))
+            let permanent = reply.header.reply_status == ReplyStatus::LocationForwardPerm;
+            forward(&ior, permanent)
         }
         ReplyStatus::NeedsAddressingMode => Err(protocol_error()),
     }
+}
+
+/// The outcome of a forward to `ior` (`LOCATION_FORWARD_PERM` if
+/// `permanent`).
+fn forward(ior: &rtorb_cdr::Ior, permanent: bool) -> Result<Outcome, SystemException> {
+    let reference = ObjectReference::from_ior(ior).map_err(|e| maybe(&GiopError::Cdr(e)))?;
+    Ok(Outcome::Forward(Arc::new(Forwarded {
+        target: Target::from_reference(reference)?,
+        permanent,
+    })))
 }
 
 #[cfg(test)]
