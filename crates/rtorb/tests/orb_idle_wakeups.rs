@@ -139,7 +139,11 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     std::thread::sleep(Duration::from_millis(600));
     let after = switches("rtorb-connectio");
     let counts = woken(&before, &after);
-    assert_eq!(counts.len(), 1, "the connection thread still runs: {after:?}");
+    assert_eq!(
+        counts.len(),
+        1,
+        "the connection thread still runs: {after:?}"
+    );
     let n = counts[0].1;
     assert!(n <= 2, "an idle connection thread woke {n} times in 600 ms");
     assert_eq!(echo(&target, 8).unwrap(), 8);
