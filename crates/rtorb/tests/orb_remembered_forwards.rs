@@ -140,7 +140,10 @@ fn a_forward_key_is_followed_once_per_reference() {
     let moved = forwarding.forward(&b"Moved"[..], at_b.target().reference().unwrap().clone());
     let c = client();
     let obj = remote(&forwarding, &c, &moved);
+    let original = c.object_to_string(&obj).unwrap();
     assert_eq!(who(&obj).unwrap(), 3);
+    // A LOCATION_FORWARD does not change what designates the object.
+    assert_eq!(c.object_to_string(&obj).unwrap(), original);
     // The forwarder stops forwarding: the reference still reaches B.
     assert!(forwarding.deactivate(b"Moved"));
     for _ in 0..CALLS {
@@ -257,10 +260,21 @@ fn a_permanent_forward_replaces_the_original() {
     let obj = c
         .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Old"))
         .unwrap();
+    let old_ior = c.object_to_string(&obj).unwrap();
     for _ in 0..10 {
         assert_eq!(who(&obj).unwrap(), 9);
     }
     assert_eq!(asked.load(Ordering::SeqCst), 1);
+    // What designates the object to others is B's reference now: its
+    // string, its corbaloc URL, and (through them) a new reference.
+    let b_ior = c.object_to_string(&remote(&b, &c, &at_b)).unwrap();
+    assert_ne!(old_ior, b_ior);
+    assert_eq!(c.object_to_string(&obj).unwrap(), b_ior);
+    assert_eq!(obj.corbaloc(), remote(&b, &c, &at_b).corbaloc());
+    assert_eq!(
+        obj.target().reference().unwrap().to_stringified().unwrap(),
+        old_ior
+    );
     // Gone from B: the failure is the caller's; the reference does not go
     // back to the server that forwarded it for good.
     assert!(b.deactivate(at_b.target().object_key()));

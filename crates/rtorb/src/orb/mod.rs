@@ -542,7 +542,11 @@ impl Orb {
     /// `CORBA::ORB::object_to_string`: the stringified IOR of `object`, if
     /// it has a reference.
     pub fn object_to_string(&self, object: &Object) -> Option<String> {
-        object.target().reference()?.to_stringified().ok()
+        object
+            .target()
+            .designating_reference()?
+            .to_stringified()
+            .ok()
     }
 
     /// `CORBA::ORB::resolve_initial_references` for the names given with

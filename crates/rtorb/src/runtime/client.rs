@@ -243,9 +243,11 @@ impl Reply {
 /// `TRANSIENT` of the connection; the target then forgets it, and the call
 /// goes once more to the original reference where it cannot have been
 /// processed (`COMPLETED_NO`). A forward that only
-/// `LOCATION_FORWARD_PERM` replies led to is never forgotten (the
-/// reference itself, as written into messages and strings, stays the
-/// original). The clones
+/// `LOCATION_FORWARD_PERM` replies led to is never forgotten, and replaces
+/// the original in what designates the object to others too
+/// ([`Target::designating_reference`]: the IOR written into messages, by
+/// `object_to_string` and as a corbaloc URL), as CORBA has a client ORB
+/// do with the new IOR. The clones
 /// of an [`Object`] (and the stubs narrowed from it) share one target,
 /// and so what it remembers; a clone of a `Target`, and a reference with
 /// policy overrides made from it, start with what it remembers then; a
@@ -349,6 +351,20 @@ impl Target {
         self.reference.as_ref()
     }
 
+    /// The reference that designates the object to others: its own, or,
+    /// once `LOCATION_FORWARD_PERM` replies moved it for good, the
+    /// reference they forwarded it to. [`Target::reference`] stays the
+    /// one the target was made from.
+    pub fn designating_reference(&self) -> Option<ObjectReference> {
+        match self.forwarded() {
+            Some(f) if f.permanent => f
+                .target
+                .designating_reference()
+                .or_else(|| self.reference.clone()),
+            _ => self.reference.clone(),
+        }
+    }
+
     /// The slot where an invoker keeps what it has worked out for this
     /// target, set by the first call that needs it. A clone of the target
     /// shares what was set before the clone; an invoker must check that a
@@ -434,7 +450,7 @@ impl Object {
     /// binary, as a POA's keys are. `None` for an object without such a
     /// profile.
     pub fn corbaloc(&self) -> Option<String> {
-        rtorb_giop::corbaloc::Corbaloc::for_reference(self.target.reference()?)
+        rtorb_giop::corbaloc::Corbaloc::for_reference(&self.target.designating_reference()?)
             .map(|c| c.to_string())
     }
 

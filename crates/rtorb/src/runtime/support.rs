@@ -105,11 +105,12 @@ impl Invoker for NoInvoker {
     }
 }
 
-/// The object reference (IOR) that designates `object`.
+/// The object reference (IOR) that designates `object`
+/// ([`Target::designating_reference`]).
 pub fn object_reference(object: &Object) -> ObjectReference {
     let target = object.target();
-    match target.reference() {
-        Some(r) => r.clone(),
+    match target.designating_reference() {
+        Some(r) => r,
         None => ObjectReference::new(
             target.type_id(),
             vec![Profile::Iiop(IiopProfile::new(
