@@ -500,6 +500,15 @@ impl Poa {
             })
     }
 
+    /// The `corbaloc:` URL of the object `id` of this POA, active or not
+    /// ([`Object::corbaloc`]: the ORB's IIOP and UIOP endpoints and the
+    /// object key, `%`-escaped where binary). `None` where the ORB listens
+    /// on no such endpoint.
+    pub fn corbaloc(&self, id: &[u8]) -> Result<Option<String>, PoaError> {
+        self.check()?;
+        Ok(self.reference(id, "")?.corbaloc())
+    }
+
     /// `create_reference` (needs `SYSTEM_ID`): a reference of type
     /// `intf` under a new id, without activating anything.
     pub fn create_reference(&self, intf: &str) -> Result<Object, PoaError> {
