@@ -44,8 +44,15 @@ pub fn endpoint_address(endpoint: &str) -> String {
 /// Reads one whole GIOP message from `stream` and decodes it; panics on
 /// a short stream or a message that does not decode.
 pub fn read_message(stream: &mut impl Read) -> Message {
+    try_read_message(stream).expect("a whole GIOP message that decodes")
+}
+
+/// Reads one whole GIOP message from `stream` and decodes it; `None` at
+/// the end of the stream, on a short one or a message that does not
+/// decode.
+pub fn try_read_message(stream: &mut impl Read) -> Option<Message> {
     let mut header = [0u8; 12];
-    stream.read_exact(&mut header).expect("a GIOP header");
+    stream.read_exact(&mut header).ok()?;
     let b = [header[8], header[9], header[10], header[11]];
     let size = if header[6] & 1 == 1 {
         u32::from_le_bytes(b)
@@ -54,8 +61,6 @@ pub fn read_message(stream: &mut impl Read) -> Message {
     };
     let mut whole = header.to_vec();
     whole.resize(12 + size as usize, 0);
-    stream
-        .read_exact(&mut whole[12..])
-        .expect("the body the header announces");
-    decode_message(whole.into()).expect("a GIOP message")
+    stream.read_exact(&mut whole[12..]).ok()?;
+    decode_message(whole.into()).ok()
 }

@@ -7,7 +7,7 @@
 //! The server here is a raw socket peer that follows a script per
 //! connection.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
@@ -17,8 +17,9 @@ use rtorb::runtime::{
     CdrDecode, CdrEncode, CompletionStatus, Object, SyncScope, SystemExceptionKind,
 };
 use rtorb_cdr::{ByteOrder, Encoding, Version};
+use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
-use rtorb_giop::{decode_message, encode_message};
+use rtorb_test_support::net::try_read_message;
 
 /// How long a test waits for the peer before it fails.
 const LONG: Duration = Duration::from_secs(20);
@@ -44,22 +45,6 @@ enum Event {
     Accepted(usize),
     /// Connection `n` was closed as its script says.
     Closed(usize),
-}
-
-/// Reads one GIOP message; `None` at the end of the stream.
-fn read_message(stream: &mut TcpStream) -> Option<Message> {
-    let mut header = [0u8; 12];
-    stream.read_exact(&mut header).ok()?;
-    let b = [header[8], header[9], header[10], header[11]];
-    let size = if header[6] & 1 == 1 {
-        u32::from_le_bytes(b)
-    } else {
-        u32::from_be_bytes(b)
-    };
-    let mut whole = header.to_vec();
-    whole.resize(12 + size as usize, 0);
-    stream.read_exact(&mut whole[12..]).ok()?;
-    decode_message(whole.into()).ok()
 }
 
 /// Answers `request` with a `NO_EXCEPTION` reply holding `tag`, if it
@@ -105,7 +90,7 @@ fn peer(scripts: Vec<(usize, Then)>) -> (String, Receiver<Event>) {
 fn serve(mut stream: TcpStream, n: usize, (answered, then): (usize, Then), events: &Sender<Event>) {
     let _ = events.send(Event::Accepted(n));
     for _ in 0..answered {
-        let Some(request) = read_message(&mut stream) else {
+        let Some(request) = try_read_message(&mut stream) else {
             return;
         };
         if !answer(&mut stream, &request, n as u32) {
@@ -120,7 +105,7 @@ fn serve(mut stream: TcpStream, n: usize, (answered, then): (usize, Then), event
             let _ = stream.write_all(&encode_message(&close).unwrap());
         }
         Then::CloseAfterReading => {
-            let _ = read_message(&mut stream);
+            let _ = try_read_message(&mut stream);
         }
     }
     drop(stream);
