@@ -80,6 +80,8 @@ fn every_scenario_against_the_reactive_server_as_json() {
         scenarios,
         [
             "memory-flood",
+            "unread-replies",
+            "fragment-flood",
             "idle-flood 20",
             "half-header-flood 20",
             "pipelining",
@@ -94,6 +96,8 @@ fn every_scenario_against_the_reactive_server_as_json() {
         let has = |k: &str| attacker.get(k).is_some();
         match row["scenario"].as_str().unwrap_or_default() {
             "memory-flood" => assert!(has("connections") && has("octets_sent"), "{row}"),
+            "unread-replies" => assert!(has("connections") && has("requests_sent"), "{row}"),
+            "fragment-flood" => assert!(has("connections") && has("fragments_sent"), "{row}"),
             "idle-flood 20" | "half-header-flood 20" => {
                 assert_eq!(attacker["connections"], 20, "{row}");
                 assert!(has("held_peak") && has("held_at_end"), "{row}");

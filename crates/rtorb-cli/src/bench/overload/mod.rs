@@ -88,6 +88,11 @@ impl Stop {
 pub(crate) enum Scenario {
     /// Connections that announce huge requests and send part of them.
     MemoryFlood,
+    /// Connections that send large requests back to back and never read
+    /// the replies.
+    UnreadReplies,
+    /// Connections that send a request in fragments that never end.
+    FragmentFlood,
     /// This many connections that never send a byte.
     IdleFlood(usize),
     /// This many connections that send half a GIOP header.
@@ -101,8 +106,10 @@ pub(crate) enum Scenario {
 }
 
 /// The scenario names on the command line, in the order they run.
-pub(crate) const SCENARIOS: [&str; 6] = [
+pub(crate) const SCENARIOS: [&str; 8] = [
     "memory-flood",
+    "unread-replies",
+    "fragment-flood",
     "idle-flood",
     "half-header-flood",
     "pipelining",
@@ -127,6 +134,8 @@ impl Scenario {
             }
             match name {
                 "memory-flood" => out.push(Scenario::MemoryFlood),
+                "unread-replies" => out.push(Scenario::UnreadReplies),
+                "fragment-flood" => out.push(Scenario::FragmentFlood),
                 "idle-flood" => out.extend(connections.iter().map(|n| Scenario::IdleFlood(*n))),
                 "half-header-flood" => {
                     out.extend(connections.iter().map(|n| Scenario::HalfHeaderFlood(*n)));
@@ -143,6 +152,8 @@ impl Scenario {
     fn label(self) -> String {
         match self {
             Scenario::MemoryFlood => "memory-flood".to_owned(),
+            Scenario::UnreadReplies => "unread-replies".to_owned(),
+            Scenario::FragmentFlood => "fragment-flood".to_owned(),
             Scenario::IdleFlood(n) => format!("idle-flood {n}"),
             Scenario::HalfHeaderFlood(n) => format!("half-header-flood {n}"),
             Scenario::Pipelining => "pipelining".to_owned(),
@@ -161,6 +172,14 @@ pub(crate) struct Sizes {
     pub(crate) flood_body: usize,
     /// The body size their GIOP headers announce.
     pub(crate) announced: u32,
+    /// Connections that never read their replies.
+    pub(crate) unread_connections: usize,
+    /// The size of each of their requests' sequence, octets.
+    pub(crate) unread_request: usize,
+    /// Connections sending fragments that never end.
+    pub(crate) fragment_connections: usize,
+    /// The size of each of their fragments, octets.
+    pub(crate) fragment_size: usize,
     /// Threads opening the connection floods' connections.
     pub(crate) flood_threads: usize,
     /// Threads opening and closing connections in the churn.
@@ -183,9 +202,10 @@ pub(crate) struct Sizes {
 /// The options of `rtorb bench overload`.
 #[derive(Debug, Args)]
 pub(crate) struct OverloadArgs {
-    /// Run only this scenario (one of memory-flood, idle-flood,
-    /// half-header-flood, pipelining, churn, cancel-flood); may be given
-    /// several times. Every scenario when absent.
+    /// Run only this scenario (one of memory-flood, unread-replies,
+    /// fragment-flood, idle-flood, half-header-flood, pipelining, churn,
+    /// cancel-flood); may be given several times. Every scenario when
+    /// absent.
     #[arg(long = "scenario", value_name = "NAME")]
     scenarios: Vec<String>,
     /// Attack only this server (reactive, thread-per-connection,
@@ -234,6 +254,10 @@ impl OverloadArgs {
             flood_connections: pick(self.flood_connections, 16, 4) as usize,
             flood_body: (pick(self.flood_mib, 48, 1) as usize) << 20,
             announced: (64 << 20) - 1,
+            unread_connections: 4,
+            unread_request: if q { 1 << 20 } else { 32 << 20 },
+            fragment_connections: if q { 2 } else { 8 },
+            fragment_size: 64 * 1024,
             flood_threads: if q { 1 } else { 4 },
             churn_threads: if q { 1 } else { 4 },
             cancel_connections: 4,
@@ -377,6 +401,8 @@ mod tests {
             labels,
             [
                 "memory-flood",
+                "unread-replies",
+                "fragment-flood",
                 "idle-flood 20",
                 "idle-flood 30",
                 "half-header-flood 20",

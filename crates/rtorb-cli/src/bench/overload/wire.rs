@@ -58,6 +58,67 @@ pub(super) fn huge_request_start(key: &Bytes, announced: u32) -> Result<Vec<u8>,
     Ok(bytes)
 }
 
+/// A whole `cube_octet_sequence` request to `key` with `len` octets.
+pub(super) fn octet_sequence_request(key: &Bytes, len: usize) -> Result<Bytes, String> {
+    let header = RequestHeader::new(1, key.clone(), "cube_octet_sequence");
+    let mut w = MessageWriter::request(encoding(), &header).map_err(|e| e.to_string())?;
+    w.body()
+        .write_octet_seq(&vec![3u8; len])
+        .map_err(|e| e.to_string())?;
+    w.finish().map_err(|e| e.to_string())
+}
+
+/// A GIOP 1.2 message header in the machine's byte order.
+fn giop_header(msg_type: u8, more_fragments: bool, size: u32) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..4].copy_from_slice(b"GIOP");
+    h[4] = 1;
+    h[5] = 2;
+    h[6] = u8::from(ByteOrder::NATIVE == ByteOrder::Little)
+        | if more_fragments {
+            rtorb_giop::header::FLAG_MORE_FRAGMENTS
+        } else {
+            0
+        };
+    h[7] = msg_type;
+    h[8..].copy_from_slice(&match ByteOrder::NATIVE {
+        ByteOrder::Big => size.to_be_bytes(),
+        ByteOrder::Little => size.to_le_bytes(),
+    });
+    h
+}
+
+/// The first fragment of a `cube_octet_sequence` request to `key`, with
+/// request id `id`, that more fragments are said to follow; its body a
+/// multiple of 8 octets, as GIOP 1.2 wants of every fragment but the
+/// last.
+pub(super) fn first_fragment(key: &Bytes, id: u32) -> Result<Vec<u8>, String> {
+    let header = RequestHeader::new(id, key.clone(), "cube_octet_sequence");
+    let mut w = MessageWriter::request(encoding(), &header).map_err(|e| e.to_string())?;
+    w.body().write_u32(u32::MAX >> 1);
+    let mut bytes = w.finish().map_err(|e| e.to_string())?.to_vec();
+    bytes.resize(
+        HEADER_LEN + (bytes.len() - HEADER_LEN).next_multiple_of(8),
+        0,
+    );
+    let size = u32::try_from(bytes.len() - HEADER_LEN).map_err(|e| e.to_string())?;
+    bytes[..HEADER_LEN].copy_from_slice(&giop_header(0, true, size));
+    Ok(bytes)
+}
+
+/// A `Fragment` of request `id` with `body` octets after the request id
+/// (a multiple of 8 in all, for `body` ≡ 4 mod 8), more said to follow.
+pub(super) fn fragment(id: u32, body: usize) -> Result<Vec<u8>, String> {
+    let size = u32::try_from(4 + body).map_err(|e| e.to_string())?;
+    let mut bytes = giop_header(7, true, size).to_vec();
+    bytes.extend_from_slice(&match ByteOrder::NATIVE {
+        ByteOrder::Big => id.to_be_bytes(),
+        ByteOrder::Little => id.to_le_bytes(),
+    });
+    bytes.resize(HEADER_LEN + 4 + body, 0);
+    Ok(bytes)
+}
+
 /// The body size a GIOP header announces (`None`: not a GIOP header).
 pub(super) fn announced_size(header: &[u8; HEADER_LEN]) -> Option<usize> {
     if &header[..4] != b"GIOP" {
@@ -119,6 +180,33 @@ mod tests {
             ByteOrder::Little => u32::from_le_bytes(tail),
         } as usize;
         assert_eq!(n - HEADER_LEN + len, 64 << 20);
+    }
+
+    #[test]
+    fn fragments_say_more_follow_and_are_multiples_of_eight() {
+        let key = Bytes::from_static(b"Cubit");
+        let first = first_fragment(&key, 9).unwrap();
+        let next = fragment(9, 65_532).unwrap();
+        for m in [&first, &next] {
+            let header: [u8; HEADER_LEN] = m[..HEADER_LEN].try_into().unwrap();
+            assert_eq!(announced_size(&header), Some(m.len() - HEADER_LEN));
+            assert_eq!((m.len() - HEADER_LEN) % 8, 0);
+            assert_eq!(m[6] & 2, 2, "more fragments");
+        }
+        assert_eq!((first[7], next[7]), (0, 7));
+        assert_eq!(next.len(), HEADER_LEN + 65_536);
+        // The fragment's body starts with the request id.
+        let m = decode_message(Bytes::from(next)).unwrap();
+        assert_eq!(m.content.request_id(), Some(9));
+    }
+
+    #[test]
+    fn an_octet_sequence_request_holds_its_octets() {
+        let key = Bytes::from_static(b"Cubit");
+        let m = octet_sequence_request(&key, 1000).unwrap();
+        let header: [u8; HEADER_LEN] = m[..HEADER_LEN].try_into().unwrap();
+        assert_eq!(announced_size(&header), Some(m.len() - HEADER_LEN));
+        assert!(m.len() > 1000);
     }
 
     #[test]
