@@ -240,3 +240,27 @@ fn cubit_server_takes_orb_options_after_a_double_dash() {
         assert!(out.stdout.is_empty(), "{extra:?}");
     }
 }
+
+/// omniORB's server beside rtorb's: this machine must have omniORB
+/// (`scripts/install-deps.sh` installs it).
+#[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
+fn omniorb_server_rows() {
+    let text = overload(&[
+        "--json",
+        "--server",
+        "omniorb",
+        "--scenario",
+        "memory-flood",
+        "--scenario",
+        "churn",
+    ]);
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2, "{v}");
+    for row in rows {
+        assert_eq!(row["server"], "omniorb", "{row}");
+        check_row(row);
+    }
+    assert!(number(&rows[1]["accepts_per_s"], "accepts/s") >= 0.0, "{v}");
+}

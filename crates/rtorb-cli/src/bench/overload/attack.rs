@@ -247,16 +247,43 @@ fn memory_flood(stop: &Stop, address: SocketAddr, start: &[u8], n: usize, body: 
         }
     }
     count(&mut d, "octets_sent", sent);
-    // Hold the connections until the end, noting those the server closes.
+    // Hold the connections until the end, then note what the server
+    // answered and which connections it closed.
     while !stop.wait(POLL) {}
-    let mut buf = [0u8; 64];
-    for (s, _, open) in conns.iter_mut().filter(|(_, _, o)| *o) {
-        if matches!(s.read(&mut buf), Ok(0)) {
-            *open = false;
+    for (s, _, _) in conns.iter_mut().filter(|(_, _, o)| *o) {
+        if !note_answer(s, &mut d) {
             count(&mut d, "closed_by_server", 1);
         }
     }
     d
+}
+
+/// Reads what the server sent on `s` (non-blocking) and counts the type
+/// of its first message (`answer MessageError`); whether the connection
+/// is still open.
+fn note_answer(s: &mut TcpStream, d: &mut Details) -> bool {
+    let mut buf = [0u8; 4096];
+    let mut first = true;
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return false,
+            Ok(k) => {
+                if first {
+                    let what = match (k >= wire::HEADER_LEN && &buf[..4] == b"GIOP", buf[7]) {
+                        (false, _) => "not GIOP",
+                        (true, 1) => "Reply",
+                        (true, 5) => "CloseConnection",
+                        (true, 6) => "MessageError",
+                        (true, _) => "other",
+                    };
+                    count(d, &format!("answer {what}"), 1);
+                    first = false;
+                }
+            }
+            Err(e) if is_timeout(&e) => return true,
+            Err(_) => return false,
+        }
+    }
 }
 
 /// Opens one connection of a flood, sending `opening`.

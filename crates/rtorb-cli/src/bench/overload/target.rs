@@ -129,7 +129,8 @@ impl Server {
             ServerKind::Omniorb => {
                 let path = omni_server.ok_or("omniORB's cubit_server is not built")?;
                 let mut c = Command::new(path);
-                c.args(["-ORBendPoint", "giop:tcp:127.0.0.1:"]);
+                // Its log of each refused message would drown the table.
+                c.args(["-ORBendPoint", "giop:tcp:127.0.0.1:", "-ORBtraceLevel", "0"]);
                 (c, "omniORB cubit_server")
             }
             rtorb => {
