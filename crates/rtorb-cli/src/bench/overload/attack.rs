@@ -50,7 +50,14 @@ fn is_timeout(e: &std::io::Error) -> bool {
     matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut)
 }
 
+/// Makes closing `s` reset the connection: the attacker's ports do not
+/// linger in TIME_WAIT, and the next scenario finds them free.
+fn abortive(s: &TcpStream) {
+    let _ = rustix::net::sockopt::set_socket_linger(s, Some(Duration::ZERO));
+}
+
 fn set_timeouts(s: &TcpStream) -> std::io::Result<()> {
+    abortive(s);
     s.set_read_timeout(Some(POLL))?;
     s.set_write_timeout(Some(POLL))
 }
@@ -212,8 +219,14 @@ fn memory_flood(stop: &Stop, address: SocketAddr, start: &[u8], n: usize, body: 
     // Each connection and the octets it has still to send.
     let mut conns: Vec<(TcpStream, usize, bool)> = Vec::new();
     for _ in 0..n {
+        if stop.is_set() {
+            break;
+        }
         match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(s) if s.set_nonblocking(true).is_ok() => conns.push((s, start.len() + body, true)),
+            Ok(s) if s.set_nonblocking(true).is_ok() => {
+                abortive(&s);
+                conns.push((s, start.len() + body, true));
+            }
             _ => count(&mut d, "connect_failures", 1),
         }
     }
@@ -289,6 +302,7 @@ fn note_answer(s: &mut TcpStream, d: &mut Details) -> bool {
 /// Opens one connection of a flood, sending `opening`.
 fn open(address: SocketAddr, opening: &[u8]) -> std::io::Result<TcpStream> {
     let mut s = TcpStream::connect_timeout(&address, CONNECT_TIMEOUT)?;
+    abortive(&s);
     if !opening.is_empty() {
         s.set_write_timeout(Some(POLL))?;
         s.write_all(opening)?;
@@ -486,9 +500,7 @@ fn churn(stop: &Stop, address: SocketAddr, times: &Mutex<Recorder>) -> Details {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .record(elapsed);
-                // A reset, not an orderly close: no TIME_WAIT piles up on
-                // either side.
-                let _ = rustix::net::sockopt::set_socket_linger(&s, Some(Duration::ZERO));
+                abortive(&s);
                 ok += 1;
             }
             Err(_) => failed += 1,

@@ -60,7 +60,7 @@ fn ratio(r: Option<f64>) -> String {
 /// notes.
 pub(crate) fn table(rows: &[Row], notes: &[String]) -> String {
     let mut out = format!(
-        "{:<22} {:<22} {:>8} {:>28} {:>26} {:>26} {:>7} {:>9} {:>10}\n",
+        "{:<24} {:<22} {:>8} {:>28} {:>26} {:>26} {:>7} {:>9} {:>10}\n",
         "scenario",
         "server",
         "survived",
@@ -96,7 +96,7 @@ pub(crate) fn table(rows: &[Row], notes: &[String]) -> String {
             .map_or_else(|| "-".to_owned(), |a| format!("{a:.0}"));
         let _ = writeln!(
             out,
-            "{:<22} {:<22} {:>8} {rss:>28} {p50:>26} {p99:>26} {:>7} {:>9} {accepts:>10}",
+            "{:<24} {:<22} {:>8} {rss:>28} {p50:>26} {p99:>26} {:>7} {:>9} {accepts:>10}",
             r.scenario,
             r.server.name(),
             if r.survived { "yes" } else { "NO" },
