@@ -116,14 +116,17 @@ impl Attack {
                     _ => b"",
                 };
                 let threads = sizes.flood_threads.max(1);
+                let held = Arc::new(Held::default());
                 for i in 0..threads {
                     let share = n / threads + usize::from(i < n % threads);
+                    let held = Arc::clone(&held);
                     spawn(Box::new(move |stop| {
-                        connection_flood(stop, address, opening, share)
+                        connection_flood(stop, address, opening, share, &held)
                     }));
                 }
                 attack.summary = Some(Box::new(move |_, d| {
                     d.insert("connections".to_owned(), n.into());
+                    d.insert("held_peak".to_owned(), held.peak().into());
                 }));
             }
             Scenario::Pipelining => {
@@ -311,15 +314,50 @@ fn open(address: SocketAddr, opening: &[u8]) -> std::io::Result<TcpStream> {
     Ok(s)
 }
 
+/// The connections a flood's threads hold together, and the most they
+/// held at once.
+#[derive(Default)]
+struct Held {
+    now: AtomicU64,
+    peak: AtomicU64,
+}
+
+impl Held {
+    /// One thread's count went from `was` to `is`.
+    fn change(&self, was: u64, is: u64) {
+        let now = if is >= was {
+            self.now.fetch_add(is - was, Ordering::Relaxed) + (is - was)
+        } else {
+            self.now.fetch_sub(was - is, Ordering::Relaxed) - (was - is)
+        };
+        self.peak.fetch_max(now, Ordering::Relaxed);
+    }
+
+    fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
 /// Holds `n` connections that send `opening` (nothing, or half a GIOP
 /// header) and nothing more; every second, opens again those the server
 /// closed.
-fn connection_flood(stop: &Stop, address: SocketAddr, opening: &[u8], n: usize) -> Details {
+fn connection_flood(
+    stop: &Stop,
+    address: SocketAddr,
+    opening: &[u8],
+    n: usize,
+    held: &Held,
+) -> Details {
     let mut d = Details::new();
     let mut conns: Vec<Option<TcpStream>> = Vec::with_capacity(n);
+    let mut mine = 0u64;
     while conns.len() < n && !stop.is_set() {
         match open(address, opening) {
-            Ok(s) => conns.push(Some(s)),
+            Ok(s) => {
+                conns.push(Some(s));
+                held.change(mine, mine + 1);
+                mine += 1;
+            }
             Err(e) => {
                 count(&mut d, "connect_failures", 1);
                 if e.raw_os_error() == Some(24) {
@@ -331,13 +369,23 @@ fn connection_flood(stop: &Stop, address: SocketAddr, opening: &[u8], n: usize) 
             }
         }
     }
-    let mut held_peak = sweep(stop, address, opening, &mut conns, &mut d, false);
-    while !stop.wait(SWEEP) {
-        held_peak = held_peak.max(sweep(stop, address, opening, &mut conns, &mut d, true));
+    let mut reopen = false;
+    loop {
+        let now = sweep(stop, address, opening, &mut conns, &mut d, reopen);
+        held.change(mine, now);
+        mine = now;
+        if !reopen {
+            if stop.is_set() {
+                break;
+            }
+            reopen = true;
+        }
+        if stop.wait(SWEEP) {
+            // A last look, opening nothing.
+            reopen = false;
+        }
     }
-    let held_at_end = sweep(stop, address, opening, &mut conns, &mut d, false);
-    count(&mut d, "held_peak", held_peak.max(held_at_end));
-    count(&mut d, "held_at_end", held_at_end);
+    count(&mut d, "held_at_end", mine);
     d
 }
 

@@ -258,7 +258,7 @@ impl OverloadArgs {
             unread_request: if q { 1 << 20 } else { 32 << 20 },
             fragment_connections: if q { 2 } else { 8 },
             fragment_size: 64 * 1024,
-            flood_threads: if q { 1 } else { 4 },
+            flood_threads: if q { 1 } else { 16 },
             churn_threads: if q { 1 } else { 4 },
             cancel_connections: 4,
             before_ms: if q { 300 } else { 3000 },
