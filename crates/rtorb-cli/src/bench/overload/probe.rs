@@ -125,8 +125,12 @@ impl Probe {
                     if !interval.is_zero() {
                         // The next call at its time; after a slow one, at
                         // once, without making up for those missed.
-                        next = (next + interval).max(Instant::now() - interval);
-                        let wait = next.saturating_duration_since(Instant::now());
+                        let now = Instant::now();
+                        next += interval;
+                        if next < now {
+                            next = now;
+                        }
+                        let wait = next.saturating_duration_since(now);
                         if !wait.is_zero() && stop.wait(wait) {
                             break;
                         }
