@@ -5,8 +5,9 @@
 //! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
 //! rtorb demo
 //! rtorb bench cubit [-n CALLS] [--json] [--pinned|--unpinned|--both] [--fifo PRIORITY]
-//! rtorb bench cubit-server --endpoint iiop://127.0.0.1:PORT [--endpoint uiop:///PATH]
+//! rtorb bench cubit-server --endpoint iiop://127.0.0.1:PORT [--endpoint uiop:///PATH] [-- -ORB...]
 //! rtorb bench cubit-client [-n CALLS] [--json] [--shutdown] [--op NAME]... <IOR | corbaloc>
+//! rtorb bench overload [--scenario NAME]... [--server NAME]... [--connections N]... [--quick] [--json]
 //! ```
 
 use std::process::ExitCode;

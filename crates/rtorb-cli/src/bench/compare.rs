@@ -83,14 +83,14 @@ struct Row {
 
 /// A child process killed when dropped, its standard output read line by
 /// line on a thread.
-struct Proc {
-    child: Child,
+pub(super) struct Proc {
+    pub(super) child: Child,
     lines: Receiver<String>,
     name: String,
 }
 
 impl Proc {
-    fn spawn(mut cmd: Command, name: &str) -> Result<Proc, String> {
+    pub(super) fn spawn(mut cmd: Command, name: &str) -> Result<Proc, String> {
         let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -114,7 +114,7 @@ impl Proc {
     }
 
     /// The first line `pick` accepts, within `timeout`.
-    fn wait_line(
+    pub(super) fn wait_line(
         &mut self,
         timeout: Duration,
         pick: impl Fn(&str) -> Option<String>,

@@ -9,6 +9,8 @@
 //! - `cubit`: the whole comparison, servers and clients as child
 //!   processes, pinned or not ([`compare`]).
 //! - `raw-server` / `raw-client`: the raw-socket floor ([`raw`]).
+//! - `overload`: hostile peers against each server strategy and omniORB,
+//!   with a well-behaved client throughout ([`overload`]).
 
 use clap::{Args, Subcommand};
 
@@ -17,6 +19,7 @@ mod client;
 mod compare;
 mod omni;
 mod ops;
+mod overload;
 mod raw;
 mod server;
 mod stats;
@@ -35,6 +38,10 @@ pub(crate) enum BenchCommand {
         /// (default `iiop://127.0.0.1:0`).
         #[arg(long = "endpoint")]
         endpoints: Vec<String>,
+        /// `-ORB` options for the server's ORB, after `--`
+        /// (`-- -ORBServerStrategy reactive`).
+        #[arg(last = true, value_name = "-ORB OPTIONS")]
+        orb_options: Vec<String>,
     },
     /// Measure every Cubit operation against a server, checking every
     /// result.
@@ -81,6 +88,11 @@ pub(crate) enum BenchCommand {
               value_parser = clap::value_parser!(u32).range(1..=100))]
         rounds: u32,
     },
+    /// Hostile peers (memory and connection floods, a pipelining client,
+    /// connect churn, a CancelRequest flood) against a fresh server of
+    /// each strategy and omniORB's, with a well-behaved client calling
+    /// throughout.
+    Overload(overload::OverloadArgs),
     /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
     #[command(hide = true)]
     RawServer {
@@ -118,7 +130,10 @@ pub(crate) struct Common {
 /// Runs a `rtorb bench` command; returns what to print.
 pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
     match command {
-        BenchCommand::CubitServer { endpoints } => server::run(&endpoints),
+        BenchCommand::CubitServer {
+            endpoints,
+            orb_options,
+        } => server::run(&endpoints, &orb_options),
         BenchCommand::CubitClient {
             common,
             shutdown,
@@ -151,6 +166,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             };
             compare::run(common.calls, rounds, common.json, modes, fifo)
         }
+        BenchCommand::Overload(args) => overload::run(&args),
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
         BenchCommand::RawClient {
             calls,

@@ -240,10 +240,19 @@ pub(crate) fn corbaloc_for(endpoint: &str) -> Option<String> {
     }
 }
 
-/// Runs the server until a client calls `shutdown`.
-pub(crate) fn run(endpoints: &[String]) -> Result<String, String> {
-    let mut builder = Orb::builder();
-    if endpoints.is_empty() {
+/// Runs the server, its ORB configured by `orb_options` (`-ORB` options
+/// only), until a client calls `shutdown`.
+pub(crate) fn run(endpoints: &[String], orb_options: &[String]) -> Result<String, String> {
+    let mut config = rtorb::orb::OrbConfig::default();
+    let rest = config
+        .apply_args(orb_options.iter().cloned())
+        .map_err(|e| e.to_string())?;
+    if let Some(other) = rest.first() {
+        return Err(format!("{other}: only -ORB options may follow --"));
+    }
+    let listening = !config.listen.is_empty();
+    let mut builder = Orb::builder().config(config);
+    if endpoints.is_empty() && !listening {
         builder = builder.listen("iiop://127.0.0.1:0");
     }
     for e in endpoints {
