@@ -35,6 +35,16 @@ use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
 
+/// A message costs one more of a turn's budget for every this many
+/// octets it carries: a turn of large messages handles fewer of them.
+pub(crate) const OCTETS_PER_COST: usize = 4 * 1024;
+
+/// What handling a message of `len` octets costs of a turn's budget.
+#[inline]
+fn turn_cost(len: usize) -> usize {
+    1 + len / OCTETS_PER_COST
+}
+
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum State {
@@ -123,8 +133,9 @@ impl Connection {
         self.state
     }
 
-    /// Reads what has arrived and handles every whole message, at most
-    /// `budget` of them, until the input would block (or, blocking, until
+    /// Reads what has arrived and handles every whole message, within
+    /// `budget` (a message costs one, and one more for every
+    /// [`OCTETS_PER_COST`] octets it carries), until the input would block (or, blocking, until
     /// the poll interval passes without input), the queued replies exceed
     /// their bound, or the connection must close: at end of stream, on a
     /// read error, on malformed input (with `MessageError`), on shutdown
@@ -151,11 +162,14 @@ impl Connection {
                 return Progress::Paused;
             }
             // Nothing buffered (the usual case between messages): no
-            // frame to look for.
-            let next = if self.read.buffered() > 0 {
-                self.read.next_frame()
-            } else {
+            // frame to look for. Messages already buffered bring no new
+            // event: once the budget is spent they wait for the next turn.
+            let next = if self.read.buffered() == 0 {
                 Ok(None)
+            } else if handled >= budget {
+                return Progress::More;
+            } else {
+                self.read.next_frame()
             };
             let frame = match next {
                 Ok(Some(f)) => {
@@ -210,7 +224,7 @@ impl Connection {
                 }
                 Err(_) => return self.closing(Some(Control::MessageError)),
             };
-            handled += 1;
+            handled = handled.saturating_add(turn_cost(frame.len()));
             let header = self.read.last_header();
             if let Some(FrameHeader::Giop(h)) = &header {
                 self.write.set_version(h.version);

@@ -19,8 +19,9 @@
 //! thread is serving marks it for another turn, which that thread takes
 //! before it lets the connection go. A turn reads without blocking until
 //! the input would block, handles at most [`MESSAGES_PER_TURN`] messages
-//! (then the connection goes to the back of the queue, so one busy client
-//! cannot starve the others), and keeps each connection's partial message
+//! (fewer when they are large), even when more are already buffered, and
+//! then the connection waits for the next round, so one busy client
+//! cannot starve the others; it keeps each connection's partial message
 //! in its framing state. Replies that cannot be written at once stay
 //! queued on the connection and are written when it becomes writable;
 //! past the output bound its input is left unread.
@@ -53,7 +54,9 @@ use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 /// The most messages one turn handles on a connection before the others
-/// get theirs.
+/// get theirs: a message counts once, and once more for every 4 KiB it
+/// carries. A connection with more input waits for the next round, after
+/// every other connection ready meanwhile has had its turn.
 pub const MESSAGES_PER_TURN: usize = 16;
 
 /// Events taken from the poller at once.
@@ -144,8 +147,10 @@ struct Leader {
     /// Claimed connections waiting for a thread.
     ready: VecDeque<Arc<Slot>>,
     next_sweep: Instant,
-    /// Connections taken off `ready` since the last poll.
-    taken_since_poll: usize,
+    /// Turns left in the current round: connections on `ready` when the
+    /// poller was last looked at, still to be taken before it is looked
+    /// at again.
+    round: usize,
 }
 
 /// The connections by token.
@@ -164,6 +169,9 @@ struct EventLoop {
     /// Connections put back after a full turn (still claimed).
     requeued: Mutex<Vec<Arc<Slot>>>,
     has_requeued: AtomicBool,
+    /// The leader may be waiting in the poller: a connection put back must
+    /// wake it.
+    polling: AtomicBool,
     /// Connections with a timeout running (part of a message held, or
     /// replies not written): while there are none, and no accept needs
     /// retrying, the leader sleeps until an event comes, with no periodic
@@ -203,11 +211,12 @@ pub(crate) fn spawn(
             acceptors,
             ready: VecDeque::with_capacity(EVENTS),
             next_sweep: Instant::now(),
-            taken_since_poll: 0,
+            round: 0,
         }),
         table: Mutex::new(Table::default()),
         requeued: Mutex::new(Vec::new()),
         has_requeued: AtomicBool::new(false),
+        polling: AtomicBool::new(false),
         timed: AtomicUsize::new(0),
         accept_retry: AtomicBool::new(false),
         waker,
@@ -258,6 +267,12 @@ impl EventLoop {
     /// Becomes the leader, waits for events until a connection is ready,
     /// and returns it claimed, having given up leadership; `None` on
     /// shutdown.
+    ///
+    /// Connections are served in rounds: the poller is looked at once
+    /// every connection that was ready when it was last looked at has had
+    /// its turn. Connections that became ready meanwhile join the next
+    /// round ahead of those put back after a full turn, so a connection
+    /// with input waits at most for one turn of each of the others.
     fn lead(&self) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
         let Leader {
@@ -266,24 +281,21 @@ impl EventLoop {
             acceptors,
             ready,
             next_sweep,
-            taken_since_poll,
+            round,
         } = &mut *guard;
         loop {
             if self.core.stopping() {
                 return None;
             }
-            if self.has_requeued.swap(false, Ordering::AcqRel) {
-                ready.extend(lock(&self.requeued).drain(..));
+            if *round > 0
+                && let Some(slot) = ready.pop_front()
+            {
+                *round -= 1;
+                // Dropping the guard promotes a follower.
+                return Some(slot);
             }
-            // Connections already claimed are served first, but the
-            // poller is looked at again after every few of them, so that
-            // new connections and events are not starved.
-            if !ready.is_empty() && *taken_since_poll < MESSAGES_PER_TURN {
-                *taken_since_poll += 1;
-                return ready.pop_front();
-            }
-            *taken_since_poll = 0;
-            let timeout = if !ready.is_empty() {
+            let waiting = !ready.is_empty() || self.has_requeued.load(Ordering::Acquire);
+            let mut timeout = if waiting {
                 Some(Duration::ZERO)
             } else if self.timed.load(Ordering::Acquire) > 0
                 || self.accept_retry.load(Ordering::Acquire)
@@ -292,7 +304,18 @@ impl EventLoop {
             } else {
                 None
             };
-            match poll.poll(events, timeout) {
+            if timeout != Some(Duration::ZERO) {
+                // Announced before looking at the put-back connections
+                // once more (see `serve`): either this sees one put back,
+                // or the thread putting it back sees this and wakes us.
+                self.polling.store(true, Ordering::SeqCst);
+                if self.has_requeued.load(Ordering::SeqCst) {
+                    timeout = Some(Duration::ZERO);
+                }
+            }
+            let polled = poll.poll(events, timeout);
+            self.polling.store(false, Ordering::Release);
+            match polled {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => std::thread::sleep(POLL_ERROR_PAUSE),
@@ -336,11 +359,11 @@ impl EventLoop {
                 }
                 *next_sweep = now + self.core.limits.poll_interval;
             }
-            if let Some(slot) = ready.pop_front() {
-                *taken_since_poll = 1;
-                // Dropping the guard promotes a follower.
-                return Some(slot);
+            // Behind the connections that became ready: these had a turn.
+            if self.has_requeued.swap(false, Ordering::AcqRel) {
+                ready.extend(lock(&self.requeued).drain(..));
             }
+            *round = ready.len();
         }
     }
 
@@ -413,9 +436,11 @@ impl EventLoop {
             .saturating_add(1)
     }
 
-    /// Serves a claimed connection: turns until no event arrived during
-    /// the last one.
+    /// Serves a claimed connection: a turn, and another at once if an
+    /// event arrived during it; past that, or when the turn spent its
+    /// budget, the connection waits for the next round.
     fn serve(&self, slot: &Arc<Slot>) {
+        let mut again = false;
         loop {
             let mut guard = lock(&slot.live);
             let Some(live) = guard.as_mut() else {
@@ -451,11 +476,8 @@ impl EventLoop {
                     return;
                 }
                 Progress::More => {
-                    // Still claimed: to the back of the queue.
                     drop(guard);
-                    lock(&self.requeued).push(Arc::clone(slot));
-                    self.has_requeued.store(true, Ordering::Release);
-                    let _ = self.waker.wake();
+                    self.requeue(slot);
                     return;
                 }
                 Progress::Idle | Progress::Paused => {}
@@ -464,6 +486,23 @@ impl EventLoop {
             if slot.release() {
                 return;
             }
+            if again {
+                // Still claimed (`release` kept it so).
+                self.requeue(slot);
+                return;
+            }
+            again = true;
+        }
+    }
+
+    /// Puts a connection still claimed to the next round. The leader is
+    /// woken only if it may be waiting in the poller (never with one
+    /// thread, which is the leader-to-be).
+    fn requeue(&self, slot: &Arc<Slot>) {
+        lock(&self.requeued).push(Arc::clone(slot));
+        self.has_requeued.store(true, Ordering::SeqCst);
+        if self.polling.load(Ordering::SeqCst) {
+            let _ = self.waker.wake();
         }
     }
 
