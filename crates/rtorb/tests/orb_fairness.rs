@@ -279,17 +279,17 @@ fn a_flood_gets_one_turn_before_a_waiting_request() {
         holder.join().unwrap().unwrap();
         read_message(&mut waiting);
 
-        // Each flooding connection had at most its turn (a turn is at most
-        // MESSAGES_PER_TURN messages, so at most this many ticks), in the
-        // round the request was in or the one before.
+        // All became ready together: each flooding connection had at most
+        // one turn before the request (a turn is at most MESSAGES_PER_TURN
+        // messages, so at most this many ticks); twice that, for a turn
+        // begun before the request's event was seen.
         let ticks_per_turn = MESSAGES_PER_TURN.div_ceil(UNIT) as u64;
         let bound = 2 * FLOODERS as u64 * ticks_per_turn;
         let at_mark = counts.at_mark.load(Ordering::Acquire);
         assert!(
             at_mark <= bound,
             "{strategy}: {at_mark} units of the flood ran before the waiting request \
-             (at most {bound}: one turn of {MESSAGES_PER_TURN} messages per flooding \
-             connection per round)"
+             (at most {bound}: a turn is {MESSAGES_PER_TURN} messages at most)"
         );
         println!("{strategy}: {at_mark} units of the flood before the waiting request");
         // And the flood goes on being served.

@@ -19,9 +19,11 @@
 //! thread is serving marks it for another turn, which that thread takes
 //! before it lets the connection go. A turn reads without blocking until
 //! the input would block, handles at most [`MESSAGES_PER_TURN`] messages
-//! (fewer when they are large), even when more are already buffered, and
-//! then the connection waits for the next round, so one busy client
-//! cannot starve the others; it keeps each connection's partial message
+//! (fewer when they are large), even when more are already buffered;
+//! then the connection waits behind the others that spent a whole turn,
+//! and the leader looks at the poller before each of their turns, so a
+//! connection that becomes ready meanwhile is served first. One busy
+//! client cannot starve the others. A turn keeps each connection's partial message
 //! in its framing state. Replies that cannot be written at once stay
 //! queued on the connection and are written when it becomes writable;
 //! past the output bound its input is left unread.
@@ -55,8 +57,9 @@ use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 /// The most messages one turn handles on a connection before the others
 /// get theirs: a message counts once, and once more for every 4 KiB it
-/// carries. A connection with more input waits for the next round, after
-/// every other connection ready meanwhile has had its turn.
+/// carries. A connection with more input then waits behind every
+/// connection that has become ready meanwhile, and every other connection
+/// that spent a whole turn.
 pub const MESSAGES_PER_TURN: usize = 16;
 
 /// Events taken from the poller at once.
@@ -144,13 +147,13 @@ struct Leader {
     poll: Poll,
     events: Events,
     acceptors: Vec<Box<dyn Acceptor>>,
-    /// Claimed connections waiting for a thread.
+    /// Claimed connections that became ready (an event, a timeout),
+    /// waiting for a thread.
     ready: VecDeque<Arc<Slot>>,
+    /// Claimed connections that spent a whole turn and have more input,
+    /// served in turn when no other connection is ready.
+    busy: VecDeque<Arc<Slot>>,
     next_sweep: Instant,
-    /// Turns left in the current round: connections on `ready` when the
-    /// poller was last looked at, still to be taken before it is looked
-    /// at again.
-    round: usize,
 }
 
 /// The connections by token.
@@ -210,8 +213,8 @@ pub(crate) fn spawn(
             events: Events::with_capacity(EVENTS),
             acceptors,
             ready: VecDeque::with_capacity(EVENTS),
+            busy: VecDeque::new(),
             next_sweep: Instant::now(),
-            round: 0,
         }),
         table: Mutex::new(Table::default()),
         requeued: Mutex::new(Vec::new()),
@@ -268,11 +271,11 @@ impl EventLoop {
     /// and returns it claimed, having given up leadership; `None` on
     /// shutdown.
     ///
-    /// Connections are served in rounds: the poller is looked at once
-    /// every connection that was ready when it was last looked at has had
-    /// its turn. Connections that became ready meanwhile join the next
-    /// round ahead of those put back after a full turn, so a connection
-    /// with input waits at most for one turn of each of the others.
+    /// Connections that became ready are served first, in order; those
+    /// that spent a whole turn and have more input take turns after
+    /// them, the poller looked at before each of their turns. So a
+    /// connection with input waits for the turns of the connections that
+    /// became ready before it, and for at most one turn of a busy one.
     fn lead(&self) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
         let Leader {
@@ -280,21 +283,21 @@ impl EventLoop {
             events,
             acceptors,
             ready,
+            busy,
             next_sweep,
-            round,
         } = &mut *guard;
         loop {
             if self.core.stopping() {
                 return None;
             }
-            if *round > 0
-                && let Some(slot) = ready.pop_front()
-            {
-                *round -= 1;
+            if let Some(slot) = ready.pop_front() {
                 // Dropping the guard promotes a follower.
                 return Some(slot);
             }
-            let waiting = !ready.is_empty() || self.has_requeued.load(Ordering::Acquire);
+            if self.has_requeued.swap(false, Ordering::AcqRel) {
+                busy.extend(lock(&self.requeued).drain(..));
+            }
+            let waiting = !busy.is_empty() || self.has_requeued.load(Ordering::Acquire);
             let mut timeout = if waiting {
                 Some(Duration::ZERO)
             } else if self.timed.load(Ordering::Acquire) > 0
@@ -359,11 +362,9 @@ impl EventLoop {
                 }
                 *next_sweep = now + self.core.limits.poll_interval;
             }
-            // Behind the connections that became ready: these had a turn.
-            if self.has_requeued.swap(false, Ordering::AcqRel) {
-                ready.extend(lock(&self.requeued).drain(..));
+            if let Some(slot) = ready.pop_front().or_else(|| busy.pop_front()) {
+                return Some(slot);
             }
-            *round = ready.len();
         }
     }
 
@@ -438,7 +439,7 @@ impl EventLoop {
 
     /// Serves a claimed connection: a turn, and another at once if an
     /// event arrived during it; past that, or when the turn spent its
-    /// budget, the connection waits for the next round.
+    /// budget, the connection waits behind the others (see `lead`).
     fn serve(&self, slot: &Arc<Slot>) {
         let mut again = false;
         loop {
@@ -495,7 +496,7 @@ impl EventLoop {
         }
     }
 
-    /// Puts a connection still claimed to the next round. The leader is
+    /// Puts a connection still claimed behind the others. The leader is
     /// woken only if it may be waiting in the poller (never with one
     /// thread, which is the leader-to-be).
     fn requeue(&self, slot: &Arc<Slot>) {
@@ -552,6 +553,7 @@ impl EventLoop {
         lock(&self.requeued).clear();
         let mut leader = lock(&self.leader);
         leader.ready.clear();
+        leader.busy.clear();
         for a in &leader.acceptors {
             let fd = a.as_raw_fd();
             let _ = self.registry.deregister(&mut SourceFd(&fd));
