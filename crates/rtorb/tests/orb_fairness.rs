@@ -1,6 +1,7 @@
 //! Fairness of the event-loop strategies (reactive, and leader/followers
 //! with one thread): connections that flood the server with pipelined
-//! oneway requests, `CancelRequest`s and `LocateRequest`s take turns with
+//! oneway and twoway requests, `CancelRequest`s and `LocateRequest`s
+//! take turns with
 //! the others, a bounded amount of work per connection per turn, rather
 //! than taking the one thread.
 //!
@@ -11,8 +12,8 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -21,7 +22,8 @@ use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
 use rtorb::runtime::{Object, ServerRequest, Skeleton, SystemException, bad_operation};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{
-    CancelRequest, Content, LocateRequest, Message, RESPONSE_NONE, RequestHeader,
+    CancelRequest, Content, LocateRequest, Message, RESPONSE_NONE, RESPONSE_WITH_TARGET,
+    RequestHeader,
 };
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameDecoder, FrameProtocol, MessageWriter, encode_message};
@@ -32,12 +34,13 @@ use rtorb_test_support::wait::{Latch, eventually};
 const TIMEOUT: Duration = Duration::from_secs(30);
 /// Flooding connections.
 const FLOODERS: usize = 4;
-/// `CancelRequest`s and `LocateRequest`s in each unit of the flood, after
-/// its oneway `tick`.
+/// `CancelRequest`s in each unit of the flood, after its oneway `tick`
+/// and a twoway `pong`.
 const CANCELS: usize = 3;
+/// `LocateRequest`s in each unit of the flood, after its `CancelRequest`s.
 const LOCATES: usize = 3;
 /// Messages in a unit of the flood.
-const UNIT: usize = 1 + CANCELS + LOCATES;
+const UNIT: usize = 2 + CANCELS + LOCATES;
 /// Units written at once.
 const BATCH: usize = 64;
 /// Units of the flood each connection has written before the waiting
@@ -55,9 +58,14 @@ struct Counts {
     entered: Latch,
     /// Lets `hold` return.
     release: Latch,
+    /// The tick at which `tick` sends the waiting request (0: none).
+    trigger: AtomicU64,
+    /// Where the waiting request is sent from, at the trigger tick.
+    waiting: Mutex<Option<UnixStream>>,
 }
 
-/// `tick` (oneway) counts, `mark` notes the count, `hold` keeps the
+/// `tick` (oneway) counts (and at the trigger, has the waiting client send
+/// its `mark`), `pong` answers, `mark` notes the count, `hold` keeps the
 /// thread that runs it until released.
 struct Meter(Arc<Counts>);
 
@@ -68,9 +76,17 @@ impl Skeleton for Meter {
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
         match req.operation() {
             "tick" => {
-                self.0.ticks.fetch_add(1, Ordering::AcqRel);
+                let n = self.0.ticks.fetch_add(1, Ordering::AcqRel) + 1;
+                if n == self.0.trigger.load(Ordering::Acquire) {
+                    let waiting = self.0.waiting.lock().unwrap().take();
+                    if let Some(mut w) = waiting {
+                        w.write_all(&request(2, "mark", RESPONSE_WITH_TARGET))
+                            .unwrap();
+                    }
+                }
                 Ok(())
             }
+            "pong" => req.write_results(|_| Ok(())),
             "mark" => {
                 let ticks = self.0.ticks.load(Ordering::Acquire);
                 self.0.at_mark.store(ticks, Ordering::Release);
@@ -121,21 +137,23 @@ fn message(content: Content) -> Bytes {
     encode_message(&Message::new(Version::V1_2, ByteOrder::Big, content)).unwrap()
 }
 
-/// [`BATCH`] units of the flood: each a oneway `tick`, then `CancelRequest`s
-/// and `LocateRequest`s for the meter.
+/// [`BATCH`] units of the flood: each a oneway `tick`, a twoway `pong`,
+/// then `CancelRequest`s (of the `pong`) and `LocateRequest`s for the
+/// meter.
 fn flood_batch() -> Vec<u8> {
     let mut batch = Vec::new();
     for unit in 0..BATCH as u32 {
         let id = unit * UNIT as u32;
         batch.extend_from_slice(&request(id, "tick", RESPONSE_NONE));
-        for i in 0..CANCELS as u32 {
+        batch.extend_from_slice(&request(id + 1, "pong", RESPONSE_WITH_TARGET));
+        for _ in 0..CANCELS {
             batch.extend_from_slice(&message(Content::CancelRequest(CancelRequest {
-                request_id: id + 1 + i,
+                request_id: id + 1,
             })));
         }
         for i in 0..LOCATES as u32 {
             batch.extend_from_slice(&message(Content::LocateRequest(LocateRequest {
-                request_id: id + 1 + CANCELS as u32 + i,
+                request_id: id + 2 + i,
                 target: TargetAddress::Key(Bytes::from_static(b"Meter")),
             })));
         }
@@ -158,7 +176,7 @@ fn read_message(s: &mut UnixStream) -> Bytes {
 }
 
 /// A connection that floods the server until stopped, reading (and
-/// discarding) the `LocateReply`s so that it is never held back for
+/// discarding) the replies so that it is never held back for
 /// replies it does not read.
 struct Flooder {
     written: Arc<AtomicU64>,
@@ -237,68 +255,113 @@ impl Drop for Flooder {
 /// The strategies with an event loop, one thread each.
 const STRATEGIES: [ServerStrategy; 2] = [ServerStrategy::Reactive, ServerStrategy::LeaderFollowers];
 
+/// When the well-behaved request is sent, with the server's one thread
+/// held until a flood has piled up on every flooding connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    /// Before the thread is let go: all become ready together.
+    Together,
+    /// While a flooding connection has its turn, once every one has had
+    /// a few (the `tick` at this count sends it).
+    AtTick(u64),
+}
+
+/// The units of the flood run before the well-behaved request, less those
+/// run before it was sent.
+fn flood_before_waiting_request(strategy: ServerStrategy, arrival: Arrival) -> u64 {
+    let (server, counts, path, ior) = server(strategy);
+    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let meter: Object = client.string_to_object(&ior).unwrap();
+    // Every connection is known to the server before it is held.
+    let mut flooders: Vec<Flooder> = (0..FLOODERS).map(|_| Flooder::connect(&path)).collect();
+    let mut waiting = UnixStream::connect(&path).unwrap();
+    waiting.set_read_timeout(Some(TIMEOUT)).unwrap();
+    waiting
+        .write_all(&request(1, "mark", RESPONSE_WITH_TARGET))
+        .unwrap();
+    read_message(&mut waiting);
+
+    // The one thread runs `hold`, while the flood piles up behind it
+    // (many turns' worth on each connection).
+    let holder = std::thread::spawn(move || meter.invoke("hold", |_| Ok(())).map(|_| ()));
+    assert!(counts.entered.wait(TIMEOUT), "{strategy}: hold never ran");
+    for f in &mut flooders {
+        f.start();
+    }
+    let piled = eventually(TIMEOUT, || flooders.iter().all(|f| f.written() >= PILED));
+    assert!(piled, "{strategy}: the flood could not be written");
+    assert_eq!(
+        counts.ticks.load(Ordering::Acquire),
+        0,
+        "{strategy}: the flood ran while held"
+    );
+    let sent_at = match arrival {
+        Arrival::Together => {
+            waiting
+                .write_all(&request(2, "mark", RESPONSE_WITH_TARGET))
+                .unwrap();
+            0
+        }
+        Arrival::AtTick(t) => {
+            *counts.waiting.lock().unwrap() = Some(waiting.try_clone().unwrap());
+            counts.trigger.store(t, Ordering::Release);
+            t
+        }
+    };
+    counts.release.count_down();
+    holder.join().unwrap().unwrap();
+    read_message(&mut waiting);
+    let at_mark = counts.at_mark.load(Ordering::Acquire);
+    println!(
+        "{strategy}, {arrival:?}: {} units of the flood before the waiting request",
+        at_mark - sent_at
+    );
+    // And the flood goes on being served.
+    let served = eventually(TIMEOUT, || {
+        counts.ticks.load(Ordering::Acquire) > at_mark + 64
+    });
+    assert!(served, "{strategy}: the flood stopped being served");
+    drop(flooders);
+    server.shutdown();
+    at_mark - sent_at
+}
+
+/// The most units of the flood one turn on a flooding connection runs: a
+/// turn is at most MESSAGES_PER_TURN messages.
+fn units_per_turn() -> u64 {
+    MESSAGES_PER_TURN.div_ceil(UNIT) as u64
+}
+
 #[test]
 fn a_flood_gets_one_turn_before_a_waiting_request() {
     for strategy in STRATEGIES {
-        let (server, counts, path, ior) = server(strategy);
-        let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
-        let meter: Object = client.string_to_object(&ior).unwrap();
-        // Every connection is known to the server before it is held.
-        let mut flooders: Vec<Flooder> = (0..FLOODERS).map(|_| Flooder::connect(&path)).collect();
-        let mut waiting = UnixStream::connect(&path).unwrap();
-        waiting.set_read_timeout(Some(TIMEOUT)).unwrap();
-        waiting
-            .write_all(&request(
-                1,
-                "mark",
-                rtorb_giop::message::RESPONSE_WITH_TARGET,
-            ))
-            .unwrap();
-        read_message(&mut waiting);
-
-        // The one thread runs `hold`, while the flood piles up behind it
-        // (more than a turn's worth on each connection) and then the
-        // well-behaved request.
-        let holder = std::thread::spawn(move || meter.invoke("hold", |_| Ok(())).map(|_| ()));
-        assert!(counts.entered.wait(TIMEOUT), "{strategy}: hold never ran");
-        for f in &mut flooders {
-            f.start();
-        }
-        let piled = eventually(TIMEOUT, || flooders.iter().all(|f| f.written() >= PILED));
-        assert!(piled, "{strategy}: the flood could not be written");
-        let before = counts.ticks.load(Ordering::Acquire);
-        assert_eq!(before, 0, "{strategy}: the flood ran while held");
-        waiting
-            .write_all(&request(
-                2,
-                "mark",
-                rtorb_giop::message::RESPONSE_WITH_TARGET,
-            ))
-            .unwrap();
-        counts.release.count_down();
-        holder.join().unwrap().unwrap();
-        read_message(&mut waiting);
-
-        // All became ready together: each flooding connection had at most
-        // one turn before the request (a turn is at most MESSAGES_PER_TURN
-        // messages, so at most this many ticks); twice that, for a turn
-        // begun before the request's event was seen.
-        let ticks_per_turn = MESSAGES_PER_TURN.div_ceil(UNIT) as u64;
-        let bound = 2 * FLOODERS as u64 * ticks_per_turn;
-        let at_mark = counts.at_mark.load(Ordering::Acquire);
+        // All became ready together: each flooding connection has at most
+        // one turn before the request; twice that, for a turn begun
+        // before the request's event was seen.
+        let bound = 2 * FLOODERS as u64 * units_per_turn();
+        let ran = flood_before_waiting_request(strategy, Arrival::Together);
         assert!(
-            at_mark <= bound,
-            "{strategy}: {at_mark} units of the flood ran before the waiting request \
+            ran <= bound,
+            "{strategy}: {ran} units of the flood ran before the waiting request \
              (at most {bound}: a turn is {MESSAGES_PER_TURN} messages at most)"
         );
-        println!("{strategy}: {at_mark} units of the flood before the waiting request");
-        // And the flood goes on being served.
-        let served = eventually(TIMEOUT, || {
-            counts.ticks.load(Ordering::Acquire) > at_mark + 4 * bound
-        });
-        assert!(served, "{strategy}: the flood stopped being served");
-        drop(flooders);
-        server.shutdown();
+    }
+}
+
+#[test]
+fn a_request_arriving_during_a_flood_waits_for_one_turn() {
+    for strategy in STRATEGIES {
+        // Sent during the turn of a flooding connection, after every
+        // flooding connection has had several: served as soon as that turn
+        // ends, before the other flooding connections' next turns.
+        let at = 3 * FLOODERS as u64 * units_per_turn() + 1;
+        let bound = units_per_turn();
+        let ran = flood_before_waiting_request(strategy, Arrival::AtTick(at));
+        assert!(
+            ran <= bound,
+            "{strategy}: {ran} units of the flood ran after the request was sent \
+             (at most {bound}: the rest of the turn it arrived in)"
+        );
     }
 }
 
