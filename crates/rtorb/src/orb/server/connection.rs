@@ -35,15 +35,9 @@ use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
 
-/// A message costs one more of a turn's budget for every this many
-/// octets it carries: a turn of large messages handles fewer of them.
+/// Reading costs one of a turn's budget for every this many octets: a
+/// turn reads a bounded amount, and a large message is read over several.
 pub(crate) const OCTETS_PER_COST: usize = 4 * 1024;
-
-/// What handling a message of `len` octets costs of a turn's budget.
-#[inline]
-fn turn_cost(len: usize) -> usize {
-    1 + len / OCTETS_PER_COST
-}
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,8 +128,8 @@ impl Connection {
     }
 
     /// Reads what has arrived and handles every whole message, within
-    /// `budget` (a message costs one, and one more for every
-    /// [`OCTETS_PER_COST`] octets it carries), until the input would block (or, blocking, until
+    /// `budget` (a message handled costs one, and every
+    /// [`OCTETS_PER_COST`] octets read one more), until the input would block (or, blocking, until
     /// the poll interval passes without input), the queued replies exceed
     /// their bound, or the connection must close: at end of stream, on a
     /// read error, on malformed input (with `MessageError`), on shutdown
@@ -211,6 +205,7 @@ impl Connection {
                         Ok(0) => return self.closing(None),
                         Ok(n) => {
                             drained = !self.blocking && !self.read.read_closed() && n < MIN_READ;
+                            handled = handled.saturating_add(n / OCTETS_PER_COST);
                             continue;
                         }
                         Err(e) => match e.kind() {
@@ -224,7 +219,7 @@ impl Connection {
                 }
                 Err(_) => return self.closing(Some(Control::MessageError)),
             };
-            handled = handled.saturating_add(turn_cost(frame.len()));
+            handled = handled.saturating_add(1);
             let header = self.read.last_header();
             if let Some(FrameHeader::Giop(h)) = &header {
                 self.write.set_version(h.version);

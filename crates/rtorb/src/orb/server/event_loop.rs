@@ -19,7 +19,8 @@
 //! thread is serving marks it for another turn, which that thread takes
 //! before it lets the connection go. A turn reads without blocking until
 //! the input would block, handles at most [`MESSAGES_PER_TURN`] messages
-//! (fewer when they are large), even when more are already buffered;
+//! and reads a bounded amount (a large message is read over several
+//! turns), even when more are already buffered;
 //! then the connection waits behind the others that spent a whole turn,
 //! and the leader looks at the poller before each of their turns, so a
 //! connection that becomes ready meanwhile is served first. One busy
@@ -56,8 +57,9 @@ use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 /// The most messages one turn handles on a connection before the others
-/// get theirs: a message counts once, and once more for every 4 KiB it
-/// carries. A connection with more input then waits behind every
+/// get theirs: a message counts once, and every 4 KiB read once more (so
+/// a turn stops reading once it has read 64 KiB, and a large message is
+/// read over several turns). A connection with more input then waits behind every
 /// connection that has become ready meanwhile, and every other connection
 /// that spent a whole turn.
 pub const MESSAGES_PER_TURN: usize = 16;
@@ -566,6 +568,101 @@ impl EventLoop {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::orb::OrbConfig;
+    use crate::orb::server::ServerLimits;
+    use crate::poa::table::AdapterTable;
+    use crate::runtime::NoInvoker;
+    use crate::transport::Transport;
+    use rtorb_giop::FrameProtocol;
+
+    /// A peer that never stops sending: one GIOP 1.2 request header
+    /// announcing `size` octets, then as many as are read.
+    #[derive(Debug)]
+    struct Endless {
+        header: Vec<u8>,
+        read: Arc<AtomicUsize>,
+    }
+
+    impl Endless {
+        fn new(size: u32, read: Arc<AtomicUsize>) -> Endless {
+            let mut header = b"GIOP\x01\x02\x00\x00".to_vec();
+            header.extend_from_slice(&size.to_be_bytes());
+            Endless { header, read }
+        }
+    }
+
+    impl std::os::fd::AsRawFd for Endless {
+        fn as_raw_fd(&self) -> std::os::fd::RawFd {
+            -1
+        }
+    }
+
+    impl Transport for Endless {
+        fn protocol(&self) -> &'static str {
+            "endless"
+        }
+        fn messaging(&self) -> FrameProtocol {
+            FrameProtocol::Giop
+        }
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let at = self.read.load(Ordering::Relaxed);
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = self.header.get(at + i).copied().unwrap_or(0);
+            }
+            self.read.fetch_add(buf.len(), Ordering::Relaxed);
+            Ok(buf.len())
+        }
+        fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+            Ok(bufs.iter().map(|b| b.len()).sum())
+        }
+        fn shutdown(&mut self, _: std::net::Shutdown) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn peer(&self) -> String {
+            "endless".into()
+        }
+        fn set_nonblocking(&mut self, _: bool) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_read_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_write_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_turn_reads_a_large_message_a_part_at_a_time() {
+        let core = Arc::new(ServerCore::new(
+            ServerLimits::from_config(&OrbConfig::default()),
+            Arc::new(NoInvoker),
+            AdapterTable::new(16),
+        ));
+        let read = Arc::new(AtomicUsize::new(0));
+        let size = 8 << 20;
+        let mut conn = Connection::new(
+            &core,
+            Box::new(Endless::new(size, Arc::clone(&read))),
+            false,
+        )
+        .unwrap();
+        // The peer always has more: each turn ends with its budget spent,
+        // having read at most one read past the budget's worth.
+        let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
+        let mut before = 0;
+        for turn in 0..4 {
+            assert_eq!(conn.receive(&core, MESSAGES_PER_TURN), Progress::More);
+            let now = read.load(Ordering::Relaxed);
+            assert!(now > before, "turn {turn} read nothing");
+            assert!(
+                now - before <= most,
+                "turn {turn} read {} octets of a {size}-octet message (at most {most})",
+                now - before
+            );
+            before = now;
+        }
+    }
 
     fn slot() -> Slot {
         Slot {
