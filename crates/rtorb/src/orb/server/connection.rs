@@ -60,7 +60,7 @@ pub(crate) enum State {
 pub(crate) enum Progress {
     /// Everything that had arrived is handled; wait for more input.
     Idle,
-    /// The message budget is spent and more input may be waiting: call
+    /// The turn's budget is spent and more input may be waiting: call
     /// again (after serving others).
     More,
     /// Replies are queued beyond the bound (or the peer's stream ended
