@@ -35,6 +35,10 @@ use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
 
+/// Reading costs one of a turn's budget for every this many octets: a
+/// turn reads a bounded amount, and a large message is read over several.
+pub(crate) const OCTETS_PER_COST: usize = 4 * 1024;
+
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum State {
@@ -56,7 +60,7 @@ pub(crate) enum State {
 pub(crate) enum Progress {
     /// Everything that had arrived is handled; wait for more input.
     Idle,
-    /// The message budget is spent and more input may be waiting: call
+    /// The turn's budget is spent and more input may be waiting: call
     /// again (after serving others).
     More,
     /// Replies are queued beyond the bound (or the peer's stream ended
@@ -123,8 +127,9 @@ impl Connection {
         self.state
     }
 
-    /// Reads what has arrived and handles every whole message, at most
-    /// `budget` of them, until the input would block (or, blocking, until
+    /// Reads what has arrived and handles every whole message, within
+    /// `budget` (a message handled costs one, and every
+    /// [`OCTETS_PER_COST`] octets read one more), until the input would block (or, blocking, until
     /// the poll interval passes without input), the queued replies exceed
     /// their bound, or the connection must close: at end of stream, on a
     /// read error, on malformed input (with `MessageError`), on shutdown
@@ -151,11 +156,14 @@ impl Connection {
                 return Progress::Paused;
             }
             // Nothing buffered (the usual case between messages): no
-            // frame to look for.
-            let next = if self.read.buffered() > 0 {
-                self.read.next_frame()
-            } else {
+            // frame to look for. Messages already buffered bring no new
+            // event: once the budget is spent they wait for the next turn.
+            let next = if self.read.buffered() == 0 {
                 Ok(None)
+            } else if handled >= budget {
+                return Progress::More;
+            } else {
+                self.read.next_frame()
             };
             let frame = match next {
                 Ok(Some(f)) => {
@@ -197,6 +205,7 @@ impl Connection {
                         Ok(0) => return self.closing(None),
                         Ok(n) => {
                             drained = !self.blocking && !self.read.read_closed() && n < MIN_READ;
+                            handled = handled.saturating_add(n / OCTETS_PER_COST);
                             continue;
                         }
                         Err(e) => match e.kind() {
@@ -210,7 +219,7 @@ impl Connection {
                 }
                 Err(_) => return self.closing(Some(Control::MessageError)),
             };
-            handled += 1;
+            handled = handled.saturating_add(1);
             let header = self.read.last_header();
             if let Some(FrameHeader::Giop(h)) = &header {
                 self.write.set_version(h.version);

@@ -41,8 +41,9 @@ use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
 use rtorb_giop::{
-    CompletionStatus, FrameHeader, FrameProtocol, GiopError, Reassembler, ReassemblyLimits,
-    ServiceContextList, SystemException, SystemExceptionKind, request_view_framed,
+    CompletionStatus, FrameHeader, FrameProtocol, GiopError, MessageWriter, MsgType, Reassembler,
+    ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind,
+    request_view_framed,
 };
 
 use super::ServerCore;
@@ -58,6 +59,9 @@ use crate::whitebox::{Probe, Stage};
 
 /// The initial capacity of a connection's reply buffer.
 const REPLY_CAPACITY: usize = 512;
+
+/// Room for a `LocateReply` without a body: header, request id, status.
+const LOCATE_REPLY_CAPACITY: usize = 32;
 
 /// What a connection keeps to handle its messages: fragments being
 /// reassembled, the reply buffer, the code sets, and the servant last
@@ -76,6 +80,9 @@ pub(super) struct Dispatcher {
     /// The upcalls of `SYNC_WITH_SERVER` requests, run after their
     /// acknowledgement; started with the first.
     deferred: Option<DeferredUpcalls>,
+    /// Where `LocateReply`s without a body are written: one buffer,
+    /// reused once the reply before has been sent.
+    locate_reply: BytesMut,
 }
 
 /// `MessageError`, and close.
@@ -111,6 +118,7 @@ impl Dispatcher {
             codesets: ServerCodeSets::new(messaging, assumed),
             probe: Probe::start(),
             deferred: None,
+            locate_reply: BytesMut::new(),
         }
     }
 
@@ -199,15 +207,18 @@ impl Dispatcher {
                         LocateStatus::UnknownObject
                     }
                 };
-                let reply = Message::new(
-                    msg.version,
-                    msg.order,
-                    Content::LocateReply(LocateReply {
-                        request_id: l.request_id,
-                        status,
-                    }),
-                );
-                match self.messaging.encode(&reply) {
+                let encoded = match self.plain_locate_reply(&msg, l.request_id, &status) {
+                    Some(b) => Ok(b),
+                    None => self.messaging.encode(&Message::new(
+                        msg.version,
+                        msg.order,
+                        Content::LocateReply(LocateReply {
+                            request_id: l.request_id,
+                            status,
+                        }),
+                    )),
+                };
+                match encoded {
                     Ok(b) => write.send(transport, b),
                     Err(_) => message_error(),
                 }
@@ -216,6 +227,37 @@ impl Dispatcher {
             Content::CloseConnection | Content::MessageError => Next::Close(None),
             Content::Reply(_) | Content::LocateReply(_) | Content::Fragment(_) => message_error(),
         }
+    }
+
+    /// The GIOP `LocateReply` to `request` when its status has no body
+    /// (`OBJECT_HERE`, `UNKNOWN_OBJECT`, the usual answers), written into
+    /// the buffer kept for them, so that a stream of `LocateRequest`s
+    /// costs no allocation; `None` for any other status, or on a GIOPlite
+    /// connection.
+    fn plain_locate_reply(
+        &mut self,
+        request: &Message,
+        request_id: u32,
+        status: &LocateStatus,
+    ) -> Option<Bytes> {
+        if self.messaging != FrameProtocol::Giop
+            || !matches!(
+                status,
+                LocateStatus::ObjectHere | LocateStatus::UnknownObject
+            )
+        {
+            return None;
+        }
+        // Takes the whole buffer back once the reply before is dropped.
+        self.locate_reply.reserve(LOCATE_REPLY_CAPACITY);
+        let buf = self.locate_reply.split_off(0);
+        let mut w =
+            MessageWriter::with_buffer(buf, request.encoding(), MsgType::LocateReply, false)
+                .ok()?;
+        let e = w.body();
+        e.write_u32(request_id);
+        e.write_u32(status.code());
+        w.finish().ok()
     }
 
     fn request(
@@ -480,4 +522,76 @@ fn upcall(
             CompletionStatus::Maybe,
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use rtorb_cdr::{ByteOrder, Version};
+    use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
+    use rtorb_giop::target::TargetAddress;
+    use rtorb_giop::{FrameProtocol, encode_message};
+
+    use super::Dispatcher;
+    use crate::orb::OrbConfig;
+
+    fn dispatcher() -> Dispatcher {
+        Dispatcher::new(
+            FrameProtocol::Giop,
+            1 << 20,
+            OrbConfig::default().code_sets.assumed(),
+        )
+    }
+
+    #[test]
+    fn a_plain_locate_reply_is_the_encoded_one_in_a_reused_buffer() {
+        let mut d = dispatcher();
+        for version in [Version::V1_0, Version::V1_1, Version::V1_2] {
+            for order in [ByteOrder::Big, ByteOrder::Little] {
+                let request = Message::new(
+                    version,
+                    order,
+                    Content::LocateRequest(LocateRequest {
+                        request_id: 7,
+                        target: TargetAddress::Key(Bytes::from_static(b"k")),
+                    }),
+                );
+                for status in [LocateStatus::ObjectHere, LocateStatus::UnknownObject] {
+                    let got = d
+                        .plain_locate_reply(&request, 0x0102_0304, &status)
+                        .unwrap();
+                    let want = encode_message(&Message::new(
+                        version,
+                        order,
+                        Content::LocateReply(rtorb_giop::message::LocateReply {
+                            request_id: 0x0102_0304,
+                            status,
+                        }),
+                    ))
+                    .unwrap();
+                    assert_eq!(got, want, "{version:?} {order:?}");
+                    // Once sent (dropped), the next reply reuses its octets.
+                    let at = got.as_ptr();
+                    drop(got);
+                    let again = d
+                        .plain_locate_reply(&request, 1, &LocateStatus::ObjectHere)
+                        .unwrap();
+                    assert_eq!(again.as_ptr(), at, "the buffer is reused");
+                }
+            }
+        }
+        // A status with a body is encoded in full, elsewhere.
+        let request = Message::new(
+            Version::V1_2,
+            ByteOrder::Big,
+            Content::LocateRequest(LocateRequest {
+                request_id: 7,
+                target: TargetAddress::Key(Bytes::from_static(b"k")),
+            }),
+        );
+        let forward = LocateStatus::LocNeedsAddressingMode(
+            rtorb_giop::target::AddressingDisposition::KEY_ADDR,
+        );
+        assert!(d.plain_locate_reply(&request, 1, &forward).is_none());
+    }
 }

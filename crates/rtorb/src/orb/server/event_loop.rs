@@ -19,8 +19,12 @@
 //! thread is serving marks it for another turn, which that thread takes
 //! before it lets the connection go. A turn reads without blocking until
 //! the input would block, handles at most [`MESSAGES_PER_TURN`] messages
-//! (then the connection goes to the back of the queue, so one busy client
-//! cannot starve the others), and keeps each connection's partial message
+//! and reads a bounded amount (a large message is read over several
+//! turns), even when more are already buffered;
+//! then the connection waits behind the others that spent a whole turn,
+//! and the leader looks at the poller before each of their turns, so a
+//! connection that becomes ready meanwhile is served first. One busy
+//! client cannot starve the others. A turn keeps each connection's partial message
 //! in its framing state. Replies that cannot be written at once stay
 //! queued on the connection and are written when it becomes writable;
 //! past the output bound its input is left unread.
@@ -53,7 +57,11 @@ use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 /// The most messages one turn handles on a connection before the others
-/// get theirs.
+/// get theirs: a message counts once, and every 4 KiB read once more (so
+/// a turn stops reading once it has read 64 KiB, and a large message is
+/// read over several turns). A connection with more input then waits behind every
+/// connection that has become ready meanwhile, and every other connection
+/// that spent a whole turn.
 pub const MESSAGES_PER_TURN: usize = 16;
 
 /// Events taken from the poller at once.
@@ -141,11 +149,13 @@ struct Leader {
     poll: Poll,
     events: Events,
     acceptors: Vec<Box<dyn Acceptor>>,
-    /// Claimed connections waiting for a thread.
+    /// Claimed connections that became ready (an event, a timeout),
+    /// waiting for a thread.
     ready: VecDeque<Arc<Slot>>,
+    /// Claimed connections that spent a whole turn and have more input,
+    /// served in turn when no other connection is ready.
+    busy: VecDeque<Arc<Slot>>,
     next_sweep: Instant,
-    /// Connections taken off `ready` since the last poll.
-    taken_since_poll: usize,
 }
 
 /// The connections by token.
@@ -164,6 +174,9 @@ struct EventLoop {
     /// Connections put back after a full turn (still claimed).
     requeued: Mutex<Vec<Arc<Slot>>>,
     has_requeued: AtomicBool,
+    /// The leader may be waiting in the poller: a connection put back must
+    /// wake it.
+    polling: AtomicBool,
     /// Connections with a timeout running (part of a message held, or
     /// replies not written): while there are none, and no accept needs
     /// retrying, the leader sleeps until an event comes, with no periodic
@@ -202,12 +215,13 @@ pub(crate) fn spawn(
             events: Events::with_capacity(EVENTS),
             acceptors,
             ready: VecDeque::with_capacity(EVENTS),
+            busy: VecDeque::new(),
             next_sweep: Instant::now(),
-            taken_since_poll: 0,
         }),
         table: Mutex::new(Table::default()),
         requeued: Mutex::new(Vec::new()),
         has_requeued: AtomicBool::new(false),
+        polling: AtomicBool::new(false),
         timed: AtomicUsize::new(0),
         accept_retry: AtomicBool::new(false),
         waker,
@@ -258,6 +272,12 @@ impl EventLoop {
     /// Becomes the leader, waits for events until a connection is ready,
     /// and returns it claimed, having given up leadership; `None` on
     /// shutdown.
+    ///
+    /// Connections that became ready are served first, in order; those
+    /// that spent a whole turn and have more input take turns after
+    /// them, the poller looked at before each of their turns. So a
+    /// connection with input waits for the turns of the connections that
+    /// became ready before it, and for at most one turn of a busy one.
     fn lead(&self) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
         let Leader {
@@ -265,25 +285,22 @@ impl EventLoop {
             events,
             acceptors,
             ready,
+            busy,
             next_sweep,
-            taken_since_poll,
         } = &mut *guard;
         loop {
             if self.core.stopping() {
                 return None;
             }
+            if let Some(slot) = ready.pop_front() {
+                // Dropping the guard promotes a follower.
+                return Some(slot);
+            }
             if self.has_requeued.swap(false, Ordering::AcqRel) {
-                ready.extend(lock(&self.requeued).drain(..));
+                busy.extend(lock(&self.requeued).drain(..));
             }
-            // Connections already claimed are served first, but the
-            // poller is looked at again after every few of them, so that
-            // new connections and events are not starved.
-            if !ready.is_empty() && *taken_since_poll < MESSAGES_PER_TURN {
-                *taken_since_poll += 1;
-                return ready.pop_front();
-            }
-            *taken_since_poll = 0;
-            let timeout = if !ready.is_empty() {
+            let waiting = !busy.is_empty() || self.has_requeued.load(Ordering::Acquire);
+            let mut timeout = if waiting {
                 Some(Duration::ZERO)
             } else if self.timed.load(Ordering::Acquire) > 0
                 || self.accept_retry.load(Ordering::Acquire)
@@ -292,7 +309,18 @@ impl EventLoop {
             } else {
                 None
             };
-            match poll.poll(events, timeout) {
+            if timeout != Some(Duration::ZERO) {
+                // Announced before looking at the put-back connections
+                // once more (see `serve`): either this sees one put back,
+                // or the thread putting it back sees this and wakes us.
+                self.polling.store(true, Ordering::SeqCst);
+                if self.has_requeued.load(Ordering::SeqCst) {
+                    timeout = Some(Duration::ZERO);
+                }
+            }
+            let polled = poll.poll(events, timeout);
+            self.polling.store(false, Ordering::Release);
+            match polled {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => std::thread::sleep(POLL_ERROR_PAUSE),
@@ -336,9 +364,7 @@ impl EventLoop {
                 }
                 *next_sweep = now + self.core.limits.poll_interval;
             }
-            if let Some(slot) = ready.pop_front() {
-                *taken_since_poll = 1;
-                // Dropping the guard promotes a follower.
+            if let Some(slot) = ready.pop_front().or_else(|| busy.pop_front()) {
                 return Some(slot);
             }
         }
@@ -413,9 +439,11 @@ impl EventLoop {
             .saturating_add(1)
     }
 
-    /// Serves a claimed connection: turns until no event arrived during
-    /// the last one.
+    /// Serves a claimed connection: a turn, and another at once if an
+    /// event arrived during it; past that, or when the turn spent its
+    /// budget, the connection waits behind the others (see `lead`).
     fn serve(&self, slot: &Arc<Slot>) {
+        let mut again = false;
         loop {
             let mut guard = lock(&slot.live);
             let Some(live) = guard.as_mut() else {
@@ -451,11 +479,8 @@ impl EventLoop {
                     return;
                 }
                 Progress::More => {
-                    // Still claimed: to the back of the queue.
                     drop(guard);
-                    lock(&self.requeued).push(Arc::clone(slot));
-                    self.has_requeued.store(true, Ordering::Release);
-                    let _ = self.waker.wake();
+                    self.requeue(slot);
                     return;
                 }
                 Progress::Idle | Progress::Paused => {}
@@ -464,6 +489,23 @@ impl EventLoop {
             if slot.release() {
                 return;
             }
+            if again {
+                // Still claimed (`release` kept it so).
+                self.requeue(slot);
+                return;
+            }
+            again = true;
+        }
+    }
+
+    /// Puts a connection still claimed behind the others. The leader is
+    /// woken only if it may be waiting in the poller (never with one
+    /// thread, which is the leader-to-be).
+    fn requeue(&self, slot: &Arc<Slot>) {
+        lock(&self.requeued).push(Arc::clone(slot));
+        self.has_requeued.store(true, Ordering::SeqCst);
+        if self.polling.load(Ordering::SeqCst) {
+            let _ = self.waker.wake();
         }
     }
 
@@ -513,6 +555,7 @@ impl EventLoop {
         lock(&self.requeued).clear();
         let mut leader = lock(&self.leader);
         leader.ready.clear();
+        leader.busy.clear();
         for a in &leader.acceptors {
             let fd = a.as_raw_fd();
             let _ = self.registry.deregister(&mut SourceFd(&fd));
@@ -525,6 +568,101 @@ impl EventLoop {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::orb::OrbConfig;
+    use crate::orb::server::ServerLimits;
+    use crate::poa::table::AdapterTable;
+    use crate::runtime::NoInvoker;
+    use crate::transport::Transport;
+    use rtorb_giop::FrameProtocol;
+
+    /// A peer that never stops sending: one GIOP 1.2 request header
+    /// announcing `size` octets, then as many as are read.
+    #[derive(Debug)]
+    struct Endless {
+        header: Vec<u8>,
+        read: Arc<AtomicUsize>,
+    }
+
+    impl Endless {
+        fn new(size: u32, read: Arc<AtomicUsize>) -> Endless {
+            let mut header = b"GIOP\x01\x02\x00\x00".to_vec();
+            header.extend_from_slice(&size.to_be_bytes());
+            Endless { header, read }
+        }
+    }
+
+    impl std::os::fd::AsRawFd for Endless {
+        fn as_raw_fd(&self) -> std::os::fd::RawFd {
+            -1
+        }
+    }
+
+    impl Transport for Endless {
+        fn protocol(&self) -> &'static str {
+            "endless"
+        }
+        fn messaging(&self) -> FrameProtocol {
+            FrameProtocol::Giop
+        }
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let at = self.read.load(Ordering::Relaxed);
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = self.header.get(at + i).copied().unwrap_or(0);
+            }
+            self.read.fetch_add(buf.len(), Ordering::Relaxed);
+            Ok(buf.len())
+        }
+        fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+            Ok(bufs.iter().map(|b| b.len()).sum())
+        }
+        fn shutdown(&mut self, _: std::net::Shutdown) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn peer(&self) -> String {
+            "endless".into()
+        }
+        fn set_nonblocking(&mut self, _: bool) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_read_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn set_write_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_turn_reads_a_large_message_a_part_at_a_time() {
+        let core = Arc::new(ServerCore::new(
+            ServerLimits::from_config(&OrbConfig::default()),
+            Arc::new(NoInvoker),
+            AdapterTable::new(16),
+        ));
+        let read = Arc::new(AtomicUsize::new(0));
+        let size = 8 << 20;
+        let mut conn = Connection::new(
+            &core,
+            Box::new(Endless::new(size, Arc::clone(&read))),
+            false,
+        )
+        .unwrap();
+        // The peer always has more: each turn ends with its budget spent,
+        // having read at most one read past the budget's worth.
+        let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
+        let mut before = 0;
+        for turn in 0..4 {
+            assert_eq!(conn.receive(&core, MESSAGES_PER_TURN), Progress::More);
+            let now = read.load(Ordering::Relaxed);
+            assert!(now > before, "turn {turn} read nothing");
+            assert!(
+                now - before <= most,
+                "turn {turn} read {} octets of a {size}-octet message (at most {most})",
+                now - before
+            );
+            before = now;
+        }
+    }
 
     fn slot() -> Slot {
         Slot {
