@@ -196,6 +196,14 @@ impl FrameReader {
         self.decoder.last_header()
     }
 
+    /// The checked header of the next message, once it has arrived, with
+    /// no room made for the message yet (see
+    /// [`FrameDecoder::next_header`]).
+    #[inline]
+    pub fn next_header(&mut self) -> Result<Option<rtorb_giop::FrameHeader>, GiopError> {
+        self.decoder.next_header()
+    }
+
     /// The next whole message already received, if any.
     pub fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
         self.decoder.next_frame()

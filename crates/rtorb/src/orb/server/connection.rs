@@ -25,15 +25,22 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rtorb_giop::FrameHeader;
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::header::{HEADER_LEN, MsgType};
+use rtorb_giop::{CompletionStatus, FrameHeader, SystemException, SystemExceptionKind};
 
 use super::ServerCore;
 use super::dispatch::Dispatcher;
-use super::read::ReadHalf;
+use super::read::{ReadError, ReadHalf};
 use super::write::{Control, Next, WriteHalf};
+use crate::minor::NO_MEMORY_BUDGET;
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
+
+/// The most octets of a refused message read away before its connection
+/// closes.
+const DISCARD_LIMIT: usize = 1024 * 1024;
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +83,8 @@ pub(crate) struct Connection {
     read: ReadHalf,
     write: WriteHalf,
     dispatch: Dispatcher,
+    /// Whether a message was refused (its rest is discarded on close).
+    refused: bool,
 }
 
 impl Connection {
@@ -100,9 +109,10 @@ impl Connection {
             transport,
             state: State::Open,
             blocking,
-            read: ReadHalf::new(messaging, max, read_timeout),
-            write: WriteHalf::new(messaging, blocking, core.fragment_size),
-            dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets),
+            read: ReadHalf::new(messaging, max, read_timeout, &core.budget),
+            write: WriteHalf::new(messaging, blocking, core.fragment_size, &core.budget),
+            dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets, &core.budget),
+            refused: false,
         })
     }
 
@@ -147,7 +157,9 @@ impl Connection {
                 State::Draining => return Progress::Paused,
                 State::Closing | State::Closed => return Progress::Close,
             }
-            if self.write.queued() > core.limits.max_output_buffer {
+            if self.write.queued() > core.limits.max_output_buffer
+                || (!self.write.is_empty() && core.budget.spent())
+            {
                 return Progress::Paused;
             }
             // Nothing buffered (the usual case between messages): no
@@ -208,7 +220,13 @@ impl Connection {
                         },
                     }
                 }
-                Err(_) => return self.closing(Some(Control::MessageError)),
+                Err(ReadError::Malformed) => return self.closing(Some(Control::MessageError)),
+                // Its own queued replies hold budget: wait for them to
+                // drain before deciding on the message.
+                Err(ReadError::OverBudget(_)) if !self.write.is_empty() => {
+                    return Progress::Paused;
+                }
+                Err(ReadError::OverBudget(header)) => return self.refuse(header),
             };
             handled += 1;
             let header = self.read.last_header();
@@ -218,9 +236,49 @@ impl Connection {
             let next =
                 self.dispatch
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
+            self.read.handled();
             if let Next::Close(last) = next {
                 return self.closing(last);
             }
+        }
+    }
+
+    /// Refuses a message the memory budget cannot take, from its
+    /// `header`: a GIOP 1.2 (or later) `Request` whose request id has
+    /// arrived is answered with `NO_MEMORY` (`COMPLETED_NO`) and the
+    /// connection closed with `CloseConnection`; anything else with
+    /// `MessageError`.
+    #[cold]
+    fn refuse(&mut self, header: FrameHeader) -> Progress {
+        self.refused = true;
+        let FrameHeader::Giop(h) = header else {
+            return self.closing(Some(Control::MessageError));
+        };
+        self.write.set_version(h.version);
+        let id = self
+            .read
+            .received()
+            .get(HEADER_LEN..HEADER_LEN + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(|b| match h.order {
+                ByteOrder::Big => u32::from_be_bytes(b),
+                ByteOrder::Little => u32::from_le_bytes(b),
+            });
+        match id {
+            Some(id) if h.msg_type == MsgType::Request && h.version >= Version::V1_2 => {
+                let refusal = SystemException::new(
+                    SystemExceptionKind::NoMemory,
+                    NO_MEMORY_BUDGET,
+                    CompletionStatus::No,
+                )
+                .with_detail(format_args!(
+                    "a request of {} octets exceeds what remains of the memory budget",
+                    h.message_len()
+                ));
+                self.write.queue_exception_reply(id, h.order, &refusal);
+                self.closing(Some(Control::CloseConnection))
+            }
+            _ => self.closing(Some(Control::MessageError)),
         }
     }
 
@@ -232,6 +290,28 @@ impl Connection {
         }
         self.state = State::Closing;
         Progress::Close
+    }
+
+    /// After a refusal: ends the server's side of the stream and reads
+    /// away what of the refused message has already arrived (at most
+    /// [`DISCARD_LIMIT`] octets, without waiting), so that closing does not
+    /// reset the connection before the peer has read the answer.
+    #[cold]
+    fn discard_input(&mut self) {
+        let _ = self.transport.shutdown(std::net::Shutdown::Write);
+        if self.transport.set_nonblocking(true).is_err() {
+            return;
+        }
+        let mut scratch = [0u8; 4096];
+        let mut left = DISCARD_LIMIT;
+        while left > 0 {
+            match self.transport.read(&mut scratch) {
+                Ok(0) => return,
+                Ok(n) => left = left.saturating_sub(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        }
     }
 
     /// Notes that the poller saw the peer close its side (or an error):
@@ -281,6 +361,9 @@ impl Connection {
         }
         self.state = State::Closing;
         self.write.linger(&mut *self.transport, core);
+        if self.refused {
+            self.discard_input();
+        }
         let _ = self.transport.shutdown(std::net::Shutdown::Both);
         self.state = State::Closed;
     }

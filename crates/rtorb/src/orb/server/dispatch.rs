@@ -46,6 +46,7 @@ use rtorb_giop::{
 };
 
 use super::ServerCore;
+use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
@@ -76,6 +77,15 @@ pub(super) struct Dispatcher {
     /// The upcalls of `SYNC_WITH_SERVER` requests, run after their
     /// acknowledgement; started with the first.
     deferred: Option<DeferredUpcalls>,
+    /// What the fragments held for reassembly hold of the memory budget.
+    held: Charge,
+}
+
+/// Whether a GIOP message is part of a fragmented one: a `Fragment`, or
+/// a first piece with more to follow.
+fn is_fragment(frame: &[u8]) -> bool {
+    frame.get(6).is_some_and(|flags| flags & 0x02 != 0)
+        || frame.get(7) == Some(&(rtorb_giop::header::MsgType::Fragment as u8))
 }
 
 /// `MessageError`, and close.
@@ -91,6 +101,7 @@ impl Dispatcher {
         messaging: FrameProtocol,
         max: u32,
         assumed: rtorb_cdr::TransmissionCodeSets,
+        budget: &Arc<MemoryBudget>,
     ) -> Dispatcher {
         Dispatcher {
             messaging,
@@ -111,6 +122,7 @@ impl Dispatcher {
             codesets: ServerCodeSets::new(messaging, assumed),
             probe: Probe::start(),
             deferred: None,
+            held: Charge::new(budget),
         }
     }
 
@@ -161,7 +173,19 @@ impl Dispatcher {
         transport: &mut dyn Transport,
         write: &mut WriteHalf,
     ) -> Next {
-        let (msg, message) = match self.messaging.reassemble(&mut self.reassembler, frame) {
+        if self.messaging == FrameProtocol::Giop && is_fragment(&frame) {
+            // Held until the message is complete: charged before it is
+            // copied, and refused once the budget cannot take it.
+            let need = self.reassembler.held_bytes().saturating_add(frame.len());
+            if !self.held.hold(need) {
+                return message_error();
+            }
+        }
+        let reassembled = self.messaging.reassemble(&mut self.reassembler, frame);
+        if self.held.held() > 0 {
+            self.held.hold_exactly(self.reassembler.held_bytes());
+        }
+        let (msg, message) = match reassembled {
             Ok(None) => return Next::Continue,
             Ok(Some((m, _))) if m.more_fragments => return message_error(),
             Ok(Some(pair)) => pair,
