@@ -225,6 +225,14 @@ impl FrameDecoder {
         &self.buf
     }
 
+    /// Moves what is buffered to a buffer of its own, of its size: the
+    /// allocation made for a large message is then freed with the message
+    /// handed out, rather than kept (and reused) for the stream's life.
+    pub fn release_buffer(&mut self) {
+        self.buf = BytesMut::from(&self.buf[..]);
+        self.room = false;
+    }
+
     /// The buffer, for a transport that reads straight into it (then calls
     /// [`FrameDecoder::next_frame`]). Only append to it.
     pub fn buffer_mut(&mut self) -> &mut BytesMut {
@@ -363,6 +371,31 @@ mod tests {
             FrameProtocol::Lite.encode(&m).unwrap(),
             encode_lite(&m).unwrap()
         );
+    }
+
+    #[test]
+    fn a_released_buffer_no_longer_holds_the_room_of_a_large_message() {
+        let m = locate_request();
+        let small = encode_message(&m).unwrap();
+        let mut f = FrameDecoder::new(FrameProtocol::Giop);
+        // A 1 MiB message, then the start of the next.
+        let mut large = b"GIOP\x01\x02\x01\x03".to_vec();
+        large.extend_from_slice(&(1024 * 1024u32).to_le_bytes());
+        f.push(&large).unwrap();
+        f.push(&vec![0; 1024 * 1024]).unwrap();
+        f.push(&small[..5]).unwrap();
+        let frame = f.next_frame().unwrap().unwrap();
+        assert_eq!(frame.len(), 12 + 1024 * 1024);
+        drop(frame);
+        f.release_buffer();
+        assert!(
+            f.buffer_mut().capacity() < 1024,
+            "{}",
+            f.buffer_mut().capacity()
+        );
+        // The rest of the stream reads on.
+        f.push(&small[5..]).unwrap();
+        assert_eq!(f.next_frame().unwrap().unwrap(), small);
     }
 
     #[test]

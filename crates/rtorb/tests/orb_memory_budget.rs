@@ -3,26 +3,29 @@
 //! budget get a `NO_MEMORY` reply (checked octet by octet) and their
 //! connections close; a client that never reads its replies is
 //! back-pressured within the budget and loses none of them; fragments that
-//! never end are cut off at the budget. A well-behaved client is served
+//! never end are cut off at the budget; `SYNC_WITH_SERVER` requests queued
+//! behind a blocked upcall are held within the budget. A well-behaved client is served
 //! throughout, and what the server holds ([`Orb::buffered_bytes`]) returns
 //! to nothing.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::minor::NO_MEMORY_BUDGET;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb_cdr::{ByteOrder, Encoding, Version};
-use rtorb_giop::message::{Content, Message, ReplyStatus, RequestHeader};
+use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb_cdr::{ByteOrder, CdrDecode, Encoding, Version};
+use rtorb_giop::message::{Content, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader};
 use rtorb_giop::{
     CompletionStatus, FrameDecoder, FrameProtocol, MessageWriter, SystemExceptionKind,
     decode_message,
 };
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::wait::eventually;
+use rtorb_test_support::wait::{Latch, eventually};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The largest message the servers accept: far more than their budget.
@@ -329,6 +332,109 @@ fn fragments_that_never_end_are_cut_off_at_the_budget() {
         // Cut off near the budget (what the socket buffers took besides),
         // long before the largest message.
         assert!(sent < 32 * 1024 * 1024, "{}: {sent} octets taken", f.what);
+        f.holds_nothing();
+        f.served(2);
+        f.server.shutdown();
+    }
+}
+
+/// `hold` blocks until released, then counts itself.
+struct Holder {
+    released: Latch,
+    ended: AtomicUsize,
+}
+
+impl Skeleton for Holder {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:rtorb/Holder:1.0"]
+    }
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "hold" => {
+                let _ = i32::decode(req.arguments())?;
+                assert!(self.released.wait(TIMEOUT), "never released");
+                self.ended.fetch_add(1, Ordering::AcqRel);
+                Ok(())
+            }
+            _ => Err(bad_operation()),
+        }
+    }
+}
+
+/// Releases the upcalls when dropped.
+struct Release(Arc<Holder>);
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        self.0.released.count_down();
+    }
+}
+
+#[test]
+fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_budget() {
+    const BUDGET: usize = 256 * 1024;
+    const PADDING: usize = 20_000;
+    const REQUESTS: u32 = 40;
+    for strategy in ServerStrategy::ALL {
+        let f = fixture(strategy, BUDGET, 1024 * 1024);
+        let holder = Arc::new(Holder {
+            released: Latch::new(1),
+            ended: AtomicUsize::new(0),
+        });
+        f.server
+            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+        // Should an assertion fail, the upcalls end and the server shuts
+        // down rather than wait for each.
+        let _release = Release(Arc::clone(&holder));
+        let mut raw = f.raw();
+        let mut writer = raw.try_clone().unwrap();
+        // Acknowledged on receipt, their upcalls queued behind the first,
+        // which blocks: far more than the budget, were they all queued.
+        let sender = std::thread::spawn(move || {
+            for id in 0..REQUESTS {
+                let mut h = RequestHeader::new(id, Bytes::from_static(b"Holder"), "hold");
+                h.response_flags = RESPONSE_WITH_SERVER;
+                let enc = Encoding::native().with_version(Version::V1_2);
+                let mut w = MessageWriter::request(enc, &h).unwrap();
+                w.body().write_i32(id as i32);
+                w.body().write_octet_seq(&vec![1u8; PADDING]).unwrap();
+                writer.write_all(&w.finish().unwrap()).unwrap();
+            }
+        });
+        let mut peak = 0;
+        let filled = eventually(TIMEOUT, || {
+            let now = f.server.buffered_bytes();
+            peak = peak.max(now);
+            assert!(now <= BUDGET, "{}: holds {now}", f.what);
+            now + 2 * PADDING > BUDGET
+        });
+        assert!(
+            filled,
+            "{}: the queue was not charged (peak {peak})",
+            f.what
+        );
+        assert_eq!(holder.ended.load(Ordering::Acquire), 0, "{}", f.what);
+        holder.released.count_down();
+        // Every request is acknowledged, in order, and runs.
+        for id in 0..REQUESTS {
+            let m: Message = rtorb_test_support::net::read_message(&mut raw);
+            let Content::Reply(r) = &m.content else {
+                panic!("{}: {m:?}", f.what);
+            };
+            assert_eq!(
+                (r.header.request_id, r.header.reply_status),
+                (id, ReplyStatus::NoException),
+                "{}",
+                f.what
+            );
+        }
+        sender.join().unwrap();
+        assert!(
+            eventually(TIMEOUT, || holder.ended.load(Ordering::Acquire)
+                == REQUESTS as usize),
+            "{}",
+            f.what
+        );
         f.holds_nothing();
         f.served(2);
         f.server.shutdown();

@@ -161,8 +161,9 @@ pub struct OrbConfig {
     pub poa_hold_limit: usize,
     /// The most octets the server buffers for all its connections
     /// together (`-ORBMemoryBudget`): the part received of messages larger
-    /// than 16 KiB, fragments held for reassembly, and replies queued for
-    /// clients that do not read them. A message whose header announces
+    /// than 16 KiB, fragments held for reassembly, `SYNC_WITH_SERVER`
+    /// requests queued for their upcall, and replies queued for clients
+    /// that do not read them. A message whose header announces
     /// more than what remains is refused (`NO_MEMORY`, minor
     /// [`NO_MEMORY_BUDGET`](crate::minor::NO_MEMORY_BUDGET), in a reply
     /// to a GIOP 1.2 request, else `MessageError`) and its connection

@@ -4,11 +4,13 @@
 //! What a peer can make the server hold is counted against it: the part of
 //! a large message received so far (charged at its announced length, as
 //! soon as its header has arrived and before any room is made for it),
-//! fragments held for reassembly, and replies queued for a client that
-//! does not read them. A message the budget cannot take is refused (see
+//! fragments held for reassembly, `SYNC_WITH_SERVER` requests queued for
+//! their upcall, and replies queued for a client that does not read them. A message the budget cannot take is refused (see
 //! `Connection::refuse`); replies are charged as they are queued, and a
 //! connection with queued replies is not read while the budget is spent,
-//! so output stays within the budget plus one reply per connection.
+//! so output stays within the budget plus one reply per connection. A
+//! `SYNC_WITH_SERVER` request the budget cannot queue runs where it is
+//! read, which stops its connection's reading meanwhile.
 //!
 //! Messages of at most [`UNCHARGED_MESSAGE`] octets are not charged: the
 //! common small request costs no accounting, and what a connection holds

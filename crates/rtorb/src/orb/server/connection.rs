@@ -408,15 +408,46 @@ mod tests {
     }
 
     fn locate(version: Version) -> Bytes {
+        locate_key(version, Bytes::from_static(b"none"))
+    }
+
+    fn locate_key(version: Version, key: Bytes) -> Bytes {
         encode_message(&Message::new(
             version,
             ByteOrder::Big,
             Content::LocateRequest(LocateRequest {
                 request_id: 1,
-                target: TargetAddress::Key(Bytes::from_static(b"none")),
+                target: TargetAddress::Key(key),
             }),
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn a_large_message_is_charged_until_handled_and_its_room_freed() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        let large = locate_key(Version::V1_2, Bytes::from(vec![7u8; 200_000]));
+        // The header and part of the body: charged at the announced length.
+        peer.write_all(&large[..40_000]).unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        assert_eq!(core.buffered_bytes(), large.len());
+        // The rest: handled, released, and the room made for it freed.
+        let mut writer = peer.try_clone().unwrap();
+        let rest = large.slice(40_000..);
+        let sender = std::thread::spawn(move || writer.write_all(&rest).unwrap());
+        while core.buffered_bytes() != 0 {
+            assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        }
+        sender.join().unwrap();
+        // A small message after it is received in room of its own size.
+        peer.write_all(&locate(Version::V1_2)).unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        assert!(conn.read.capacity() < 64 * 1024, "{}", conn.read.capacity());
+        conn.shut_down(&core);
+        let messages = received(&mut peer);
+        assert_eq!(messages.len(), 3);
+        assert!(matches!(messages[0].content, Content::LocateReply(_)));
     }
 
     /// The messages the peer receives until the connection closes.

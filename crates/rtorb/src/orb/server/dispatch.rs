@@ -355,6 +355,14 @@ impl Dispatcher {
             Body::At(offset) => OwnedBody::At(offset),
             Body::Of(msg) => OwnedBody::Decoder(msg.body_decoder(message, encoding.codesets)?),
         };
+        // The message waits in the queue: charged to the memory budget
+        // until its upcall has run. When the budget cannot take it, the
+        // request runs where it is read, and the connection is not read
+        // meanwhile.
+        let mut held = Charge::new(&core.budget);
+        if !held.hold(message.len()) {
+            return None;
+        }
         if self.deferred.is_none() {
             self.deferred = DeferredUpcalls::start(core).ok();
         }
@@ -368,7 +376,10 @@ impl Dispatcher {
             body,
             lite: self.messaging == FrameProtocol::Lite,
         };
-        deferred.push(Box::new(move |core| job.run(core)));
+        deferred.push(Box::new(move |core| {
+            job.run(core);
+            drop(held);
+        }));
         Some(match self.reply.complete(Ok(())) {
             Ok(()) => write.send_reply(transport, &mut self.reply),
             Err(_) => message_error(),

@@ -100,9 +100,24 @@ impl ReadHalf {
     }
 
     /// The message handed out last has been handled: what it held of the
-    /// memory budget is released.
+    /// memory budget is released, and (a large message) the room made for
+    /// it freed.
     #[inline]
     pub(super) fn handled(&mut self) {
+        if self.charge.held() > 0 {
+            self.release_large();
+        }
+    }
+
+    /// The room of the framing buffer.
+    #[cfg(test)]
+    pub(super) fn capacity(&mut self) -> usize {
+        self.reader.buffer_capacity()
+    }
+
+    #[cold]
+    fn release_large(&mut self) {
+        self.reader.release_buffer();
         self.charge.release();
     }
 
