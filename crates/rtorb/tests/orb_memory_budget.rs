@@ -194,6 +194,25 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         f.served(2);
         f.holds_nothing();
 
+        // No request id to answer: a GIOP 1.2 header alone, a GIOP 1.1
+        // request (its id follows the service contexts), a LocateRequest.
+        let mut v11 = header(0x01, 0, 64 * 1024 * 1024 - 1);
+        v11[5] = 1;
+        v11.extend_from_slice(&[0u8; 64]);
+        let mut locate = header(0x01, 3, 64 * 1024 * 1024 - 1);
+        locate.extend_from_slice(&[0u8; 64]);
+        for start in [header(0x01, 0, 64 * 1024 * 1024 - 1), v11, locate] {
+            let mut raw = f.raw();
+            raw.write_all(&start).unwrap();
+            let frames = frames_until_closed(&mut raw, &f.what);
+            assert_eq!(frames.len(), 1, "{}: {frames:?}", f.what);
+            assert_eq!(&frames[0][..4], b"GIOP", "{}", f.what);
+            assert_eq!(&frames[0][4..6], &start[4..6], "{}: the version", f.what);
+            assert_eq!(frames[0][7], 6, "{}: not a MessageError", f.what);
+            assert_eq!(frames[0].len(), 12, "{}", f.what);
+        }
+        f.holds_nothing();
+
         // One request of 3 MiB is taken (its part received is held); a
         // second that no longer fits what remains is refused.
         let mut first = f.raw();
