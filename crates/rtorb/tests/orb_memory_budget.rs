@@ -1,7 +1,7 @@
 //! The server's memory budget against hostile clients, under every server
 //! strategy: requests whose headers announce more than what remains of the
-//! budget get a `NO_MEMORY` reply (checked octet by octet) and their
-//! connections close; a client that never reads its replies is
+//! budget get a `NO_MEMORY` reply (checked octet by octet), more than the
+//! largest message an `IMP_LIMIT` one, and their connections close; a client that never reads its replies is
 //! back-pressured within the budget and loses none of them; fragments that
 //! never end are cut off at the budget; `SYNC_WITH_SERVER` requests queued
 //! behind a blocked upcall are held within the budget. A well-behaved client is served
@@ -15,15 +15,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb::minor::NO_MEMORY_BUDGET;
+use rtorb::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
 use rtorb_cdr::{ByteOrder, CdrDecode, Encoding, Version};
 use rtorb_giop::message::{Content, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader};
-use rtorb_giop::{
-    CompletionStatus, FrameDecoder, FrameProtocol, MessageWriter, SystemExceptionKind,
-    decode_message,
-};
+use rtorb_giop::{CompletionStatus, FrameDecoder, FrameProtocol, MessageWriter, decode_message};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::wait::{Latch, eventually};
 
@@ -143,6 +140,17 @@ fn request(id: u32, operation: &'static str, body: impl FnOnce(&mut MessageWrite
 /// `NO_MEMORY` (minor [`NO_MEMORY_BUDGET`], `COMPLETED_NO`) and then
 /// `CloseConnection`.
 fn assert_refused(frames: &[Bytes], id: u32, what: &str) {
+    assert_refused_with(
+        frames,
+        id,
+        ("IDL:omg.org/CORBA/NO_MEMORY:1.0", NO_MEMORY_BUDGET),
+        what,
+    );
+}
+
+/// As [`assert_refused`], for the exception of repository id and minor
+/// `expected`.
+fn assert_refused_with(frames: &[Bytes], id: u32, expected: (&str, u32), what: &str) {
     assert_eq!(frames.len(), 2, "{what}: {frames:?}");
     // On the wire: GIOP 1.2, a Reply, then a CloseConnection.
     assert_eq!(&frames[0][..6], b"GIOP\x01\x02", "{what}");
@@ -161,13 +169,7 @@ fn assert_refused(frames: &[Bytes], id: u32, what: &str) {
         "{what}"
     );
     let e = r.system_exception(reply.order).unwrap();
-    assert_eq!(
-        e.repository_id(),
-        "IDL:omg.org/CORBA/NO_MEMORY:1.0",
-        "{what}"
-    );
-    assert_eq!(e.kind(), Some(SystemExceptionKind::NoMemory), "{what}");
-    assert_eq!(e.minor, NO_MEMORY_BUDGET, "{what}");
+    assert_eq!((e.repository_id(), e.minor), expected, "{what}");
     assert_eq!(e.completed, CompletionStatus::No, "{what}");
 }
 
@@ -193,6 +195,21 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         }
         f.served(2);
         f.holds_nothing();
+
+        // Beyond the largest message: IMP_LIMIT, whatever the budget.
+        let mut raw = f.raw();
+        let mut start = header(0x01, 0, MAX_MESSAGE + 1);
+        start.extend_from_slice(&77u32.to_le_bytes());
+        raw.write_all(&start).unwrap();
+        assert_refused_with(
+            &frames_until_closed(&mut raw, &f.what),
+            77,
+            (
+                "IDL:omg.org/CORBA/IMP_LIMIT:1.0",
+                IMP_LIMIT_MESSAGE_TOO_LARGE,
+            ),
+            &f.what,
+        );
 
         // No request id to answer: a GIOP 1.2 header alone, a GIOP 1.1
         // request (its id follows the service contexts), a LocateRequest.

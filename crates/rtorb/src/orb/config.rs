@@ -117,9 +117,12 @@ pub struct OrbConfig {
     /// (`-ORBServerThreads`, at least 1).
     pub server_threads: usize,
     /// The largest message the server accepts, in octets after the
-    /// header (`-ORBMaxMessageSize`); a header announcing more is answered
-    /// with `MessageError` and the connection closed, before anything is
-    /// buffered for it. It also bounds a reassembled fragmented message.
+    /// header (`-ORBMaxMessageSize`); a header announcing more is refused
+    /// before anything is buffered for it, with `IMP_LIMIT` (minor
+    /// [`IMP_LIMIT_MESSAGE_TOO_LARGE`](crate::minor::IMP_LIMIT_MESSAGE_TOO_LARGE))
+    /// in a reply to a GIOP 1.2 request whose id has arrived, else with
+    /// `MessageError`, and the connection closed. It also bounds a
+    /// reassembled fragmented message.
     /// [`DEFAULT_MAX_MESSAGE_SIZE`] by default.
     pub max_message_size: u32,
     /// How long a connection may hold part of a message (an incomplete

@@ -33,7 +33,7 @@ use super::ServerCore;
 use super::dispatch::Dispatcher;
 use super::read::{ReadError, ReadHalf};
 use super::write::{Control, Next, WriteHalf};
-use crate::minor::NO_MEMORY_BUDGET;
+use crate::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
@@ -226,7 +226,22 @@ impl Connection {
                 Err(ReadError::OverBudget(_)) if !self.write.is_empty() => {
                     return Progress::Paused;
                 }
-                Err(ReadError::OverBudget(header)) => return self.refuse(header),
+                Err(ReadError::OverBudget(header)) => {
+                    let refusal = SystemException::new(
+                        SystemExceptionKind::NoMemory,
+                        NO_MEMORY_BUDGET,
+                        CompletionStatus::No,
+                    );
+                    return self.refuse(header, refusal);
+                }
+                Err(ReadError::TooLarge(header)) => {
+                    let refusal = SystemException::new(
+                        SystemExceptionKind::ImpLimit,
+                        IMP_LIMIT_MESSAGE_TOO_LARGE,
+                        CompletionStatus::No,
+                    );
+                    return self.refuse(header, refusal);
+                }
             };
             handled += 1;
             let header = self.read.last_header();
@@ -243,13 +258,13 @@ impl Connection {
         }
     }
 
-    /// Refuses a message the memory budget cannot take, from its
-    /// `header`: a GIOP 1.2 (or later) `Request` whose request id has
-    /// arrived is answered with `NO_MEMORY` (`COMPLETED_NO`) and the
-    /// connection closed with `CloseConnection`; anything else with
-    /// `MessageError`.
+    /// Refuses a message, from its `header`, that the memory budget
+    /// cannot take (`NO_MEMORY`) or that exceeds the maximum message size
+    /// (`IMP_LIMIT`): a GIOP 1.2 (or later) `Request` whose request id has
+    /// arrived is answered with `refusal` and the connection closed with
+    /// `CloseConnection`; anything else with `MessageError`.
     #[cold]
-    fn refuse(&mut self, header: FrameHeader) -> Progress {
+    fn refuse(&mut self, header: FrameHeader, refusal: SystemException) -> Progress {
         self.refused = true;
         let FrameHeader::Giop(h) = header else {
             return self.closing(Some(Control::MessageError));
@@ -266,15 +281,8 @@ impl Connection {
             });
         match id {
             Some(id) if h.msg_type == MsgType::Request && h.version >= Version::V1_2 => {
-                let refusal = SystemException::new(
-                    SystemExceptionKind::NoMemory,
-                    NO_MEMORY_BUDGET,
-                    CompletionStatus::No,
-                )
-                .with_detail(format_args!(
-                    "a request of {} octets exceeds what remains of the memory budget",
-                    h.message_len()
-                ));
+                let refusal =
+                    refusal.with_detail(format_args!("a request of {} octets", h.message_len()));
                 self.write.queue_exception_reply(id, h.order, &refusal);
                 self.closing(Some(Control::CloseConnection))
             }

@@ -32,10 +32,10 @@
 //! context the connection received (see [`crate::codesets`]).
 //!
 //! Hostile or broken peers are bounded: a header announcing more than the
-//! maximum message size is a `MessageError` before anything is buffered for
-//! it; one announcing more than what remains of the ORB's memory budget
-//! (`budget.rs`) is refused, with a `NO_MEMORY` reply when it is a GIOP
-//! 1.2 request, and its connection closed; part of a message held longer than the incomplete-message timeout
+//! maximum message size, or than what remains of the ORB's memory budget
+//! (`budget.rs`), is refused before anything is buffered for it, with an
+//! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
+//! arrived, else `MessageError`, and its connection closed; part of a message held longer than the incomplete-message timeout
 //! closes the connection; connections beyond the limit are closed as soon
 //! as they are accepted; and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does

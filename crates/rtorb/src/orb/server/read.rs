@@ -26,6 +26,8 @@ pub(super) enum ReadError {
     /// The header announces more than what remains of the memory budget;
     /// nothing was reserved for it.
     OverBudget(FrameHeader),
+    /// The header announces more than the maximum message size.
+    TooLarge(FrameHeader),
 }
 
 /// The read half of a connection.
@@ -92,11 +94,26 @@ impl ReadHalf {
                 }
             }
             Ok(_) => {}
-            Err(_) => return Err(ReadError::Malformed),
+            Err(e) => return Err(self.malformed(&e)),
         }
         self.reader
             .next_frame()
             .map_err(|_: GiopError| ReadError::Malformed)
+    }
+
+    /// What a header that fails its checks comes to: [`ReadError::TooLarge`]
+    /// if it is well formed but for its size, else
+    /// [`ReadError::Malformed`].
+    #[cold]
+    fn malformed(&self, e: &GiopError) -> ReadError {
+        let decoder = self.reader.decoder();
+        match e {
+            GiopError::MessageTooLarge { .. } => decoder
+                .protocol()
+                .parse_header(decoder.received(), u32::MAX)
+                .map_or(ReadError::Malformed, ReadError::TooLarge),
+            _ => ReadError::Malformed,
+        }
     }
 
     /// The message handed out last has been handled: what it held of the
