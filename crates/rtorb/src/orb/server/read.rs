@@ -20,8 +20,7 @@ use crate::transport::{FrameReader, Transport};
 /// Why no message could be taken from what was received.
 #[derive(Debug)]
 pub(super) enum ReadError {
-    /// The input is malformed (or announces more than the maximum
-    /// message size).
+    /// The input is malformed.
     Malformed,
     /// The header announces more than what remains of the memory budget;
     /// nothing was reserved for it.
