@@ -178,6 +178,8 @@ pub struct FrameDecoder {
     next: Option<FrameHeader>,
     /// The header of the message last handed out.
     last: Option<FrameHeader>,
+    /// Whether room for the whole next message has been reserved.
+    room: bool,
 }
 
 impl FrameDecoder {
@@ -195,6 +197,7 @@ impl FrameDecoder {
             max_message_size: max,
             next: None,
             last: None,
+            room: false,
         }
     }
 
@@ -210,10 +213,24 @@ impl FrameDecoder {
     }
 
     /// Appends received octets, and checks the next header if it has
-    /// become complete.
+    /// become complete (making room for its whole message).
     pub fn push(&mut self, bytes: &[u8]) -> Result<(), GiopError> {
         self.buf.extend_from_slice(bytes);
         self.check_header()
+    }
+
+    /// The octets received and not yet handed out: the next message (or
+    /// header) as far as it has arrived.
+    pub fn received(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Moves what is buffered to a buffer of its own, of its size: the
+    /// allocation made for a large message is then freed with the message
+    /// handed out, rather than kept (and reused) for the stream's life.
+    pub fn release_buffer(&mut self) {
+        self.buf = BytesMut::from(&self.buf[..]);
+        self.room = false;
     }
 
     /// The buffer, for a transport that reads straight into it (then calls
@@ -222,20 +239,63 @@ impl FrameDecoder {
         &mut self.buf
     }
 
+    /// Checks the next header once it has arrived whole; makes no room
+    /// for its message.
     #[inline]
-    fn check_header(&mut self) -> Result<(), GiopError> {
+    fn parse_header(&mut self) -> Result<(), GiopError> {
         if self.next.is_none() && self.buf.len() >= self.protocol.header_len() {
             let header = self
                 .protocol
                 .parse_header(&self.buf, self.max_message_size)?;
             self.next = Some(header);
+            self.room = false;
+        }
+        Ok(())
+    }
+
+    /// Checks the next header once it has arrived whole, and makes room
+    /// for its whole message.
+    #[inline]
+    fn check_header(&mut self) -> Result<(), GiopError> {
+        self.parse_header()?;
+        if !self.room
+            && let Some(header) = self.next
+        {
             // The length is checked against the maximum: safe to reserve.
             let len = header.message_len();
             if len > self.buf.len() {
                 self.buf.reserve(len - self.buf.len());
             }
+            self.room = true;
         }
         Ok(())
+    }
+
+    /// The checked header of the next message, once it has arrived whole,
+    /// without making room for the rest of the message: a caller that
+    /// accounts for memory decides on the announced length before
+    /// [`FrameDecoder::next_frame`] reserves it (until then the buffer
+    /// grows only with what is received).
+    ///
+    /// ```
+    /// use rtorb_giop::framing::{FrameDecoder, FrameProtocol};
+    ///
+    /// let mut f = FrameDecoder::new(FrameProtocol::Giop);
+    /// // A little-endian request header announcing 1 MiB, as a transport
+    /// // reads it into the buffer.
+    /// f.buffer_mut()
+    ///     .extend_from_slice(b"GIOP\x01\x02\x01\x00\x00\x00\x10\x00");
+    /// let header = f.next_header().unwrap().unwrap();
+    /// assert_eq!(header.message_len(), 12 + 1024 * 1024);
+    /// assert!(f.buffer_mut().capacity() < 1024 * 1024);
+    /// // Once decided on, the next call makes room for the message.
+    /// assert!(f.next_frame().unwrap().is_none());
+    /// assert!(f.buffer_mut().capacity() >= 12 + 1024 * 1024);
+    /// ```
+    #[inline]
+    pub fn next_header(&mut self) -> Result<Option<FrameHeader>, GiopError> {
+        self.parse_header()?;
+        Ok(self.next)
     }
 
     /// The header of the message [`FrameDecoder::next_frame`] handed out
@@ -311,6 +371,31 @@ mod tests {
             FrameProtocol::Lite.encode(&m).unwrap(),
             encode_lite(&m).unwrap()
         );
+    }
+
+    #[test]
+    fn a_released_buffer_no_longer_holds_the_room_of_a_large_message() {
+        let m = locate_request();
+        let small = encode_message(&m).unwrap();
+        let mut f = FrameDecoder::new(FrameProtocol::Giop);
+        // A 1 MiB message, then the start of the next.
+        let mut large = b"GIOP\x01\x02\x01\x03".to_vec();
+        large.extend_from_slice(&(1024 * 1024u32).to_le_bytes());
+        f.push(&large).unwrap();
+        f.push(&vec![0; 1024 * 1024]).unwrap();
+        f.push(&small[..5]).unwrap();
+        let frame = f.next_frame().unwrap().unwrap();
+        assert_eq!(frame.len(), 12 + 1024 * 1024);
+        drop(frame);
+        f.release_buffer();
+        assert!(
+            f.buffer_mut().capacity() < 1024,
+            "{}",
+            f.buffer_mut().capacity()
+        );
+        // The rest of the stream reads on.
+        f.push(&small[5..]).unwrap();
+        assert_eq!(f.next_frame().unwrap().unwrap(), small);
     }
 
     #[test]

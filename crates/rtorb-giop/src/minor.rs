@@ -289,6 +289,9 @@ minor_codes! {
     /// rtorb minor 0x310.
     UNKNOWN_SERVANT_PANICKED = Unknown, RTORB_VMCID | 0x310,
         "the servant (or its servant manager) panicked";
+    /// rtorb minor 0x318.
+    NO_MEMORY_BUDGET = NoMemory, RTORB_VMCID | 0x318,
+        "the message announced more octets than remain of the server's memory budget";
 
     // ----- rtorb 0x320-0x32f: the POA -----
     /// rtorb minor 0x320.

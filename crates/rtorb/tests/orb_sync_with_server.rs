@@ -160,7 +160,9 @@ impl Server {
         drop(self.stdin.take());
         let status = self.child.wait().unwrap();
         assert!(status.success(), "the server process failed: {status}");
-        self.reports.try_iter().collect()
+        // Until the reader has forwarded the last line (the process's
+        // output has ended).
+        self.reports.iter().collect()
     }
 }
 

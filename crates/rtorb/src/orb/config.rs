@@ -6,8 +6,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rtorb_giop::header::DEFAULT_MAX_MESSAGE_SIZE;
-
 use rtorb_cdr::CodeSetId;
 
 use super::OrbError;
@@ -119,9 +117,13 @@ pub struct OrbConfig {
     /// (`-ORBServerThreads`, at least 1).
     pub server_threads: usize,
     /// The largest message the server accepts, in octets after the
-    /// header (`-ORBMaxMessageSize`); a header announcing more is answered
-    /// with `MessageError` and the connection closed, before anything is
-    /// buffered for it. It also bounds a reassembled fragmented message.
+    /// header (`-ORBMaxMessageSize`); a header announcing more is refused
+    /// before anything is buffered for it, with `IMP_LIMIT` (minor
+    /// [`IMP_LIMIT_MESSAGE_TOO_LARGE`](crate::minor::IMP_LIMIT_MESSAGE_TOO_LARGE))
+    /// in a reply to a GIOP 1.2 request whose id has arrived, else with
+    /// `MessageError`, and the connection closed. It also bounds a
+    /// reassembled fragmented message.
+    /// [`DEFAULT_MAX_MESSAGE_SIZE`] by default.
     pub max_message_size: u32,
     /// How long a connection may hold part of a message (an incomplete
     /// message or fragmented request) before it is closed
@@ -160,6 +162,17 @@ pub struct OrbConfig {
     /// How many requests a POA manager in the holding state lets wait;
     /// more get `TRANSIENT` (`-ORBPoaHoldLimit N`).
     pub poa_hold_limit: usize,
+    /// The most octets the server buffers for all its connections
+    /// together (`-ORBMemoryBudget`): the part received of messages larger
+    /// than 16 KiB, fragments held for reassembly, `SYNC_WITH_SERVER`
+    /// requests queued for their upcall, and replies queued for clients
+    /// that do not read them. A message whose header announces
+    /// more than what remains is refused (`NO_MEMORY`, minor
+    /// [`NO_MEMORY_BUDGET`](crate::minor::NO_MEMORY_BUDGET), in a reply
+    /// to a GIOP 1.2 request, else `MessageError`) and its connection
+    /// closed; a connection with replies queued is not read while the
+    /// budget is spent. [`DEFAULT_MEMORY_BUDGET`] by default.
+    pub memory_budget: usize,
     /// The native code sets, and those assumed when the other side tells
     /// none (`-ORBNativeCharCodeSet`, `-ORBNativeWCharCodeSet`,
     /// `-ORBAssumedCharCodeSet`, `-ORBAssumedWCharCodeSet`; see
@@ -174,6 +187,20 @@ pub const MAX_CONFIG_FILE_SIZE: u64 = 1024 * 1024;
 /// The environment variable [`super::Orb::init`] reads the configuration
 /// file's path from when the arguments name none with `-ORBConfigFile`.
 pub const CONFIG_ENV: &str = "RTORB_CONFIG";
+
+/// The default largest message the server accepts, in octets after the
+/// header: 16 MiB. omniORB's `giopMaxMsgSize` is 2 MiB, which turns away
+/// the large sequences some applications send in one call; 16 MiB keeps
+/// those, while four messages of the largest size fit in the default
+/// [memory budget](DEFAULT_MEMORY_BUDGET). Larger messages need a larger
+/// `-ORBMaxMessageSize` (and budget).
+pub const DEFAULT_MAX_MESSAGE_SIZE: u32 = 16 * 1024 * 1024;
+
+/// The default memory budget of the server: 64 MiB, a small fraction of
+/// any machine a server runs on, and room for several of the largest
+/// messages at once (see [`DEFAULT_MAX_MESSAGE_SIZE`]); the peers of a
+/// small server cannot make it buffer more.
+pub const DEFAULT_MEMORY_BUDGET: usize = 64 * 1024 * 1024;
 
 /// The default number of leader/followers threads.
 pub const DEFAULT_SERVER_THREADS: usize = 4;
@@ -200,6 +227,7 @@ impl Default for OrbConfig {
             client_protocol: None,
             poa_hold_limit: 1024,
             code_sets: CodeSetConfig::DEFAULT,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 }
@@ -220,7 +248,8 @@ impl OrbConfig {
     /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
     /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
     /// `-ORBIncompleteMessageTimeout MS`, `-ORBMaxConnections N`,
-    /// `-ORBMaxOutputBuffer OCTETS` and `-ORBServerWriteTimeout MS`, and
+    /// `-ORBMaxOutputBuffer OCTETS`, `-ORBServerWriteTimeout MS` and
+    /// `-ORBMemoryBudget OCTETS`, and
     /// for the client `-ORBClientConnectionStrategy exclusive|multiplexed`,
     /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
     /// `-ORBSyncScope none|transport|server|target`,
@@ -315,6 +344,10 @@ impl OrbConfig {
                 "maxoutputbuffer" => {
                     let v = value()?;
                     self.max_output_buffer = count(&arg, &v)?;
+                }
+                "memorybudget" => {
+                    let v = value()?;
+                    self.memory_budget = count(&arg, &v)?;
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

@@ -71,7 +71,8 @@ use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
 
 pub use collocation::CollocationStats;
 pub use config::{
-    CONFIG_ENV, ConnectionStrategy, DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OrbConfig,
+    CONFIG_ENV, ConnectionStrategy, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MEMORY_BUDGET,
+    DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OrbConfig,
 };
 
 pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy};
@@ -296,6 +297,13 @@ impl OrbBuilder {
     /// Replaces the whole configuration.
     pub fn config(mut self, config: OrbConfig) -> Self {
         self.config = config;
+        self
+    }
+
+    /// Sets the most octets the server buffers for all its connections
+    /// together (see [`OrbConfig::memory_budget`]).
+    pub fn memory_budget(mut self, octets: usize) -> Self {
+        self.config.memory_budget = octets;
         self
     }
 
@@ -581,6 +589,14 @@ impl Orb {
     /// The server connections open now (accepted, not yet closed).
     pub fn server_connections(&self) -> usize {
         self.server.open_connections()
+    }
+
+    /// The octets the server holds now against its memory budget (see
+    /// [`OrbConfig::memory_budget`]): the part received of large
+    /// messages, fragments held for reassembly and queued replies, over
+    /// all connections.
+    pub fn buffered_bytes(&self) -> usize {
+        self.server.buffered_bytes()
     }
 
     /// Explicit binding: opens connections to the endpoint that calls on

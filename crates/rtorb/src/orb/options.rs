@@ -130,7 +130,7 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         policy: None,
         omniorb: Some("`giopMaxMsgSize`"),
         values: "octets after the GIOP header",
-        default: "67108864",
+        default: "16777216",
         example: "65536",
     },
     OrbOption {
@@ -282,6 +282,16 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         values: "a configuration file's path (command line only)",
         default: "the file `RTORB_CONFIG` names",
         example: "/dev/null",
+    },
+    OrbOption {
+        name: "MemoryBudget",
+        aliases: &[],
+        builder: Some("memory_budget"),
+        policy: None,
+        omniorb: None,
+        values: "octets buffered for all server connections together",
+        default: "67108864",
+        example: "4194304",
     },
 ];
 

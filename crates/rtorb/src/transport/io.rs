@@ -196,6 +196,25 @@ impl FrameReader {
         self.decoder.last_header()
     }
 
+    /// The checked header of the next message, once it has arrived, with
+    /// no room made for the message yet (see
+    /// [`FrameDecoder::next_header`]).
+    #[inline]
+    pub fn next_header(&mut self) -> Result<Option<rtorb_giop::FrameHeader>, GiopError> {
+        self.decoder.next_header()
+    }
+
+    /// The room of the buffer messages are received in.
+    pub fn buffer_capacity(&mut self) -> usize {
+        self.decoder.buffer_mut().capacity()
+    }
+
+    /// Frees the room made for large messages already handed out (see
+    /// [`FrameDecoder::release_buffer`]).
+    pub fn release_buffer(&mut self) {
+        self.decoder.release_buffer();
+    }
+
     /// The next whole message already received, if any.
     pub fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
         self.decoder.next_frame()

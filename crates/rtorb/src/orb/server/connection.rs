@@ -25,12 +25,15 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use rtorb_giop::FrameHeader;
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::header::{HEADER_LEN, MsgType};
+use rtorb_giop::{CompletionStatus, FrameHeader, SystemException, SystemExceptionKind};
 
 use super::ServerCore;
 use super::dispatch::Dispatcher;
-use super::read::ReadHalf;
+use super::read::{ReadError, ReadHalf};
 use super::write::{Control, Next, WriteHalf};
+use crate::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
@@ -38,6 +41,10 @@ use crate::whitebox::Stage;
 /// Reading costs one of a turn's budget for every this many octets: a
 /// turn reads a bounded amount, and a large message is read over several.
 pub(crate) const OCTETS_PER_COST: usize = 4 * 1024;
+
+/// The most octets of a refused message read away before its connection
+/// closes.
+const DISCARD_LIMIT: usize = 1024 * 1024;
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +87,8 @@ pub(crate) struct Connection {
     read: ReadHalf,
     write: WriteHalf,
     dispatch: Dispatcher,
+    /// Whether a message was refused (its rest is discarded on close).
+    refused: bool,
 }
 
 impl Connection {
@@ -104,9 +113,10 @@ impl Connection {
             transport,
             state: State::Open,
             blocking,
-            read: ReadHalf::new(messaging, max, read_timeout),
-            write: WriteHalf::new(messaging, blocking, core.fragment_size),
-            dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets),
+            read: ReadHalf::new(messaging, max, read_timeout, &core.budget),
+            write: WriteHalf::new(messaging, blocking, core.fragment_size, &core.budget),
+            dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets, &core.budget),
+            refused: false,
         })
     }
 
@@ -152,7 +162,9 @@ impl Connection {
                 State::Draining => return Progress::Paused,
                 State::Closing | State::Closed => return Progress::Close,
             }
-            if self.write.queued() > core.limits.max_output_buffer {
+            if self.write.queued() > core.limits.max_output_buffer
+                || (!self.write.is_empty() && core.budget.spent())
+            {
                 return Progress::Paused;
             }
             // Nothing buffered (the usual case between messages): no
@@ -217,7 +229,28 @@ impl Connection {
                         },
                     }
                 }
-                Err(_) => return self.closing(Some(Control::MessageError)),
+                Err(ReadError::Malformed) => return self.closing(Some(Control::MessageError)),
+                // Its own queued replies hold budget: wait for them to
+                // drain before deciding on the message.
+                Err(ReadError::OverBudget(_)) if !self.write.is_empty() => {
+                    return Progress::Paused;
+                }
+                Err(ReadError::OverBudget(header)) => {
+                    let refusal = SystemException::new(
+                        SystemExceptionKind::NoMemory,
+                        NO_MEMORY_BUDGET,
+                        CompletionStatus::No,
+                    );
+                    return self.refuse(header, refusal);
+                }
+                Err(ReadError::TooLarge(header)) => {
+                    let refusal = SystemException::new(
+                        SystemExceptionKind::ImpLimit,
+                        IMP_LIMIT_MESSAGE_TOO_LARGE,
+                        CompletionStatus::No,
+                    );
+                    return self.refuse(header, refusal);
+                }
             };
             handled = handled.saturating_add(1);
             let header = self.read.last_header();
@@ -227,9 +260,42 @@ impl Connection {
             let next =
                 self.dispatch
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
+            self.read.handled();
             if let Next::Close(last) = next {
                 return self.closing(last);
             }
+        }
+    }
+
+    /// Refuses a message, from its `header`, that the memory budget
+    /// cannot take (`NO_MEMORY`) or that exceeds the maximum message size
+    /// (`IMP_LIMIT`): a GIOP 1.2 (or later) `Request` whose request id has
+    /// arrived is answered with `refusal` and the connection closed with
+    /// `CloseConnection`; anything else with `MessageError`.
+    #[cold]
+    fn refuse(&mut self, header: FrameHeader, refusal: SystemException) -> Progress {
+        self.refused = true;
+        let FrameHeader::Giop(h) = header else {
+            return self.closing(Some(Control::MessageError));
+        };
+        self.write.set_version(h.version);
+        let id = self
+            .read
+            .received()
+            .get(HEADER_LEN..HEADER_LEN + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(|b| match h.order {
+                ByteOrder::Big => u32::from_be_bytes(b),
+                ByteOrder::Little => u32::from_le_bytes(b),
+            });
+        match id {
+            Some(id) if h.msg_type == MsgType::Request && h.version >= Version::V1_2 => {
+                let refusal =
+                    refusal.with_detail(format_args!("a request of {} octets", h.message_len()));
+                self.write.queue_exception_reply(id, h.order, &refusal);
+                self.closing(Some(Control::CloseConnection))
+            }
+            _ => self.closing(Some(Control::MessageError)),
         }
     }
 
@@ -241,6 +307,28 @@ impl Connection {
         }
         self.state = State::Closing;
         Progress::Close
+    }
+
+    /// After a refusal: ends the server's side of the stream and reads
+    /// away what of the refused message has already arrived (at most
+    /// [`DISCARD_LIMIT`] octets, without waiting), so that closing does not
+    /// reset the connection before the peer has read the answer.
+    #[cold]
+    fn discard_input(&mut self) {
+        let _ = self.transport.shutdown(std::net::Shutdown::Write);
+        if self.transport.set_nonblocking(true).is_err() {
+            return;
+        }
+        let mut scratch = [0u8; 4096];
+        let mut left = DISCARD_LIMIT;
+        while left > 0 {
+            match self.transport.read(&mut scratch) {
+                Ok(0) => return,
+                Ok(n) => left = left.saturating_sub(n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        }
     }
 
     /// Notes that the poller saw the peer close its side (or an error):
@@ -290,6 +378,9 @@ impl Connection {
         }
         self.state = State::Closing;
         self.write.linger(&mut *self.transport, core);
+        if self.refused {
+            self.discard_input();
+        }
         let _ = self.transport.shutdown(std::net::Shutdown::Both);
         self.state = State::Closed;
     }
@@ -334,15 +425,46 @@ mod tests {
     }
 
     fn locate(version: Version) -> Bytes {
+        locate_key(version, Bytes::from_static(b"none"))
+    }
+
+    fn locate_key(version: Version, key: Bytes) -> Bytes {
         encode_message(&Message::new(
             version,
             ByteOrder::Big,
             Content::LocateRequest(LocateRequest {
                 request_id: 1,
-                target: TargetAddress::Key(Bytes::from_static(b"none")),
+                target: TargetAddress::Key(key),
             }),
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn a_large_message_is_charged_until_handled_and_its_room_freed() {
+        let core = core();
+        let (mut conn, mut peer) = pair(&core);
+        let large = locate_key(Version::V1_2, Bytes::from(vec![7u8; 200_000]));
+        // The header and part of the body: charged at the announced length.
+        peer.write_all(&large[..40_000]).unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        assert_eq!(core.buffered_bytes(), large.len());
+        // The rest: handled, released, and the room made for it freed.
+        let mut writer = peer.try_clone().unwrap();
+        let rest = large.slice(40_000..);
+        let sender = std::thread::spawn(move || writer.write_all(&rest).unwrap());
+        while core.buffered_bytes() != 0 {
+            assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        }
+        sender.join().unwrap();
+        // A small message after it is received in room of its own size.
+        peer.write_all(&locate(Version::V1_2)).unwrap();
+        assert_eq!(conn.receive(&core, usize::MAX), Progress::Idle);
+        assert!(conn.read.capacity() < 64 * 1024, "{}", conn.read.capacity());
+        conn.shut_down(&core);
+        let messages = received(&mut peer);
+        assert_eq!(messages.len(), 3);
+        assert!(matches!(messages[0].content, Content::LocateReply(_)));
     }
 
     /// The messages the peer receives until the connection closes.

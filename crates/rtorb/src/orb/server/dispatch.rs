@@ -47,6 +47,7 @@ use rtorb_giop::{
 };
 
 use super::ServerCore;
+use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
@@ -83,6 +84,15 @@ pub(super) struct Dispatcher {
     /// Where `LocateReply`s without a body are written: one buffer,
     /// reused once the reply before has been sent.
     locate_reply: BytesMut,
+    /// What the fragments held for reassembly hold of the memory budget.
+    held: Charge,
+}
+
+/// Whether a GIOP message is part of a fragmented one: a `Fragment`, or
+/// a first piece with more to follow.
+fn is_fragment(frame: &[u8]) -> bool {
+    frame.get(6).is_some_and(|flags| flags & 0x02 != 0)
+        || frame.get(7) == Some(&(rtorb_giop::header::MsgType::Fragment as u8))
 }
 
 /// `MessageError`, and close.
@@ -98,6 +108,7 @@ impl Dispatcher {
         messaging: FrameProtocol,
         max: u32,
         assumed: rtorb_cdr::TransmissionCodeSets,
+        budget: &Arc<MemoryBudget>,
     ) -> Dispatcher {
         Dispatcher {
             messaging,
@@ -119,6 +130,7 @@ impl Dispatcher {
             probe: Probe::start(),
             deferred: None,
             locate_reply: BytesMut::new(),
+            held: Charge::new(budget),
         }
     }
 
@@ -169,7 +181,19 @@ impl Dispatcher {
         transport: &mut dyn Transport,
         write: &mut WriteHalf,
     ) -> Next {
-        let (msg, message) = match self.messaging.reassemble(&mut self.reassembler, frame) {
+        if self.messaging == FrameProtocol::Giop && is_fragment(&frame) {
+            // Held until the message is complete: charged before it is
+            // copied, and refused once the budget cannot take it.
+            let need = self.reassembler.held_bytes().saturating_add(frame.len());
+            if !self.held.hold(need) {
+                return message_error();
+            }
+        }
+        let reassembled = self.messaging.reassemble(&mut self.reassembler, frame);
+        if self.held.held() > 0 {
+            self.held.hold_exactly(self.reassembler.held_bytes());
+        }
+        let (msg, message) = match reassembled {
             Ok(None) => return Next::Continue,
             Ok(Some((m, _))) if m.more_fragments => return message_error(),
             Ok(Some(pair)) => pair,
@@ -373,6 +397,14 @@ impl Dispatcher {
             Body::At(offset) => OwnedBody::At(offset),
             Body::Of(msg) => OwnedBody::Decoder(msg.body_decoder(message, encoding.codesets)?),
         };
+        // The message waits in the queue: charged to the memory budget
+        // until its upcall has run. When the budget cannot take it, the
+        // request runs where it is read, and the connection is not read
+        // meanwhile.
+        let mut held = Charge::new(&core.budget);
+        if !held.hold(message.len()) {
+            return None;
+        }
         if self.deferred.is_none() {
             self.deferred = DeferredUpcalls::start(core).ok();
         }
@@ -386,7 +418,10 @@ impl Dispatcher {
             body,
             lite: self.messaging == FrameProtocol::Lite,
         };
-        deferred.push(Box::new(move |core| job.run(core)));
+        deferred.push(Box::new(move |core| {
+            job.run(core);
+            drop(held);
+        }));
         Some(match self.reply.complete(Ok(())) {
             Ok(()) => write.send_reply(transport, &mut self.reply),
             Err(_) => message_error(),

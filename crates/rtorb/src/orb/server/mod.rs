@@ -32,8 +32,10 @@
 //! context the connection received (see [`crate::codesets`]).
 //!
 //! Hostile or broken peers are bounded: a header announcing more than the
-//! maximum message size is a `MessageError` before anything is buffered for
-//! it; part of a message held longer than the incomplete-message timeout
+//! maximum message size, or than what remains of the ORB's memory budget
+//! (`budget.rs`), is refused before anything is buffered for it, with an
+//! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
+//! arrived, else `MessageError`, and its connection closed; part of a message held longer than the incomplete-message timeout
 //! closes the connection; connections beyond the limit are closed as soon
 //! as they are accepted; and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does
@@ -49,7 +51,8 @@
 //! Each module uses only the ones before it in this list; this file holds
 //! the core every one of them uses, and only re-exports the others:
 //!
-//! 1. `strategy.rs`: the names of the strategies (no dependencies);
+//! 1. `strategy.rs`: the names of the strategies; `budget.rs`: the
+//!    memory budget (no dependencies);
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
@@ -61,6 +64,7 @@
 //! 7. `reactive.rs`, `leader_followers.rs`: the event loop's two uses.
 
 mod acceptor;
+mod budget;
 mod connection;
 mod deferred;
 mod dispatch;
@@ -89,6 +93,7 @@ use crate::transport::Transport;
 
 use super::OrbConfig;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
+use budget::MemoryBudget;
 
 pub use event_loop::MESSAGES_PER_TURN;
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
@@ -115,6 +120,8 @@ pub(crate) struct ServerLimits {
     pub(crate) max_output_buffer: usize,
     /// The code sets of a connection on which no `CodeSets` context came.
     pub(crate) assumed_code_sets: rtorb_cdr::TransmissionCodeSets,
+    /// The most octets buffered for all connections together.
+    pub(crate) memory_budget: usize,
 }
 
 impl ServerLimits {
@@ -127,6 +134,7 @@ impl ServerLimits {
             max_connections: config.max_connections,
             max_output_buffer: config.max_output_buffer,
             assumed_code_sets: config.code_sets.assumed(),
+            memory_budget: config.memory_budget,
         }
     }
 }
@@ -151,6 +159,8 @@ pub(crate) struct ServerCore {
     invoker: Arc<dyn Invoker>,
     /// Replies larger than this go out as fragments.
     fragment_size: Option<usize>,
+    /// What every connection's buffers are charged to.
+    budget: Arc<MemoryBudget>,
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -177,6 +187,7 @@ impl ServerCore {
             readers: Mutex::new(Readers::default()),
             invoker,
             fragment_size: None,
+            budget: Arc::new(MemoryBudget::new(limits.memory_budget)),
         }
     }
 
@@ -285,6 +296,12 @@ impl ServerCore {
             })
             .ok()
             .map(|_| OpenConnection(Arc::clone(self)))
+    }
+
+    /// Octets charged to the memory budget now: large messages being
+    /// received, fragments held and replies queued, over all connections.
+    pub(crate) fn buffered_bytes(&self) -> usize {
+        self.budget.used()
     }
 
     /// Connections open now.

@@ -14,7 +14,20 @@ use bytes::Bytes;
 use rtorb_giop::{FrameDecoder, FrameHeader, FrameProtocol, GiopError};
 
 use super::ServerCore;
+use super::budget::{Charge, MemoryBudget, UNCHARGED_MESSAGE};
 use crate::transport::{FrameReader, Transport};
+
+/// Why no message could be taken from what was received.
+#[derive(Debug)]
+pub(super) enum ReadError {
+    /// The input is malformed.
+    Malformed,
+    /// The header announces more than what remains of the memory budget;
+    /// nothing was reserved for it.
+    OverBudget(FrameHeader),
+    /// The header announces more than the maximum message size.
+    TooLarge(FrameHeader),
+}
 
 /// The read half of a connection.
 pub(super) struct ReadHalf {
@@ -30,6 +43,9 @@ pub(super) struct ReadHalf {
     idle_read_timeout: Option<Duration>,
     /// Blocking: the read timeout set on the transport now.
     read_timeout: Option<Duration>,
+    /// What the message being received holds of the memory budget (large
+    /// messages only), until it has been handled.
+    charge: Charge,
 }
 
 impl ReadHalf {
@@ -39,6 +55,7 @@ impl ReadHalf {
         messaging: FrameProtocol,
         max: u32,
         read_timeout: Option<Duration>,
+        budget: &std::sync::Arc<MemoryBudget>,
     ) -> ReadHalf {
         ReadHalf {
             reader: FrameReader::with_decoder(FrameDecoder::with_max_message_size(messaging, max)),
@@ -46,6 +63,7 @@ impl ReadHalf {
             read_closed: false,
             idle_read_timeout: read_timeout,
             read_timeout,
+            charge: Charge::new(budget),
         }
     }
 
@@ -61,10 +79,69 @@ impl ReadHalf {
         self.reader.decoder().buffered()
     }
 
-    /// The next whole message already received, if any.
+    /// The next whole message already received, if any. A message larger
+    /// than [`UNCHARGED_MESSAGE`] is charged to the memory budget at its
+    /// announced length as soon as its header has arrived, before room is
+    /// made for it; one the budget cannot take is
+    /// [`ReadError::OverBudget`].
     #[inline]
-    pub(super) fn next_frame(&mut self) -> Result<Option<Bytes>, GiopError> {
-        self.reader.next_frame()
+    pub(super) fn next_frame(&mut self) -> Result<Option<Bytes>, ReadError> {
+        match self.reader.next_header() {
+            Ok(Some(h)) if h.message_len() > UNCHARGED_MESSAGE.max(self.charge.held()) => {
+                if !self.charge.hold(h.message_len()) {
+                    return Err(ReadError::OverBudget(h));
+                }
+            }
+            Ok(_) => {}
+            Err(e) => return Err(self.malformed(&e)),
+        }
+        self.reader
+            .next_frame()
+            .map_err(|_: GiopError| ReadError::Malformed)
+    }
+
+    /// What a header that fails its checks comes to: [`ReadError::TooLarge`]
+    /// if it is well formed but for its size, else
+    /// [`ReadError::Malformed`].
+    #[cold]
+    fn malformed(&self, e: &GiopError) -> ReadError {
+        let decoder = self.reader.decoder();
+        match e {
+            GiopError::MessageTooLarge { .. } => decoder
+                .protocol()
+                .parse_header(decoder.received(), u32::MAX)
+                .map_or(ReadError::Malformed, ReadError::TooLarge),
+            _ => ReadError::Malformed,
+        }
+    }
+
+    /// The message handed out last has been handled: what it held of the
+    /// memory budget is released, and (a large message) the room made for
+    /// it freed.
+    #[inline]
+    pub(super) fn handled(&mut self) {
+        if self.charge.held() > 0 {
+            self.release_large();
+        }
+    }
+
+    /// The room of the framing buffer.
+    #[cfg(test)]
+    pub(super) fn capacity(&mut self) -> usize {
+        self.reader.buffer_capacity()
+    }
+
+    #[cold]
+    fn release_large(&mut self) {
+        self.reader.release_buffer();
+        self.charge.release();
+    }
+
+    /// The octets received of the next message, from its start (the
+    /// header and what follows), as far as they have arrived.
+    #[cold]
+    pub(super) fn received(&self) -> &[u8] {
+        self.reader.decoder().received()
     }
 
     /// The checked header of the message last handed out.

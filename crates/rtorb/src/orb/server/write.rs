@@ -19,11 +19,12 @@
 use std::time::Instant;
 
 use bytes::Bytes;
-use rtorb_cdr::{ByteOrder, Version};
-use rtorb_giop::message::{Content, Message};
-use rtorb_giop::{FrameProtocol, fragment_chunks};
+use rtorb_cdr::{ByteOrder, CdrEncode, Encoding, Version};
+use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_giop::{FrameProtocol, SystemException, fragment_chunks};
 
 use super::ServerCore;
+use super::budget::{Charge, MemoryBudget};
 use crate::orb::client::ORB_FRAGMENTS;
 use crate::runtime::ReplyBuilder;
 use crate::transport::{OutChain, Transport};
@@ -65,6 +66,8 @@ pub(super) struct WriteHalf {
     stalled_since: Option<Instant>,
     /// Messages larger than this go out as fragments.
     fragment_size: Option<usize>,
+    /// What the queued messages hold of the memory budget.
+    charge: Charge,
 }
 
 impl WriteHalf {
@@ -72,6 +75,7 @@ impl WriteHalf {
         messaging: FrameProtocol,
         blocking: bool,
         fragment_size: Option<usize>,
+        budget: &std::sync::Arc<MemoryBudget>,
     ) -> WriteHalf {
         WriteHalf {
             messaging,
@@ -80,6 +84,7 @@ impl WriteHalf {
             output: OutChain::new(),
             stalled_since: None,
             fragment_size,
+            charge: Charge::new(budget),
         }
     }
 
@@ -119,6 +124,30 @@ impl WriteHalf {
     pub(super) fn queue_control(&mut self, control: Control) {
         let message = self.control(control);
         self.output.push(message);
+        self.charge.follow_output(self.output.len());
+    }
+
+    /// Queues a GIOP 1.2 `Reply` to request `request_id`, in `order`,
+    /// carrying `exception`, for [`WriteHalf::linger`] to send.
+    #[cold]
+    pub(super) fn queue_exception_reply(
+        &mut self,
+        request_id: u32,
+        order: ByteOrder,
+        exception: &SystemException,
+    ) {
+        let encoding = Encoding::native()
+            .with_order(order)
+            .with_version(Version::V1_2);
+        let header = ReplyHeader::new(request_id, ReplyStatus::SystemException);
+        let reply = MessageWriter::reply(encoding, &header).and_then(|mut w| {
+            exception.encode(w.body())?;
+            w.finish()
+        });
+        if let Ok(message) = reply {
+            self.output.push(message);
+            self.charge.follow_output(self.output.len());
+        }
     }
 
     /// Sends a message, as fragments when it is larger than the fragment
@@ -226,6 +255,7 @@ impl WriteHalf {
         } else if progressed || self.stalled_since.is_none() {
             self.stalled_since = Some(Instant::now());
         }
+        self.charge.follow_output(self.output.len());
         Ok(())
     }
 
@@ -299,9 +329,13 @@ mod tests {
     use super::*;
     use rtorb_giop::{decode_lite, decode_message};
 
+    fn budget() -> std::sync::Arc<MemoryBudget> {
+        std::sync::Arc::new(MemoryBudget::new(usize::MAX))
+    }
+
     #[test]
     fn control_messages_are_in_the_version_last_received() {
-        let mut w = WriteHalf::new(FrameProtocol::Giop, true, None);
+        let mut w = WriteHalf::new(FrameProtocol::Giop, true, None, &budget());
         let first = decode_message(w.control(Control::CloseConnection)).unwrap();
         assert_eq!(first.version, Version::V1_0);
         for v in [Version::V1_1, Version::V1_2, Version::V1_0] {
@@ -318,7 +352,7 @@ mod tests {
 
     #[test]
     fn control_messages_on_giop_lite_are_giop_lite() {
-        let w = WriteHalf::new(FrameProtocol::Lite, false, None);
+        let w = WriteHalf::new(FrameProtocol::Lite, false, None, &budget());
         let close = decode_lite(w.control(Control::CloseConnection)).unwrap();
         assert_eq!(close.content, Content::CloseConnection);
     }
