@@ -567,14 +567,18 @@ mod tests {
     use rtorb_giop::target::TargetAddress;
     use rtorb_giop::{FrameProtocol, encode_message};
 
+    use std::sync::Arc;
+
     use super::Dispatcher;
     use crate::orb::OrbConfig;
+    use crate::orb::server::budget::MemoryBudget;
 
     fn dispatcher() -> Dispatcher {
         Dispatcher::new(
             FrameProtocol::Giop,
             1 << 20,
             OrbConfig::default().code_sets.assumed(),
+            &Arc::new(MemoryBudget::new(1 << 20)),
         )
     }
 
