@@ -74,7 +74,10 @@ fn a_poa_reference_has_a_corbaloc_that_reaches_it() {
     // The POA gives the same URL for the object's id.
     let root = server.root_poa();
     let id = root.reference_to_id(&obj).expect("the object's id");
-    assert_eq!(root.corbaloc(&id).expect("the POA's URL"), Some(url.clone()));
+    assert_eq!(
+        root.corbaloc(&id).expect("the POA's URL"),
+        Some(url.clone())
+    );
     let address = rtorb_test_support::net::iiop_address(&server);
     assert!(
         url.starts_with(&format!("corbaloc:iiop:1.2@{address},uiop:1.2@{path}|")),

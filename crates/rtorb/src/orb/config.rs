@@ -124,8 +124,10 @@ pub struct OrbConfig {
     /// buffered for it. It also bounds a reassembled fragmented message.
     pub max_message_size: u32,
     /// How long a connection may hold part of a message (an incomplete
-    /// message or fragmented request) before it is closed
-    /// (`-ORBIncompleteMessageTimeout`).
+    /// message or fragmented request) without completing a message before
+    /// it is closed (`-ORBIncompleteMessageTimeout`): the clock starts
+    /// again at every whole message, so a client whose messages keep
+    /// completing is never cut off.
     pub incomplete_message_timeout: Duration,
     /// The most connections the server keeps open at once
     /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.

@@ -254,7 +254,8 @@ impl OrbBuilder {
         self
     }
 
-    /// Sets how long a server connection may hold part of a message.
+    /// Sets how long a server connection may hold part of a message
+    /// without completing a message.
     pub fn incomplete_message_timeout(mut self, timeout: Duration) -> Self {
         self.config.incomplete_message_timeout = timeout;
         self

@@ -218,6 +218,9 @@ impl Connection {
             let next =
                 self.dispatch
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
+            if !self.dispatch.reassembling() {
+                self.read.message_completed();
+            }
             if let Next::Close(last) = next {
                 return self.closing(last);
             }

@@ -3,7 +3,11 @@
 //!
 //! Part of a message (octets of a frame, or fragments of a GIOP message
 //! not yet complete) may be held for at most the incomplete-message
-//! timeout. A blocking connection reads with no timeout while no message
+//! timeout. The timeout measures a lack of progress: its clock starts when
+//! part of a message is first held and starts again whenever a whole
+//! message completes, so a client whose messages keep completing (a
+//! pipelining one whose writes end inside the next message) is never cut
+//! off, while one that completes no message within the timeout is. A blocking connection reads with no timeout while no message
 //! is partly received, when shutdown can end its reads (see
 //! [`ServerCore::stop`]), so an idle connection costs no wake-ups; with the
 //! time left of the incomplete-message timeout while one is.
@@ -20,7 +24,8 @@ use crate::transport::{FrameReader, Transport};
 pub(super) struct ReadHalf {
     /// The incremental framing state.
     reader: FrameReader,
-    /// Since when part of a message has been held.
+    /// Since when part of a message has been held without a message
+    /// completing.
     partial_since: Option<Instant>,
     /// Whether the poller reported the peer's end of stream (or an
     /// error): reads go on until they return it.
@@ -119,9 +124,17 @@ impl ReadHalf {
         Ok(())
     }
 
+    /// Notes that a whole message (not a fragment of one still being
+    /// reassembled) was received: the incomplete-message clock starts
+    /// again at the next part of a message held.
+    #[inline]
+    pub(super) fn message_completed(&mut self) {
+        self.partial_since = None;
+    }
+
     /// Whether part of a message has been held beyond the
-    /// incomplete-message timeout; starts the clock when part of one is
-    /// first seen. Called when no whole message is buffered;
+    /// incomplete-message timeout since the last message completed;
+    /// starts the clock when part of one is first seen. Called when no whole message is buffered;
     /// `reassembling`: fragments of a message are held.
     pub(super) fn partial_expired(&mut self, core: &ServerCore, reassembling: bool) -> bool {
         let partial = self.buffered() > 0 || reassembling;
