@@ -131,7 +131,14 @@ pub struct OrbConfig {
     pub incomplete_message_timeout: Duration,
     /// The most connections the server keeps open at once
     /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.
+    /// 0 (the default): derived from the process's descriptor limit, which
+    /// a server raises to the hard limit when it starts (see
+    /// [`derived_max_connections`](super::derived_max_connections)).
     pub max_connections: usize,
+    /// How many connections may wait to be accepted on each listening
+    /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's
+    /// maximum (`net.core.somaxconn`, at most 65535).
+    pub listen_backlog: Option<u32>,
     /// The most reply octets the event-driven strategies queue for a
     /// connection that is not reading them (`-ORBMaxOutputBuffer`): past
     /// it the connection's requests are not read until the queue drains,
@@ -193,7 +200,8 @@ impl Default for OrbConfig {
             server_threads: DEFAULT_SERVER_THREADS,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             incomplete_message_timeout: Duration::from_secs(10),
-            max_connections: 1024,
+            max_connections: 0,
+            listen_backlog: None,
             max_output_buffer: 1024 * 1024,
             connection_strategy: ConnectionStrategy::Exclusive,
             connection_idle_timeout: None,
@@ -313,6 +321,18 @@ impl OrbConfig {
                 "maxconnections" => {
                     let v = value()?;
                     self.max_connections = count(&arg, &v)?;
+                }
+                "listenbacklog" => {
+                    let v = value()?;
+                    self.listen_backlog = if v.trim().eq_ignore_ascii_case("system") {
+                        None
+                    } else {
+                        Some(v.parse().map_err(|_| {
+                            OrbError::Args(format!(
+                                "{arg} wants a number of connections or system, not {v:?}"
+                            ))
+                        })?)
+                    };
                 }
                 "maxoutputbuffer" => {
                     let v = value()?;

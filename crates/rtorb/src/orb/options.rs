@@ -149,8 +149,8 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         builder: Some("max_connections"),
         policy: None,
         omniorb: None,
-        values: "server connections open at once",
-        default: "1024",
+        values: "server connections open at once (0: derived from the descriptor limit)",
+        default: "0",
         example: "16",
     },
     OrbOption {
@@ -282,6 +282,16 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         values: "a configuration file's path (command line only)",
         default: "the file `RTORB_CONFIG` names",
         example: "/dev/null",
+    },
+    OrbOption {
+        name: "ListenBacklog",
+        aliases: &[],
+        builder: Some("listen_backlog"),
+        policy: None,
+        omniorb: None,
+        values: "connections waiting to be accepted per endpoint, or `system`",
+        default: "system",
+        example: "1024",
     },
 ];
 

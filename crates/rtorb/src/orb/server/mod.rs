@@ -50,6 +50,8 @@
 //! the core every one of them uses, and only re-exports the others:
 //!
 //! 1. `strategy.rs`: the names of the strategies (no dependencies);
+//!    `descriptors.rs`: the descriptor limit and the connection cap
+//!    derived from it;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
@@ -63,6 +65,7 @@
 mod acceptor;
 mod connection;
 mod deferred;
+mod descriptors;
 mod dispatch;
 mod event_loop;
 mod leader_followers;
@@ -90,6 +93,8 @@ use crate::transport::Transport;
 use super::OrbConfig;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
 
+pub use descriptors::derived_max_connections;
+pub(crate) use descriptors::raise_descriptor_limit;
 pub use event_loop::MESSAGES_PER_TURN;
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
 pub(crate) use reactive::spawn as spawn_reactive;
@@ -108,7 +113,7 @@ pub(crate) struct ServerLimits {
     pub(crate) max_message_size: u32,
     /// How long part of a message may be held.
     pub(crate) incomplete_message_timeout: Duration,
-    /// The most open connections.
+    /// The most open connections (resolved: never 0).
     pub(crate) max_connections: usize,
     /// The most reply octets queued for one connection before its input
     /// is no longer read.
@@ -118,13 +123,29 @@ pub(crate) struct ServerLimits {
 }
 
 impl ServerLimits {
+    /// The limits `config` sets, with the process's descriptor limit as it
+    /// is now.
     pub(crate) fn from_config(config: &OrbConfig) -> ServerLimits {
+        let descriptors = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+            .current
+            .unwrap_or(u64::MAX);
+        ServerLimits::with_descriptors(config, descriptors)
+    }
+
+    /// The limits `config` sets; a connection cap of 0 (the default) is
+    /// derived from the descriptor limit `descriptors` (see
+    /// [`derived_max_connections`]).
+    pub(crate) fn with_descriptors(config: &OrbConfig, descriptors: u64) -> ServerLimits {
+        let max_connections = match config.max_connections {
+            0 => derived_max_connections(descriptors, config.server_strategy),
+            n => n,
+        };
         ServerLimits {
             poll_interval: config.server_poll_interval,
             write_timeout: config.server_write_timeout,
             max_message_size: config.max_message_size,
             incomplete_message_timeout: config.incomplete_message_timeout,
-            max_connections: config.max_connections,
+            max_connections,
             max_output_buffer: config.max_output_buffer,
             assumed_code_sets: config.code_sets.assumed(),
         }
@@ -285,6 +306,11 @@ impl ServerCore {
             })
             .ok()
             .map(|_| OpenConnection(Arc::clone(self)))
+    }
+
+    /// The most connections open at once.
+    pub(crate) fn max_connections(&self) -> usize {
+        self.limits.max_connections
     }
 
     /// Connections open now.
