@@ -130,7 +130,10 @@ pub struct OrbConfig {
     /// completing is never cut off.
     pub incomplete_message_timeout: Duration,
     /// The most connections the server keeps open at once
-    /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.
+    /// (`-ORBMaxConnections`); at it, the oldest idle connection (else the
+    /// oldest that never completed a message) is closed with
+    /// `CloseConnection` to make room for a new one, which is closed at
+    /// once only if none can be.
     /// 0 (the default): derived from the process's descriptor limit, which
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](super::derived_max_connections)).

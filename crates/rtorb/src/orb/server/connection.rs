@@ -30,6 +30,7 @@ use rtorb_giop::FrameHeader;
 use super::ServerCore;
 use super::dispatch::Dispatcher;
 use super::read::ReadHalf;
+use super::shedding::Activity;
 use super::write::{Control, Next, WriteHalf};
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
@@ -76,6 +77,10 @@ pub(crate) struct Connection {
     read: ReadHalf,
     write: WriteHalf,
     dispatch: Dispatcher,
+    /// What the acceptor reads to choose a connection to shed.
+    activity: Arc<Activity>,
+    /// Whether a whole message has been received.
+    completed: bool,
 }
 
 impl Connection {
@@ -103,6 +108,8 @@ impl Connection {
             read: ReadHalf::new(messaging, max, read_timeout),
             write: WriteHalf::new(messaging, blocking, core.fragment_size),
             dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets),
+            activity: Arc::new(Activity::new()),
+            completed: false,
         })
     }
 
@@ -115,6 +122,33 @@ impl Connection {
     /// The transport, for registering its descriptor with a poller.
     pub(crate) fn transport(&self) -> &dyn Transport {
         &*self.transport
+    }
+
+    /// Keeps its activity in `activity` (which the acceptor already
+    /// holds) instead of its own.
+    pub(crate) fn with_activity(mut self, activity: Arc<Activity>) -> Connection {
+        self.activity = activity;
+        self
+    }
+
+    /// What the acceptor reads to choose a connection to shed.
+    pub(crate) fn activity(&self) -> &Arc<Activity> {
+        &self.activity
+    }
+
+    /// Whether the connection holds nothing: no part of a message, no
+    /// reply queued.
+    fn quiet(&self) -> bool {
+        self.read.buffered() == 0 && !self.dispatch.reassembling() && self.write.is_empty()
+    }
+
+    /// Closes the connection that the acceptor chose to shed (not while a
+    /// thread serves it), with `CloseConnection`.
+    pub(crate) fn shed(&mut self, core: &ServerCore) {
+        if self.state == State::Open {
+            self.closing_shed();
+        }
+        self.close(core);
     }
 
     /// Where the connection is in its life.
@@ -140,6 +174,9 @@ impl Connection {
             if core.stopping() {
                 // Not started: the client may send it again elsewhere.
                 return self.closing(Some(Control::CloseConnection));
+            }
+            if self.activity.is_shed() {
+                return self.closing_shed();
             }
             match self.state {
                 State::Open => {}
@@ -169,6 +206,7 @@ impl Connection {
                     {
                         return self.closing(None);
                     }
+                    self.activity.note(self.quiet(), self.completed);
                     if drained {
                         return Progress::Idle;
                     }
@@ -188,6 +226,8 @@ impl Connection {
                         Ok(0) if core.stopping() => {
                             return self.closing(Some(Control::CloseConnection));
                         }
+                        // The acceptor shed it (ending its read).
+                        Ok(0) if self.activity.is_shed() => return self.closing_shed(),
                         Ok(0) if !self.write.is_empty() => {
                             // A client that half-closed still gets its
                             // replies (within the write timeout).
@@ -220,11 +260,22 @@ impl Connection {
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
             if !self.dispatch.reassembling() {
                 self.read.message_completed();
+                self.completed = true;
             }
             if let Next::Close(last) = next {
                 return self.closing(last);
             }
         }
+    }
+
+    /// Moves to [`State::Closing`] when the acceptor shed the connection,
+    /// with `CloseConnection` to go out last: no request is being
+    /// processed, so GIOP lets the server send it, and the client sends
+    /// again on a new connection whatever it has not had answered (a
+    /// request read but not started, or not yet read, included).
+    #[cold]
+    fn closing_shed(&mut self) -> Progress {
+        self.closing(Some(Control::CloseConnection))
     }
 
     /// Moves to [`State::Closing`], with `last` queued to go out last.

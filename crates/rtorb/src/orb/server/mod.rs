@@ -34,8 +34,11 @@
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size is a `MessageError` before anything is buffered for
 //! it; part of a message held longer than the incomplete-message timeout
-//! closes the connection; connections beyond the limit are closed as soon
-//! as they are accepted; and replies a client does not read are queued up
+//! closes the connection (its clock starting again at every whole
+//! message); at the connection limit the oldest idle connection (else the
+//! oldest that never completed a message) is shed with `CloseConnection`
+//! to make room, and a new connection is closed as soon as it is accepted
+//! only if none can be (`shedding.rs`); and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does
 //! not drain within the write timeout closes the connection.
 //!
@@ -53,6 +56,7 @@
 //!    `descriptors.rs`: the descriptor limit and the connection cap
 //!    derived from it;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
+//!    `shedding.rs`: choosing the connection to shed at the cap;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
 //!    through the write half, queues deferred upcalls);
@@ -71,6 +75,7 @@ mod event_loop;
 mod leader_followers;
 mod reactive;
 mod read;
+mod shedding;
 pub mod strategy;
 mod thread_per_connection;
 mod write;
@@ -89,6 +94,7 @@ use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
+use shedding::Activity;
 
 use super::OrbConfig;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
@@ -266,7 +272,7 @@ impl ServerCore {
         // A read blocked on a connection returns (end of stream); what the
         // client sent is still readable, and written replies still go out.
         let mut readers = self.readers.lock();
-        for (_, handle) in readers.handles.iter_mut() {
+        for (_, handle, _) in readers.handles.iter_mut() {
             let _ = handle.shutdown(std::net::Shutdown::Read);
         }
     }
@@ -274,19 +280,43 @@ impl ServerCore {
     /// Keeps a handle on `transport` so that [`ServerCore::stop`] can end
     /// a read blocked on it; `None` if the transport cannot give one (its
     /// thread then polls for shutdown).
-    fn watch(&self, transport: &dyn Transport) -> Option<u64> {
+    ///
+    /// The connection's `activity` lets [`ServerCore::shed_watched`]
+    /// choose it for shedding.
+    fn watch(&self, transport: &dyn Transport, activity: &Arc<Activity>) -> Option<u64> {
         let handle = transport.try_clone_box().ok()?;
         let mut readers = self.readers.lock();
         let id = readers.next;
         readers.next += 1;
-        readers.handles.push((id, handle));
+        readers.handles.push((id, handle, Arc::clone(activity)));
         Some(id)
+    }
+
+    /// At the connection cap: chooses a watched connection to shed (see
+    /// `shedding.rs`) and ends its read, after which its thread closes it;
+    /// `false` if none may be shed.
+    fn shed_watched(&self) -> bool {
+        let mut readers = self.readers.lock();
+        let chosen = shedding::choose(
+            readers
+                .handles
+                .iter()
+                .enumerate()
+                .map(|(i, (_, _, activity))| (&**activity, i)),
+        );
+        match chosen.and_then(|i| readers.handles.get_mut(i)) {
+            Some((_, handle, activity)) if activity.mark_shed() => {
+                let _ = handle.shutdown(std::net::Shutdown::Read);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Drops the handle [`ServerCore::watch`] kept.
     fn unwatch(&self, id: u64) {
         let mut readers = self.readers.lock();
-        if let Some(i) = readers.handles.iter().position(|(r, _)| *r == id) {
+        if let Some(i) = readers.handles.iter().position(|(r, _, _)| *r == id) {
             readers.handles.swap_remove(i);
         }
     }
@@ -311,6 +341,13 @@ impl ServerCore {
     /// The most connections open at once.
     pub(crate) fn max_connections(&self) -> usize {
         self.limits.max_connections
+    }
+
+    /// Counts in a connection admitted in place of one being shed, which
+    /// counts itself out when it has closed.
+    pub(crate) fn admit_shedding(self: &Arc<Self>) -> OpenConnection {
+        self.open.fetch_add(1, Ordering::AcqRel);
+        OpenConnection(Arc::clone(self))
     }
 
     /// Connections open now.
@@ -350,7 +387,7 @@ impl ServerCore {
 #[derive(Default)]
 struct Readers {
     next: u64,
-    handles: Vec<(u64, Box<dyn Transport>)>,
+    handles: Vec<(u64, Box<dyn Transport>, Arc<Activity>)>,
 }
 
 /// Counts one open connection; dropping it counts the connection out.

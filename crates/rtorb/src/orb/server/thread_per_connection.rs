@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 
 use super::acceptor::accept_loop;
 use super::connection::{Connection, Progress};
+use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
 use crate::transport::{Acceptor, Transport};
 
@@ -25,25 +26,47 @@ pub(crate) fn spawn(
     acceptor.set_nonblocking(true)?;
     std::thread::Builder::new()
         .name("rtorb-acceptor".into())
-        .spawn(move || accept_loop(&core, &*acceptor, |t, open| start(&core, t, open)))
+        .spawn(move || {
+            accept_loop(
+                &core,
+                &*acceptor,
+                || core.shed_watched(),
+                |t, open| start(&core, t, open),
+            )
+        })
 }
 
-/// Starts the thread of an accepted connection.
+/// Starts the thread of an accepted connection. It is watched from here,
+/// on the acceptor's thread, so that the acceptor can shed it as soon as
+/// it is counted.
 fn start(core: &Arc<ServerCore>, transport: Box<dyn Transport>, open: OpenConnection) {
+    let activity = Arc::new(Activity::new());
+    let watched = core.watch(&*transport, &activity);
     let c = Arc::clone(core);
     let spawned = std::thread::Builder::new()
         .name("rtorb-connection".into())
-        .spawn(move || serve_connection(&c, transport, open));
-    if let Ok(h) = spawned {
-        core.add_connection(h);
+        .spawn(move || serve_connection(&c, transport, activity, watched, open));
+    match spawned {
+        Ok(h) => core.add_connection(h),
+        Err(_) => {
+            if let Some(id) = watched {
+                core.unwatch(id);
+            }
+        }
     }
 }
 
 /// Serves one connection on its own thread, until it closes.
-fn serve_connection(core: &Arc<ServerCore>, transport: Box<dyn Transport>, _open: OpenConnection) {
+fn serve_connection(
+    core: &Arc<ServerCore>,
+    transport: Box<dyn Transport>,
+    activity: Arc<Activity>,
+    watched: Option<u64>,
+    _open: OpenConnection,
+) {
     crate::runtime::set_thread_invoker(&core.invoker);
-    let watched = core.watch(&*transport);
-    if let Ok(mut conn) = Connection::new(core, transport, true) {
+    if let Ok(conn) = Connection::new(core, transport, true) {
+        let mut conn = conn.with_activity(activity);
         if watched.is_some() {
             conn.wait_while_idle();
         }
