@@ -142,6 +142,13 @@ pub struct OrbConfig {
     /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's
     /// maximum (`net.core.somaxconn`, at most 65535).
     pub listen_backlog: Option<u32>,
+    /// How long a server connection may stay idle (no part of a message
+    /// held, no reply queued) before the server closes it with
+    /// `CloseConnection` (`-ORBServerIdleTimeout`); `None` (the default):
+    /// never. Off by default because timing every idle connection wakes
+    /// the server for it, and at the connection cap idle connections are
+    /// shed anyway, oldest first, when a new one needs the room.
+    pub server_idle_timeout: Option<Duration>,
     /// The most reply octets the event-driven strategies queue for a
     /// connection that is not reading them (`-ORBMaxOutputBuffer`): past
     /// it the connection's requests are not read until the queue drains,
@@ -205,6 +212,7 @@ impl Default for OrbConfig {
             incomplete_message_timeout: Duration::from_secs(10),
             max_connections: 0,
             listen_backlog: None,
+            server_idle_timeout: None,
             max_output_buffer: 1024 * 1024,
             connection_strategy: ConnectionStrategy::Exclusive,
             connection_idle_timeout: None,
@@ -340,6 +348,11 @@ impl OrbConfig {
                 "maxoutputbuffer" => {
                     let v = value()?;
                     self.max_output_buffer = count(&arg, &v)?;
+                }
+                "serveridletimeout" => {
+                    let v = value()?;
+                    // 0: never.
+                    self.server_idle_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

@@ -289,6 +289,13 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets how long a server connection may stay idle before the server
+    /// closes it with `CloseConnection` (by default, no limit).
+    pub fn server_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.server_idle_timeout = Some(timeout).filter(|t| !t.is_zero());
+        self
+    }
+
     /// Applies a configuration file (see [`OrbConfig::apply_file`]) to
     /// the configuration so far; settings made after it override the
     /// file's. A file that cannot be applied makes [`OrbBuilder::build`]

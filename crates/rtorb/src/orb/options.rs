@@ -293,6 +293,16 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "system",
         example: "1024",
     },
+    OrbOption {
+        name: "ServerIdleTimeout",
+        aliases: &[],
+        builder: Some("server_idle_timeout"),
+        policy: None,
+        omniorb: Some("`inConScanPeriod` (seconds; a periodic scan)"),
+        values: "milliseconds a server connection may stay idle, 0: no limit",
+        default: "0",
+        example: "180000",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

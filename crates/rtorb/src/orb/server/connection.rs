@@ -81,6 +81,9 @@ pub(crate) struct Connection {
     activity: Arc<Activity>,
     /// Whether a whole message has been received.
     completed: bool,
+    /// With an idle timeout: since when the connection has completed no
+    /// message.
+    idle_since: Instant,
 }
 
 impl Connection {
@@ -110,6 +113,7 @@ impl Connection {
             dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets),
             activity: Arc::new(Activity::new()),
             completed: false,
+            idle_since: Instant::now(),
         })
     }
 
@@ -206,17 +210,22 @@ impl Connection {
                     {
                         return self.closing(None);
                     }
-                    self.activity.note(self.quiet(), self.completed);
+                    let quiet = self.quiet();
+                    self.activity.note(quiet, self.completed);
+                    if quiet && self.idle_expired(core) {
+                        return self.closing(Some(Control::CloseConnection));
+                    }
                     if drained {
                         return Progress::Idle;
                     }
                     if handled >= budget {
                         return Progress::More;
                     }
+                    let idle_left = self.idle_left(core);
                     if self.blocking
                         && self
                             .read
-                            .arm_read_timeout(&mut *self.transport, core)
+                            .arm_read_timeout(&mut *self.transport, core, idle_left)
                             .is_err()
                     {
                         return self.closing(None);
@@ -261,11 +270,30 @@ impl Connection {
             if !self.dispatch.reassembling() {
                 self.read.message_completed();
                 self.completed = true;
+                if core.limits.idle_timeout.is_some() {
+                    self.idle_since = Instant::now();
+                }
             }
             if let Next::Close(last) = next {
                 return self.closing(last);
             }
         }
+    }
+
+    /// Whether the connection has been idle beyond the idle timeout (if
+    /// there is one).
+    fn idle_expired(&self, core: &ServerCore) -> bool {
+        core.limits
+            .idle_timeout
+            .is_some_and(|t| self.idle_since.elapsed() >= t)
+    }
+
+    /// With an idle timeout: what is left of it (at least a millisecond).
+    fn idle_left(&self, core: &ServerCore) -> Option<std::time::Duration> {
+        core.limits.idle_timeout.map(|t| {
+            t.saturating_sub(self.idle_since.elapsed())
+                .max(std::time::Duration::from_millis(1))
+        })
     }
 
     /// Moves to [`State::Closing`] when the acceptor shed the connection,
@@ -304,10 +332,15 @@ impl Connection {
     /// incomplete-message timeout, or the write timeout of queued replies
     /// that make no progress.
     pub(crate) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
-        match (self.read.deadline(core), self.write.deadline(core)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let idle = core
+            .limits
+            .idle_timeout
+            .filter(|_| self.state == State::Open && self.quiet())
+            .map(|t| self.idle_since + t);
+        [self.read.deadline(core), self.write.deadline(core), idle]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Whether queued replies have made no progress for the write

@@ -119,6 +119,8 @@ pub(crate) struct ServerLimits {
     pub(crate) max_message_size: u32,
     /// How long part of a message may be held.
     pub(crate) incomplete_message_timeout: Duration,
+    /// How long a connection may stay idle, if there is a limit.
+    pub(crate) idle_timeout: Option<Duration>,
     /// The most open connections (resolved: never 0).
     pub(crate) max_connections: usize,
     /// The most reply octets queued for one connection before its input
@@ -151,6 +153,7 @@ impl ServerLimits {
             write_timeout: config.server_write_timeout,
             max_message_size: config.max_message_size,
             incomplete_message_timeout: config.incomplete_message_timeout,
+            idle_timeout: config.server_idle_timeout,
             max_connections,
             max_output_buffer: config.max_output_buffer,
             assumed_code_sets: config.code_sets.assumed(),

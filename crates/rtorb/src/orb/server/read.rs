@@ -100,11 +100,13 @@ impl ReadHalf {
     /// Blocking: sets the read timeout for the next read, if it changes:
     /// while part of a message is held, what is left of the
     /// incomplete-message timeout (at most the idle one); otherwise the
-    /// idle one.
+    /// idle one, or `idle_left` of the connection's idle timeout if that
+    /// is shorter.
     pub(super) fn arm_read_timeout(
         &mut self,
         transport: &mut dyn Transport,
         core: &ServerCore,
+        idle_left: Option<Duration>,
     ) -> std::io::Result<()> {
         let want = match self.partial_since {
             Some(since) => {
@@ -115,7 +117,10 @@ impl ReadHalf {
                     .max(Duration::from_millis(1));
                 Some(self.idle_read_timeout.map_or(left, |idle| idle.min(left)))
             }
-            None => self.idle_read_timeout,
+            None => match (self.idle_read_timeout, idle_left) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
         };
         if want != self.read_timeout {
             transport.set_read_timeout(want)?;
