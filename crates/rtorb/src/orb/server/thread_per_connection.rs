@@ -118,8 +118,8 @@ fn start(
             drop(taken);
             let mut next = first;
             while let Some(job) = next {
-                serve_connection(&c, job);
-                next = park(&c, &h);
+                let open = serve_connection(&c, job);
+                next = park(&c, &h, open);
             }
         });
     match spawned {
@@ -135,11 +135,14 @@ fn start(
     }
 }
 
-/// Waits up to [`PARKED_FOR`] for another connection; `None` when none
-/// came, or the acceptor or the ORB stopped.
-fn park(core: &ServerCore, handoff: &Handoff) -> Option<Job> {
+/// Counts the connection just served out, and waits up to [`PARKED_FOR`]
+/// for another; `None` when none came, or the acceptor or the ORB stopped.
+/// The thread is counted as parked before the connection is counted out,
+/// so a connection accepted after that finds it.
+fn park(core: &ServerCore, handoff: &Handoff, served: OpenConnection) -> Option<Job> {
     let mut waiting = handoff.state.lock();
     waiting.parked += 1;
+    drop(served);
     let mut waited = Duration::ZERO;
     let job = loop {
         if let Some(job) = waiting.jobs.pop_front() {
@@ -159,13 +162,14 @@ fn park(core: &ServerCore, handoff: &Handoff) -> Option<Job> {
     job
 }
 
-/// Serves one connection on this thread, until it closes.
-fn serve_connection(core: &Arc<ServerCore>, job: Job) {
+/// Serves one connection on this thread, until it closes; returns its
+/// place in the open-connection count.
+fn serve_connection(core: &Arc<ServerCore>, job: Job) -> OpenConnection {
     let Job {
         transport,
         activity,
         watched,
-        open: _open,
+        open,
     } = job;
     if let Ok(conn) = Connection::new(core, transport, true) {
         let mut conn = conn.with_activity(activity);
@@ -178,4 +182,5 @@ fn serve_connection(core: &Arc<ServerCore>, job: Job) {
     if let Some(id) = watched {
         core.unwatch(id);
     }
+    open
 }
