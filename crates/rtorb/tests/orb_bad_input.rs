@@ -605,34 +605,39 @@ fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
             let _ = r.write_all(&locate);
         }
         f.served(5);
-        // The shed connections have closed once the count is back within
-        // the limit.
+        // Each is either held and answered, or shed with CloseConnection
+        // (after the answer, if its request was read first). Once each is
+        // answered or closed, every one has been accepted; the shed ones
+        // have closed once the count is back within the limit.
+        let mut seen: Vec<(FrameDecoder, Vec<Message>, bool)> = (0..EXTRA)
+            .map(|_| (FrameDecoder::new(FrameProtocol::Giop), Vec::new(), false))
+            .collect();
+        let mut drain = |raws: &mut Vec<Raw>| {
+            raws.iter_mut()
+                .zip(&mut seen)
+                .map(|(r, (decoder, got, closed))| {
+                    if !*closed {
+                        *closed = r.drain_into(decoder, got);
+                    }
+                    *closed || !got.is_empty()
+                })
+                // Every connection drained, not only up to the first
+                // unsettled one.
+                .fold(true, |all, one| all & one)
+        };
+        let settled = eventually(TIMEOUT, || drain(&mut raws));
+        assert!(
+            settled,
+            "{}: a connection neither answered nor closed",
+            f.what
+        );
         assert!(
             eventually(TIMEOUT, || f.server.server_connections() <= MAX_CONNECTIONS),
             "{}: {} connections open",
             f.what,
             f.server.server_connections()
         );
-        // Each is either held and answered, or shed with CloseConnection
-        // (after the answer, if its request was read first).
-        let mut seen: Vec<(FrameDecoder, Vec<Message>, bool)> = (0..EXTRA)
-            .map(|_| (FrameDecoder::new(FrameProtocol::Giop), Vec::new(), false))
-            .collect();
-        let settled = eventually(TIMEOUT, || {
-            raws.iter_mut()
-                .zip(&mut seen)
-                .all(|(r, (decoder, got, closed))| {
-                    if !*closed {
-                        *closed = r.drain_into(decoder, got);
-                    }
-                    *closed || !got.is_empty()
-                })
-        });
-        assert!(
-            settled,
-            "{}: a connection neither answered nor closed",
-            f.what
-        );
+        drain(&mut raws);
         let (mut held, mut shed) = (0, 0);
         for (i, (_, got, closed)) in seen.iter().enumerate() {
             let contents = contents(got);
