@@ -10,6 +10,8 @@
 //!   [`CubitImpl`](cubit::CubitImpl), the one Cubit servant of the tests;
 //! - [`echo`]: a servant that echoes a `long`, for tests about connections
 //!   and threads;
+//! - [`log`]: capturing what the ORB logs through `tracing`, for tests of
+//!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
 //!   GIOP message from a socket;
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
@@ -18,6 +20,7 @@
 pub mod alloc;
 pub mod cubit;
 pub mod echo;
+pub mod log;
 pub mod net;
 pub mod text;
 pub mod wait;

@@ -2,7 +2,7 @@
 //! concurrency strategy, over IIOP and UIOP: random bytes, truncated
 //! messages, oversized lengths, unknown message types, stalled half
 //! messages, a client that never reads its replies, more connections than
-//! the limit, and (the well-behaved counterpart) a slow client that ends
+//! the limit (the oldest idle ones are shed with `CloseConnection`), and (the well-behaved counterpart) a slow client that ends
 //! its stream with replies still queued. In every case the server answers
 //! with `MessageError` or closes that one connection, and a second
 //! client's calls keep succeeding during the attack. The bounds on what one
@@ -149,6 +149,34 @@ impl Raw {
             Raw::Tcp(s) => s.shutdown(Shutdown::Write),
             Raw::Unix(s) => s.shutdown(Shutdown::Write),
         };
+    }
+
+    /// Reads what has arrived without waiting, decoding the messages into
+    /// `got`; whether the server has closed the connection.
+    fn drain_into(&mut self, decoder: &mut FrameDecoder, got: &mut Vec<Message>) -> bool {
+        match self {
+            Raw::Tcp(s) => s.set_nonblocking(true).unwrap(),
+            Raw::Unix(s) => s.set_nonblocking(true).unwrap(),
+        }
+        let mut buf = [0u8; 1024];
+        let closed = loop {
+            match self.read(&mut buf) {
+                Ok(0) => break true,
+                Ok(n) => decoder.push(&buf[..n]).unwrap(),
+                Err(e) if e.kind() == ErrorKind::ConnectionReset => break true,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break false,
+                Err(e) => panic!("read: {e}"),
+            }
+        };
+        while let Some(frame) = decoder.next_frame().unwrap() {
+            got.push(decode_message(frame).unwrap());
+        }
+        match self {
+            Raw::Tcp(s) => s.set_nonblocking(false).unwrap(),
+            Raw::Unix(s) => s.set_nonblocking(false).unwrap(),
+        }
+        closed
     }
 
     fn try_clone(&self) -> Raw {
@@ -560,7 +588,7 @@ fn a_client_that_never_reads_its_replies_is_bounded_and_closed() {
 }
 
 #[test]
-fn connections_beyond_the_limit_are_closed_at_once() {
+fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
     const EXTRA: usize = 30;
     each(NO_TIMEOUT, |f| {
         let locate = encode_message(&Message::new(
@@ -573,36 +601,75 @@ fn connections_beyond_the_limit_are_closed_at_once() {
         ))
         .unwrap();
         let mut raws: Vec<Raw> = (0..EXTRA).map(|_| f.raw()).collect();
-        let (mut answered, mut closed) = (0, 0);
         for r in &mut raws {
             let _ = r.write_all(&locate);
         }
         f.served(5);
-        for r in &mut raws {
-            let mut b = [0u8; 12];
-            match r.read_exact(&mut b) {
-                Ok(()) => {
-                    assert_eq!(&b[..4], b"GIOP");
-                    answered += 1;
-                }
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset
-                    ) =>
-                {
-                    closed += 1
-                }
-                Err(e) => panic!("{}: a connection neither served nor closed: {e}", f.what),
-            }
-        }
-        // The well-behaved client holds one connection of the limit.
+        // Each is either held and answered, or shed with CloseConnection
+        // (after the answer, if its request was read first). Once each is
+        // answered or closed, every one has been accepted; the shed ones
+        // have closed once the count is back within the limit.
+        let mut seen: Vec<(FrameDecoder, Vec<Message>, bool)> = (0..EXTRA)
+            .map(|_| (FrameDecoder::new(FrameProtocol::Giop), Vec::new(), false))
+            .collect();
+        let mut drain = |raws: &mut Vec<Raw>| {
+            raws.iter_mut()
+                .zip(&mut seen)
+                .map(|(r, (decoder, got, closed))| {
+                    if !*closed {
+                        *closed = r.drain_into(decoder, got);
+                    }
+                    *closed || !got.is_empty()
+                })
+                // Every connection drained, not only up to the first
+                // unsettled one.
+                .fold(true, |all, one| all & one)
+        };
+        let settled = eventually(TIMEOUT, || drain(&mut raws));
         assert!(
-            answered < MAX_CONNECTIONS,
-            "{}: {answered} connections served beyond the limit",
+            settled,
+            "{}: a connection neither answered nor closed",
             f.what
         );
-        assert_eq!(answered + closed, EXTRA, "{}", f.what);
+        assert!(
+            eventually(TIMEOUT, || f.server.server_connections() <= MAX_CONNECTIONS),
+            "{}: {} connections open",
+            f.what,
+            f.server.server_connections()
+        );
+        drain(&mut raws);
+        let (mut held, mut shed) = (0, 0);
+        for (i, (_, got, closed)) in seen.iter().enumerate() {
+            let contents = contents(got);
+            if *closed {
+                assert!(
+                    matches!(
+                        contents[..],
+                        [Content::CloseConnection]
+                            | [Content::LocateReply(_), Content::CloseConnection]
+                    ),
+                    "{}: shed connection {i} got {contents:?}",
+                    f.what
+                );
+                shed += 1;
+            } else {
+                assert!(
+                    matches!(contents[..], [Content::LocateReply(_)]),
+                    "{}: held connection {i} got {contents:?}",
+                    f.what
+                );
+                held += 1;
+            }
+        }
+        // No more held than the limit (the well-behaved client's idle
+        // connection may have been shed too: it reconnects for its next
+        // call).
+        assert!(
+            held <= MAX_CONNECTIONS,
+            "{}: {held} connections held beyond the limit",
+            f.what
+        );
+        assert_eq!(held + shed, EXTRA, "{}", f.what);
         assert!(f.server.server_connections() <= MAX_CONNECTIONS);
         f.served(5);
         // Once they go, new clients are served again.

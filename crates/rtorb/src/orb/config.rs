@@ -126,12 +126,31 @@ pub struct OrbConfig {
     /// [`DEFAULT_MAX_MESSAGE_SIZE`] by default.
     pub max_message_size: u32,
     /// How long a connection may hold part of a message (an incomplete
-    /// message or fragmented request) before it is closed
-    /// (`-ORBIncompleteMessageTimeout`).
+    /// message or fragmented request) without completing a message before
+    /// it is closed (`-ORBIncompleteMessageTimeout`): the clock starts
+    /// again at every whole message, so a client whose messages keep
+    /// completing is never cut off.
     pub incomplete_message_timeout: Duration,
     /// The most connections the server keeps open at once
-    /// (`-ORBMaxConnections`); one accepted beyond it is closed at once.
+    /// (`-ORBMaxConnections`); at it, the oldest idle connection (else the
+    /// oldest that never completed a message) is closed with
+    /// `CloseConnection` to make room for a new one, which is closed at
+    /// once only if none can be.
+    /// 0 (the default): derived from the process's descriptor limit, which
+    /// a server raises to the hard limit when it starts (see
+    /// [`derived_max_connections`](super::derived_max_connections)).
     pub max_connections: usize,
+    /// How many connections may wait to be accepted on each listening
+    /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's
+    /// maximum (`net.core.somaxconn`, at most 65535).
+    pub listen_backlog: Option<u32>,
+    /// How long a server connection may stay idle (no part of a message
+    /// held, no reply queued) before the server closes it with
+    /// `CloseConnection` (`-ORBServerIdleTimeout`); `None` (the default):
+    /// never. Off by default because timing every idle connection wakes
+    /// the server for it, and at the connection cap idle connections are
+    /// shed anyway, oldest first, when a new one needs the room.
+    pub server_idle_timeout: Option<Duration>,
     /// The most reply octets the event-driven strategies queue for a
     /// connection that is not reading them (`-ORBMaxOutputBuffer`): past
     /// it the connection's requests are not read until the queue drains,
@@ -218,7 +237,9 @@ impl Default for OrbConfig {
             server_threads: DEFAULT_SERVER_THREADS,
             max_message_size: DEFAULT_MAX_MESSAGE_SIZE,
             incomplete_message_timeout: Duration::from_secs(10),
-            max_connections: 1024,
+            max_connections: 0,
+            listen_backlog: None,
+            server_idle_timeout: None,
             max_output_buffer: 1024 * 1024,
             connection_strategy: ConnectionStrategy::Exclusive,
             connection_idle_timeout: None,
@@ -341,6 +362,18 @@ impl OrbConfig {
                     let v = value()?;
                     self.max_connections = count(&arg, &v)?;
                 }
+                "listenbacklog" => {
+                    let v = value()?;
+                    self.listen_backlog = if v.trim().eq_ignore_ascii_case("system") {
+                        None
+                    } else {
+                        Some(v.parse().map_err(|_| {
+                            OrbError::Args(format!(
+                                "{arg} wants a number of connections or system, not {v:?}"
+                            ))
+                        })?)
+                    };
+                }
                 "maxoutputbuffer" => {
                     let v = value()?;
                     self.max_output_buffer = count(&arg, &v)?;
@@ -348,6 +381,11 @@ impl OrbConfig {
                 "memorybudget" => {
                     let v = value()?;
                     self.memory_budget = count(&arg, &v)?;
+                }
+                "serveridletimeout" => {
+                    let v = value()?;
+                    // 0: never.
+                    self.server_idle_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

@@ -75,7 +75,7 @@ pub use config::{
     DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OrbConfig,
 };
 
-pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy};
+pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy, derived_max_connections};
 
 use client::{ClientConfig, ClientCore};
 use collocation::OrbInvoker;
@@ -255,13 +255,15 @@ impl OrbBuilder {
         self
     }
 
-    /// Sets how long a server connection may hold part of a message.
+    /// Sets how long a server connection may hold part of a message
+    /// without completing a message.
     pub fn incomplete_message_timeout(mut self, timeout: Duration) -> Self {
         self.config.incomplete_message_timeout = timeout;
         self
     }
 
-    /// Sets the most connections the server keeps open at once.
+    /// Sets the most connections the server keeps open at once (0: derived
+    /// from the descriptor limit, see [`derived_max_connections`]).
     pub fn max_connections(mut self, connections: usize) -> Self {
         self.config.max_connections = connections;
         self
@@ -278,6 +280,20 @@ impl OrbBuilder {
     /// the event-driven strategies, for queued replies to drain).
     pub fn server_write_timeout(mut self, timeout: Duration) -> Self {
         self.config.server_write_timeout = timeout;
+        self
+    }
+
+    /// Sets how many connections may wait to be accepted on each listening
+    /// endpoint (the listen backlog; by default the system's maximum).
+    pub fn listen_backlog(mut self, connections: u32) -> Self {
+        self.config.listen_backlog = Some(connections);
+        self
+    }
+
+    /// Sets how long a server connection may stay idle before the server
+    /// closes it with `CloseConnection` (by default, no limit).
+    pub fn server_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.server_idle_timeout = Some(timeout).filter(|t| !t.is_zero());
         self
     }
 
@@ -336,13 +352,16 @@ impl OrbBuilder {
             .cloned()
             .ok_or_else(|| OrbError::Args("no Root POA".into()))?;
         let invoker = Arc::new(OrbInvoker::new(client.clone(), adapters.clone()));
+        // A server raises the descriptor limit (once per process) before
+        // its connection cap is derived from it.
+        let limits = if config.listen.is_empty() {
+            ServerLimits::from_config(&config)
+        } else {
+            ServerLimits::with_descriptors(&config, server::raise_descriptor_limit())
+        };
         let server = Arc::new(
-            ServerCore::new(
-                ServerLimits::from_config(&config),
-                invoker.clone(),
-                adapters.clone(),
-            )
-            .with_fragment_size(config.fragment_size),
+            ServerCore::new(limits, invoker.clone(), adapters.clone())
+                .with_fragment_size(config.fragment_size),
         );
         let mut acceptors = Vec::new();
         for s in &config.listen {
@@ -350,6 +369,14 @@ impl OrbBuilder {
                 endpoint: s.clone(),
                 source,
             })?;
+            if let Some(backlog) = config.listen_backlog {
+                acceptor
+                    .set_backlog(backlog)
+                    .map_err(|e| OrbError::Listen {
+                        endpoint: s.clone(),
+                        source: e.into(),
+                    })?;
+            }
             acceptors.push(acceptor);
         }
         let endpoints: Vec<Box<dyn Endpoint>> =
@@ -597,6 +624,13 @@ impl Orb {
     /// all connections.
     pub fn buffered_bytes(&self) -> usize {
         self.server.buffered_bytes()
+    }
+
+    /// The most server connections open at once: the configured
+    /// [`OrbConfig::max_connections`], or the cap derived from the
+    /// descriptor limit (see [`derived_max_connections`]).
+    pub fn max_server_connections(&self) -> usize {
+        self.server.max_connections()
     }
 
     /// Explicit binding: opens connections to the endpoint that calls on

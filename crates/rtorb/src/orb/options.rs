@@ -149,8 +149,8 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         builder: Some("max_connections"),
         policy: None,
         omniorb: None,
-        values: "server connections open at once",
-        default: "1024",
+        values: "server connections open at once (0: derived from the descriptor limit)",
+        default: "0",
         example: "16",
     },
     OrbOption {
@@ -292,6 +292,26 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         values: "octets buffered for all server connections together",
         default: "67108864",
         example: "4194304",
+    },
+    OrbOption {
+        name: "ListenBacklog",
+        aliases: &[],
+        builder: Some("listen_backlog"),
+        policy: None,
+        omniorb: None,
+        values: "connections waiting to be accepted per endpoint, or `system`",
+        default: "system",
+        example: "1024",
+    },
+    OrbOption {
+        name: "ServerIdleTimeout",
+        aliases: &[],
+        builder: Some("server_idle_timeout"),
+        policy: None,
+        omniorb: Some("`inConScanPeriod` (seconds; a periodic scan)"),
+        values: "milliseconds a server connection may stay idle, 0: no limit",
+        default: "0",
+        example: "180000",
     },
 ];
 

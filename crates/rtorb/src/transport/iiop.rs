@@ -56,8 +56,9 @@ use super::{EndpointError, TransportError, profile_components, profile_messaging
 /// The protocol name and endpoint scheme.
 pub const PROTOCOL: &str = "iiop";
 
-/// The listen backlog of IIOP acceptors.
-pub const LISTEN_BACKLOG: i32 = 128;
+/// The listen backlog of IIOP acceptors where the system's maximum
+/// (`net.core.somaxconn`, the default) cannot be read.
+pub const LISTEN_BACKLOG: i32 = 4096;
 
 /// Registers the IIOP factory. Does nothing if a protocol named `iiop` is
 /// already registered.
@@ -497,6 +498,6 @@ fn bind_listener(addr: SocketAddr) -> std::io::Result<TcpListener> {
         socket.set_only_v6(true)?;
     }
     socket.bind(&addr.into())?;
-    socket.listen(LISTEN_BACKLOG)?;
+    socket.listen(super::socket::system_backlog(LISTEN_BACKLOG))?;
     Ok(socket.into())
 }

@@ -301,6 +301,14 @@ pub trait Acceptor: fmt::Debug + Send + AsRawFd {
 
     /// Switches nonblocking accepts on or off.
     fn set_nonblocking(&self, nonblocking: bool) -> std::io::Result<()>;
+
+    /// Sets how many connections may wait to be accepted (the listen
+    /// backlog; the system caps it to its maximum). An acceptor without
+    /// one ignores it.
+    fn set_backlog(&self, backlog: u32) -> std::io::Result<()> {
+        let _ = backlog;
+        Ok(())
+    }
 }
 
 /// One pluggable protocol: parses its endpoints, makes its connectors and

@@ -2,7 +2,7 @@
 //! family: sending, receiving, shutting down, blocking mode, timeouts and
 //! duplication. Each goes straight to the kernel through `rustix` (or, for
 //! gathered sends, `socket2`), so that every stream transport gets the same
-//! short path for its I/O.
+//! short path for its I/O. Also the listen backlog of listening sockets.
 
 use std::io::{self, IoSlice};
 use std::net::Shutdown;
@@ -97,6 +97,28 @@ pub(crate) fn set_write_timeout<S: AsFd>(socket: &S, timeout: Option<Duration>) 
         Timeout::Send,
         timeout,
     )?)
+}
+
+/// The largest listen backlog asked for by default.
+const MAX_BACKLOG: i32 = 65535;
+
+/// The listen backlog of a new listening socket: the system's maximum
+/// (`net.core.somaxconn`, which the kernel would cap a larger request to
+/// anyway), at most 65535; `fallback` where it cannot be read. Under
+/// connect churn a short backlog overflows, and a connection attempt that
+/// finds it full waits for its SYN to be sent again, a second later.
+pub(crate) fn system_backlog(fallback: i32) -> i32 {
+    std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|s| s.trim().parse::<i32>().ok())
+        .filter(|n| *n > 0)
+        .map_or(fallback, |n| n.min(MAX_BACKLOG))
+}
+
+/// Sets the backlog of a listening socket (`listen` again, which changes
+/// only the backlog of a socket already listening).
+pub(crate) fn set_backlog<S: AsFd>(listener: &S, backlog: i32) -> io::Result<()> {
+    Ok(rustix::net::listen(listener, backlog)?)
 }
 
 /// A second descriptor for the same socket (closed on `exec`).

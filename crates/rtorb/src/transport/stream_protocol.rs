@@ -249,6 +249,9 @@ impl<P: StreamProtocol> Acceptor for StreamAcceptor<P> {
     fn set_nonblocking(&self, nonblocking: bool) -> std::io::Result<()> {
         socket::set_nonblocking(&self.listener, nonblocking)
     }
+    fn set_backlog(&self, backlog: u32) -> std::io::Result<()> {
+        socket::set_backlog(&self.listener, i32::try_from(backlog).unwrap_or(i32::MAX))
+    }
 }
 
 /// The factory of protocol `P`.

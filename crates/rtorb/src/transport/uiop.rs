@@ -53,8 +53,9 @@ pub const PROTOCOL: &str = "uiop";
 /// The longest socket path, in octets (`sun_path` holds 108 with the NUL).
 pub const MAX_PATH_LEN: usize = 107;
 
-/// The listen backlog of UIOP acceptors.
-pub const LISTEN_BACKLOG: i32 = 128;
+/// The listen backlog of UIOP acceptors where the system's maximum
+/// (`net.core.somaxconn`, the default) cannot be read.
+pub const LISTEN_BACKLOG: i32 = 4096;
 
 /// Registers the UIOP factory. Does nothing if a protocol named `uiop` is
 /// already registered.
@@ -315,7 +316,7 @@ impl StreamProtocol for Uiop {
             file_id,
         };
         socket2::SockRef::from(&listener.socket)
-            .listen(LISTEN_BACKLOG)
+            .listen(super::socket::system_backlog(LISTEN_BACKLOG))
             .map_err(listen_err)?;
         Ok((listener, endpoint.clone()))
     }

@@ -1,7 +1,9 @@
 //! Accepting connections: every connection waiting on an acceptor is
-//! taken at once, counted against the connection limit (beyond which it
-//! is closed as soon as it is accepted), and handed to the strategy; and
-//! the loop of an acceptor that has a thread of its own.
+//! taken at once (until the accept would block), counted against the
+//! connection limit, and handed to the strategy; and the loop of an
+//! acceptor that has a thread of its own. At the limit the strategy sheds
+//! a connection to make room (see `shedding.rs`); only if none may be
+//! shed is the new connection closed as soon as it is accepted.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,18 +28,22 @@ pub(super) enum Pending {
 }
 
 /// Accepts every waiting connection, and hands each one admitted to
-/// `serve`.
+/// `serve`; at the limit, `shed` closes (or starts closing) a connection to
+/// make room, or says that none may be shed.
 pub(super) fn accept_pending(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
+    mut shed: impl FnMut() -> bool,
     mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
 ) -> Pending {
     loop {
         match acceptor.accept() {
             Ok(transport) => {
-                // Beyond the limit the connection is closed at once.
-                let Some(open) = core.admit() else {
-                    continue;
+                let open = match core.admit() {
+                    Some(open) => open,
+                    None if shed() => core.admit_shedding(),
+                    // Nothing to shed: the connection is closed at once.
+                    None => continue,
                 };
                 serve(transport, open);
             }
@@ -60,6 +66,7 @@ pub(super) fn accept_pending(
 pub(super) fn accept_loop(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
+    mut shed: impl FnMut() -> bool,
     mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
 ) {
     const LISTENER: Token = Token(0);
@@ -78,7 +85,7 @@ pub(super) fn accept_loop(
     let mut events = Events::with_capacity(4);
     while !core.stopping() {
         // Take every pending connection: readiness is edge-triggered.
-        let pending = accept_pending(core, acceptor, &mut serve);
+        let pending = accept_pending(core, acceptor, &mut shed, &mut serve);
         if core.stopping() {
             break;
         }

@@ -32,6 +32,7 @@ use rtorb_giop::{CompletionStatus, FrameHeader, SystemException, SystemException
 use super::ServerCore;
 use super::dispatch::Dispatcher;
 use super::read::{ReadError, ReadHalf};
+use super::shedding::Activity;
 use super::write::{Control, Next, WriteHalf};
 use crate::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use crate::transport::Transport;
@@ -89,6 +90,13 @@ pub(crate) struct Connection {
     dispatch: Dispatcher,
     /// Whether a message was refused (its rest is discarded on close).
     refused: bool,
+    /// What the acceptor reads to choose a connection to shed.
+    activity: Arc<Activity>,
+    /// Whether a whole message has been received.
+    completed: bool,
+    /// With an idle timeout: since when the connection has completed no
+    /// message.
+    idle_since: Instant,
 }
 
 impl Connection {
@@ -117,6 +125,9 @@ impl Connection {
             write: WriteHalf::new(messaging, blocking, core.fragment_size, &core.budget),
             dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets, &core.budget),
             refused: false,
+            activity: Arc::new(Activity::new()),
+            completed: false,
+            idle_since: Instant::now(),
         })
     }
 
@@ -129,6 +140,33 @@ impl Connection {
     /// The transport, for registering its descriptor with a poller.
     pub(crate) fn transport(&self) -> &dyn Transport {
         &*self.transport
+    }
+
+    /// Keeps its activity in `activity` (which the acceptor already
+    /// holds) instead of its own.
+    pub(crate) fn with_activity(mut self, activity: Arc<Activity>) -> Connection {
+        self.activity = activity;
+        self
+    }
+
+    /// What the acceptor reads to choose a connection to shed.
+    pub(crate) fn activity(&self) -> &Arc<Activity> {
+        &self.activity
+    }
+
+    /// Whether the connection holds nothing: no part of a message, no
+    /// reply queued.
+    fn quiet(&self) -> bool {
+        self.read.buffered() == 0 && !self.dispatch.reassembling() && self.write.is_empty()
+    }
+
+    /// Closes the connection that the acceptor chose to shed (not while a
+    /// thread serves it), with `CloseConnection`.
+    pub(crate) fn shed(&mut self, core: &ServerCore) {
+        if self.state == State::Open {
+            self.closing_shed();
+        }
+        self.close(core);
     }
 
     /// Where the connection is in its life.
@@ -155,6 +193,9 @@ impl Connection {
             if core.stopping() {
                 // Not started: the client may send it again elsewhere.
                 return self.closing(Some(Control::CloseConnection));
+            }
+            if self.activity.is_shed() {
+                return self.closing_shed();
             }
             match self.state {
                 State::Open => {}
@@ -189,16 +230,22 @@ impl Connection {
                     {
                         return self.closing(None);
                     }
+                    let quiet = self.quiet();
+                    self.activity.note(quiet, self.completed);
+                    if quiet && self.idle_expired(core) {
+                        return self.closing(Some(Control::CloseConnection));
+                    }
                     if drained {
                         return Progress::Idle;
                     }
                     if handled >= budget {
                         return Progress::More;
                     }
+                    let idle_left = self.idle_left(core);
                     if self.blocking
                         && self
                             .read
-                            .arm_read_timeout(&mut *self.transport, core)
+                            .arm_read_timeout(&mut *self.transport, core, idle_left)
                             .is_err()
                     {
                         return self.closing(None);
@@ -208,6 +255,8 @@ impl Connection {
                         Ok(0) if core.stopping() => {
                             return self.closing(Some(Control::CloseConnection));
                         }
+                        // The acceptor shed it (ending its read).
+                        Ok(0) if self.activity.is_shed() => return self.closing_shed(),
                         Ok(0) if !self.write.is_empty() => {
                             // A client that half-closed still gets its
                             // replies (within the write timeout).
@@ -261,6 +310,13 @@ impl Connection {
                 self.dispatch
                     .handle(core, frame, header, &mut *self.transport, &mut self.write);
             self.read.handled();
+            if !self.dispatch.reassembling() {
+                self.read.message_completed();
+                self.completed = true;
+                if core.limits.idle_timeout.is_some() {
+                    self.idle_since = Instant::now();
+                }
+            }
             if let Next::Close(last) = next {
                 return self.closing(last);
             }
@@ -297,6 +353,32 @@ impl Connection {
             }
             _ => self.closing(Some(Control::MessageError)),
         }
+    }
+
+    /// Whether the connection has been idle beyond the idle timeout (if
+    /// there is one).
+    fn idle_expired(&self, core: &ServerCore) -> bool {
+        core.limits
+            .idle_timeout
+            .is_some_and(|t| self.idle_since.elapsed() >= t)
+    }
+
+    /// With an idle timeout: what is left of it (at least a millisecond).
+    fn idle_left(&self, core: &ServerCore) -> Option<std::time::Duration> {
+        core.limits.idle_timeout.map(|t| {
+            t.saturating_sub(self.idle_since.elapsed())
+                .max(std::time::Duration::from_millis(1))
+        })
+    }
+
+    /// Moves to [`State::Closing`] when the acceptor shed the connection,
+    /// with `CloseConnection` to go out last: no request is being
+    /// processed, so GIOP lets the server send it, and the client sends
+    /// again on a new connection whatever it has not had answered (a
+    /// request read but not started, or not yet read, included).
+    #[cold]
+    fn closing_shed(&mut self) -> Progress {
+        self.closing(Some(Control::CloseConnection))
     }
 
     /// Moves to [`State::Closing`], with `last` queued to go out last.
@@ -347,10 +429,15 @@ impl Connection {
     /// incomplete-message timeout, or the write timeout of queued replies
     /// that make no progress.
     pub(crate) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
-        match (self.read.deadline(core), self.write.deadline(core)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let idle = core
+            .limits
+            .idle_timeout
+            .filter(|_| self.state == State::Open && self.quiet())
+            .map(|t| self.idle_since + t);
+        [self.read.deadline(core), self.write.deadline(core), idle]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Whether queued replies have made no progress for the write

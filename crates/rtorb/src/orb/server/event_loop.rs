@@ -51,6 +51,7 @@ use std::time::{Duration, Instant};
 
 use super::acceptor::{Pending, accept_pending};
 use super::connection::{Connection, Progress};
+use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
 use crate::transport::Acceptor;
 use mio::unix::SourceFd;
@@ -101,6 +102,8 @@ struct Slot {
     state: AtomicU8,
     /// The poller reported the peer's end of stream or an error.
     read_closed: AtomicBool,
+    /// What the acceptor reads to choose a connection to shed.
+    activity: Arc<Activity>,
     /// When its next timeout falls due, in nanoseconds since the loop's
     /// epoch plus one; 0 for none.
     deadline: AtomicU64,
@@ -372,14 +375,19 @@ impl EventLoop {
 
     /// Accepts every waiting connection.
     fn accept(&self, acceptor: &dyn Acceptor) {
-        let pending = accept_pending(&self.core, acceptor, |transport, open| {
-            if let Ok(connection) = Connection::new(&self.core, transport, false) {
-                self.insert(Live {
-                    connection,
-                    _open: open,
-                });
-            }
-        });
+        let pending = accept_pending(
+            &self.core,
+            acceptor,
+            || self.shed(),
+            |transport, open| {
+                if let Ok(connection) = Connection::new(&self.core, transport, false) {
+                    self.insert(Live {
+                        connection,
+                        _open: open,
+                    });
+                }
+            },
+        );
         if let Pending::Failed = pending {
             // Out of descriptors or the like: retried at the next sweep
             // (a waiting connection brings no new event).
@@ -389,6 +397,7 @@ impl EventLoop {
 
     fn insert(&self, live: Live) {
         let fd = live.connection.transport().as_raw_fd();
+        let activity = Arc::clone(live.connection.activity());
         let mut table = lock(&self.table);
         let index = match table.free.pop() {
             Some(i) => i,
@@ -411,10 +420,46 @@ impl EventLoop {
                 index,
                 state: AtomicU8::new(IDLE),
                 read_closed: AtomicBool::new(false),
+                activity,
                 deadline: AtomicU64::new(0),
                 live: Mutex::new(Some(live)),
             }));
         }
+    }
+
+    /// At the connection cap: closes the connection to shed (see
+    /// `shedding.rs`), if one may be: the first in shedding order that no
+    /// thread is serving (one claimed and waiting in the queue is taken
+    /// from it: its turn finds it gone).
+    fn shed(&self) -> bool {
+        let mut candidates: Vec<((u8, u64), Arc<Slot>)> = {
+            let table = lock(&self.table);
+            table
+                .slots
+                .iter()
+                .flatten()
+                .filter(|s| s.state.load(Ordering::Acquire) != CLOSED)
+                .filter_map(|s| s.activity.rank().map(|r| (r, Arc::clone(s))))
+                .collect()
+        };
+        candidates.sort_by_key(|(r, _)| *r);
+        for (_, slot) in candidates {
+            let Some(mut guard) = slot.live.try_lock() else {
+                // A thread is serving it.
+                continue;
+            };
+            let Some(mut live) = guard.take() else {
+                continue;
+            };
+            drop(guard);
+            slot.activity.mark_shed();
+            self.set_deadline(&slot, 0);
+            slot.state.store(CLOSED, Ordering::Release);
+            live.connection.shed(&self.core);
+            self.remove(slot.index, live);
+            return true;
+        }
+        false
     }
 
     fn slot(&self, index: usize) -> Option<Arc<Slot>> {
@@ -669,6 +714,7 @@ mod tests {
             index: 0,
             state: AtomicU8::new(IDLE),
             read_closed: AtomicBool::new(false),
+            activity: Arc::new(Activity::new()),
             deadline: AtomicU64::new(0),
             live: Mutex::new(None),
         }

@@ -35,9 +35,13 @@
 //! maximum message size, or than what remains of the ORB's memory budget
 //! (`budget.rs`), is refused before anything is buffered for it, with an
 //! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
-//! arrived, else `MessageError`, and its connection closed; part of a message held longer than the incomplete-message timeout
-//! closes the connection; connections beyond the limit are closed as soon
-//! as they are accepted; and replies a client does not read are queued up
+//! arrived, else `MessageError`, and its connection closed; part of a
+//! message held longer than the incomplete-message timeout closes the
+//! connection (its clock starting again at every whole message); at the
+//! connection limit the oldest idle connection (else the oldest that never
+//! completed a message) is shed with `CloseConnection` to make room, and a
+//! new connection is closed as soon as it is accepted only if none can be
+//! (`shedding.rs`); and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does
 //! not drain within the write timeout closes the connection.
 //!
@@ -52,8 +56,10 @@
 //! the core every one of them uses, and only re-exports the others:
 //!
 //! 1. `strategy.rs`: the names of the strategies; `budget.rs`: the
-//!    memory budget (no dependencies);
+//!    memory budget (no dependencies); `descriptors.rs`: the descriptor
+//!    limit and the connection cap derived from it;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
+//!    `shedding.rs`: choosing the connection to shed at the cap;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
 //!    through the write half, queues deferred upcalls);
@@ -67,11 +73,13 @@ mod acceptor;
 mod budget;
 mod connection;
 mod deferred;
+mod descriptors;
 mod dispatch;
 mod event_loop;
 mod leader_followers;
 mod reactive;
 mod read;
+mod shedding;
 pub mod strategy;
 mod thread_per_connection;
 mod write;
@@ -90,11 +98,14 @@ use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
+use shedding::Activity;
 
 use super::OrbConfig;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
 use budget::MemoryBudget;
 
+pub use descriptors::derived_max_connections;
+pub(crate) use descriptors::raise_descriptor_limit;
 pub use event_loop::MESSAGES_PER_TURN;
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
 pub(crate) use reactive::spawn as spawn_reactive;
@@ -113,7 +124,9 @@ pub(crate) struct ServerLimits {
     pub(crate) max_message_size: u32,
     /// How long part of a message may be held.
     pub(crate) incomplete_message_timeout: Duration,
-    /// The most open connections.
+    /// How long a connection may stay idle, if there is a limit.
+    pub(crate) idle_timeout: Option<Duration>,
+    /// The most open connections (resolved: never 0).
     pub(crate) max_connections: usize,
     /// The most reply octets queued for one connection before its input
     /// is no longer read.
@@ -125,13 +138,30 @@ pub(crate) struct ServerLimits {
 }
 
 impl ServerLimits {
+    /// The limits `config` sets, with the process's descriptor limit as it
+    /// is now.
     pub(crate) fn from_config(config: &OrbConfig) -> ServerLimits {
+        let descriptors = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+            .current
+            .unwrap_or(u64::MAX);
+        ServerLimits::with_descriptors(config, descriptors)
+    }
+
+    /// The limits `config` sets; a connection cap of 0 (the default) is
+    /// derived from the descriptor limit `descriptors` (see
+    /// [`derived_max_connections`]).
+    pub(crate) fn with_descriptors(config: &OrbConfig, descriptors: u64) -> ServerLimits {
+        let max_connections = match config.max_connections {
+            0 => derived_max_connections(descriptors, config.server_strategy),
+            n => n,
+        };
         ServerLimits {
             poll_interval: config.server_poll_interval,
             write_timeout: config.server_write_timeout,
             max_message_size: config.max_message_size,
             incomplete_message_timeout: config.incomplete_message_timeout,
-            max_connections: config.max_connections,
+            idle_timeout: config.server_idle_timeout,
+            max_connections,
             max_output_buffer: config.max_output_buffer,
             assumed_code_sets: config.code_sets.assumed(),
             memory_budget: config.memory_budget,
@@ -256,7 +286,7 @@ impl ServerCore {
         // A read blocked on a connection returns (end of stream); what the
         // client sent is still readable, and written replies still go out.
         let mut readers = self.readers.lock();
-        for (_, handle) in readers.handles.iter_mut() {
+        for (_, handle, _) in readers.handles.iter_mut() {
             let _ = handle.shutdown(std::net::Shutdown::Read);
         }
     }
@@ -264,19 +294,43 @@ impl ServerCore {
     /// Keeps a handle on `transport` so that [`ServerCore::stop`] can end
     /// a read blocked on it; `None` if the transport cannot give one (its
     /// thread then polls for shutdown).
-    fn watch(&self, transport: &dyn Transport) -> Option<u64> {
+    ///
+    /// The connection's `activity` lets [`ServerCore::shed_watched`]
+    /// choose it for shedding.
+    fn watch(&self, transport: &dyn Transport, activity: &Arc<Activity>) -> Option<u64> {
         let handle = transport.try_clone_box().ok()?;
         let mut readers = self.readers.lock();
         let id = readers.next;
         readers.next += 1;
-        readers.handles.push((id, handle));
+        readers.handles.push((id, handle, Arc::clone(activity)));
         Some(id)
+    }
+
+    /// At the connection cap: chooses a watched connection to shed (see
+    /// `shedding.rs`) and ends its read, after which its thread closes it;
+    /// `false` if none may be shed.
+    fn shed_watched(&self) -> bool {
+        let mut readers = self.readers.lock();
+        let chosen = shedding::choose(
+            readers
+                .handles
+                .iter()
+                .enumerate()
+                .map(|(i, (_, _, activity))| (&**activity, i)),
+        );
+        match chosen.and_then(|i| readers.handles.get_mut(i)) {
+            Some((_, handle, activity)) if activity.mark_shed() => {
+                let _ = handle.shutdown(std::net::Shutdown::Read);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Drops the handle [`ServerCore::watch`] kept.
     fn unwatch(&self, id: u64) {
         let mut readers = self.readers.lock();
-        if let Some(i) = readers.handles.iter().position(|(r, _)| *r == id) {
+        if let Some(i) = readers.handles.iter().position(|(r, _, _)| *r == id) {
             readers.handles.swap_remove(i);
         }
     }
@@ -302,6 +356,18 @@ impl ServerCore {
     /// received, fragments held and replies queued, over all connections.
     pub(crate) fn buffered_bytes(&self) -> usize {
         self.budget.used()
+    }
+
+    /// The most connections open at once.
+    pub(crate) fn max_connections(&self) -> usize {
+        self.limits.max_connections
+    }
+
+    /// Counts in a connection admitted in place of one being shed, which
+    /// counts itself out when it has closed.
+    pub(crate) fn admit_shedding(self: &Arc<Self>) -> OpenConnection {
+        self.open.fetch_add(1, Ordering::AcqRel);
+        OpenConnection(Arc::clone(self))
     }
 
     /// Connections open now.
@@ -341,7 +407,7 @@ impl ServerCore {
 #[derive(Default)]
 struct Readers {
     next: u64,
-    handles: Vec<(u64, Box<dyn Transport>)>,
+    handles: Vec<(u64, Box<dyn Transport>, Arc<Activity>)>,
 }
 
 /// Counts one open connection; dropping it counts the connection out.

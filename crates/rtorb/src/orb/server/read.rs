@@ -3,7 +3,11 @@
 //!
 //! Part of a message (octets of a frame, or fragments of a GIOP message
 //! not yet complete) may be held for at most the incomplete-message
-//! timeout. A blocking connection reads with no timeout while no message
+//! timeout. The timeout measures a lack of progress: its clock starts when
+//! part of a message is first held and starts again whenever a whole
+//! message completes, so a client whose messages keep completing (a
+//! pipelining one whose writes end inside the next message) is never cut
+//! off, while one that completes no message within the timeout is. A blocking connection reads with no timeout while no message
 //! is partly received, when shutdown can end its reads (see
 //! [`ServerCore::stop`]), so an idle connection costs no wake-ups; with the
 //! time left of the incomplete-message timeout while one is.
@@ -33,7 +37,8 @@ pub(super) enum ReadError {
 pub(super) struct ReadHalf {
     /// The incremental framing state.
     reader: FrameReader,
-    /// Since when part of a message has been held.
+    /// Since when part of a message has been held without a message
+    /// completing.
     partial_since: Option<Instant>,
     /// Whether the poller reported the peer's end of stream (or an
     /// error): reads go on until they return it.
@@ -172,11 +177,13 @@ impl ReadHalf {
     /// Blocking: sets the read timeout for the next read, if it changes:
     /// while part of a message is held, what is left of the
     /// incomplete-message timeout (at most the idle one); otherwise the
-    /// idle one.
+    /// idle one, or `idle_left` of the connection's idle timeout if that
+    /// is shorter.
     pub(super) fn arm_read_timeout(
         &mut self,
         transport: &mut dyn Transport,
         core: &ServerCore,
+        idle_left: Option<Duration>,
     ) -> std::io::Result<()> {
         let want = match self.partial_since {
             Some(since) => {
@@ -187,7 +194,10 @@ impl ReadHalf {
                     .max(Duration::from_millis(1));
                 Some(self.idle_read_timeout.map_or(left, |idle| idle.min(left)))
             }
-            None => self.idle_read_timeout,
+            None => match (self.idle_read_timeout, idle_left) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
         };
         if want != self.read_timeout {
             transport.set_read_timeout(want)?;
@@ -196,9 +206,17 @@ impl ReadHalf {
         Ok(())
     }
 
+    /// Notes that a whole message (not a fragment of one still being
+    /// reassembled) was received: the incomplete-message clock starts
+    /// again at the next part of a message held.
+    #[inline]
+    pub(super) fn message_completed(&mut self) {
+        self.partial_since = None;
+    }
+
     /// Whether part of a message has been held beyond the
-    /// incomplete-message timeout; starts the clock when part of one is
-    /// first seen. Called when no whole message is buffered;
+    /// incomplete-message timeout since the last message completed;
+    /// starts the clock when part of one is first seen. Called when no whole message is buffered;
     /// `reassembling`: fragments of a message are held.
     pub(super) fn partial_expired(&mut self, core: &ServerCore, reassembling: bool) -> bool {
         let partial = self.buffered() > 0 || reassembling;

@@ -1,6 +1,13 @@
 //! The thread-per-connection strategy: each acceptor runs on its own
-//! thread and starts a thread for every connection it accepts, which
+//! thread and gives every connection it accepts a thread of its own, which
 //! reads blocking and writes each reply before reading on.
+//!
+//! The acceptor does not wait for a thread to be created: a connection's
+//! thread, when its connection ends, parks for [`PARKED_FOR`] waiting for
+//! another, and the acceptor hands a new connection to a parked thread if
+//! there is one (a queue push and a wake-up), starting a thread only when
+//! none is parked. Under open/close churn the threads are reused, so
+//! accepting costs neither a thread creation nor its stack.
 //!
 //! A connection's thread reads with no timeout while no message is partly
 //! received (shutdown ends its read through [`ServerCore::watch`]), so an
@@ -9,13 +16,45 @@
 //! the handle shutdown needs is read with the poll interval as timeout
 //! instead.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::acceptor::accept_loop;
 use super::connection::{Connection, Progress};
+use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
+use crate::sync::{Condvar, Mutex};
 use crate::transport::{Acceptor, Transport};
+
+/// How long a thread whose connection ended waits for another before it
+/// exits.
+const PARKED_FOR: Duration = Duration::from_secs(10);
+
+/// An accepted connection on its way to a thread.
+struct Job {
+    transport: Box<dyn Transport>,
+    activity: Arc<Activity>,
+    watched: Option<u64>,
+    open: OpenConnection,
+}
+
+/// Connections handed from the acceptor to parked threads.
+#[derive(Default)]
+struct Handoff {
+    state: Mutex<Waiting>,
+    arrived: Condvar,
+}
+
+#[derive(Default)]
+struct Waiting {
+    jobs: VecDeque<Job>,
+    /// Threads parked, waiting for a job.
+    parked: usize,
+    /// The acceptor has stopped: parked threads exit.
+    closed: bool,
+}
 
 /// Starts the thread of `acceptor`.
 pub(crate) fn spawn(
@@ -23,27 +62,117 @@ pub(crate) fn spawn(
     acceptor: Box<dyn Acceptor>,
 ) -> std::io::Result<JoinHandle<()>> {
     acceptor.set_nonblocking(true)?;
+    let handoff = Arc::new(Handoff::default());
     std::thread::Builder::new()
         .name("rtorb-acceptor".into())
-        .spawn(move || accept_loop(&core, &*acceptor, |t, open| start(&core, t, open)))
+        .spawn(move || {
+            accept_loop(
+                &core,
+                &*acceptor,
+                || core.shed_watched(),
+                |t, open| start(&core, &handoff, t, open),
+            );
+            handoff.state.lock().closed = true;
+            handoff.arrived.notify_all();
+        })
 }
 
-/// Starts the thread of an accepted connection.
-fn start(core: &Arc<ServerCore>, transport: Box<dyn Transport>, open: OpenConnection) {
+/// Gives an accepted connection a thread: a parked one if any, else a new
+/// one. It is watched from here, on the acceptor's thread, so that the
+/// acceptor can shed it as soon as it is counted.
+fn start(
+    core: &Arc<ServerCore>,
+    handoff: &Arc<Handoff>,
+    transport: Box<dyn Transport>,
+    open: OpenConnection,
+) {
+    let activity = Arc::new(Activity::new());
+    let watched = core.watch(&*transport, &activity);
+    let job = Job {
+        transport,
+        activity,
+        watched,
+        open,
+    };
+    let job = {
+        let mut waiting = handoff.state.lock();
+        if waiting.parked > waiting.jobs.len() {
+            waiting.jobs.push_back(job);
+            drop(waiting);
+            handoff.arrived.notify_one();
+            return;
+        }
+        job
+    };
     let c = Arc::clone(core);
+    let h = Arc::clone(handoff);
+    // The job moves into the thread only once it is created: if it cannot
+    // be, the connection is closed here.
+    let job = Arc::new(Mutex::new(Some(job)));
+    let taken = Arc::clone(&job);
     let spawned = std::thread::Builder::new()
         .name("rtorb-connection".into())
-        .spawn(move || serve_connection(&c, transport, open));
-    if let Ok(h) = spawned {
-        core.add_connection(h);
+        .spawn(move || {
+            crate::runtime::set_thread_invoker(&c.invoker);
+            let first = taken.lock().take();
+            drop(taken);
+            let mut next = first;
+            while let Some(job) = next {
+                let open = serve_connection(&c, job);
+                next = park(&c, &h, open);
+            }
+        });
+    match spawned {
+        Ok(handle) => core.add_connection(handle),
+        Err(_) => {
+            if let Some(Job {
+                watched: Some(id), ..
+            }) = job.lock().take()
+            {
+                core.unwatch(id);
+            }
+        }
     }
 }
 
-/// Serves one connection on its own thread, until it closes.
-fn serve_connection(core: &Arc<ServerCore>, transport: Box<dyn Transport>, _open: OpenConnection) {
-    crate::runtime::set_thread_invoker(&core.invoker);
-    let watched = core.watch(&*transport);
-    if let Ok(mut conn) = Connection::new(core, transport, true) {
+/// Counts the connection just served out, and waits up to [`PARKED_FOR`]
+/// for another; `None` when none came, or the acceptor or the ORB stopped.
+/// The thread is counted as parked before the connection is counted out,
+/// so a connection accepted after that finds it.
+fn park(core: &ServerCore, handoff: &Handoff, served: OpenConnection) -> Option<Job> {
+    let mut waiting = handoff.state.lock();
+    waiting.parked += 1;
+    drop(served);
+    let mut waited = Duration::ZERO;
+    let job = loop {
+        if let Some(job) = waiting.jobs.pop_front() {
+            break Some(job);
+        }
+        if waiting.closed || core.stopping() || waited >= PARKED_FOR {
+            break None;
+        }
+        let start = std::time::Instant::now();
+        let (w, _) = handoff
+            .arrived
+            .wait_timeout(waiting, PARKED_FOR.saturating_sub(waited));
+        waiting = w;
+        waited += start.elapsed();
+    };
+    waiting.parked -= 1;
+    job
+}
+
+/// Serves one connection on this thread, until it closes; returns its
+/// place in the open-connection count.
+fn serve_connection(core: &Arc<ServerCore>, job: Job) -> OpenConnection {
+    let Job {
+        transport,
+        activity,
+        watched,
+        open,
+    } = job;
+    if let Ok(conn) = Connection::new(core, transport, true) {
+        let mut conn = conn.with_activity(activity);
         if watched.is_some() {
             conn.wait_while_idle();
         }
@@ -53,4 +182,5 @@ fn serve_connection(core: &Arc<ServerCore>, transport: Box<dyn Transport>, _open
     if let Some(id) = watched {
         core.unwatch(id);
     }
+    open
 }
