@@ -24,6 +24,7 @@ pub mod log;
 pub mod net;
 pub mod text;
 pub mod wait;
+pub mod wire;
 
 /// The unit tests count with the allocator they test.
 #[cfg(test)]

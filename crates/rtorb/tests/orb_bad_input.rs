@@ -17,13 +17,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb_cdr::{ByteOrder, Encoding, Version};
-use rtorb_giop::message::{Content, LocateRequest, Message, RequestHeader};
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
-use rtorb_giop::{FrameDecoder, FrameProtocol, MessageWriter, decode_message, encode_message};
+use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message, encode_message};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::net::socket_path;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::wire::{cubit_request, giop_header};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The server's maximum message size in these tests.
@@ -263,25 +264,6 @@ fn contents(messages: &[Message]) -> Vec<&Content> {
     messages.iter().map(|m| &m.content).collect()
 }
 
-/// A GIOP header: version, little-endian flag, type, size.
-fn header(minor: u8, msg_type: u8, size: u32) -> Vec<u8> {
-    let mut h = b"GIOP".to_vec();
-    h.extend_from_slice(&[1, minor, 1, msg_type]);
-    h.extend_from_slice(&size.to_le_bytes());
-    h
-}
-
-/// A GIOP 1.2 request to `Cubit` with `body` writing the arguments.
-fn request(id: u32, operation: &'static str, body: impl FnOnce(&mut MessageWriter)) -> Bytes {
-    let enc = Encoding::native()
-        .with_order(ByteOrder::Little)
-        .with_version(Version::V1_2);
-    let h = RequestHeader::new(id, Bytes::from_static(b"Cubit"), operation);
-    let mut w = MessageWriter::request(enc, &h).unwrap();
-    body(&mut w);
-    w.finish().unwrap()
-}
-
 fn next_random(state: &mut u64) -> u64 {
     *state ^= *state << 13;
     *state ^= *state >> 7;
@@ -316,7 +298,7 @@ fn truncated_messages_close_the_connection() {
     each(NO_TIMEOUT, |f| {
         // The stream ends in the middle of a message: closed, nothing sent.
         let mut raw = f.raw();
-        let mut half = header(2, 0, 100);
+        let mut half = giop_header(2, 1, 0, 100);
         half.extend_from_slice(&[0u8; 40]);
         raw.write_all(&half).unwrap();
         raw.shutdown_write();
@@ -324,7 +306,7 @@ fn truncated_messages_close_the_connection() {
         f.served(2);
 
         // A whole message whose request header is cut short: MessageError.
-        let whole = request(5, "cube_long", |w| w.body().write_i32(3));
+        let whole = cubit_request(5, "cube_long", |w| w.body().write_i32(3));
         let mut cut = whole[..12 + 6].to_vec();
         cut[8..12].copy_from_slice(&6u32.to_le_bytes());
         let mut raw = f.raw();
@@ -348,7 +330,7 @@ fn a_client_that_half_closes_gets_every_reply_first() {
         let mut writer = raw.try_clone();
         let sender = std::thread::spawn(move || {
             for id in 0..REQUESTS {
-                let r = request(id, "cube_octet_sequence", |w| {
+                let r = cubit_request(id, "cube_octet_sequence", |w| {
                     w.body().write_octet_seq(&vec![2u8; OCTETS]).unwrap();
                 });
                 writer.write_all(&r).unwrap();
@@ -377,7 +359,7 @@ fn oversized_lengths_are_refused_from_the_header_alone() {
             // Only the header is sent: the MessageError comes without the
             // server waiting for (or making room for) the body.
             let mut raw = f.raw();
-            raw.write_all(&header(2, 0, size)).unwrap();
+            raw.write_all(&giop_header(2, 1, 0, size)).unwrap();
             let got = until_closed(&mut raw, &f.what);
             assert_eq!(
                 contents(&got),
@@ -393,7 +375,7 @@ fn oversized_lengths_are_refused_from_the_header_alone() {
         assert!(got.iter().all(|o| *o == 27), "{}", f.what);
 
         // Fragments that each fit but together exceed the limit.
-        let big = request(9, "cube_octet_sequence", |w| {
+        let big = cubit_request(9, "cube_octet_sequence", |w| {
             w.body()
                 .write_octet_seq(&vec![1u8; 2 * MAX_MESSAGE as usize])
                 .unwrap();
@@ -433,12 +415,12 @@ fn unknown_message_types_and_versions_get_a_message_error() {
             }),
         );
         let wrong_way = encode_message(&reply).unwrap().to_vec();
-        let mut version_3 = header(2, 0, 0);
+        let mut version_3 = giop_header(2, 1, 0, 0);
         version_3[4] = 3;
         for bad in [
-            header(2, 42, 0),
-            header(2, 8, 4),
-            header(0, 200, 16),
+            giop_header(2, 1, 42, 0),
+            giop_header(2, 1, 8, 4),
+            giop_header(0, 1, 200, 16),
             version_3,
             wrong_way,
         ] {
@@ -458,7 +440,7 @@ fn unknown_message_types_and_versions_get_a_message_error() {
 
 /// A half message: a header announcing 100 octets, and 8 of them.
 fn half_message() -> Vec<u8> {
-    let mut m = header(2, 0, 100);
+    let mut m = giop_header(2, 1, 0, 100);
     m.extend_from_slice(&[0u8; 8]);
     m
 }
@@ -514,7 +496,7 @@ fn stalled_and_trickling_connections_are_closed_after_the_timeout() {
         // Another one sends a byte at a time and never finishes: closed
         // all the same, the timeout runs from the message's start.
         let mut trickle = f.raw();
-        trickle.write_all(&header(2, 0, 1000)).unwrap();
+        trickle.write_all(&giop_header(2, 1, 0, 1000)).unwrap();
         let mut trickle_reader = trickle.try_clone();
         let dripper = std::thread::spawn(move || {
             for sent in 0..200 {
@@ -554,7 +536,7 @@ fn a_client_that_never_reads_its_replies_is_bounded_and_closed() {
         let flood = std::thread::spawn(move || {
             let payload = vec![2u8; OCTETS];
             for i in 0..REQUESTS {
-                let r = request(i as u32, "cube_octet_sequence", |w| {
+                let r = cubit_request(i as u32, "cube_octet_sequence", |w| {
                     w.body().write_octet_seq(&payload).unwrap();
                 });
                 if writer.write_all(&r).is_err() {

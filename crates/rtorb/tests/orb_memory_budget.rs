@@ -18,11 +18,12 @@ use bytes::Bytes;
 use rtorb::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
-use rtorb_cdr::{ByteOrder, CdrDecode, Encoding, Version};
+use rtorb_cdr::{CdrDecode, Encoding, Version};
 use rtorb_giop::message::{Content, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader};
 use rtorb_giop::{CompletionStatus, FrameDecoder, FrameProtocol, MessageWriter, decode_message};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::wait::{Latch, eventually};
+use rtorb_test_support::wire::{cubit_request, giop_header};
 
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The largest message the servers accept: far more than their budget.
@@ -117,25 +118,6 @@ fn frames_until_closed(raw: &mut TcpStream, what: &str) -> Vec<Bytes> {
     out
 }
 
-/// A GIOP 1.2 little-endian header.
-fn header(flags: u8, msg_type: u8, size: u32) -> Vec<u8> {
-    let mut h = b"GIOP\x01\x02".to_vec();
-    h.extend_from_slice(&[flags, msg_type]);
-    h.extend_from_slice(&size.to_le_bytes());
-    h
-}
-
-/// A GIOP 1.2 request to `Cubit`.
-fn request(id: u32, operation: &'static str, body: impl FnOnce(&mut MessageWriter)) -> Bytes {
-    let enc = Encoding::native()
-        .with_order(ByteOrder::Little)
-        .with_version(Version::V1_2);
-    let h = RequestHeader::new(id, Bytes::from_static(b"Cubit"), operation);
-    let mut w = MessageWriter::request(enc, &h).unwrap();
-    body(&mut w);
-    w.finish().unwrap()
-}
-
 /// Checks that `frames` are exactly a GIOP 1.2 `Reply` to `id` carrying
 /// `NO_MEMORY` (minor [`NO_MEMORY_BUDGET`], `COMPLETED_NO`) and then
 /// `CloseConnection`.
@@ -182,7 +164,7 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         let mut raws = Vec::new();
         for id in 0..16u32 {
             let mut raw = f.raw();
-            let mut start = header(0x01, 0, 64 * 1024 * 1024 - 1);
+            let mut start = giop_header(2, 0x01, 0, 64 * 1024 * 1024 - 1);
             start.extend_from_slice(&(100 + id).to_le_bytes());
             start.resize(12 + 32 * 1024, 0);
             raw.write_all(&start).unwrap();
@@ -198,7 +180,7 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
 
         // Beyond the largest message: IMP_LIMIT, whatever the budget.
         let mut raw = f.raw();
-        let mut start = header(0x01, 0, MAX_MESSAGE + 1);
+        let mut start = giop_header(2, 0x01, 0, MAX_MESSAGE + 1);
         start.extend_from_slice(&77u32.to_le_bytes());
         raw.write_all(&start).unwrap();
         assert_refused_with(
@@ -213,12 +195,12 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
 
         // No request id to answer: a GIOP 1.2 header alone, a GIOP 1.1
         // request (its id follows the service contexts), a LocateRequest.
-        let mut v11 = header(0x01, 0, 64 * 1024 * 1024 - 1);
+        let mut v11 = giop_header(2, 0x01, 0, 64 * 1024 * 1024 - 1);
         v11[5] = 1;
         v11.extend_from_slice(&[0u8; 64]);
-        let mut locate = header(0x01, 3, 64 * 1024 * 1024 - 1);
+        let mut locate = giop_header(2, 0x01, 3, 64 * 1024 * 1024 - 1);
         locate.extend_from_slice(&[0u8; 64]);
-        for start in [header(0x01, 0, 64 * 1024 * 1024 - 1), v11, locate] {
+        for start in [giop_header(2, 0x01, 0, 64 * 1024 * 1024 - 1), v11, locate] {
             let mut raw = f.raw();
             raw.write_all(&start).unwrap();
             let frames = frames_until_closed(&mut raw, &f.what);
@@ -233,7 +215,7 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         // One request of 3 MiB is taken (its part received is held); a
         // second that no longer fits what remains is refused.
         let mut first = f.raw();
-        let mut start = header(0x01, 0, 3 * 1024 * 1024);
+        let mut start = giop_header(2, 0x01, 0, 3 * 1024 * 1024);
         start.extend_from_slice(&7u32.to_le_bytes());
         start.resize(64 * 1024, 0);
         first.write_all(&start).unwrap();
@@ -245,7 +227,7 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
             f.server.buffered_bytes()
         );
         let mut second = f.raw();
-        let mut start = header(0x01, 0, 2 * 1024 * 1024);
+        let mut start = giop_header(2, 0x01, 0, 2 * 1024 * 1024);
         start.extend_from_slice(&8u32.to_le_bytes());
         second.write_all(&start).unwrap();
         assert_refused(&frames_until_closed(&mut second, &f.what), 8, &f.what);
@@ -272,7 +254,7 @@ fn a_client_that_never_reads_its_replies_is_held_within_the_budget() {
         let mut writer = raw.try_clone().unwrap();
         let sender = std::thread::spawn(move || {
             for id in 0..REQUESTS {
-                let r = request(id, "cube_octet_sequence", |w| {
+                let r = cubit_request(id, "cube_octet_sequence", |w| {
                     w.body().write_octet_seq(&vec![2u8; OCTETS]).unwrap();
                 });
                 writer.write_all(&r).unwrap();
@@ -324,10 +306,10 @@ fn fragments_that_never_end_are_cut_off_at_the_budget() {
         let sender = std::thread::spawn(move || {
             // A request with more fragments to follow, then fragments
             // with more to follow, until the server closes.
-            let mut first = header(0x03, 0, PIECE as u32);
+            let mut first = giop_header(2, 0x03, 0, PIECE as u32);
             first.extend_from_slice(&9u32.to_le_bytes());
             first.resize(12 + PIECE, 0);
-            let mut fragment = header(0x03, 7, (4 + PIECE) as u32);
+            let mut fragment = giop_header(2, 0x03, 7, (4 + PIECE) as u32);
             fragment.extend_from_slice(&9u32.to_le_bytes());
             fragment.resize(16 + PIECE, 0);
             let mut sent = 0usize;
