@@ -19,7 +19,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{Policy, ServerRequest, Skeleton, SyncScope, SystemException, bad_operation};
+use rtorb::runtime::{
+    Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, bad_operation,
+};
 use rtorb_cdr::{CdrDecode, CdrEncode};
 use rtorb_test_support::wait::Latch;
 
@@ -204,17 +206,7 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
     );
     server.release();
     // A twoway on the same connection runs after the upcalls before it.
-    assert_eq!(
-        obj.invoke("ping", |_| Ok(()))
-            .unwrap()
-            .decode::<_, SystemException>(i32::decode)
-            .unwrap(),
-        1
-    );
-    let mut reports = vec!["started 1".to_owned()];
-    while reports.last().map(String::as_str) != Some("ping") {
-        reports.push(server.next_report());
-    }
+    let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(
         reports,
         [
@@ -230,6 +222,24 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
     drop(with_server);
     client.shutdown();
     assert_eq!(server.finish(), ["exit"]);
+}
+
+/// Calls `ping` on `obj` (a twoway, run after the upcalls queued before
+/// it on the connection) and returns the server's reports from the first
+/// upcall, `"started 1"`, up to the ping's.
+fn ping_after_the_upcalls(obj: &Object, server: &mut Server) -> Vec<String> {
+    assert_eq!(
+        obj.invoke("ping", |_| Ok(()))
+            .unwrap()
+            .decode::<_, SystemException>(i32::decode)
+            .unwrap(),
+        1
+    );
+    let mut reports = vec!["started 1".to_owned()];
+    while reports.last().map(String::as_str) != Some("ping") {
+        reports.push(server.next_report());
+    }
+    reports
 }
 
 #[test]
@@ -267,17 +277,7 @@ fn other_sync_scopes_run_in_order_behind_a_deferred_upcall() {
     }
     assert_eq!(client.idle_connections(), 1, "one connection");
     server.release();
-    assert_eq!(
-        obj.invoke("ping", |_| Ok(()))
-            .unwrap()
-            .decode::<_, SystemException>(i32::decode)
-            .unwrap(),
-        1
-    );
-    let mut reports = vec!["started 1".to_owned()];
-    while reports.last().map(String::as_str) != Some("ping") {
-        reports.push(server.next_report());
-    }
+    let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(
         reports,
         [
