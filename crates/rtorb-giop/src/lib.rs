@@ -91,7 +91,7 @@ pub mod view;
 
 pub use corbaloc::{Corbaloc, Corbaname, ObjectUrl, UrlError, parse_object_url};
 pub use exception::{CompletionStatus, SystemException, SystemExceptionId, SystemExceptionKind};
-pub use fragment::{Reassembler, ReassemblyLimits, fragment_chunks, fragment_message};
+pub use fragment::{BlockPool, Reassembler, ReassemblyLimits, fragment_chunks, fragment_message};
 pub use framing::{FrameDecoder, FrameHeader, FrameProtocol};
 pub use header::{GiopError, MessageHeader, MsgType};
 pub use ior::{IorError, ObjectReference};

@@ -3,6 +3,9 @@
 //! - [`alloc`]: a global allocator that counts heap allocations, per thread
 //!   and for the whole process, for the checks that a call allocates
 //!   nothing;
+//! - [`live`]: a global allocator that tracks the bytes live in the
+//!   process and their peak, for the checks that what a server holds is
+//!   what it accounts for;
 //! - [`wait`]: a [`Latch`](wait::Latch) and [`eventually`](wait::eventually),
 //!   so that tests wait for the event itself rather than for a guessed time;
 //! - [`cubit`]: stubs, servant traits and skeletons that `rtorb-idl`
@@ -20,6 +23,7 @@
 pub mod alloc;
 pub mod cubit;
 pub mod echo;
+pub mod live;
 pub mod log;
 pub mod net;
 pub mod text;
