@@ -20,9 +20,18 @@
 //! The accounting is one atomic counter ([`MemoryBudget`]); each part of a
 //! connection keeps what it holds in a [`Charge`], released when the part
 //! no longer needs it or the connection is dropped.
+//!
+//! Fragments held for reassembly are kept in the blocks of one
+//! [`BlockPool`] for all connections ([`MemoryBudget::blocks`]): a block
+//! freed on one thread is the next one taken on any, so that the blocks
+//! allocated are no more than those charged at once, however many threads
+//! serve the connections (an allocator with an arena per thread would
+//! otherwise keep, for each thread, what its connections once held).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rtorb_giop::BlockPool;
 
 /// Messages up to this many octets, header included, are received
 /// without charging the budget.
@@ -38,6 +47,8 @@ const OUTPUT_STEP: usize = 64 * 1024;
 pub(crate) struct MemoryBudget {
     limit: usize,
     used: AtomicUsize,
+    /// The blocks of fragments held for reassembly.
+    blocks: Arc<BlockPool>,
 }
 
 impl MemoryBudget {
@@ -46,7 +57,13 @@ impl MemoryBudget {
         MemoryBudget {
             limit,
             used: AtomicUsize::new(0),
+            blocks: Arc::default(),
         }
+    }
+
+    /// The blocks of fragments held for reassembly, for every connection.
+    pub(crate) fn blocks(&self) -> &Arc<BlockPool> {
+        &self.blocks
     }
 
     /// Octets charged now.

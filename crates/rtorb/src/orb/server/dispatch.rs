@@ -112,13 +112,15 @@ impl Dispatcher {
     ) -> Dispatcher {
         Dispatcher {
             messaging,
-            reassembler: Reassembler::new(ReassemblyLimits {
-                // A reassembled message: a header and at most `max`.
-                max_total_bytes: usize::try_from(max)
-                    .unwrap_or(usize::MAX)
-                    .saturating_add(rtorb_giop::header::HEADER_LEN),
-                ..ReassemblyLimits::default()
-            }),
+            // A reassembled message: a header and at most `max`.
+            reassembler: Reassembler::with_pool(
+                ReassemblyLimits::for_message(
+                    usize::try_from(max)
+                        .unwrap_or(usize::MAX)
+                        .saturating_add(rtorb_giop::header::HEADER_LEN),
+                ),
+                Arc::clone(budget.blocks()),
+            ),
             reply: ReplyBuilder::with_buffer(
                 Encoding::native(),
                 0,
@@ -181,17 +183,24 @@ impl Dispatcher {
         transport: &mut dyn Transport,
         write: &mut WriteHalf,
     ) -> Next {
-        if self.messaging == FrameProtocol::Giop && is_fragment(&frame) {
+        let fragment = self.messaging == FrameProtocol::Giop && is_fragment(&frame);
+        if fragment {
             // Held until the message is complete: charged before it is
-            // copied, and refused once the budget cannot take it.
-            let need = self.reassembler.held_bytes().saturating_add(frame.len());
-            if !self.held.hold(need) {
+            // copied (with the copy of the message it completes), and
+            // refused once the budget cannot take it.
+            if !self.held.hold(self.reassembler.held_during(&frame)) {
                 return message_error();
             }
         }
         let reassembled = self.messaging.reassemble(&mut self.reassembler, frame);
         if self.held.held() > 0 {
-            self.held.hold_exactly(self.reassembler.held_bytes());
+            // What is held now, and the message completed until handled.
+            let completed = match &reassembled {
+                Ok(Some((_, whole))) if fragment => whole.len(),
+                _ => 0,
+            };
+            self.held
+                .hold_exactly(self.reassembler.held_bytes().saturating_add(completed));
         }
         let (msg, message) = match reassembled {
             Ok(None) => return Next::Continue,
@@ -199,6 +208,23 @@ impl Dispatcher {
             Ok(Some(pair)) => pair,
             Err(_) => return message_error(),
         };
+        let next = self.handle_message(core, &msg, &message, transport, write);
+        if fragment {
+            drop((msg, message));
+            self.held.hold_exactly(self.reassembler.held_bytes());
+        }
+        next
+    }
+
+    /// Handles a message decoded in full (`message` its buffer).
+    fn handle_message(
+        &mut self,
+        core: &Arc<ServerCore>,
+        msg: &Message,
+        message: &Bytes,
+        transport: &mut dyn Transport,
+        write: &mut WriteHalf,
+    ) -> Next {
         self.probe.lap(Stage::ServerParse);
         match &msg.content {
             Content::Request(r) => {
@@ -210,9 +236,9 @@ impl Dispatcher {
                     operation: header.operation.as_bytes(),
                     service_context: Some(&header.service_context),
                     encoding: msg.encoding(),
-                    body: Body::Of(&msg),
+                    body: Body::Of(msg),
                 };
-                self.request(core, &incoming, &message, transport, write)
+                self.request(core, &incoming, message, transport, write)
             }
             Content::LocateRequest(l) => {
                 let located = l.target.object_key().map(|k| core.locate(k));
@@ -231,7 +257,7 @@ impl Dispatcher {
                         LocateStatus::UnknownObject
                     }
                 };
-                let encoded = match self.plain_locate_reply(&msg, l.request_id, &status) {
+                let encoded = match self.plain_locate_reply(msg, l.request_id, &status) {
                     Some(b) => Ok(b),
                     None => self.messaging.encode(&Message::new(
                         msg.version,
