@@ -287,6 +287,8 @@ impl WriteHalf {
             if linger.is_ok() {
                 let _ = self.output.write_all_to(transport);
             }
+            // Released before the connection's side of the stream ends.
+            self.charge.follow_output(self.output.len());
         } else {
             let _ = self.flush(transport);
         }
