@@ -1,7 +1,8 @@
 //! Fragments that never end, on several connections at once, under every
 //! server strategy: each connection is answered with a `MessageError` and
 //! closed once the memory budget cannot take its next fragment, the
-//! well-behaved client is served after, nothing stays charged, and the
+//! well-behaved client is served after (a request it sends in fragments
+//! too), nothing stays charged, and the
 //! memory the server allocated meanwhile stays within its budget and a
 //! small constant (measured with an allocator that tracks the bytes live,
 //! not resident memory; one test in this binary, since every thread is
@@ -94,6 +95,18 @@ fn check(strategy: ServerStrategy) {
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
+    // A client that sends its large requests in fragments of 4 KiB.
+    let fragmenting = Orb::builder()
+        .round_trip_timeout(TIMEOUT)
+        .fragment_size(4096)
+        .build()
+        .unwrap();
+    let fragmented: Cubit = fragmenting
+        .string_to_object(&ior)
+        .unwrap()
+        .unchecked_narrow();
+    let octets: Vec<u8> = (0..200 * 1024).map(|i| i as u8).collect();
+    let cubed: Vec<u8> = octets.iter().map(|b| b.wrapping_pow(3)).collect();
     let address = rtorb_test_support::net::iiop_address(&server);
     assert_eq!(cubit.cube_long(3).unwrap(), 27, "{strategy}");
 
@@ -127,6 +140,17 @@ fn check(strategy: ServerStrategy) {
     for i in 2..5 {
         assert_eq!(cubit.cube_long(i).unwrap(), i * i * i, "{strategy}");
     }
+    // A message reassembled within the budget is served, and what it held
+    // released.
+    for _ in 0..3 {
+        let got = fragmented.cube_octet_sequence(&octets).unwrap();
+        assert!(got[..] == cubed[..], "{strategy}");
+    }
+    assert!(
+        eventually(TIMEOUT, || server.buffered_bytes() == 0),
+        "{strategy}: the server still holds {} octets",
+        server.buffered_bytes()
+    );
     server.shutdown();
 }
 
