@@ -35,7 +35,7 @@ const BUDGET: usize = (12 + PIECE) * 128 + 64 * 1024;
 const FLOODS: usize = 3;
 /// What the server may allocate besides its budget while they flood: the
 /// framing buffers and state of their connections.
-const CONSTANT: usize = 256 * 1024;
+const CONSTANT: usize = 384 * 1024;
 
 /// A request with more fragments to follow, then fragments with more to
 /// follow, each with a body of [`PIECE`] octets, until the server closes;
