@@ -60,6 +60,7 @@
 //!    limit and the connection cap derived from it;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
 //!    `shedding.rs`: choosing the connection to shed at the cap;
+//!    `linger.rs`: the close of a connection whose message was refused;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
 //!    through the write half, queues deferred upcalls);
@@ -77,6 +78,7 @@ mod descriptors;
 mod dispatch;
 mod event_loop;
 mod leader_followers;
+mod linger;
 mod reactive;
 mod read;
 mod shedding;

@@ -20,19 +20,40 @@ use rtorb_giop::{FrameProtocol, decode_message, encode_message};
 struct Endless {
     header: Vec<u8>,
     read: Arc<AtomicUsize>,
+    /// Octets read, counted with those of other peers.
+    total: Option<Arc<AtomicUsize>>,
+    /// A socket with input, always readable, for the poller.
+    bell: Option<(UnixStream, UnixStream)>,
 }
 
 impl Endless {
     fn new(size: u32, read: Arc<AtomicUsize>) -> Endless {
         let mut header = b"GIOP\x01\x02\x00\x00".to_vec();
         header.extend_from_slice(&size.to_be_bytes());
-        Endless { header, read }
+        Endless {
+            header,
+            read,
+            total: None,
+            bell: None,
+        }
+    }
+
+    /// One the poller can watch (always readable), counting what is read
+    /// of it in `total`.
+    fn polled(size: u32, total: &Arc<AtomicUsize>) -> Endless {
+        let (bell, mut ringer) = UnixStream::pair().unwrap();
+        ringer.write_all(b"!").unwrap();
+        Endless {
+            total: Some(Arc::clone(total)),
+            bell: Some((bell, ringer)),
+            ..Endless::new(size, Arc::new(AtomicUsize::new(0)))
+        }
     }
 }
 
-impl std::os::fd::AsRawFd for Endless {
+impl AsRawFd for Endless {
     fn as_raw_fd(&self) -> std::os::fd::RawFd {
-        -1
+        self.bell.as_ref().map_or(-1, |(b, _)| b.as_raw_fd())
     }
 }
 
@@ -49,6 +70,9 @@ impl Transport for Endless {
             *b = self.header.get(at + i).copied().unwrap_or(0);
         }
         self.read.fetch_add(buf.len(), Ordering::Relaxed);
+        if let Some(total) = &self.total {
+            total.fetch_add(buf.len(), Ordering::Relaxed);
+        }
         Ok(buf.len())
     }
     fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
@@ -176,6 +200,8 @@ fn events_racing_releases_leave_one_owner_and_end_idle() {
 /// What a [`Listener`] hands out once its queue is empty.
 #[derive(Debug, Clone, Copy)]
 enum Then {
+    /// Nothing: the accept would block.
+    Nothing,
     /// A new connection every time, whose peer has already closed it (a
     /// client that connects and closes as fast as it can).
     Churn,
@@ -224,6 +250,7 @@ impl Acceptor for Listener {
             return Ok(t);
         }
         match self.then {
+            Then::Nothing => Err(TransportError::Io(std::io::ErrorKind::WouldBlock.into())),
             Then::Churn => {
                 let (server, peer) = UnixStream::pair().unwrap();
                 drop(peer);
@@ -233,6 +260,55 @@ impl Acceptor for Listener {
     }
     fn set_nonblocking(&self, _: bool) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// A client's transport that notes, when the server first reads it, how
+/// much had been read of the [`Endless`] peers by then.
+#[derive(Debug)]
+struct Watched {
+    inner: UnixTransport,
+    total: Arc<AtomicUsize>,
+    seen: Arc<AtomicUsize>,
+}
+
+impl AsRawFd for Watched {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+impl Transport for Watched {
+    fn protocol(&self) -> &'static str {
+        self.inner.protocol()
+    }
+    fn messaging(&self) -> FrameProtocol {
+        self.inner.messaging()
+    }
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let total = self.total.load(Ordering::Relaxed);
+        let _ = self
+            .seen
+            .compare_exchange(usize::MAX, total, Ordering::Relaxed, Ordering::Relaxed);
+        self.inner.read(buf)
+    }
+    fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        self.inner.writev(bufs)
+    }
+    fn shutdown(&mut self, how: std::net::Shutdown) -> std::io::Result<()> {
+        self.inner.shutdown(how)
+    }
+    fn peer(&self) -> String {
+        self.inner.peer()
+    }
+    fn set_nonblocking(&mut self, on: bool) -> std::io::Result<()> {
+        self.inner.set_nonblocking(on)
+    }
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_write_timeout(t)
     }
 }
 
@@ -307,4 +383,42 @@ fn connections_that_never_stop_coming_leave_room_to_serve_the_others() {
         );
         stop(&core, loop_threads);
     }
+}
+
+#[test]
+fn a_refused_connection_takes_a_turn_not_the_loop() {
+    // Connections whose peers send a message over the largest and never
+    // stop, then a client's: the client is served after a turn of each,
+    // not after each has read away what it discards.
+    const REFUSED: usize = 8;
+    let core = core();
+    let total = Arc::new(AtomicUsize::new(0));
+    let mut queue: Vec<Box<dyn Transport>> = (0..REFUSED)
+        .map(|_| Box::new(Endless::polled(32 << 20, &total)) as Box<dyn Transport>)
+        .collect();
+    let (server, mut peer) = client();
+    let seen = Arc::new(AtomicUsize::new(usize::MAX));
+    queue.push(Box::new(Watched {
+        inner: server,
+        total: Arc::clone(&total),
+        seen: Arc::clone(&seen),
+    }));
+    let threads = spawn(
+        Arc::clone(&core),
+        vec![Box::new(Listener::new(queue, Then::Nothing))],
+        1,
+    )
+    .unwrap();
+    answered(&mut peer, "behind refused connections");
+    // What was read of them by the time the client's request was: a
+    // turn's worth each (and a read past it), where reading away a refused
+    // message at once took up to a MiB each.
+    let read = seen.load(Ordering::Relaxed);
+    let most =
+        REFUSED * (MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10));
+    assert!(
+        read <= most,
+        "{read} octets read of {REFUSED} refused connections before another was served (at most {most})"
+    );
+    stop(&core, threads);
 }
