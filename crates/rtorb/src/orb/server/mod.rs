@@ -35,7 +35,8 @@
 //! maximum message size, or than what remains of the ORB's memory budget
 //! (`budget.rs`), is refused before anything is buffered for it, with an
 //! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
-//! arrived, else `MessageError`, and its connection closed; part of a
+//! arrived, else `MessageError`, and its connection closed (in the event
+//! loop after lingering a bounded time, `linger.rs`); part of a
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
 //! connection limit the oldest idle connection (else the oldest that never
