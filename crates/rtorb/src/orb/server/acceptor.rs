@@ -1,7 +1,8 @@
-//! Accepting connections: every connection waiting on an acceptor is
-//! taken at once (until the accept would block), counted against the
+//! Accepting connections: the connections waiting on an acceptor are
+//! taken (until the accept would block, or up to a bound the event loop
+//! sets so that accepting takes turns with serving), counted against the
 //! connection limit, and handed to the strategy; and the loop of an
-//! acceptor that has a thread of its own. At the limit the strategy sheds
+//! acceptor that has a thread of its own, which takes every one waiting. At the limit the strategy sheds
 //! a connection to make room (see `shedding.rs`); only if none may be
 //! shed is the new connection closed as soon as it is accepted.
 
@@ -22,21 +23,25 @@ const ACCEPT_POLL: Duration = Duration::from_millis(5);
 pub(super) enum Pending {
     /// No connection is waiting.
     Drained,
+    /// The bound was reached and more may be waiting: accept again soon,
+    /// since those waiting bring no new event.
+    More,
     /// An accept failed otherwise (out of descriptors or the like): try
     /// again later, since a waiting connection brings no new event.
     Failed,
 }
 
-/// Accepts every waiting connection, and hands each one admitted to
-/// `serve`; at the limit, `shed` closes (or starts closing) a connection to
-/// make room, or says that none may be shed.
+/// Accepts the waiting connections, at most `most`, and hands each one
+/// admitted to `serve`; at the limit, `shed` closes (or starts closing) a
+/// connection to make room, or says that none may be shed.
 pub(super) fn accept_pending(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
+    most: usize,
     mut shed: impl FnMut() -> bool,
     mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
 ) -> Pending {
-    loop {
+    for _ in 0..most {
         match acceptor.accept() {
             Ok(transport) => {
                 let open = match core.admit() {
@@ -57,6 +62,7 @@ pub(super) fn accept_pending(
             Err(_) => return Pending::Failed,
         }
     }
+    Pending::More
 }
 
 /// Accepts connections until the ORB stops, handing each to `serve`. The
@@ -85,11 +91,12 @@ pub(super) fn accept_loop(
     let mut events = Events::with_capacity(4);
     while !core.stopping() {
         // Take every pending connection: readiness is edge-triggered.
-        let pending = accept_pending(core, acceptor, &mut shed, &mut serve);
+        let pending = accept_pending(core, acceptor, usize::MAX, &mut shed, &mut serve);
         if core.stopping() {
             break;
         }
         match (&mut poll, pending) {
+            (_, Pending::More) => {}
             (Some(p), Pending::Drained) => {
                 if let Err(e) = p.poll(&mut events, None)
                     && e.kind() != std::io::ErrorKind::Interrupted

@@ -11,16 +11,23 @@
 //! ```text
 //!            peer ends its stream,            queue written
 //!   Open ──── replies still queued ──► Draining ─────────────┐
-//!    │                                    │                  │
-//!    │ end of stream, error, timeout,     │ write timeout,   │
-//!    │ malformed input (MessageError),    │ write error,     │
-//!    │ shutdown (CloseConnection)         │ shutdown         │
-//!    ▼                                    ▼                  ▼
-//!  Closing ◄──────────────────────────────┴──────────────────┘
-//!    │ close: the queue and the last message written
-//!    ▼
-//!  Closed
+//!    │ │                                  │                  │
+//!    │ │ end of stream, error, timeout,   │ write timeout,   │
+//!    │ │ malformed input (MessageError),  │ write error,     │
+//!    │ │ shutdown (CloseConnection)       │ shutdown         │
+//!    │ ▼                                  ▼                  ▼
+//!    │ Closing ◄──────────────────────────┴──────────────────┘
+//!    │ ▲  │ close: the queue and the last message written
+//!    │ │  ▼
+//!    │ │ Closed
+//!    │ └── end of stream, deadline, shutdown, write timeout ──┐
+//!    │ message refused (nonblocking): answer queued           │
+//!    └───────────────────────────────────────────────► Lingering
 //! ```
+//!
+//! A nonblocking connection whose message is refused lingers
+//! (`linger.rs`): the event loop writes its answer and reads away the rest
+//! of the refused message a turn at a time before it closes.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -31,6 +38,7 @@ use rtorb_giop::{CompletionStatus, FrameHeader, SystemException, SystemException
 
 use super::ServerCore;
 use super::dispatch::Dispatcher;
+use super::linger::{Linger, Step, discard_at_once};
 use super::read::{ReadError, ReadHalf};
 use super::shedding::Activity;
 use super::write::{Control, Next, WriteHalf};
@@ -42,10 +50,6 @@ use crate::whitebox::Stage;
 /// Reading costs one of a turn's budget for every this many octets: a
 /// turn reads a bounded amount, and a large message is read over several.
 pub(crate) const OCTETS_PER_COST: usize = 4 * 1024;
-
-/// The most octets of a refused message read away before its connection
-/// closes.
-const DISCARD_LIMIT: usize = 1024 * 1024;
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +63,11 @@ pub(crate) enum State {
     /// (`CloseConnection` or `MessageError`), goes out on
     /// [`Connection::close`].
     Closing,
+    /// A message was refused (nonblocking only): the answer and the last
+    /// message are written, then what the peer still sends is read away,
+    /// a bounded amount per turn, until it ends its stream or the linger
+    /// deadline passes.
+    Lingering,
     /// The transport is shut down.
     Closed,
 }
@@ -88,8 +97,11 @@ pub(crate) struct Connection {
     read: ReadHalf,
     write: WriteHalf,
     dispatch: Dispatcher,
-    /// Whether a message was refused (its rest is discarded on close).
+    /// Whether a message was refused (its rest is read away before the
+    /// connection closes).
     refused: bool,
+    /// In [`State::Lingering`]: what has been read away, and until when.
+    linger: Option<Linger>,
     /// What the acceptor reads to choose a connection to shed.
     activity: Arc<Activity>,
     /// Whether a whole message has been received.
@@ -125,6 +137,7 @@ impl Connection {
             write: WriteHalf::new(messaging, blocking, core.fragment_size, &core.budget),
             dispatch: Dispatcher::new(messaging, max, core.limits.assumed_code_sets, &core.budget),
             refused: false,
+            linger: None,
             activity: Arc::new(Activity::new()),
             completed: false,
             idle_since: Instant::now(),
@@ -189,6 +202,10 @@ impl Connection {
         // the socket: no need for another read to see `WouldBlock` (unless
         // the end of stream is pending, which is seen only by reading).
         let mut drained = false;
+        if self.state == State::Lingering {
+            // Before the checks below, which would queue a last message.
+            return self.linger_turn(core, budget);
+        }
         loop {
             if core.stopping() {
                 // Not started: the client may send it again elsewhere.
@@ -201,6 +218,7 @@ impl Connection {
                 State::Open => {}
                 State::Draining if self.write.is_empty() => return self.closing(None),
                 State::Draining => return Progress::Paused,
+                State::Lingering => return self.linger_turn(core, budget),
                 State::Closing | State::Closed => return Progress::Close,
             }
             if self.write.queued() > core.limits.max_output_buffer
@@ -349,9 +367,49 @@ impl Connection {
                 let refusal =
                     refusal.with_detail(format_args!("a request of {} octets", h.message_len()));
                 self.write.queue_exception_reply(id, h.order, &refusal);
-                self.closing(Some(Control::CloseConnection))
+                self.refused_closing(Control::CloseConnection)
             }
-            _ => self.closing(Some(Control::MessageError)),
+            _ => self.refused_closing(Control::MessageError),
+        }
+    }
+
+    /// After a refusal, with `last` to go out last: a blocking connection
+    /// closes (reading away the refused message at once), a nonblocking
+    /// one lingers (see `linger.rs`). Its first turn follows those of
+    /// connections waiting.
+    #[cold]
+    fn refused_closing(&mut self, last: Control) -> Progress {
+        if self.blocking {
+            return self.closing(Some(last));
+        }
+        self.write.queue_control(last);
+        self.state = State::Lingering;
+        self.linger = Some(Linger::new());
+        // Nothing of it is left for the shedding to keep.
+        self.activity.note(true, self.completed);
+        let _ = self.write.flush(&mut *self.transport);
+        Progress::More
+    }
+
+    /// A turn of a lingering connection: the answer written, what has
+    /// arrived read away within the turn's `budget`.
+    #[cold]
+    fn linger_turn(&mut self, core: &ServerCore, budget: usize) -> Progress {
+        if core.stopping() || self.activity.is_shed() {
+            return self.closing(None);
+        }
+        if !self.write.is_empty() {
+            // Room to write brings an event; the write timeout bounds it.
+            return Progress::Paused;
+        }
+        let Some(linger) = self.linger.as_mut() else {
+            return self.closing(None);
+        };
+        let most = budget.saturating_mul(OCTETS_PER_COST);
+        match linger.turn(&mut *self.transport, most, self.read.read_closed()) {
+            Step::Wait => Progress::Idle,
+            Step::More => Progress::More,
+            Step::Close => self.closing(None),
         }
     }
 
@@ -391,28 +449,6 @@ impl Connection {
         Progress::Close
     }
 
-    /// After a refusal: ends the server's side of the stream and reads
-    /// away what of the refused message has already arrived (at most
-    /// [`DISCARD_LIMIT`] octets, without waiting), so that closing does not
-    /// reset the connection before the peer has read the answer.
-    #[cold]
-    fn discard_input(&mut self) {
-        let _ = self.transport.shutdown(std::net::Shutdown::Write);
-        if self.transport.set_nonblocking(true).is_err() {
-            return;
-        }
-        let mut scratch = [0u8; 4096];
-        let mut left = DISCARD_LIMIT;
-        while left > 0 {
-            match self.transport.read(&mut scratch) {
-                Ok(0) => return,
-                Ok(n) => left = left.saturating_sub(n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => return,
-            }
-        }
-    }
-
     /// Notes that the poller saw the peer close its side (or an error):
     /// a short read no longer means that nothing more is to be read,
     /// since the end of stream itself brings no further event.
@@ -429,6 +465,14 @@ impl Connection {
     /// incomplete-message timeout, or the write timeout of queued replies
     /// that make no progress.
     pub(crate) fn deadline(&self, core: &ServerCore) -> Option<Instant> {
+        if let Some(linger) = self
+            .linger
+            .as_ref()
+            .filter(|_| self.state == State::Lingering)
+        {
+            let until = linger.deadline();
+            return Some(self.write.deadline(core).map_or(until, |w| w.min(until)));
+        }
         let idle = core
             .limits
             .idle_timeout
@@ -449,7 +493,8 @@ impl Connection {
     /// Ends the connection after the server's shutdown: `CloseConnection`
     /// after what is queued, then [`Connection::close`].
     pub(crate) fn shut_down(&mut self, core: &ServerCore) {
-        if self.state != State::Closed {
+        // A lingering connection has queued its last message already.
+        if !matches!(self.state, State::Closed | State::Lingering) {
             self.closing(Some(Control::CloseConnection));
         }
         self.close(core);
@@ -465,8 +510,8 @@ impl Connection {
         }
         self.state = State::Closing;
         self.write.linger(&mut *self.transport, core);
-        if self.refused {
-            self.discard_input();
+        if self.refused && self.blocking {
+            discard_at_once(&mut *self.transport);
         }
         let _ = self.transport.shutdown(std::net::Shutdown::Both);
         self.state = State::Closed;

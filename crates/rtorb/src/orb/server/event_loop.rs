@@ -4,9 +4,12 @@
 //! It is a `mio` [`Poll`] (`epoll`) over the acceptors
 //! and every connection, registered edge-triggered for reading and
 //! writing, and one or more threads that take turns as its *leader*. The
-//! leader waits for events; it accepts new connections itself, and for a
-//! connection with input (or room to write) it claims the connection and
-//! queues it. It then takes one claimed connection off the queue and gives
+//! leader waits for events; it accepts new connections itself (at most
+//! [`ACCEPTS_PER_TURN`] from an acceptor between two looks at the poller,
+//! the rest after the connections that became ready meanwhile: clients
+//! that connect without end cannot keep it from serving the connections
+//! it has), and for a connection with input (or room to write) it claims
+//! the connection and queues it. It then takes one claimed connection off the queue and gives
 //! up leadership (a follower, waiting on the leader lock, becomes the
 //! leader and waits for the next events) before it reads and runs the
 //! connection's requests itself: the thread that reads a request is the
@@ -64,6 +67,13 @@ use mio::{Events, Interest, Poll, Registry, Token, Waker};
 /// connection that has become ready meanwhile, and every other connection
 /// that spent a whole turn.
 pub const MESSAGES_PER_TURN: usize = 16;
+
+/// The most connections the leader accepts from one acceptor before it
+/// looks at the poller again: connections that connect (and close) as fast
+/// as they can keep the accept queue from ever emptying, and must not keep
+/// the established connections from being served. More waiting are
+/// accepted after the connections that became ready meanwhile.
+pub(crate) const ACCEPTS_PER_TURN: usize = 16;
 
 /// Events taken from the poller at once.
 const EVENTS: usize = 256;
@@ -152,6 +162,9 @@ struct Leader {
     poll: Poll,
     events: Events,
     acceptors: Vec<Box<dyn Acceptor>>,
+    /// By acceptor: more connections may be waiting (an event came, or
+    /// the last round of accepts stopped at [`ACCEPTS_PER_TURN`]).
+    accepting: Vec<bool>,
     /// Claimed connections that became ready (an event, a timeout),
     /// waiting for a thread.
     ready: VecDeque<Arc<Slot>>,
@@ -210,6 +223,7 @@ pub(crate) fn spawn(
     let waker = Arc::new(Waker::new(&registry, WAKER)?);
     core.add_waker(Arc::clone(&waker));
     let threads = threads.max(1);
+    let accepting = vec![false; acceptors.len()];
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -217,6 +231,7 @@ pub(crate) fn spawn(
             poll,
             events: Events::with_capacity(EVENTS),
             acceptors,
+            accepting,
             ready: VecDeque::with_capacity(EVENTS),
             busy: VecDeque::new(),
             next_sweep: Instant::now(),
@@ -287,6 +302,7 @@ impl EventLoop {
             poll,
             events,
             acceptors,
+            accepting,
             ready,
             busy,
             next_sweep,
@@ -302,7 +318,9 @@ impl EventLoop {
             if self.has_requeued.swap(false, Ordering::AcqRel) {
                 busy.extend(lock(&self.requeued).drain(..));
             }
-            let waiting = !busy.is_empty() || self.has_requeued.load(Ordering::Acquire);
+            let waiting = !busy.is_empty()
+                || self.has_requeued.load(Ordering::Acquire)
+                || accepting.contains(&true);
             let mut timeout = if waiting {
                 Some(Duration::ZERO)
             } else if self.timed.load(Ordering::Acquire) > 0
@@ -332,8 +350,8 @@ impl EventLoop {
                 match event.token() {
                     WAKER => {}
                     Token(t) if t < FIRST_CONNECTION => {
-                        if let Some(a) = acceptors.get(t - 1) {
-                            self.accept(&**a);
+                        if let Some(a) = accepting.get_mut(t - 1) {
+                            *a = true;
                         }
                     }
                     Token(t) => {
@@ -361,11 +379,17 @@ impl EventLoop {
                     // connections waiting that bring no new event: try
                     // again.
                     self.accept_retry.store(false, Ordering::Release);
-                    for a in acceptors.iter() {
-                        self.accept(&**a);
-                    }
+                    accepting.fill(true);
                 }
                 *next_sweep = now + self.core.limits.poll_interval;
+            }
+            // A round of accepts per acceptor with connections waiting,
+            // after the events of the poll have queued the connections
+            // that became ready.
+            for (a, more) in acceptors.iter().zip(accepting.iter_mut()) {
+                if *more {
+                    *more = self.accept(&**a);
+                }
             }
             if let Some(slot) = ready.pop_front().or_else(|| busy.pop_front()) {
                 return Some(slot);
@@ -373,11 +397,13 @@ impl EventLoop {
         }
     }
 
-    /// Accepts every waiting connection.
-    fn accept(&self, acceptor: &dyn Acceptor) {
+    /// Accepts the waiting connections, at most [`ACCEPTS_PER_TURN`];
+    /// whether more may be waiting.
+    fn accept(&self, acceptor: &dyn Acceptor) -> bool {
         let pending = accept_pending(
             &self.core,
             acceptor,
+            ACCEPTS_PER_TURN,
             || self.shed(),
             |transport, open| {
                 if let Ok(connection) = Connection::new(&self.core, transport, false) {
@@ -388,10 +414,15 @@ impl EventLoop {
                 }
             },
         );
-        if let Pending::Failed = pending {
-            // Out of descriptors or the like: retried at the next sweep
-            // (a waiting connection brings no new event).
-            self.accept_retry.store(true, Ordering::Release);
+        match pending {
+            Pending::Drained => false,
+            Pending::More => true,
+            Pending::Failed => {
+                // Out of descriptors or the like: retried at the next
+                // sweep (a waiting connection brings no new event).
+                self.accept_retry.store(true, Ordering::Release);
+                false
+            }
         }
     }
 
@@ -611,171 +642,4 @@ impl EventLoop {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::orb::OrbConfig;
-    use crate::orb::server::ServerLimits;
-    use crate::poa::table::AdapterTable;
-    use crate::runtime::NoInvoker;
-    use crate::transport::Transport;
-    use rtorb_giop::FrameProtocol;
-
-    /// A peer that never stops sending: one GIOP 1.2 request header
-    /// announcing `size` octets, then as many as are read.
-    #[derive(Debug)]
-    struct Endless {
-        header: Vec<u8>,
-        read: Arc<AtomicUsize>,
-    }
-
-    impl Endless {
-        fn new(size: u32, read: Arc<AtomicUsize>) -> Endless {
-            let mut header = b"GIOP\x01\x02\x00\x00".to_vec();
-            header.extend_from_slice(&size.to_be_bytes());
-            Endless { header, read }
-        }
-    }
-
-    impl std::os::fd::AsRawFd for Endless {
-        fn as_raw_fd(&self) -> std::os::fd::RawFd {
-            -1
-        }
-    }
-
-    impl Transport for Endless {
-        fn protocol(&self) -> &'static str {
-            "endless"
-        }
-        fn messaging(&self) -> FrameProtocol {
-            FrameProtocol::Giop
-        }
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            let at = self.read.load(Ordering::Relaxed);
-            for (i, b) in buf.iter_mut().enumerate() {
-                *b = self.header.get(at + i).copied().unwrap_or(0);
-            }
-            self.read.fetch_add(buf.len(), Ordering::Relaxed);
-            Ok(buf.len())
-        }
-        fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
-            Ok(bufs.iter().map(|b| b.len()).sum())
-        }
-        fn shutdown(&mut self, _: std::net::Shutdown) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn peer(&self) -> String {
-            "endless".into()
-        }
-        fn set_nonblocking(&mut self, _: bool) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn set_read_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn set_write_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_turn_reads_a_large_message_a_part_at_a_time() {
-        let core = Arc::new(ServerCore::new(
-            ServerLimits::from_config(&OrbConfig::default()),
-            Arc::new(NoInvoker),
-            AdapterTable::new(16),
-        ));
-        let read = Arc::new(AtomicUsize::new(0));
-        let size = 8 << 20;
-        let mut conn = Connection::new(
-            &core,
-            Box::new(Endless::new(size, Arc::clone(&read))),
-            false,
-        )
-        .unwrap();
-        // The peer always has more: each turn ends with its budget spent,
-        // having read at most one read past the budget's worth.
-        let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
-        let mut before = 0;
-        for turn in 0..4 {
-            assert_eq!(conn.receive(&core, MESSAGES_PER_TURN), Progress::More);
-            let now = read.load(Ordering::Relaxed);
-            assert!(now > before, "turn {turn} read nothing");
-            assert!(
-                now - before <= most,
-                "turn {turn} read {} octets of a {size}-octet message (at most {most})",
-                now - before
-            );
-            before = now;
-        }
-    }
-
-    fn slot() -> Slot {
-        Slot {
-            index: 0,
-            state: AtomicU8::new(IDLE),
-            read_closed: AtomicBool::new(false),
-            activity: Arc::new(Activity::new()),
-            deadline: AtomicU64::new(0),
-            live: Mutex::new(None),
-        }
-    }
-
-    #[test]
-    fn an_event_claims_an_idle_connection_only() {
-        let s = slot();
-        assert!(s.signal(), "the first event claims it");
-        assert!(!s.signal(), "a second event does not");
-        assert!(!s.signal());
-        // The owner is told to take another turn, once.
-        assert!(!s.release());
-        assert!(s.release());
-        assert!(s.signal(), "idle again: claimable");
-    }
-
-    #[test]
-    fn a_closed_connection_is_never_claimed() {
-        let s = slot();
-        s.state.store(CLOSED, Ordering::Release);
-        assert!(!s.signal());
-        assert_eq!(s.state.load(Ordering::Acquire), CLOSED);
-    }
-
-    #[test]
-    fn events_racing_releases_leave_one_owner_and_end_idle() {
-        // Two threads signal while the owner serves and releases: at most
-        // one thread owns the connection at any time, and when all is
-        // done it is idle, not claimed by no one.
-        for _ in 0..200 {
-            let s = Arc::new(slot());
-            let owners = Arc::new(AtomicUsize::new(0));
-            // One turn, then release; another turn while release says so.
-            let serve = |s: &Slot, owners: &AtomicUsize| loop {
-                assert_eq!(owners.fetch_add(1, Ordering::SeqCst), 0, "two owners");
-                owners.fetch_sub(1, Ordering::SeqCst);
-                if s.release() {
-                    break;
-                }
-            };
-            assert!(s.signal());
-            let threads: Vec<_> = (0..3)
-                .map(|t| {
-                    let (s, owners) = (Arc::clone(&s), Arc::clone(&owners));
-                    std::thread::spawn(move || {
-                        if t == 0 {
-                            serve(&s, &owners);
-                        }
-                        for _ in 0..50 {
-                            if s.signal() {
-                                serve(&s, &owners);
-                            }
-                        }
-                    })
-                })
-                .collect();
-            for t in threads {
-                t.join().unwrap();
-            }
-            assert_eq!(s.state.load(Ordering::Acquire), IDLE);
-        }
-    }
-}
+mod tests;

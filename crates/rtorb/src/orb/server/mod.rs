@@ -35,7 +35,8 @@
 //! maximum message size, or than what remains of the ORB's memory budget
 //! (`budget.rs`), is refused before anything is buffered for it, with an
 //! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
-//! arrived, else `MessageError`, and its connection closed; part of a
+//! arrived, else `MessageError`, and its connection closed (in the event
+//! loop after lingering a bounded time, `linger.rs`); part of a
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
 //! connection limit the oldest idle connection (else the oldest that never
@@ -60,6 +61,7 @@
 //!    limit and the connection cap derived from it;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
 //!    `shedding.rs`: choosing the connection to shed at the cap;
+//!    `linger.rs`: the close of a connection whose message was refused;
 //!    `deferred.rs`: the upcalls run after their acknowledgement;
 //! 3. `dispatch.rs`: one whole message to the adapters and back (writes
 //!    through the write half, queues deferred upcalls);
@@ -77,6 +79,7 @@ mod descriptors;
 mod dispatch;
 mod event_loop;
 mod leader_followers;
+mod linger;
 mod reactive;
 mod read;
 mod shedding;

@@ -1,0 +1,424 @@
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::net::UnixStream;
+
+use super::*;
+use crate::orb::OrbConfig;
+use crate::orb::server::ServerLimits;
+use crate::poa::table::AdapterTable;
+use crate::runtime::NoInvoker;
+use crate::transport::iiop::IiopEndpoint;
+use crate::transport::{Endpoint, Transport, TransportError, UnixTransport};
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::message::{Content, LocateRequest, Message};
+use rtorb_giop::target::TargetAddress;
+use rtorb_giop::{FrameProtocol, decode_message, encode_message};
+
+/// A peer that never stops sending: one GIOP 1.2 request header
+/// announcing `size` octets, then as many as are read.
+#[derive(Debug)]
+struct Endless {
+    header: Vec<u8>,
+    read: Arc<AtomicUsize>,
+    /// Octets read, counted with those of other peers.
+    total: Option<Arc<AtomicUsize>>,
+    /// A socket with input, always readable, for the poller.
+    bell: Option<(UnixStream, UnixStream)>,
+}
+
+impl Endless {
+    fn new(size: u32, read: Arc<AtomicUsize>) -> Endless {
+        let mut header = b"GIOP\x01\x02\x00\x00".to_vec();
+        header.extend_from_slice(&size.to_be_bytes());
+        Endless {
+            header,
+            read,
+            total: None,
+            bell: None,
+        }
+    }
+
+    /// One the poller can watch (always readable), counting what is read
+    /// of it in `total`.
+    fn polled(size: u32, total: &Arc<AtomicUsize>) -> Endless {
+        let (bell, mut ringer) = UnixStream::pair().unwrap();
+        ringer.write_all(b"!").unwrap();
+        Endless {
+            total: Some(Arc::clone(total)),
+            bell: Some((bell, ringer)),
+            ..Endless::new(size, Arc::new(AtomicUsize::new(0)))
+        }
+    }
+}
+
+impl AsRawFd for Endless {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.bell.as_ref().map_or(-1, |(b, _)| b.as_raw_fd())
+    }
+}
+
+impl Transport for Endless {
+    fn protocol(&self) -> &'static str {
+        "endless"
+    }
+    fn messaging(&self) -> FrameProtocol {
+        FrameProtocol::Giop
+    }
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let at = self.read.load(Ordering::Relaxed);
+        for (i, b) in buf.iter_mut().enumerate() {
+            *b = self.header.get(at + i).copied().unwrap_or(0);
+        }
+        self.read.fetch_add(buf.len(), Ordering::Relaxed);
+        if let Some(total) = &self.total {
+            total.fetch_add(buf.len(), Ordering::Relaxed);
+        }
+        Ok(buf.len())
+    }
+    fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        Ok(bufs.iter().map(|b| b.len()).sum())
+    }
+    fn shutdown(&mut self, _: std::net::Shutdown) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn peer(&self) -> String {
+        "endless".into()
+    }
+    fn set_nonblocking(&mut self, _: bool) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn set_read_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn set_write_timeout(&mut self, _: Option<Duration>) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_turn_reads_a_large_message_a_part_at_a_time() {
+    let core = Arc::new(ServerCore::new(
+        ServerLimits::from_config(&OrbConfig::default()),
+        Arc::new(NoInvoker),
+        AdapterTable::new(16),
+    ));
+    let read = Arc::new(AtomicUsize::new(0));
+    let size = 8 << 20;
+    let mut conn = Connection::new(
+        &core,
+        Box::new(Endless::new(size, Arc::clone(&read))),
+        false,
+    )
+    .unwrap();
+    // The peer always has more: each turn ends with its budget spent,
+    // having read at most one read past the budget's worth.
+    let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
+    let mut before = 0;
+    for turn in 0..4 {
+        assert_eq!(conn.receive(&core, MESSAGES_PER_TURN), Progress::More);
+        let now = read.load(Ordering::Relaxed);
+        assert!(now > before, "turn {turn} read nothing");
+        assert!(
+            now - before <= most,
+            "turn {turn} read {} octets of a {size}-octet message (at most {most})",
+            now - before
+        );
+        before = now;
+    }
+}
+
+fn slot() -> Slot {
+    Slot {
+        index: 0,
+        state: AtomicU8::new(IDLE),
+        read_closed: AtomicBool::new(false),
+        activity: Arc::new(Activity::new()),
+        deadline: AtomicU64::new(0),
+        live: Mutex::new(None),
+    }
+}
+
+#[test]
+fn an_event_claims_an_idle_connection_only() {
+    let s = slot();
+    assert!(s.signal(), "the first event claims it");
+    assert!(!s.signal(), "a second event does not");
+    assert!(!s.signal());
+    // The owner is told to take another turn, once.
+    assert!(!s.release());
+    assert!(s.release());
+    assert!(s.signal(), "idle again: claimable");
+}
+
+#[test]
+fn a_closed_connection_is_never_claimed() {
+    let s = slot();
+    s.state.store(CLOSED, Ordering::Release);
+    assert!(!s.signal());
+    assert_eq!(s.state.load(Ordering::Acquire), CLOSED);
+}
+
+#[test]
+fn events_racing_releases_leave_one_owner_and_end_idle() {
+    // Two threads signal while the owner serves and releases: at most
+    // one thread owns the connection at any time, and when all is
+    // done it is idle, not claimed by no one.
+    for _ in 0..200 {
+        let s = Arc::new(slot());
+        let owners = Arc::new(AtomicUsize::new(0));
+        // One turn, then release; another turn while release says so.
+        let serve = |s: &Slot, owners: &AtomicUsize| loop {
+            assert_eq!(owners.fetch_add(1, Ordering::SeqCst), 0, "two owners");
+            owners.fetch_sub(1, Ordering::SeqCst);
+            if s.release() {
+                break;
+            }
+        };
+        assert!(s.signal());
+        let threads: Vec<_> = (0..3)
+            .map(|t| {
+                let (s, owners) = (Arc::clone(&s), Arc::clone(&owners));
+                std::thread::spawn(move || {
+                    if t == 0 {
+                        serve(&s, &owners);
+                    }
+                    for _ in 0..50 {
+                        if s.signal() {
+                            serve(&s, &owners);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(s.state.load(Ordering::Acquire), IDLE);
+    }
+}
+
+/// What a [`Listener`] hands out once its queue is empty.
+#[derive(Debug, Clone, Copy)]
+enum Then {
+    /// Nothing: the accept would block.
+    Nothing,
+    /// A new connection every time, whose peer has already closed it (a
+    /// client that connects and closes as fast as it can).
+    Churn,
+}
+
+/// An acceptor that hands out the transports queued in it, then as
+/// `then` says; its descriptor is always readable.
+struct Listener {
+    endpoint: IiopEndpoint,
+    bell: (UnixStream, UnixStream),
+    queue: Mutex<VecDeque<Box<dyn Transport>>>,
+    then: Then,
+}
+
+impl std::fmt::Debug for Listener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Listener")
+    }
+}
+
+impl Listener {
+    fn new(queue: Vec<Box<dyn Transport>>, then: Then) -> Listener {
+        let (bell, mut ringer) = UnixStream::pair().unwrap();
+        ringer.write_all(b"!").unwrap();
+        Listener {
+            endpoint: IiopEndpoint::from_socket_addr(([127, 0, 0, 1], 9).into()),
+            bell: (bell, ringer),
+            queue: Mutex::new(queue.into()),
+            then,
+        }
+    }
+}
+
+impl AsRawFd for Listener {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.bell.0.as_raw_fd()
+    }
+}
+
+impl Acceptor for Listener {
+    fn endpoint(&self) -> &dyn Endpoint {
+        &self.endpoint
+    }
+    fn accept(&self) -> Result<Box<dyn Transport>, TransportError> {
+        if let Some(t) = self.queue.lock().pop_front() {
+            return Ok(t);
+        }
+        match self.then {
+            Then::Nothing => Err(TransportError::Io(std::io::ErrorKind::WouldBlock.into())),
+            Then::Churn => {
+                let (server, peer) = UnixStream::pair().unwrap();
+                drop(peer);
+                Ok(Box::new(unix(server)))
+            }
+        }
+    }
+    fn set_nonblocking(&self, _: bool) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A client's transport that notes, when the server first reads it, how
+/// much had been read of the [`Endless`] peers by then.
+#[derive(Debug)]
+struct Watched {
+    inner: UnixTransport,
+    total: Arc<AtomicUsize>,
+    seen: Arc<AtomicUsize>,
+}
+
+impl AsRawFd for Watched {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+impl Transport for Watched {
+    fn protocol(&self) -> &'static str {
+        self.inner.protocol()
+    }
+    fn messaging(&self) -> FrameProtocol {
+        self.inner.messaging()
+    }
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let total = self.total.load(Ordering::Relaxed);
+        let _ = self
+            .seen
+            .compare_exchange(usize::MAX, total, Ordering::Relaxed, Ordering::Relaxed);
+        self.inner.read(buf)
+    }
+    fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        self.inner.writev(bufs)
+    }
+    fn shutdown(&mut self, how: std::net::Shutdown) -> std::io::Result<()> {
+        self.inner.shutdown(how)
+    }
+    fn peer(&self) -> String {
+        self.inner.peer()
+    }
+    fn set_nonblocking(&mut self, on: bool) -> std::io::Result<()> {
+        self.inner.set_nonblocking(on)
+    }
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_write_timeout(t)
+    }
+}
+
+fn unix(s: UnixStream) -> UnixTransport {
+    UnixTransport::from_socket(s, "uiop", FrameProtocol::Giop, "peer".into()).unwrap()
+}
+
+fn core() -> Arc<ServerCore> {
+    Arc::new(ServerCore::new(
+        ServerLimits::from_config(&OrbConfig::default()),
+        Arc::new(NoInvoker),
+        AdapterTable::new(16),
+    ))
+}
+
+/// A client's connection (the server's end, and the client's): the
+/// client sends a `LocateRequest` on it.
+fn client() -> (UnixTransport, UnixStream) {
+    let (server, mut peer) = UnixStream::pair().unwrap();
+    peer.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let locate = encode_message(&Message::new(
+        Version::V1_2,
+        ByteOrder::Big,
+        Content::LocateRequest(LocateRequest {
+            request_id: 5,
+            target: TargetAddress::Key(bytes::Bytes::from_static(b"none")),
+        }),
+    ))
+    .unwrap();
+    peer.write_all(&locate).unwrap();
+    (unix(server), peer)
+}
+
+/// Reads the `LocateReply` the client's call gets (within the read
+/// timeout); `what` says where the server stands when it does not come.
+fn answered(peer: &mut UnixStream, what: &str) {
+    let mut header = [0u8; 12];
+    if let Err(e) = peer.read_exact(&mut header) {
+        panic!("{what}: the call was not answered: {e}");
+    }
+    let len = u32::from_be_bytes([header[8], header[9], header[10], header[11]]) as usize;
+    let mut all = header.to_vec();
+    all.resize(12 + len, 0);
+    peer.read_exact(&mut all[12..]).unwrap();
+    let reply = decode_message(bytes::Bytes::from(all)).unwrap();
+    assert!(
+        matches!(reply.content, Content::LocateReply(_)),
+        "{reply:?}"
+    );
+}
+
+fn stop(core: &ServerCore, threads: Vec<JoinHandle<()>>) {
+    core.stop();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
+#[test]
+fn connections_that_never_stop_coming_leave_room_to_serve_the_others() {
+    // Behind the client's connection, connections keep arriving (each
+    // closed by its peer at once): the accept never blocks.
+    for threads in [1, 3] {
+        let core = core();
+        let (server, mut peer) = client();
+        let listener = Listener::new(vec![Box::new(server)], Then::Churn);
+        let loop_threads = spawn(Arc::clone(&core), vec![Box::new(listener)], threads).unwrap();
+        answered(
+            &mut peer,
+            &format!("{threads} thread(s), accepting without end"),
+        );
+        stop(&core, loop_threads);
+    }
+}
+
+#[test]
+fn a_refused_connection_takes_a_turn_not_the_loop() {
+    // Connections whose peers send a message over the largest and never
+    // stop, then a client's: the client is served after a turn of each,
+    // not after each has read away what it discards.
+    const REFUSED: usize = 8;
+    let core = core();
+    let total = Arc::new(AtomicUsize::new(0));
+    let mut queue: Vec<Box<dyn Transport>> = (0..REFUSED)
+        .map(|_| Box::new(Endless::polled(32 << 20, &total)) as Box<dyn Transport>)
+        .collect();
+    let (server, mut peer) = client();
+    let seen = Arc::new(AtomicUsize::new(usize::MAX));
+    queue.push(Box::new(Watched {
+        inner: server,
+        total: Arc::clone(&total),
+        seen: Arc::clone(&seen),
+    }));
+    let threads = spawn(
+        Arc::clone(&core),
+        vec![Box::new(Listener::new(queue, Then::Nothing))],
+        1,
+    )
+    .unwrap();
+    answered(&mut peer, "behind refused connections");
+    // What was read of them by the time the client's request was: a
+    // turn's worth each (and a read past it), where reading away a refused
+    // message at once took up to a MiB each.
+    let read = seen.load(Ordering::Relaxed);
+    let most =
+        REFUSED * (MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10));
+    assert!(
+        read <= most,
+        "{read} octets read of {REFUSED} refused connections before another was served (at most {most})"
+    );
+    stop(&core, threads);
+}
