@@ -169,6 +169,20 @@ impl Connection {
         self.close(core);
     }
 
+    /// Closes a connection accepted at the connection cap when none could
+    /// be shed to make room for it: with `CloseConnection` (in GIOP 1.0,
+    /// which every version reads), so that a client that has already
+    /// written a request into it sends it again, as after any
+    /// `CloseConnection`, instead of taking it for lost; without waiting.
+    #[cold]
+    pub(crate) fn refuse_at_cap(core: &ServerCore, transport: Box<dyn Transport>) {
+        if let Ok(mut conn) = Connection::new(core, transport, false) {
+            conn.activity.mark_shed();
+            conn.closing_shed();
+            conn.close(core);
+        }
+    }
+
     /// Where the connection is in its life.
     #[cfg(test)]
     pub(crate) fn state(&self) -> State {
@@ -465,7 +479,10 @@ impl Connection {
         }
         self.state = State::Closing;
         self.write.linger(&mut *self.transport, core);
-        if self.refused {
+        // A shed connection's client may have written a request as it was
+        // shed: read away what has arrived, so that closing does not reset
+        // the connection before the client has read `CloseConnection`.
+        if self.refused || self.activity.is_shed() {
             self.discard_input();
         }
         let _ = self.transport.shutdown(std::net::Shutdown::Both);

@@ -38,10 +38,12 @@
 //! arrived, else `MessageError`, and its connection closed; part of a
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
-//! connection limit the oldest idle connection (else the oldest that never
-//! completed a message) is shed with `CloseConnection` to make room, and a
-//! new connection is closed as soon as it is accepted only if none can be
-//! (`shedding.rs`); and replies a client does not read are queued up
+//! connection limit a connection with no request in progress is shed with
+//! `CloseConnection` to make room (the oldest of those that never sent
+//! anything, else of those that never completed a message, else the least
+//! recently active of those that did), and a new connection is closed
+//! (with `CloseConnection` too) as soon as it is accepted only if none can
+//! be (`shedding.rs`); and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does
 //! not drain within the write timeout closes the connection.
 //!
