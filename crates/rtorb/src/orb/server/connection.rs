@@ -339,8 +339,8 @@ impl Connection {
 
     /// Refuses a message, from its `header`, that the memory budget
     /// cannot take (`NO_MEMORY`) or that exceeds the maximum message size
-    /// (`IMP_LIMIT`): a GIOP 1.2 (or later) `Request` whose request id has
-    /// arrived is answered with `refusal` and the connection closed with
+    /// (`IMP_LIMIT`): a `Request` whose request id has arrived is answered
+    /// with `refusal`, in its GIOP version, and the connection closed with
     /// `CloseConnection`; anything else with `MessageError`.
     #[cold]
     fn refuse(&mut self, header: FrameHeader, refusal: SystemException) -> Progress {
@@ -349,17 +349,9 @@ impl Connection {
             return self.closing(Some(Control::MessageError));
         };
         self.write.set_version(h.version);
-        let id = self
-            .read
-            .received()
-            .get(HEADER_LEN..HEADER_LEN + 4)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(|b| match h.order {
-                ByteOrder::Big => u32::from_be_bytes(b),
-                ByteOrder::Little => u32::from_le_bytes(b),
-            });
+        let id = request_id(self.read.received(), h.version, h.order);
         match id {
-            Some(id) if h.msg_type == MsgType::Request && h.version >= Version::V1_2 => {
+            Some(id) if h.msg_type == MsgType::Request => {
                 let refusal =
                     refusal.with_detail(format_args!("a request of {} octets", h.message_len()));
                 self.write.queue_exception_reply(id, h.order, &refusal);
@@ -488,6 +480,36 @@ impl Connection {
         let _ = self.transport.shutdown(std::net::Shutdown::Both);
         self.state = State::Closed;
     }
+}
+
+/// The request id of a `Request` of GIOP `version` and byte `order`, if
+/// `received` (its start, header included) holds it: right after the
+/// header in GIOP 1.2 and later, after the service contexts before.
+fn request_id(received: &[u8], version: Version, order: ByteOrder) -> Option<u32> {
+    let ulong = |at: usize| -> Option<u32> {
+        let b = <[u8; 4]>::try_from(received.get(at..at.checked_add(4)?)?).ok()?;
+        Some(match order {
+            ByteOrder::Big => u32::from_be_bytes(b),
+            ByteOrder::Little => u32::from_le_bytes(b),
+        })
+    };
+    let align = |at: usize| at.checked_add(3).map(|a| a & !3);
+    if version >= Version::V1_2 {
+        return ulong(HEADER_LEN);
+    }
+    // A sequence of service contexts (an id, then a sequence of octets),
+    // aligned from the start of the message.
+    let contexts = ulong(HEADER_LEN)?;
+    let mut at = HEADER_LEN + 4;
+    for _ in 0..contexts {
+        at = align(at)?;
+        let len = ulong(at.checked_add(4)?)?;
+        at = at.checked_add(8)?.checked_add(usize::try_from(len).ok()?)?;
+        if at > received.len() {
+            return None;
+        }
+    }
+    ulong(align(at)?)
 }
 
 #[cfg(test)]
