@@ -15,6 +15,15 @@
 //! incomplete-message timeout while one is. A transport that cannot give
 //! the handle shutdown needs is read with the poll interval as timeout
 //! instead.
+//!
+//! What a connection costs: its thread's stack is the standard library's
+//! default (2 MiB of address space, of which only the pages touched are
+//! memory: three, 12 KiB, for a connection that waits for input, most of
+//! them the thread's descriptor and thread-local storage at the top of
+//! the stack and the frames that set the connection up; asking for a
+//! smaller stack does not make them fewer), its read buffer (8 KiB, taken
+//! at its first read) and a few hundred octets more; about 22 KiB in all,
+//! besides what the kernel keeps for the thread and the socket.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
