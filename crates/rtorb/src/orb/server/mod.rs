@@ -34,8 +34,9 @@
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size, or than what remains of the ORB's memory budget
 //! (`budget.rs`), is refused before anything is buffered for it, with an
-//! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
-//! arrived, else `MessageError`, and its connection closed; part of a
+//! `IMP_LIMIT` or `NO_MEMORY` reply to a request whose id has arrived
+//! (in the request's GIOP version), else `MessageError`, and its
+//! connection closed; part of a
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
 //! connection limit a connection with no request in progress is shed with
