@@ -144,9 +144,8 @@ impl Connection {
 
     /// Keeps its activity in `activity` (which the acceptor already
     /// holds) instead of its own.
-    pub(crate) fn with_activity(mut self, activity: Arc<Activity>) -> Connection {
+    pub(crate) fn set_activity(&mut self, activity: Arc<Activity>) {
         self.activity = activity;
-        self
     }
 
     /// What the acceptor reads to choose a connection to shed.
