@@ -134,10 +134,11 @@ pub struct OrbConfig {
     /// The most connections the server keeps open at once
     /// (`-ORBMaxConnections`); at it, a connection with no request in
     /// progress is closed with `CloseConnection` to make room for a new
-    /// one (the oldest of those that never sent anything, else of those
-    /// that never completed a message, else the least recently active of
-    /// those that did), which is closed at once (with `CloseConnection`
-    /// too) only if none can be.
+    /// one (of those that never completed a message, the oldest, one
+    /// silent for a second before one that sent part of a message, one
+    /// that just connected last; else the least recently active of those
+    /// that did), which is closed at once (with `CloseConnection` too)
+    /// only if none can be.
     /// 0 (the default): derived from the process's descriptor limit, which
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](super::derived_max_connections)).

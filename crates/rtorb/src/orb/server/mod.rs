@@ -40,9 +40,10 @@
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
 //! connection limit a connection with no request in progress is shed with
-//! `CloseConnection` to make room (the oldest of those that never sent
-//! anything, else of those that never completed a message, else the least
-//! recently active of those that did), and a new connection is closed
+//! `CloseConnection` to make room (of those that never completed a
+//! message, the oldest, one silent for a second before one that sent part
+//! of a message, one that just connected last; else the least recently
+//! active of those that did), and a new connection is closed
 //! (with `CloseConnection` too) as soon as it is accepted only if none can
 //! be (`shedding.rs`); and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does

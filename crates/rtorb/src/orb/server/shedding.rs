@@ -2,16 +2,21 @@
 //! connection cap.
 //!
 //! Every connection keeps an [`Activity`]: when it was accepted (an
-//! order), when it last looked for input, whether it then held nothing (no
-//! part of a message, no reply queued: *quiet*), and whether it ever
-//! completed a message. At the cap the acceptor closes, in this order:
+//! order, and a time), when it last looked for input, whether it then
+//! held nothing (no part of a message, no reply queued: *quiet*), and
+//! whether it ever completed a message. At the cap the acceptor closes, in
+//! this order:
 //!
-//! 1. a connection that never completed a message and holds nothing (a
-//!    peer that connected and sent nothing), the oldest first;
+//! 1. a connection that never completed a message and holds nothing,
+//!    accepted at least [`NEW_FOR`] ago (a peer that connected and sent
+//!    nothing), the oldest first;
 //! 2. one that never completed a message and holds part of one (a peer
 //!    that sent part of a header, or of a message, and stopped), the
 //!    oldest first;
-//! 3. only then a quiet connection that has served requests (a client
+//! 3. one accepted less than [`NEW_FOR`] ago that holds nothing yet (most
+//!    often a client whose first request is on its way, or being served),
+//!    the oldest first;
+//! 4. only then a quiet connection that has served requests (a client
 //!    between calls), the one least recently active first;
 //!
 //! and admits the new one. A connection with a request in progress (part
@@ -33,11 +38,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// The order in which connections are accepted.
 static ACCEPTED: AtomicU64 = AtomicU64::new(0);
 
+/// How long a connection that has sent nothing yet counts as new: long
+/// enough for a client's first request to arrive and be read on a busy
+/// server, so that a new client is not shed before peers that sent part
+/// of a message and stopped.
+pub(crate) const NEW_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// What the acceptor needs to know of a connection to shed it.
 #[derive(Debug)]
 pub(crate) struct Activity {
     /// Its place in the order of accepts (smaller: older).
     accepted: u64,
+    /// When it was accepted (coarse clock, nanoseconds).
+    accepted_at: u64,
     /// When the connection last looked for input (coarse clock,
     /// nanoseconds).
     last: AtomicU64,
@@ -52,15 +65,18 @@ pub(crate) struct Activity {
 /// A connection's class in the shedding order (smaller: shed first).
 const NEVER_USED: u8 = 0;
 const PARTIAL: u8 = 1;
-const QUIET: u8 = 2;
+const NEW: u8 = 2;
+const QUIET: u8 = 3;
 
 impl Activity {
     /// The activity of a connection accepted now: quiet, never having
     /// completed a message.
     pub(crate) fn new() -> Activity {
+        let now = coarse_now();
         Activity {
             accepted: ACCEPTED.fetch_add(1, Ordering::Relaxed),
-            last: AtomicU64::new(coarse_now()),
+            accepted_at: now,
+            last: AtomicU64::new(now),
             quiet: AtomicBool::new(true),
             completed: AtomicBool::new(false),
             shed: AtomicBool::new(false),
@@ -85,7 +101,12 @@ impl Activity {
         }
         let quiet = self.quiet.load(Ordering::Relaxed);
         if !self.completed.load(Ordering::Relaxed) {
-            let class = if quiet { NEVER_USED } else { PARTIAL };
+            let new = coarse_now().saturating_sub(self.accepted_at) < NEW_FOR.as_nanos() as u64;
+            let class = match (quiet, new) {
+                (false, _) => PARTIAL,
+                (true, false) => NEVER_USED,
+                (true, true) => NEW,
+            };
             Some((class, self.accepted))
         } else if quiet {
             Some((QUIET, self.last.load(Ordering::Relaxed)))
@@ -129,21 +150,30 @@ fn coarse_now() -> u64 {
 mod tests {
     use super::*;
 
+    /// An activity accepted long enough ago not to count as new.
+    fn old() -> Activity {
+        let mut a = Activity::new();
+        a.accepted_at = a.accepted_at.saturating_sub(2 * NEW_FOR.as_nanos() as u64);
+        a
+    }
+
     #[test]
-    fn connections_never_used_go_first_then_partial_ones_then_quiet_ones() {
+    fn connections_never_used_go_first_then_partial_ones_then_new_ones_then_quiet_ones() {
         // Accepted in this order: the client's connection is the oldest.
-        let client = Activity::new();
+        let client = old();
         client.note(true, true);
-        let busy = Activity::new();
+        let busy = old();
         busy.note(false, true);
+        let new = Activity::new();
         let half = Activity::new();
         half.note(false, false);
-        let idle = Activity::new();
+        let idle = old();
         idle.note(true, false);
         let all = || {
             [
                 (&client, "client"),
                 (&busy, "busy"),
+                (&new, "new"),
                 (&half, "half"),
                 (&idle, "idle"),
             ]
@@ -154,6 +184,8 @@ mod tests {
         assert!(!idle.mark_shed());
         assert_eq!(choose(all()), Some("half"));
         assert!(half.mark_shed());
+        assert_eq!(choose(all()), Some("new"));
+        assert!(new.mark_shed());
         assert_eq!(choose(all()), Some("client"));
         assert!(client.mark_shed());
         // A request in progress: never.
@@ -165,7 +197,7 @@ mod tests {
         // The client has just been active; the others, accepted after it,
         // are as recent or more.
         let client = Activity::new();
-        let later = Activity::new();
+        let later = old();
         let half = Activity::new();
         half.note(false, false);
         client.note(true, true);
@@ -173,6 +205,8 @@ mod tests {
         assert_eq!(choose(all()), Some("later"));
         assert!(later.mark_shed());
         assert_eq!(choose(all()), Some("half"));
+        assert!(half.mark_shed());
+        assert_eq!(choose(all()), Some("client"));
     }
 
     #[test]
