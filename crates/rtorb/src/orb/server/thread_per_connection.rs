@@ -204,6 +204,8 @@ fn serve_connection(core: &Arc<ServerCore>, job: Job) -> OpenConnection {
     }
     while connection.receive(core, usize::MAX) != Progress::Close {}
     connection.close(core);
+    // What it holds of the memory budget goes back at once.
+    drop(connection);
     if let Some(id) = watched {
         core.unwatch(id);
     }
