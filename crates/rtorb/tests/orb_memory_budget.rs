@@ -194,10 +194,12 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         );
 
         // No request id to answer: a GIOP 1.2 header alone, a GIOP 1.1
-        // request (its id follows the service contexts), a LocateRequest.
+        // request whose id (after its service contexts) has not arrived,
+        // a LocateRequest.
         let mut v11 = giop_header(2, 0x01, 0, 64 * 1024 * 1024 - 1);
         v11[5] = 1;
-        v11.extend_from_slice(&[0u8; 64]);
+        v11.extend_from_slice(&[1, 0, 0, 0, 9, 0, 0, 0, 0, 1, 0, 0]);
+        v11.extend_from_slice(&[0u8; 52]);
         let mut locate = giop_header(2, 0x01, 3, 64 * 1024 * 1024 - 1);
         locate.extend_from_slice(&[0u8; 64]);
         for start in [giop_header(2, 0x01, 0, 64 * 1024 * 1024 - 1), v11, locate] {

@@ -120,7 +120,7 @@ pub struct OrbConfig {
     /// header (`-ORBMaxMessageSize`); a header announcing more is refused
     /// before anything is buffered for it, with `IMP_LIMIT` (minor
     /// [`IMP_LIMIT_MESSAGE_TOO_LARGE`](crate::minor::IMP_LIMIT_MESSAGE_TOO_LARGE))
-    /// in a reply to a GIOP 1.2 request whose id has arrived, else with
+    /// in a reply to a request whose id has arrived, else with
     /// `MessageError`, and the connection closed. It also bounds a
     /// reassembled fragmented message.
     /// [`DEFAULT_MAX_MESSAGE_SIZE`] by default.
@@ -132,10 +132,13 @@ pub struct OrbConfig {
     /// completing is never cut off.
     pub incomplete_message_timeout: Duration,
     /// The most connections the server keeps open at once
-    /// (`-ORBMaxConnections`); at it, the oldest idle connection (else the
-    /// oldest that never completed a message) is closed with
-    /// `CloseConnection` to make room for a new one, which is closed at
-    /// once only if none can be.
+    /// (`-ORBMaxConnections`); at it, a connection with no request in
+    /// progress is closed with `CloseConnection` to make room for a new
+    /// one (of those that never completed a message, the oldest, one
+    /// silent for a second before one that sent part of a message, one
+    /// that just connected last; else the least recently active of those
+    /// that did), which is closed at once (with `CloseConnection` too)
+    /// only if none can be.
     /// 0 (the default): derived from the process's descriptor limit, which
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](super::derived_max_connections)).
@@ -188,7 +191,7 @@ pub struct OrbConfig {
     /// that do not read them. A message whose header announces
     /// more than what remains is refused (`NO_MEMORY`, minor
     /// [`NO_MEMORY_BUDGET`](crate::minor::NO_MEMORY_BUDGET), in a reply
-    /// to a GIOP 1.2 request, else `MessageError`) and its connection
+    /// to a request whose id has arrived, else `MessageError`) and its connection
     /// closed; a connection with replies queued is not read while the
     /// budget is spent. [`DEFAULT_MEMORY_BUDGET`] by default.
     pub memory_budget: usize,

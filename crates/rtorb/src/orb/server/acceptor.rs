@@ -4,7 +4,9 @@
 //! connection limit, and handed to the strategy; and the loop of an
 //! acceptor that has a thread of its own, which takes every one waiting. At the limit the strategy sheds
 //! a connection to make room (see `shedding.rs`); only if none may be
-//! shed is the new connection closed as soon as it is accepted.
+//! shed is the new connection closed as soon as it is accepted, with
+//! `CloseConnection`, so that a client that wrote a request into it sends
+//! it again.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use std::time::Duration;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token, Waker};
 
+use super::connection::Connection;
 use super::{OpenConnection, ServerCore};
 use crate::transport::{Acceptor, Transport, TransportError};
 
@@ -48,7 +51,10 @@ pub(super) fn accept_pending(
                     Some(open) => open,
                     None if shed() => core.admit_shedding(),
                     // Nothing to shed: the connection is closed at once.
-                    None => continue,
+                    None => {
+                        Connection::refuse_at_cap(core, transport);
+                        continue;
+                    }
                 };
                 serve(transport, open);
             }

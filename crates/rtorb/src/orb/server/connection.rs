@@ -157,9 +157,8 @@ impl Connection {
 
     /// Keeps its activity in `activity` (which the acceptor already
     /// holds) instead of its own.
-    pub(crate) fn with_activity(mut self, activity: Arc<Activity>) -> Connection {
+    pub(crate) fn set_activity(&mut self, activity: Arc<Activity>) {
         self.activity = activity;
-        self
     }
 
     /// What the acceptor reads to choose a connection to shed.
@@ -180,6 +179,20 @@ impl Connection {
             self.closing_shed();
         }
         self.close(core);
+    }
+
+    /// Closes a connection accepted at the connection cap when none could
+    /// be shed to make room for it: with `CloseConnection` (in GIOP 1.0,
+    /// which every version reads), so that a client that has already
+    /// written a request into it sends it again, as after any
+    /// `CloseConnection`, instead of taking it for lost; without waiting.
+    #[cold]
+    pub(crate) fn refuse_at_cap(core: &ServerCore, transport: Box<dyn Transport>) {
+        if let Ok(mut conn) = Connection::new(core, transport, false) {
+            conn.activity.mark_shed();
+            conn.closing_shed();
+            conn.close(core);
+        }
     }
 
     /// Where the connection is in its life.
@@ -343,8 +356,8 @@ impl Connection {
 
     /// Refuses a message, from its `header`, that the memory budget
     /// cannot take (`NO_MEMORY`) or that exceeds the maximum message size
-    /// (`IMP_LIMIT`): a GIOP 1.2 (or later) `Request` whose request id has
-    /// arrived is answered with `refusal` and the connection closed with
+    /// (`IMP_LIMIT`): a `Request` whose request id has arrived is answered
+    /// with `refusal`, in its GIOP version, and the connection closed with
     /// `CloseConnection`; anything else with `MessageError`.
     #[cold]
     fn refuse(&mut self, header: FrameHeader, refusal: SystemException) -> Progress {
@@ -353,17 +366,9 @@ impl Connection {
             return self.closing(Some(Control::MessageError));
         };
         self.write.set_version(h.version);
-        let id = self
-            .read
-            .received()
-            .get(HEADER_LEN..HEADER_LEN + 4)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map(|b| match h.order {
-                ByteOrder::Big => u32::from_be_bytes(b),
-                ByteOrder::Little => u32::from_le_bytes(b),
-            });
+        let id = request_id(self.read.received(), h.version, h.order);
         match id {
-            Some(id) if h.msg_type == MsgType::Request && h.version >= Version::V1_2 => {
+            Some(id) if h.msg_type == MsgType::Request => {
                 let refusal =
                     refusal.with_detail(format_args!("a request of {} octets", h.message_len()));
                 self.write.queue_exception_reply(id, h.order, &refusal);
@@ -510,12 +515,47 @@ impl Connection {
         }
         self.state = State::Closing;
         self.write.linger(&mut *self.transport, core);
-        if self.refused && self.blocking {
+        // A shed connection's client may have written a request as it was
+        // shed: what has arrived is read away, so that closing does not
+        // reset the connection before the client has read
+        // `CloseConnection` (a refused event-loop connection lingers
+        // instead, and reads it away in turns).
+        if (self.refused && self.blocking) || self.activity.is_shed() {
             discard_at_once(&mut *self.transport);
         }
         let _ = self.transport.shutdown(std::net::Shutdown::Both);
         self.state = State::Closed;
     }
+}
+
+/// The request id of a `Request` of GIOP `version` and byte `order`, if
+/// `received` (its start, header included) holds it: right after the
+/// header in GIOP 1.2 and later, after the service contexts before.
+fn request_id(received: &[u8], version: Version, order: ByteOrder) -> Option<u32> {
+    let ulong = |at: usize| -> Option<u32> {
+        let b = <[u8; 4]>::try_from(received.get(at..at.checked_add(4)?)?).ok()?;
+        Some(match order {
+            ByteOrder::Big => u32::from_be_bytes(b),
+            ByteOrder::Little => u32::from_le_bytes(b),
+        })
+    };
+    let align = |at: usize| at.checked_add(3).map(|a| a & !3);
+    if version >= Version::V1_2 {
+        return ulong(HEADER_LEN);
+    }
+    // A sequence of service contexts (an id, then a sequence of octets),
+    // aligned from the start of the message.
+    let contexts = ulong(HEADER_LEN)?;
+    let mut at = HEADER_LEN + 4;
+    for _ in 0..contexts {
+        at = align(at)?;
+        let len = ulong(at.checked_add(4)?)?;
+        at = at.checked_add(8)?.checked_add(usize::try_from(len).ok()?)?;
+        if at > received.len() {
+            return None;
+        }
+    }
+    ulong(align(at)?)
 }
 
 #[cfg(test)]

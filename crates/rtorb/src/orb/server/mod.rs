@@ -34,15 +34,19 @@
 //! Hostile or broken peers are bounded: a header announcing more than the
 //! maximum message size, or than what remains of the ORB's memory budget
 //! (`budget.rs`), is refused before anything is buffered for it, with an
-//! `IMP_LIMIT` or `NO_MEMORY` reply to a GIOP 1.2 request whose id has
-//! arrived, else `MessageError`, and its connection closed (in the event
-//! loop after lingering a bounded time, `linger.rs`); part of a
+//! `IMP_LIMIT` or `NO_MEMORY` reply to a request whose id has arrived
+//! (in the request's GIOP version), else `MessageError`, and its
+//! connection closed (in the event loop after lingering a bounded time,
+//! `linger.rs`); part of a
 //! message held longer than the incomplete-message timeout closes the
 //! connection (its clock starting again at every whole message); at the
-//! connection limit the oldest idle connection (else the oldest that never
-//! completed a message) is shed with `CloseConnection` to make room, and a
-//! new connection is closed as soon as it is accepted only if none can be
-//! (`shedding.rs`); and replies a client does not read are queued up
+//! connection limit a connection with no request in progress is shed with
+//! `CloseConnection` to make room (of those that never completed a
+//! message, the oldest, one silent for a second before one that sent part
+//! of a message, one that just connected last; else the least recently
+//! active of those that did), and a new connection is closed
+//! (with `CloseConnection` too) as soon as it is accepted only if none can
+//! be (`shedding.rs`); and replies a client does not read are queued up
 //! to a bound, past which its requests are not read, and a queue that does
 //! not drain within the write timeout closes the connection.
 //!

@@ -138,7 +138,7 @@ impl WriteHalf {
     ) {
         let encoding = Encoding::native()
             .with_order(order)
-            .with_version(Version::V1_2);
+            .with_version(self.version);
         let header = ReplyHeader::new(request_id, ReplyStatus::SystemException);
         let reply = MessageWriter::reply(encoding, &header).and_then(|mut w| {
             exception.encode(w.body())?;
