@@ -36,6 +36,7 @@ mod control;
 mod mapping;
 mod mutex;
 mod native;
+mod policy;
 mod priority;
 mod watchdog;
 
@@ -45,5 +46,6 @@ pub use mapping::{
     SchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
+pub use policy::{ExposedPolicies, PriorityModelPolicy, priority_context};
 pub use priority::{NativePriority, Priority, PriorityError};
 pub use watchdog::{Watchdog, WatchdogExpired};

@@ -20,6 +20,7 @@ use super::error::no_usable_profile;
 use super::pool::{Connections, Pool};
 use super::request::Destination;
 use crate::codesets::{ClientCodeSets, CodeSetConfig};
+use crate::rt::ExposedPolicies;
 use crate::runtime::policy::{any_override, find};
 use crate::runtime::{ClientProtocolPolicy, Policy, Target};
 use crate::transport::Endpoint;
@@ -37,6 +38,9 @@ pub(super) struct Candidate {
     encoding: Encoding,
     /// The code sets negotiated with the profile.
     codesets: ClientCodeSets,
+    /// The profile exposes the `CLIENT_PROPAGATED` priority model: requests
+    /// carry the calling thread's priority.
+    propagates_priority: bool,
 }
 
 impl Candidate {
@@ -47,6 +51,7 @@ impl Candidate {
             object_key: &self.object_key,
             encoding: self.encoding,
             codesets: &self.codesets,
+            propagates_priority: self.propagates_priority,
         }
     }
 }
@@ -157,6 +162,7 @@ fn resolve(
                 pool,
                 encoding,
                 codesets,
+                propagates_priority: ExposedPolicies::of(profile).propagates_priority(),
             })
         })
         .collect();
