@@ -324,6 +324,9 @@ minor_codes! {
     /// outside `0..=32767`.
     BAD_PARAM_PRIORITY_OUT_OF_RANGE = BadParam, RTORB_VMCID | 0x340,
         "a CORBA priority outside 0..=32767";
+    /// rtorb minor 0x342.
+    MARSHAL_PRIORITY_CONTEXT = Marshal, RTORB_VMCID | 0x342,
+        "the RTCorbaPriority service context is not an encapsulated short";
     /// rtorb minor 0x341.
     NO_PERMISSION_REALTIME_SCHEDULING = NoPermission, RTORB_VMCID | 0x341,
         "the process may not use the configured scheduling policy or priority (EPERM), and is configured to fail";

@@ -253,6 +253,29 @@ impl PriorityControl {
         }
     }
 
+    /// Runs `f` with the calling thread at `priority`, then puts the
+    /// thread back as it was (its CORBA priority and its native policy
+    /// and priority): how a server runs an upcall at its request's
+    /// priority. A thread already at `priority` runs `f` as it is.
+    pub fn run_at<T>(
+        &self,
+        priority: Priority,
+        f: impl FnOnce() -> T,
+    ) -> Result<T, SchedulingError> {
+        let before = thread_priority();
+        if before == Some(priority) {
+            return Ok(f());
+        }
+        let native_before = native::current().ok();
+        self.set_thread_priority(priority)?;
+        let out = f();
+        if let Some((policy, native)) = native_before {
+            let _ = native::set_current(policy, native);
+        }
+        CURRENT.with(|c| c.set(before));
+        Ok(out)
+    }
+
     /// The calling thread's CORBA priority as its native priority maps
     /// back (where it was never set, or was changed behind the ORB's back).
     pub fn native_thread_priority(&self) -> Result<Priority, SchedulingError> {
@@ -356,6 +379,22 @@ mod tests {
             assert_eq!(current.priority().unwrap(), low);
         });
         assert_eq!(thread_priority(), None);
+    }
+
+    #[test]
+    fn run_at_puts_the_thread_back_as_it_was() {
+        let control =
+            PriorityControl::new(SchedPolicy::Other, MappingKind::Linear, WhenDenied::Fail);
+        in_thread(move || {
+            let (policy, native) = native::current().unwrap();
+            let low = Priority::new(10).unwrap();
+            let seen = control
+                .run_at(low, || (thread_priority(), native::current().unwrap().1))
+                .unwrap();
+            assert_eq!(seen, (Some(low), NativePriority::new(-19)));
+            assert_eq!(thread_priority(), None);
+            assert_eq!(native::current().unwrap(), (policy, native));
+        });
     }
 
     #[test]
