@@ -327,6 +327,9 @@ minor_codes! {
     /// rtorb minor 0x342.
     MARSHAL_PRIORITY_CONTEXT = Marshal, RTORB_VMCID | 0x342,
         "the RTCorbaPriority service context is not an encapsulated short";
+    /// rtorb minor 0x343.
+    INV_POLICY_NO_PRIORITY_BAND = InvPolicy, RTORB_VMCID | 0x343,
+        "the calling thread's CORBA priority is in none of the reference's priority bands";
     /// rtorb minor 0x341.
     NO_PERMISSION_REALTIME_SCHEDULING = NoPermission, RTORB_VMCID | 0x341,
         "the process may not use the configured scheduling policy or priority (EPERM), and is configured to fail";
