@@ -296,3 +296,38 @@ fn bad_propagated_priorities_are_answered_and_the_connection_keeps_serving() {
         orb.shutdown();
     }
 }
+
+#[test]
+fn a_collocated_call_runs_at_the_declared_priority_or_the_caller_s() {
+    let declared = Priority::new(0).unwrap();
+    for (model, expected) in [
+        (PriorityModelPolicy::server_declared(declared), 0),
+        (
+            PriorityModelPolicy::client_propagated(Priority::new(7).unwrap()),
+            16_384,
+        ),
+    ] {
+        let (orb, object) = server(
+            ServerStrategy::ThreadPerConnection,
+            MappingKind::Linear,
+            model,
+        );
+        // The caller is in the server's own ORB: the call does not leave
+        // the process.
+        let current = orb.rt_current();
+        let (corba, _) = std::thread::spawn(move || {
+            current
+                .set_priority(Priority::new(16_384).unwrap())
+                .unwrap();
+            object
+                .invoke("where", |_| Ok(()))?
+                .decode::<_, SystemException>(|d| Ok((i16::decode(d)?, i32::decode(d)?)))
+        })
+        .join()
+        .unwrap()
+        .unwrap();
+        assert_eq!(corba, expected, "{model:?}");
+        assert!(orb.collocation_stats().marshaled_calls + orb.collocation_stats().direct_calls > 0);
+        orb.shutdown();
+    }
+}

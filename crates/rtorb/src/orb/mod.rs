@@ -457,6 +457,7 @@ impl OrbBuilder {
             })
             .collect();
         invoker.set_local_endpoints(local);
+        invoker.set_priorities(priorities.clone());
         let orb_invoker: Arc<dyn Invoker> = invoker.clone();
         adapters.set_references(References {
             registry: registry.clone(),
