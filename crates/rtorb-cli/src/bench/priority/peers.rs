@@ -191,7 +191,10 @@ pub(crate) fn run_point(
         }
         Column::Omniorb => {
             let mut c = Command::new(&omniorb()?.server);
-            c.args(["-ORBendPoint", "giop:tcp:127.0.0.1:"]);
+            c.args([
+                "-ORBendPoint",
+                &format!("giop:tcp:127.0.0.1:{}", free_port()?),
+            ]);
             (ServerProc::spawn(c, "omniORB priority_server")?, "omniORB")
         }
     };
@@ -244,4 +247,13 @@ fn configuration_flag(configuration: Configuration) -> &'static str {
         Configuration::Conventional => "--conventional",
         Configuration::RealTime => "--real-time",
     }
+}
+
+/// A loopback port free now, for omniORB's server, which needs a fixed
+/// one to make its corbaloc URLs from.
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free loopback port: {e}"))
 }

@@ -48,7 +48,7 @@ impl Metric {
 /// One line of a plot.
 struct Line {
     label: String,
-    points: Vec<(f64, f64)>,
+    points: Vec<(u32, f64)>,
     color: RGBColor,
     dashed: bool,
 }
@@ -63,14 +63,14 @@ const COLORS: [RGBColor; 4] = [
 fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
     let mut out = Vec::new();
     for (i, configuration) in results.configurations.iter().enumerate() {
-        for (high, class) in [(true, "C0 (high)"), (false, "low")] {
-            let points: Vec<(f64, f64)> = results
+        for (high, class) in [(true, "C0 (high)"), (false, "low threads (dashed)")] {
+            let points: Vec<(u32, f64)> = results
                 .n
                 .iter()
                 .filter_map(|n| {
                     let r = results.get(configuration, rates, *n)?;
                     let s = if high { &r.high } else { &r.low };
-                    Some((f64::from(*n), metric.of(s)))
+                    Some((*n, metric.of(s)))
                 })
                 .collect();
             if !points.is_empty() {
@@ -92,7 +92,7 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
     let max_x = lines
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.0))
-        .fold(1.0, f64::max);
+        .fold(1, u32::max);
     let max_y = lines
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.1))
@@ -106,7 +106,7 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(72)
-            .build_cartesian_2d(0.0..max_x * 1.05, 0.0..max_y * 1.1)
+            .build_cartesian_2d(0..max_x + max_x.div_ceil(20), 0.0..max_y * 1.1)
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
@@ -158,9 +158,16 @@ fn fonts() -> usvg::Options<'static> {
         ..Default::default()
     };
     if db.query(&query).is_none() {
-        let installed = db
+        let families: Vec<String> = db
             .faces()
-            .find_map(|f| f.families.first().map(|(name, _)| name.clone()));
+            .filter_map(|f| f.families.first().map(|(name, _)| name.clone()))
+            .collect();
+        // A sans-serif family by its name, else any.
+        let installed = families
+            .iter()
+            .find(|n| n.contains("Sans") && !n.contains("Mono"))
+            .or(families.first())
+            .cloned();
         if let Some(name) = installed {
             db.set_sans_serif_family(name);
         }
