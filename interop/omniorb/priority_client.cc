@@ -25,7 +25,8 @@
 //
 // Usage: priority_client [-n N] [--high-hz HZ] [--low-hz HZ]
 //                        [--duration-ms MS] [--policy fifo|other]
-//                        [-ORB options] HIGH LOW
+//                        [--watchdog-ms MS] [-ORB options] HIGH LOW
+// The watchdog's deadline is by default twice the run, and 20 s.
 // Exits 0 on success, 1 on a wrong result, 2 on a usage error, 3 on a
 // CORBA exception, 4 when the watchdog fired.
 
@@ -278,7 +279,7 @@ std::string class_json(const std::vector<ThreadResult>& results, size_t from, si
 
 int usage() {
   std::cerr << "usage: priority_client [-n N] [--high-hz HZ] [--low-hz HZ] [--duration-ms MS] "
-               "[--policy fifo|other] [-ORB options] HIGH LOW"
+               "[--policy fifo|other] [--watchdog-ms MS] [-ORB options] HIGH LOW"
             << std::endl;
   return 2;
 }
@@ -298,7 +299,7 @@ int main(int argc, char** argv) {
   try {
     CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
     omniORB::setClientCallTimeout(kCallTimeoutMs);
-    uint64_t lows = 1, high_hz = 20, low_hz = 10, duration_ms = 1000;
+    uint64_t lows = 1, high_hz = 20, low_hz = 10, duration_ms = 1000, watchdog_ms = 0;
     bool fifo = true;
     std::vector<std::string> targets;
     for (int i = 1; i < argc; ++i) {
@@ -312,6 +313,8 @@ int main(int argc, char** argv) {
         if (!parse_u64(argv[++i], 1, 100000, low_hz)) return usage();
       } else if (a == "--duration-ms" && has_value) {
         if (!parse_u64(argv[++i], 1, 3600000, duration_ms)) return usage();
+      } else if (a == "--watchdog-ms" && has_value) {
+        if (!parse_u64(argv[++i], 1, UINT64_MAX / 2, watchdog_ms)) return usage();
       } else if (a == "--policy" && has_value) {
         std::string p = argv[++i];
         if (p != "fifo" && p != "other") return usage();
@@ -339,7 +342,8 @@ int main(int argc, char** argv) {
     uint64_t high_slots = std::max<uint64_t>(1, duration_ms * 1000000u / high_period);
     uint64_t low_slots = std::max<uint64_t>(1, duration_ms * 1000000u / low_period);
 
-    Watchdog watchdog(duration_ms * 2 + kCallTimeoutMs + 10000);
+    if (watchdog_ms == 0) watchdog_ms = duration_ms * 2 + kCallTimeoutMs + 10000;
+    Watchdog watchdog(watchdog_ms);
     Barrier barrier(threads + 1);
     std::atomic<uint64_t> start{0};
     std::vector<ThreadResult> results(threads);

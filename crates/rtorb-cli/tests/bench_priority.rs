@@ -200,3 +200,48 @@ fn bad_options_are_clear_errors() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// A run that overruns its watchdog fails, saying so.
+#[test]
+fn an_overrun_fails_clearly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut server = rtorb()
+        .args([
+            "bench",
+            "priority-server",
+            "--endpoint",
+            "iiop://127.0.0.1:0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the priority server");
+    let stdin = server.stdin.take();
+    let mut lines = BufReader::new(server.stdout.take().expect("stdout")).lines();
+    let mut urls = Vec::new();
+    for line in lines.by_ref().map_while(Result::ok) {
+        if line == "ready" {
+            break;
+        }
+        urls.extend(line.split_once(' ').map(|(_, url)| url.to_owned()));
+    }
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    // The run lasts 300 ms at least, its watchdog 1 ms.
+    let out = rtorb()
+        .args(["bench", "priority-client", "--policy", "other"])
+        .args(["--duration-ms", "300", "--watchdog-ms", "1"])
+        .args(&urls)
+        .output()
+        .expect("run the priority client");
+    drop(stdin);
+    let status = server.wait().expect("the server exits");
+    assert!(status.success(), "{status}");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did not finish within 1ms") && err.contains("SCHED_OTHER"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

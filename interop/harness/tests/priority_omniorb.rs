@@ -230,3 +230,23 @@ fn rtorb_client_against_the_omniorb_priority_server() {
     check(&rtorb_client(&server), "rtorb");
     server.stop();
 }
+
+/// omniORB's client, its run overrunning its watchdog: every thread put
+/// under SCHED_OTHER and exit status 4, with a message.
+#[test]
+fn omniorb_client_overrunning_its_watchdog() {
+    let server = Server::omniorb();
+    let mut cmd = Command::new(peers().priority_client);
+    // The run lasts 300 ms at least, its watchdog 1 ms.
+    cmd.args(["-n", "1", "--policy", "other", "--watchdog-ms", "1"])
+        .args(RUN)
+        .args([&server.high, &server.low]);
+    let (status, output) =
+        run_to_end(&mut cmd, "omniORB priority_client", TIMEOUT).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(status.code(), Some(4), "{output}");
+    assert!(
+        output.contains("watchdog: the run did not finish within 1 ms"),
+        "{output}"
+    );
+    server.stop();
+}

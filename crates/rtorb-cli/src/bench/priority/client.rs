@@ -52,6 +52,8 @@ pub(crate) struct ClientPlan {
     pub(crate) configuration: Configuration,
     /// `-ORB` options for the client's ORB.
     pub(crate) orb_options: Vec<String>,
+    /// The watchdog's deadline (`None`: [`watchdog_deadline`]).
+    pub(crate) watchdog: Option<Duration>,
 }
 
 /// What one client run measured: the JSON line `priority-client` (and
@@ -113,7 +115,8 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
             "the priority client (1 high thread at {} Hz, {} low threads at {} Hz, {} ms)",
             plan.high_hz, plan.lows, plan.low_hz, plan.duration_ms
         ),
-        watchdog_deadline(plan.duration_ms),
+        plan.watchdog
+            .unwrap_or_else(|| watchdog_deadline(plan.duration_ms)),
     );
     let mut handles = Vec::with_capacity(threads);
     for i in 0..threads {

@@ -154,6 +154,11 @@ pub(crate) struct ClientArgs {
     /// priorities). Needs the ORB's real-time core: an error for now.
     #[arg(long)]
     real_time: bool,
+    /// The watchdog's deadline, ms: past it every thread is put under
+    /// SCHED_OTHER and the run fails (default: twice the run, and 20 s).
+    #[arg(long = "watchdog-ms", value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watchdog_ms: Option<u64>,
     /// The `High` object (`corbaloc::1.2@HOST:PORT/High`, or an IOR).
     high: String,
     /// The `Low` object.
@@ -192,6 +197,7 @@ pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
         policy: args.policy,
         configuration: configuration(args.real_time),
         orb_options: args.orb_options.clone(),
+        watchdog: args.watchdog_ms.map(std::time::Duration::from_millis),
     };
     let report = client::run(&plan)?;
     serde_json::to_string(&report)
