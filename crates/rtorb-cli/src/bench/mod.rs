@@ -103,9 +103,11 @@ pub(crate) enum BenchCommand {
     /// is not built yet.
     Priority(priority::PriorityArgs),
     /// Serve two Cubit objects under the plain keys `High` and `Low`;
-    /// print their corbaloc URLs; run until standard input closes. Today
-    /// in the conventional configuration only: the real-time one needs
-    /// the ORB's real-time core, which is not built yet.
+    /// print their corbaloc URLs; run until standard input closes (keep
+    /// it open: `sleep infinity | rtorb bench priority-server` in the
+    /// background). Today in the conventional configuration only: the
+    /// real-time one needs the ORB's real-time core, which is not built
+    /// yet.
     PriorityServer(priority::ServerArgs),
     /// One high-priority thread calling `High` and n low-priority threads
     /// calling `Low`, each call at its slot; print the figures as JSON.

@@ -82,7 +82,7 @@ pub(crate) struct PriorityArgs {
     rates: Rates,
     /// The length of each point, ms (default 20000 at the seed's rates,
     /// 5000 at the scaled ones: a full run of both configurations takes
-    /// about 10 minutes; 300 with --quick).
+    /// about 6 minutes; 300 with --quick).
     #[arg(long = "duration-ms", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(50..=3_600_000))]
     duration_ms: Option<u64>,

@@ -51,7 +51,7 @@ impl RateSet {
     /// The default time of one point, ms: enough calls of C0 at each
     /// rate (400 at the seed's, 10000 at the scaled one) that every
     /// default point of both sets, in both configurations, fits in about
-    /// ten minutes.
+    /// six minutes.
     pub(crate) fn default_duration_ms(self) -> u64 {
         match self {
             RateSet::Seed => 20_000,
