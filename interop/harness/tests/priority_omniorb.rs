@@ -61,13 +61,15 @@ struct Server {
 }
 
 impl Server {
-    fn start(mut cmd: Command, name: &str) -> Server {
+    /// Starts a server; `Err` if it does not get ready (its output
+    /// ended, or it said nothing in time).
+    fn start(mut cmd: Command, name: &str) -> Result<Server, String> {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
+            .map_err(|e| format!("cannot start {name}: {e}"))?;
         let stdin = child.stdin.take();
         let mut child = ChildGuard::new(child, name);
         let lines = line_channel(child.take_stdout().expect("stdout"));
@@ -75,7 +77,7 @@ impl Server {
         loop {
             let line = lines
                 .recv_timeout(TIMEOUT)
-                .unwrap_or_else(|_| panic!("{name} did not get ready"));
+                .map_err(|_| format!("{name} did not get ready"))?;
             if let Some(url) = line.strip_prefix("High ") {
                 high = Some(url.to_owned());
             } else if let Some(url) = line.strip_prefix("Low ") {
@@ -91,13 +93,13 @@ impl Server {
                 "{name}: {url}"
             );
         }
-        Server {
+        Ok(Server {
             child,
             stdin,
             lines,
             high,
             low,
-        }
+        })
     }
 
     fn rtorb() -> Server {
@@ -109,18 +111,27 @@ impl Server {
             "--endpoint",
             "iiop://127.0.0.1:0",
         ]);
-        Server::start(cmd, "rtorb bench priority-server")
+        Server::start(cmd, "rtorb bench priority-server").unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn omniorb() -> Server {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let mut cmd = Command::new(peers().priority_server);
-        cmd.arg("-ORBendPoint")
-            .arg(format!("giop:tcp:127.0.0.1:{port}"));
-        Server::start(cmd, "omniORB priority_server")
+        // The port is chosen before the server binds it: another process
+        // may take it in between, and then a new one is tried.
+        let mut last = String::new();
+        for _ in 0..3 {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port();
+            let mut cmd = Command::new(peers().priority_server);
+            cmd.arg("-ORBendPoint")
+                .arg(format!("giop:tcp:127.0.0.1:{port}"));
+            match Server::start(cmd, "omniORB priority_server") {
+                Ok(server) => return server,
+                Err(e) => last = e,
+            }
+        }
+        panic!("{last}")
     }
 
     /// Closes its standard input and waits for it to exit; the lines it
@@ -129,7 +140,13 @@ impl Server {
         drop(self.stdin.take());
         let status = self.child.wait_timeout(TIMEOUT).expect("the server exits");
         assert!(status.success(), "the server failed: {status}");
-        self.lines.try_iter().collect()
+        // Every line up to the end of its output, which the reader thread
+        // may still be forwarding.
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(TIMEOUT) {
+            rest.push(line);
+        }
+        rest
     }
 }
 

@@ -174,7 +174,8 @@ pub(crate) fn run_point(
             .as_ref()
             .ok_or("omniORB's peers are not built")
     };
-    let (mut server, server_name) = match column {
+    let start = Duration::from_secs(30);
+    let (server, server_name, (high, low)) = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);
             c.args([
@@ -184,21 +185,29 @@ pub(crate) fn run_point(
                 "iiop://127.0.0.1:0",
             ])
             .arg(configuration_flag(configuration));
-            (
-                ServerProc::spawn(c, "rtorb bench priority-server")?,
-                "rtorb",
-            )
+            let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
+            let urls = server.urls(start)?;
+            (server, "rtorb", urls)
         }
         Column::Omniorb => {
-            let mut c = Command::new(&omniorb()?.server);
-            c.args([
-                "-ORBendPoint",
-                &format!("giop:tcp:127.0.0.1:{}", free_port()?),
-            ]);
-            (ServerProc::spawn(c, "omniORB priority_server")?, "omniORB")
+            // The port is chosen before the server binds it: another
+            // process may take it in between, and then a new one is tried.
+            let mut tries = 0;
+            loop {
+                let mut c = Command::new(&omniorb()?.server);
+                c.args([
+                    "-ORBendPoint",
+                    &format!("giop:tcp:127.0.0.1:{}", free_port()?),
+                ]);
+                let mut server = ServerProc::spawn(c, "omniORB priority_server")?;
+                match server.urls(start) {
+                    Ok(urls) => break (server, "omniORB", urls),
+                    Err(e) if tries == 2 => return Err(e),
+                    Err(_) => tries += 1,
+                }
+            }
         }
     };
-    let (high, low) = server.urls(Duration::from_secs(30))?;
     let lows = point.lows.to_string();
     let high_hz = point.rates.high_hz().to_string();
     let low_hz = point.rates.low_hz().to_string();
