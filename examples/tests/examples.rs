@@ -172,6 +172,19 @@ fn the_default_servant_learns_each_object_id_from_current() {
 }
 
 #[test]
+fn priorities_travel_with_calls_and_declared_ones_hold() {
+    let out = run("rt_priorities", &[]);
+    for line in [
+        "caller at 100: Propagated object ran at 100",
+        "caller at 100: Declared object ran at 20000",
+        "caller at 30000: Propagated object ran at 30000",
+        "caller at 30000: Declared object ran at 20000",
+    ] {
+        assert!(out.contains(line), "{line:?} not in {out}");
+    }
+}
+
+#[test]
 fn transport_echo_echoes_over_iiop_and_uiop() {
     let socket =
         std::env::temp_dir().join(format!("rtorb-example-echo-{}.sock", std::process::id()));

@@ -8,6 +8,9 @@
 //! rtorb bench cubit-server --endpoint iiop://127.0.0.1:PORT [--endpoint uiop:///PATH] [-- -ORB...]
 //! rtorb bench cubit-client [-n CALLS] [--json] [--shutdown] [--op NAME]... <IOR | corbaloc>
 //! rtorb bench overload [--scenario NAME]... [--server NAME]... [--connections N]... [--quick] [--json]
+//! rtorb bench priority [-n N,...] [--rates seed|scaled|both] [--duration-ms MS] [--quick] [--json] [--plots DIR]
+//! rtorb bench priority-server [--endpoint URL]... [--conventional] [-- -ORB...]
+//! rtorb bench priority-client [--lows N] [--high-hz HZ] [--low-hz HZ] [--duration-ms MS] HIGH LOW
 //! ```
 
 use std::process::ExitCode;

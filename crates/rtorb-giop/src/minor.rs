@@ -17,7 +17,7 @@
 //! ([`crate::GiopError::minor`]), `0x201`–`0x2ff` invocation and
 //! references, `0x301`–`0x30f` client connections, `0x310`–`0x31f` the
 //! server, `0x320`–`0x32f` the POA, `0x330`–`0x33f` reading references
-//! from files.
+//! from files, `0x340`–`0x34f` real-time priorities and scheduling.
 
 use rtorb_cdr::{OMG_VMCID, RTORB_VMCID};
 
@@ -314,6 +314,25 @@ minor_codes! {
     /// rtorb minor 0x331.
     BAD_PARAM_FILE_NO_REFERENCE = BadParam, RTORB_VMCID | 0x331,
         "the file:// reference's file holds no IOR:, corbaloc: or corbaname: reference";
+
+    // ----- Real-time CORBA: priorities and scheduling -----
+    /// OMG minor 2: Real-time CORBA's answer when a priority mapping's
+    /// `to_native` (or `to_CORBA`) fails.
+    DATA_CONVERSION_PRIORITY_MAPPING = DataConversion, OMG_VMCID | 2,
+        "the priority mapping has no native priority for the CORBA priority (or no CORBA priority for the native one)";
+    /// rtorb minor 0x340: Real-time CORBA names `BAD_PARAM` for a priority
+    /// outside `0..=32767`.
+    BAD_PARAM_PRIORITY_OUT_OF_RANGE = BadParam, RTORB_VMCID | 0x340,
+        "a CORBA priority outside 0..=32767";
+    /// rtorb minor 0x342.
+    MARSHAL_PRIORITY_CONTEXT = Marshal, RTORB_VMCID | 0x342,
+        "the RTCorbaPriority service context is not an encapsulated short";
+    /// rtorb minor 0x343.
+    INV_POLICY_NO_PRIORITY_BAND = InvPolicy, RTORB_VMCID | 0x343,
+        "the calling thread's CORBA priority is in none of the reference's priority bands";
+    /// rtorb minor 0x341.
+    NO_PERMISSION_REALTIME_SCHEDULING = NoPermission, RTORB_VMCID | 0x341,
+        "the process may not use the configured scheduling policy or priority (EPERM), and is configured to fail";
 }
 
 /// The row of [`REGISTRY`] for a system exception's kind and minor code.

@@ -10,9 +10,11 @@
 //! The views here read the commonest shapes without owning anything: a
 //! whole (unfragmented) Request addressed by object key, and a whole Reply
 //! with `NO_EXCEPTION` or `USER_EXCEPTION`, in GIOP 1.0, 1.1, 1.2 or
-//! GIOPlite, without service contexts. The header fields are copied out or
+//! GIOPlite, without service contexts (a GIOP request may carry one: the
+//! `RTCorbaPriority` context of Real-time CORBA, whose priority the view
+//! reads). The header fields are copied out or
 //! borrowed from the message, and the body is given as an offset into it.
-//! Anything else (service contexts, other addressing, other statuses,
+//! Anything else (other service contexts, other addressing, other statuses,
 //! fragments, and every malformed message) gives `None`, and the caller
 //! decodes the message in full, which also reports what is wrong with it.
 //! A view therefore never accepts a message the full decoder rejects, and
@@ -25,9 +27,10 @@ use crate::framing::{FrameHeader, FrameProtocol};
 use crate::header::{HEADER_LEN, MsgType};
 use crate::lite::LITE_HEADER_LEN;
 use crate::message::{RESPONSE_NONE, RESPONSE_WITH_TARGET, ReplyStatus};
+use crate::service_context::RT_CORBA_PRIORITY;
 
-/// A whole Request addressed by object key, with no service contexts,
-/// read in place.
+/// A whole Request addressed by object key, with no service contexts but
+/// an `RTCorbaPriority` one, read in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RequestView<'a> {
     /// The GIOP version (1.2 for GIOPlite).
@@ -45,6 +48,9 @@ pub struct RequestView<'a> {
     pub operation: &'a [u8],
     /// Where the body starts in the message.
     pub body_offset: usize,
+    /// The CORBA priority of its `RTCorbaPriority` service context, its
+    /// only one, if it has it.
+    pub priority: Option<i16>,
 }
 
 impl RequestView<'_> {
@@ -143,6 +149,33 @@ impl<'a> Cursor<'a> {
     fn no_service_contexts(&mut self) -> Option<()> {
         (self.u32()? == 0).then_some(())
     }
+
+    /// A request's service context list, if it is empty (`Some(None)`) or
+    /// holds only a well-formed `RTCorbaPriority` context (its priority).
+    #[inline(always)]
+    fn priority_contexts(&mut self) -> Option<Option<i16>> {
+        match self.u32()? {
+            0 => Some(None),
+            1 if self.u32()? == RT_CORBA_PRIORITY => {
+                encapsulated_priority(self.octets()?).map(Some)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The `short` of an `RTCorbaPriority` context's data: an encapsulation
+/// (byte-order octet, padding to 2, the priority; more may follow), as
+/// [`ServiceContext::typed`](crate::service_context::ServiceContext::typed)
+/// reads it.
+#[inline(always)]
+fn encapsulated_priority(data: &[u8]) -> Option<i16> {
+    let b: [u8; 2] = data.get(2..4)?.try_into().ok()?;
+    match data.first()? {
+        0 => Some(i16::from_be_bytes(b)),
+        1 => Some(i16::from_le_bytes(b)),
+        _ => None,
+    }
 }
 
 /// The header of a whole, unfragmented message of type `want`, from its
@@ -222,6 +255,7 @@ pub fn request_view_framed<'m>(message: &'m [u8], header: &FrameHeader) -> Optio
             object_key,
             operation,
             body_offset: c.pos,
+            priority: None,
         });
     }
     if version >= Version::V1_2 {
@@ -234,7 +268,7 @@ pub fn request_view_framed<'m>(message: &'m [u8], header: &FrameHeader) -> Optio
         }
         let object_key = c.octets()?;
         let operation = c.operation()?;
-        c.no_service_contexts()?;
+        let priority = c.priority_contexts()?;
         return Some(RequestView {
             version,
             order: c.order,
@@ -243,9 +277,10 @@ pub fn request_view_framed<'m>(message: &'m [u8], header: &FrameHeader) -> Optio
             object_key,
             operation,
             body_offset: body_start_12(&c),
+            priority,
         });
     }
-    c.no_service_contexts()?;
+    let priority = c.priority_contexts()?;
     let request_id = c.u32()?;
     let response_flags = match c.u8()? {
         0 => RESPONSE_NONE,
@@ -267,6 +302,7 @@ pub fn request_view_framed<'m>(message: &'m [u8], header: &FrameHeader) -> Optio
         object_key,
         operation,
         body_offset: c.pos,
+        priority,
     })
 }
 

@@ -10,7 +10,9 @@ use rtorb_giop::message::{
     Content, Message, Reply, ReplyHeader, ReplyStatus, Request, RequestHeader, decode_message,
     encode_message,
 };
-use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
+use rtorb_giop::service_context::{
+    RT_CORBA_PRIORITY, ServiceContext, ServiceContextList, TypedServiceContext,
+};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{decode_lite, encode_lite, reply_view, request_view};
 
@@ -36,6 +38,17 @@ fn bytes(max: usize) -> impl Strategy<Value = Bytes> {
 fn contexts() -> impl Strategy<Value = ServiceContextList> {
     prop_oneof![
         3 => Just(ServiceContextList::new()),
+        // An RTCorbaPriority context: well formed, or not.
+        1 => (any::<i16>(), order(), bytes(3), any::<bool>()).prop_map(|(p, o, junk, good)| {
+            let data = if good {
+                ServiceContext::from_typed(&TypedServiceContext::RtCorbaPriority(p), o)
+                    .unwrap()
+                    .data
+            } else {
+                junk
+            };
+            ServiceContextList(vec![ServiceContext { id: RT_CORBA_PRIORITY, data }])
+        }),
         1 => proptest::collection::vec(
             (any::<u32>(), bytes(8)).prop_map(|(id, data)| ServiceContext { id, data }),
             1..3,
@@ -147,9 +160,17 @@ fn check_request(protocol: Option<Version>, message: &Bytes, covered: bool) {
         assert_eq!(view, None, "the view accepts what the decoder rejects");
         return;
     };
+    // The view reads GIOP requests with no context or only a well-formed
+    // RTCorbaPriority one, GIOPlite requests with none.
+    let priority_only = |r: &Request| {
+        let contexts = &r.header.service_context;
+        protocol.is_some()
+            && contexts.len() == 1
+            && matches!(contexts.rt_corba_priority(), Some(Ok(_)))
+    };
     let in_shape = match &full.content {
         Content::Request(r) => {
-            r.header.service_context.0.is_empty()
+            (r.header.service_context.0.is_empty() || priority_only(r))
                 && matches!(r.header.target, TargetAddress::Key(_))
                 && !full.more_fragments
         }
@@ -178,6 +199,13 @@ fn check_request(protocol: Option<Version>, message: &Bytes, covered: bool) {
     assert_eq!(v.operation, r.header.operation.as_bytes());
     assert_eq!(v.body_offset, r.body_offset);
     assert_eq!(&message[v.body_offset..], &r.body[..]);
+    assert_eq!(
+        v.priority,
+        r.header
+            .service_context
+            .rt_corba_priority()
+            .and_then(Result::ok)
+    );
 }
 
 fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {

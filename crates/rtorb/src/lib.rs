@@ -48,6 +48,7 @@
 //! codegen      what generated code names (re-exports of runtime; not for hand-written code)
 //!  |
 //! runtime      what generated code calls: stubs, skeletons, exceptions, values
+//! rt           Real-time CORBA priorities: mappings, the thread's priority, PI mutex
 //!  |
 //! minor        every minor code rtorb raises (`rtorb_giop::minor`)
 //! sync         the ORB's locks, counted with the `lock-count` feature
@@ -68,6 +69,7 @@ pub use rtorb_giop::minor;
 pub mod naming;
 pub mod orb;
 pub mod poa;
+pub mod rt;
 pub mod runtime;
 pub mod sync;
 pub mod transport;

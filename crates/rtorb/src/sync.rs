@@ -72,6 +72,13 @@ pub fn thread_acquisitions() -> Option<u64> {
     counter::get()
 }
 
+/// Counts one acquisition of a lock that is not one of this module's (the
+/// real-time module's priority-inheritance mutex).
+#[inline]
+pub(crate) fn note_acquired() {
+    counter::acquired();
+}
+
 /// A mutual-exclusion lock: [`std::sync::Mutex`], counted, ignoring poison.
 #[derive(Debug, Default)]
 pub struct Mutex<T: ?Sized>(std::sync::Mutex<T>);

@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     // stage timing: no other module.
     &["minor", "sync", "whitebox"],
     // What generated code calls: stubs, skeletons, exceptions, values.
-    &["runtime"],
+    &["runtime", "rt"],
     // Pluggable transports; code-set negotiation; the re-exports (of
     // `runtime`) that generated code reaches everything through.
     &["transport", "codesets", "codegen"],

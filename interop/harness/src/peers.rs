@@ -17,6 +17,12 @@ pub struct PeerPaths {
     /// The omniORB client of the interop IDL
     /// (`interop/omniorb/interop_client.cc`).
     pub interop_client: PathBuf,
+    /// The omniORB server of the priority benchmark's `High` and `Low`
+    /// objects (`interop/omniorb/priority_server.cc`).
+    pub priority_server: PathBuf,
+    /// The omniORB client of the priority benchmark
+    /// (`interop/omniorb/priority_client.cc`).
+    pub priority_client: PathBuf,
     /// The directory the peers were built into (`target/interop`).
     pub out_dir: PathBuf,
 }
@@ -107,6 +113,8 @@ fn build_peers() -> Result<PeerPaths, String> {
         cubit_client: out_dir.join("cubit_client"),
         interop_server: out_dir.join("interop_server"),
         interop_client: out_dir.join("interop_client"),
+        priority_server: out_dir.join("priority_server"),
+        priority_client: out_dir.join("priority_client"),
         out_dir,
     };
     for p in [
@@ -114,6 +122,8 @@ fn build_peers() -> Result<PeerPaths, String> {
         &peers.cubit_client,
         &peers.interop_server,
         &peers.interop_client,
+        &peers.priority_server,
+        &peers.priority_client,
     ] {
         if !p.is_file() {
             return Err(format!("make succeeded but {} is missing", p.display()));

@@ -174,7 +174,7 @@ impl Drop for Proc {
 /// that has not finished within `limit` (a server that stopped
 /// answering: the clients run without a round-trip timeout, as omniORB's
 /// does) is killed and reported.
-fn run_client(mut cmd: Command, name: &str, limit: Duration) -> Result<String, String> {
+pub(super) fn run_client(mut cmd: Command, name: &str, limit: Duration) -> Result<String, String> {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

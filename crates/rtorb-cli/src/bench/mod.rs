@@ -11,6 +11,8 @@
 //! - `raw-server` / `raw-client`: the raw-socket floor ([`raw`]).
 //! - `overload`: hostile peers against each server strategy and omniORB,
 //!   with a well-behaved client throughout ([`overload`]).
+//! - `priority`, `priority-server`, `priority-client`: the
+//!   priority-inversion benchmark ([`priority`]).
 
 use clap::{Args, Subcommand};
 
@@ -20,6 +22,7 @@ mod compare;
 mod omni;
 mod ops;
 mod overload;
+mod priority;
 mod raw;
 mod server;
 mod stats;
@@ -93,6 +96,22 @@ pub(crate) enum BenchCommand {
     /// each strategy and omniORB's, with a well-behaved client calling
     /// throughout.
     Overload(overload::OverloadArgs),
+    /// The priority-inversion benchmark: one high-priority client thread
+    /// and n low-priority ones, every call at a fixed time, against rtorb
+    /// (conventional configuration) and omniORB side by side. The
+    /// real-time configuration comes with the ORB's real-time core, which
+    /// is not built yet.
+    Priority(priority::PriorityArgs),
+    /// Serve two Cubit objects under the plain keys `High` and `Low`;
+    /// print their corbaloc URLs; run until standard input closes (keep
+    /// it open: `sleep infinity | rtorb bench priority-server` in the
+    /// background). Today in the conventional configuration only: the
+    /// real-time one needs the ORB's real-time core, which is not built
+    /// yet.
+    PriorityServer(priority::ServerArgs),
+    /// One high-priority thread calling `High` and n low-priority threads
+    /// calling `Low`, each call at its slot; print the figures as JSON.
+    PriorityClient(priority::ClientArgs),
     /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
     #[command(hide = true)]
     RawServer {
@@ -167,6 +186,9 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             compare::run(common.calls, rounds, common.json, modes, fifo)
         }
         BenchCommand::Overload(args) => overload::run(&args),
+        BenchCommand::Priority(args) => priority::run(&args),
+        BenchCommand::PriorityServer(args) => priority::run_server(&args),
+        BenchCommand::PriorityClient(args) => priority::run_client(&args),
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
         BenchCommand::RawClient {
             calls,

@@ -35,6 +35,45 @@ fn present(program: &str, args: &[&str]) -> bool {
 /// into `RTORB_BENCH_CACHE` (default `target/bench-omniorb` in the
 /// repository), or says why they cannot be.
 pub(crate) fn build() -> Result<OmniPeers, String> {
+    let out = make("bench")?;
+    let peers = OmniPeers {
+        server: out.join("cubit_server"),
+        bench: out.join("cubit_bench"),
+    };
+    for p in [&peers.server, &peers.bench] {
+        if !p.is_file() {
+            return Err(format!("make succeeded but {} is missing", p.display()));
+        }
+    }
+    Ok(peers)
+}
+
+/// The built omniORB programs of the priority benchmark.
+#[derive(Debug, Clone)]
+pub(crate) struct PriorityPeers {
+    /// The server of the `High` and `Low` objects.
+    pub(crate) server: PathBuf,
+    /// The client of one high-priority and n low-priority threads.
+    pub(crate) client: PathBuf,
+}
+
+/// Builds the priority benchmark's omniORB peers as [`build`] does.
+pub(crate) fn build_priority() -> Result<PriorityPeers, String> {
+    let out = make("priority")?;
+    let peers = PriorityPeers {
+        server: out.join("priority_server"),
+        client: out.join("priority_client"),
+    };
+    for p in [&peers.server, &peers.client] {
+        if !p.is_file() {
+            return Err(format!("make succeeded but {} is missing", p.display()));
+        }
+    }
+    Ok(peers)
+}
+
+/// Runs the Makefile's `target` into the cache directory; returns it.
+fn make(target: &str) -> Result<PathBuf, String> {
     const HINT: &str = "install the Debian packages libomniorb4-dev, omniidl, g++, make and \
                         pkg-config (scripts/install-deps.sh does)";
     let root = repository_root();
@@ -74,7 +113,7 @@ pub(crate) fn build() -> Result<OmniPeers, String> {
     cmd.arg("-C")
         .arg(&src)
         .arg(format!("OUT={}", out.display()))
-        .arg("bench");
+        .arg(target);
     let output = cmd
         .output()
         .map_err(|e| format!("cannot run make for the omniORB peers: {e}"))?;
@@ -86,14 +125,5 @@ pub(crate) fn build() -> Result<OmniPeers, String> {
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let peers = OmniPeers {
-        server: out.join("cubit_server"),
-        bench: out.join("cubit_bench"),
-    };
-    for p in [&peers.server, &peers.bench] {
-        if !p.is_file() {
-            return Err(format!("make succeeded but {} is missing", p.display()));
-        }
-    }
-    Ok(peers)
+    Ok(out)
 }

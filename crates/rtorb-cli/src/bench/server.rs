@@ -217,6 +217,12 @@ impl CubitServant for BenchCubit {
 /// [`Orb::endpoints`] prints it), or `None` for a GIOPlite endpoint,
 /// which only an IOR can describe.
 pub(crate) fn corbaloc_for(endpoint: &str) -> Option<String> {
+    corbaloc_with_key(endpoint, "Cubit")
+}
+
+/// The `corbaloc:` URL of the object with the plain key `key` at
+/// `endpoint`, as [`corbaloc_for`].
+pub(crate) fn corbaloc_with_key(endpoint: &str, key: &str) -> Option<String> {
     let (protocol, rest) = endpoint.split_once("://")?;
     let (address, options) = match rest.split_once('?') {
         Some((a, o)) => (a.trim_end_matches('/'), o),
@@ -234,8 +240,8 @@ pub(crate) fn corbaloc_for(endpoint: &str) -> Option<String> {
         _ => ("1.2", address),
     };
     match protocol.to_ascii_lowercase().as_str() {
-        "iiop" => Some(format!("corbaloc::{version}@{address}/Cubit")),
-        "uiop" => Some(format!("corbaloc:uiop:{version}@{address}|Cubit")),
+        "iiop" => Some(format!("corbaloc::{version}@{address}/{key}")),
+        "uiop" => Some(format!("corbaloc:uiop:{version}@{address}|{key}")),
         _ => None,
     }
 }

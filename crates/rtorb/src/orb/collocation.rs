@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rtorb_cdr::{Decoder, Encoder, Encoding};
+use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::message::{Content, ReplyStatus};
 use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
@@ -24,6 +25,7 @@ use rtorb_giop::{
 
 use crate::poa::Found;
 use crate::poa::table::AdapterTable;
+use crate::rt::PriorityControl;
 use crate::runtime::{
     Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, ReplyBuilder, ServerRequest,
     Skeleton, SyncScope, Target, dispatch, follow_forwards_to, moved_away,
@@ -57,6 +59,8 @@ pub(crate) struct OrbInvoker {
     adapters: Arc<AdapterTable>,
     /// The endpoint strings of this ORB's own profiles.
     local: OnceLock<Vec<String>>,
+    /// How a collocated upcall runs at a `SERVER_DECLARED` priority.
+    priorities: OnceLock<PriorityControl>,
     direct_calls: AtomicU64,
     marshaled_calls: AtomicU64,
     marshaled_bytes: AtomicU64,
@@ -77,6 +81,7 @@ impl OrbInvoker {
             client,
             adapters,
             local: OnceLock::new(),
+            priorities: OnceLock::new(),
             direct_calls: AtomicU64::new(0),
             marshaled_calls: AtomicU64::new(0),
             marshaled_bytes: AtomicU64::new(0),
@@ -87,6 +92,12 @@ impl OrbInvoker {
     /// are open).
     pub(crate) fn set_local_endpoints(&self, endpoints: Vec<String>) {
         let _ = self.local.set(endpoints);
+    }
+
+    /// Sets how collocated upcalls of `SERVER_DECLARED` objects take
+    /// their priority.
+    pub(crate) fn set_priorities(&self, priorities: PriorityControl) {
+        let _ = self.priorities.set(priorities);
     }
 
     pub(crate) fn stats(&self) -> CollocationStats {
@@ -152,14 +163,29 @@ impl OrbInvoker {
             Found::Forward(to) => return Ok(Collocated::Forward(Target::from_reference(to)?)),
         };
         let skeleton = &**upcall.skeleton();
-        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            if direct(skeleton) {
-                self.direct_calls.fetch_add(1, Ordering::Relaxed);
-                return Ok(Collocated::Direct);
-            }
-            self.marshaled(&*skeleton, target, operation, response_expected, arguments)
-                .map(Collocated::Reply)
-        }));
+        // The caller's thread runs the upcall: at its own priority, which
+        // is what CLIENT_PROPAGATED asks; at the declared one for
+        // SERVER_DECLARED, as a server thread would.
+        let declared = upcall
+            .priority_model()
+            .filter(|m| m.model == PriorityModel::ServerDeclared)
+            .map(|m| m.server_priority);
+        let mut run = || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                if direct(skeleton) {
+                    self.direct_calls.fetch_add(1, Ordering::Relaxed);
+                    return Ok(Collocated::Direct);
+                }
+                self.marshaled(&*skeleton, target, operation, response_expected, arguments)
+                    .map(Collocated::Reply)
+            }))
+        };
+        let ran = match (declared, self.priorities.get()) {
+            (Some(p), Some(control)) => control
+                .run_at(p, run)
+                .unwrap_or_else(|e| Ok(Err(e.to_system_exception()))),
+            _ => run(),
+        };
         drop(upcall);
         ran.unwrap_or_else(|_| {
             Err(SystemException::new(

@@ -11,6 +11,7 @@ use rtorb_cdr::CodeSetId;
 use super::OrbError;
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
+use crate::rt::{MappingKind, SchedPolicy, WhenDenied};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -200,6 +201,16 @@ pub struct OrbConfig {
     /// `-ORBAssumedCharCodeSet`, `-ORBAssumedWCharCodeSet`; see
     /// [`CodeSetConfig`]).
     pub code_sets: CodeSetConfig,
+    /// The scheduling policy CORBA priorities map onto
+    /// (`-ORBSchedPolicy`): SCHED_FIFO by default.
+    pub sched_policy: SchedPolicy,
+    /// The priority mapping onto it (`-ORBPriorityMapping`): linear by
+    /// default (see [`crate::rt::MappingKind`]).
+    pub priority_mapping: MappingKind,
+    /// What happens when the system refuses the policy
+    /// (`-ORBSchedDenied`): by default threads run on under SCHED_OTHER,
+    /// after one warning.
+    pub sched_denied: WhenDenied,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -252,6 +263,9 @@ impl Default for OrbConfig {
             poa_hold_limit: 1024,
             code_sets: CodeSetConfig::DEFAULT,
             memory_budget: DEFAULT_MEMORY_BUDGET,
+            sched_policy: SchedPolicy::Fifo,
+            priority_mapping: MappingKind::Linear,
+            sched_denied: WhenDenied::RunAtOther,
         }
     }
 }
@@ -389,6 +403,24 @@ impl OrbConfig {
                     let v = value()?;
                     // 0: never.
                     self.server_idle_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
+                }
+                "schedpolicy" => {
+                    let v = value()?;
+                    self.sched_policy = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "prioritymapping" => {
+                    let v = value()?;
+                    self.priority_mapping = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "scheddenied" => {
+                    let v = value()?;
+                    self.sched_denied = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

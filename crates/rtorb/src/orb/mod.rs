@@ -65,6 +65,7 @@ use rtorb_giop::{ObjectReference, SystemException};
 
 use crate::poa::table::{AdapterTable, Entry, References};
 use crate::poa::{Poa, PoaError};
+use crate::rt::{Current, MappingKind, PriorityControl, PriorityMapping, SchedPolicy, WhenDenied};
 use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
@@ -125,6 +126,7 @@ pub struct OrbBuilder {
     config: OrbConfig,
     registry: Option<ProtocolRegistry>,
     error: Option<OrbError>,
+    mapping: Option<Arc<dyn PriorityMapping>>,
 }
 
 impl OrbBuilder {
@@ -323,6 +325,35 @@ impl OrbBuilder {
         self
     }
 
+    /// Sets the scheduling policy CORBA priorities map onto (see
+    /// [`OrbConfig::sched_policy`]).
+    pub fn sched_policy(mut self, policy: SchedPolicy) -> Self {
+        self.config.sched_policy = policy;
+        self
+    }
+
+    /// Sets the built-in priority mapping (see
+    /// [`OrbConfig::priority_mapping`]).
+    pub fn priority_mapping(mut self, kind: MappingKind) -> Self {
+        self.config.priority_mapping = kind;
+        self.mapping = None;
+        self
+    }
+
+    /// Maps CORBA priorities onto the scheduling policy with the
+    /// application's own `mapping` (`RTCORBA::PriorityMapping`).
+    pub fn custom_priority_mapping(mut self, mapping: Arc<dyn PriorityMapping>) -> Self {
+        self.mapping = Some(mapping);
+        self
+    }
+
+    /// Sets what happens where the system refuses the scheduling policy
+    /// (see [`OrbConfig::sched_denied`]).
+    pub fn sched_denied(mut self, then: WhenDenied) -> Self {
+        self.config.sched_denied = then;
+        self
+    }
+
     /// Opens the acceptors, starts their threads, and returns the ORB.
     pub fn build(self) -> Result<Orb, OrbError> {
         if let Some(e) = self.error {
@@ -333,6 +364,14 @@ impl OrbBuilder {
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
         config.code_sets.check().map_err(OrbError::Args)?;
+        let priorities = match self.mapping {
+            Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
+            None => PriorityControl::new(
+                config.sched_policy,
+                config.priority_mapping,
+                config.sched_denied,
+            ),
+        };
         let client_config = ClientConfig {
             round_trip_timeout: config.round_trip_timeout,
             connect_timeout: config.connect_timeout,
@@ -361,7 +400,8 @@ impl OrbBuilder {
         };
         let server = Arc::new(
             ServerCore::new(limits, invoker.clone(), adapters.clone())
-                .with_fragment_size(config.fragment_size),
+                .with_fragment_size(config.fragment_size)
+                .with_priorities(priorities.clone()),
         );
         let mut acceptors = Vec::new();
         for s in &config.listen {
@@ -417,6 +457,7 @@ impl OrbBuilder {
             })
             .collect();
         invoker.set_local_endpoints(local);
+        invoker.set_priorities(priorities.clone());
         let orb_invoker: Arc<dyn Invoker> = invoker.clone();
         adapters.set_references(References {
             registry: registry.clone(),
@@ -434,6 +475,7 @@ impl OrbBuilder {
             adapters,
             invoker,
             root,
+            priorities,
         })
     }
 }
@@ -452,6 +494,7 @@ pub struct Orb {
     adapters: Arc<AdapterTable>,
     invoker: Arc<OrbInvoker>,
     root: Poa,
+    priorities: PriorityControl,
 }
 
 impl std::fmt::Debug for Orb {
@@ -476,6 +519,36 @@ impl Orb {
     /// The configuration.
     pub fn config(&self) -> &OrbConfig {
         &self.config
+    }
+
+    /// How this ORB turns CORBA priorities into native ones: the
+    /// scheduling policy, the mapping, and what happens where the system
+    /// refuses (`-ORBSchedPolicy`, `-ORBPriorityMapping`,
+    /// `-ORBSchedDenied`).
+    pub fn priority_control(&self) -> &PriorityControl {
+        &self.priorities
+    }
+
+    /// `RTCORBA::Current`: reads and sets the calling thread's CORBA
+    /// priority, which travels with its calls to objects of the
+    /// `CLIENT_PROPAGATED` model.
+    ///
+    /// ```
+    /// use rtorb::orb::Orb;
+    /// use rtorb::rt::{Priority, SchedPolicy};
+    ///
+    /// let orb = Orb::builder().sched_policy(SchedPolicy::Other).build()?;
+    /// let current = orb.rt_current();
+    /// std::thread::spawn(move || {
+    ///     current.set_priority(Priority::MIN).unwrap();
+    ///     assert_eq!(current.priority().unwrap(), Priority::MIN);
+    /// })
+    /// .join()
+    /// .unwrap();
+    /// # Ok::<(), rtorb::orb::OrbError>(())
+    /// ```
+    pub fn rt_current(&self) -> Current {
+        Current::new(self.priorities.clone())
     }
 
     /// The endpoints the ORB listens on, as published (actual ports).

@@ -313,6 +313,36 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "0",
         example: "180000",
     },
+    OrbOption {
+        name: "SchedPolicy",
+        aliases: &[],
+        builder: Some("sched_policy"),
+        policy: None,
+        omniorb: None,
+        values: "SCHED_FIFO, SCHED_RR or SCHED_OTHER (nice values): what CORBA priorities map onto (as TAO's -ORBSchedPolicy)",
+        default: "SCHED_FIFO",
+        example: "SCHED_RR",
+    },
+    OrbOption {
+        name: "PriorityMapping",
+        aliases: &[],
+        builder: Some("priority_mapping"),
+        policy: None,
+        omniorb: None,
+        values: "direct, linear or continuous (as TAO's -ORBPriorityMapping); a mapping of one's own through the builder",
+        default: "linear",
+        example: "direct",
+    },
+    OrbOption {
+        name: "SchedDenied",
+        aliases: &[],
+        builder: Some("sched_denied"),
+        policy: None,
+        omniorb: None,
+        values: "fail (NO_PERMISSION) or other (run on under SCHED_OTHER) where the system refuses the policy",
+        default: "other",
+        example: "fail",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

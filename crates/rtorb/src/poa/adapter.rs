@@ -12,8 +12,11 @@ use std::sync::{Arc, Weak};
 use crate::sync::{Mutex, RwLock};
 
 use bytes::Bytes;
+use rtorb_cdr::ByteOrder;
+use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
+use crate::rt::ExposedPolicies;
 use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target};
 
 use super::active_object_map::{Aom, servant_addr};
@@ -52,6 +55,9 @@ pub(crate) struct PoaInner {
     /// The encoded path (see [`key::encode_path`]).
     pub(super) path: Vec<u8>,
     pub(super) policies: Policies,
+    /// The `TAG_POLICIES` component its references carry (Real-time
+    /// CORBA's priority model), if it has one.
+    pub(super) exposed: Option<TaggedComponent>,
     pub(super) manager: PoaManager,
     pub(super) state: RwLock<PoaState>,
     /// Serializes incarnations, so an id is incarnated once.
@@ -142,6 +148,11 @@ impl Poa {
             names.push(name.clone());
         }
         let path = key::encode_path(names.iter().map(String::as_str));
+        let exposed = ExposedPolicies {
+            priority_model: policies.priority_model,
+            priority_bands: None,
+        }
+        .to_component(ByteOrder::NATIVE);
         let poa = Poa(Arc::new(PoaInner {
             name,
             parent: parent.map(|p| Arc::downgrade(&p.0)),
@@ -150,6 +161,7 @@ impl Poa {
             slot,
             path,
             policies,
+            exposed,
             manager: manager.clone(),
             state: RwLock::new(PoaState::default()),
             incarnating: Mutex::new(()),
@@ -490,7 +502,7 @@ impl Poa {
 
     pub(crate) fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
         self.table()?
-            .object(type_id, self.object_key(id))
+            .object_with(type_id, self.object_key(id), self.0.exposed.as_ref())
             .ok_or_else(|| {
                 PoaError::System(SystemException::new(
                     SystemExceptionKind::ObjAdapter,

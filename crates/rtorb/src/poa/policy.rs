@@ -1,6 +1,7 @@
 //! The standard POA policies and the checks of their combinations.
 
 use super::error::PoaError;
+use crate::rt::PriorityModelPolicy;
 
 /// `LifespanPolicy`: whether references outlive the POA instance that
 /// made them.
@@ -86,6 +87,10 @@ pub enum Policy {
     ServantRetention(ServantRetentionPolicy),
     /// A [`RequestProcessingPolicy`].
     RequestProcessing(RequestProcessingPolicy),
+    /// Real-time CORBA's `PriorityModelPolicy`: the priority the POA's
+    /// requests run at, published in its references' `TAG_POLICIES`
+    /// component.
+    PriorityModel(PriorityModelPolicy),
 }
 
 impl Policy {
@@ -99,6 +104,21 @@ impl Policy {
             Policy::Lifespan(_) => 17,
             Policy::ServantRetention(_) => 21,
             Policy::RequestProcessing(_) => 22,
+            Policy::PriorityModel(_) => rtorb_giop::ior::tags::PRIORITY_MODEL_POLICY_TYPE,
+        }
+    }
+
+    /// Where the policy's type counts in [`Policies::from_list`]'s check
+    /// for repeats.
+    fn slot(&self) -> usize {
+        match self {
+            Policy::Lifespan(_) => 0,
+            Policy::IdUniqueness(_) => 1,
+            Policy::IdAssignment(_) => 2,
+            Policy::ImplicitActivation(_) => 3,
+            Policy::ServantRetention(_) => 4,
+            Policy::RequestProcessing(_) => 5,
+            Policy::PriorityModel(_) => 6,
         }
     }
 }
@@ -119,6 +139,8 @@ pub struct Policies {
     pub servant_retention: ServantRetentionPolicy,
     /// Request processing.
     pub request_processing: RequestProcessingPolicy,
+    /// The Real-time CORBA priority model, if the POA has one.
+    pub priority_model: Option<PriorityModelPolicy>,
 }
 
 impl Policies {
@@ -141,9 +163,9 @@ impl Policies {
         let mut p = Policies::default();
         let mut seen = 0u32;
         // Where each policy type was given, to blame the right one.
-        let mut at = [None::<usize>; 6];
+        let mut at = [None::<usize>; 7];
         for (i, policy) in list.iter().enumerate() {
-            let bit = policy.policy_type() - 17;
+            let bit = policy.slot() as u32;
             if seen & (1 << bit) != 0 {
                 return Err(PoaError::InvalidPolicy { index: index(i) });
             }
@@ -156,6 +178,7 @@ impl Policies {
                 Policy::ImplicitActivation(v) => p.implicit_activation = v,
                 Policy::ServantRetention(v) => p.servant_retention = v,
                 Policy::RequestProcessing(v) => p.request_processing = v,
+                Policy::PriorityModel(v) => p.priority_model = Some(v),
             }
         }
         let blame = |bits: &[u32]| {

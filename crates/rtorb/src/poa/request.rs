@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 use bytes::Bytes;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
+use crate::rt::PriorityModelPolicy;
 use crate::runtime::Skeleton;
 
 use super::active_object_map::{Active, servant_addr};
@@ -75,6 +76,14 @@ impl Upcall {
     /// The servant.
     pub(crate) fn skeleton(&self) -> &Arc<dyn Skeleton> {
         &self.skeleton
+    }
+
+    /// The Real-time CORBA priority model of the servant's POA, if any.
+    #[inline]
+    pub(crate) fn priority_model(&self) -> Option<PriorityModelPolicy> {
+        self.end
+            .as_ref()
+            .and_then(|e| e.poa.0.policies.priority_model)
     }
 }
 

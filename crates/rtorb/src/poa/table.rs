@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock, Weak};
 use crate::sync::RwLock;
 
 use bytes::Bytes;
+use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
 use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
@@ -30,11 +31,26 @@ pub(crate) struct References {
 impl References {
     /// A reference to `object_key`: one profile per endpoint.
     pub(crate) fn reference(&self, type_id: &str, object_key: &Bytes) -> ObjectReference {
+        self.reference_with(type_id, object_key, None)
+    }
+
+    /// A reference to `object_key` whose profiles carry `extra` (the
+    /// Real-time CORBA policies of its POA) besides the code sets.
+    pub(crate) fn reference_with(
+        &self,
+        type_id: &str,
+        object_key: &Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> ObjectReference {
         let profiles = self
             .endpoints
             .iter()
             .filter_map(|e| {
-                let components = crate::codesets::profile_components(e.version(), &self.code_sets);
+                let mut components =
+                    crate::codesets::profile_components(e.version(), &self.code_sets);
+                if e.version() >= rtorb_cdr::Version::V1_1 {
+                    components.extend(extra.cloned());
+                }
                 self.registry
                     .make_profile(&**e, object_key.clone(), &components)
                     .ok()
@@ -45,7 +61,17 @@ impl References {
 
     /// An object for `key` through the ORB's invoker.
     pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Object {
-        let reference = self.reference(type_id, &key);
+        self.object_with(type_id, key, None)
+    }
+
+    /// An object for `key` whose profiles carry `extra`.
+    pub(crate) fn object_with(
+        &self,
+        type_id: &str,
+        key: Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> Object {
+        let reference = self.reference_with(type_id, &key, extra);
         let target =
             Target::from_reference(reference).unwrap_or_else(|_| Target::from_key(type_id, key));
         Object::new(self.invoker(), target)
@@ -195,6 +221,15 @@ impl AdapterTable {
 
     pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Option<Object> {
         Some(self.references.get()?.object(type_id, key))
+    }
+
+    pub(crate) fn object_with(
+        &self,
+        type_id: &str,
+        key: Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> Option<Object> {
+        Some(self.references.get()?.object_with(type_id, key, extra))
     }
 
     pub(crate) fn new_manager(&self, name: &str) -> PoaManager {

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb_giop::FrameProtocol;
+use rtorb_giop::ior::PriorityBand;
 
 use super::client::SyncScope;
 
@@ -37,6 +38,10 @@ pub const SYNC_SCOPE_POLICY_TYPE: u32 = 24;
 pub const RELATIVE_RT_TIMEOUT_POLICY_TYPE: u32 = 32;
 /// `RTCORBA::CLIENT_PROTOCOL_POLICY_TYPE`.
 pub const CLIENT_PROTOCOL_POLICY_TYPE: u32 = 43;
+/// `RTCORBA::PRIVATE_CONNECTION_POLICY_TYPE`.
+pub const PRIVATE_CONNECTION_POLICY_TYPE: u32 = 44;
+/// `RTCORBA::PRIORITY_BANDED_CONNECTION_POLICY_TYPE`.
+pub const PRIORITY_BANDED_CONNECTION_POLICY_TYPE: u32 = 45;
 
 /// A client-side policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,6 +56,15 @@ pub enum Policy {
     /// `RTCORBA::ClientProtocolPolicy`: the protocols a call may use, in
     /// order of preference.
     ClientProtocol(ClientProtocolPolicy),
+    /// `RTCORBA::PrivateConnectionPolicy`: the reference (and its clones)
+    /// has connections of its own, shared with no other reference.
+    PrivateConnection,
+    /// `RTCORBA::PriorityBandedConnectionPolicy`: a connection per band of
+    /// CORBA priorities to each endpoint, a call taking the band of its
+    /// thread's priority (one outside every band is `INV_POLICY`). A
+    /// reference whose server publishes bands uses those when it
+    /// overrides none.
+    PriorityBandedConnection(Vec<PriorityBand>),
 }
 
 impl Policy {
@@ -60,6 +74,8 @@ impl Policy {
             Policy::SyncScope(_) => SYNC_SCOPE_POLICY_TYPE,
             Policy::RelativeRoundtripTimeout(_) => RELATIVE_RT_TIMEOUT_POLICY_TYPE,
             Policy::ClientProtocol(_) => CLIENT_PROTOCOL_POLICY_TYPE,
+            Policy::PrivateConnection => PRIVATE_CONNECTION_POLICY_TYPE,
+            Policy::PriorityBandedConnection(_) => PRIORITY_BANDED_CONNECTION_POLICY_TYPE,
         }
     }
 }

@@ -226,7 +226,11 @@ impl ClientCore {
         deadline: Option<Instant>,
     ) -> Result<Outcome, SystemException> {
         let mut resent = false;
-        let pool = &candidate.pool;
+        // A LocateRequest (explicit binding) goes on any band's connection.
+        let pool = match request {
+            Request::Locate => candidate.pools().next().ok_or_else(no_profile_matches)?,
+            Request::Call { .. } => candidate.pool()?,
+        };
         pool.oneways.flush(|d| self.deliver(pool, d));
         let to = candidate.destination();
         loop {
@@ -418,7 +422,7 @@ impl ClientCore {
             pieces,
             announced,
         };
-        let pool = &candidate.pool;
+        let pool = candidate.pool()?;
         if !pool.oneways.push(deferred) {
             return Ok(());
         }
@@ -486,17 +490,28 @@ impl ClientCore {
         let selected = select(self.id, to, &self.connections, &self.config.code_sets)?;
         let mut last = None;
         for candidate in ordered(selected.candidates(), effective.protocol.as_deref()) {
-            let (pool, endpoint) = (&candidate.pool, &*candidate.endpoint);
+            let endpoint = &*candidate.endpoint;
             let deadline = effective.deadline;
-            let opened = if self.multiplexed() {
-                match self.connections.shared(pool, endpoint, deadline) {
-                    Ok(Some(_)) => Ok(1),
-                    Ok(None) => self.connections.open_idle(pool, endpoint, count, deadline),
-                    Err(e) => Err(e),
+            // Every band's connections, where they are banded.
+            let mut opened = Ok(0);
+            for pool in candidate.pools() {
+                let here = if self.multiplexed() {
+                    match self.connections.shared(pool, endpoint, deadline) {
+                        Ok(Some(_)) => Ok(1),
+                        Ok(None) => self.connections.open_idle(pool, endpoint, count, deadline),
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    self.connections.open_idle(pool, endpoint, count, deadline)
+                };
+                opened = match (opened, here) {
+                    (Ok(a), Ok(b)) => Ok(a + b),
+                    (Err(e), _) | (_, Err(e)) => Err(e),
+                };
+                if opened.is_err() {
+                    break;
                 }
-            } else {
-                self.connections.open_idle(pool, endpoint, count, deadline)
-            };
+            }
             match opened {
                 Err(e) if e.minor == TRANSIENT_CONNECT_FAILED => last = Some(e),
                 other => return other,
@@ -557,7 +572,8 @@ impl Invoker for ClientCore {
 
     fn validate_connection(&self, target: &Target) -> Result<bool, SystemException> {
         match self.call(target, Request::Locate) {
-            Ok(Outcome::Here) => Ok(true),
+            // Explicit binding: every band's connection is opened too.
+            Ok(Outcome::Here) => self.preconnect(target, 1).map(|_| true),
             Ok(Outcome::System(e)) => Err(e),
             Ok(_) => Err(protocol_error()),
             Err(e) if e.kind() == Some(SystemExceptionKind::InvPolicy) => Ok(false),

@@ -130,6 +130,13 @@ impl Connections {
         Arc::clone(self.pools.lock().entry(key).or_default())
     }
 
+    /// A pool of one reference's own (`PrivateConnectionPolicy`): not in
+    /// the cache, so no other reference finds it; its connections close
+    /// when the reference's last clone is dropped.
+    pub(super) fn private_pool(&self) -> Pool {
+        Pool::default()
+    }
+
     fn all_pools(&self) -> Vec<Pool> {
         self.pools.lock().values().cloned().collect()
     }

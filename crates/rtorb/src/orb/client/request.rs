@@ -10,7 +10,7 @@
 //! gathered write: the body is not copied; see [`ORB_FRAGMENTS`]).
 
 use bytes::{Bytes, BytesMut};
-use rtorb_cdr::{Encoding, TransmissionCodeSets};
+use rtorb_cdr::{ByteOrder, Encoding, TransmissionCodeSets};
 use rtorb_giop::message::{
     Content, LocateRequest, Message, MessageWriter, RESPONSE_NONE, RequestHeader,
 };
@@ -21,6 +21,7 @@ use rtorb_giop::{
 };
 
 use crate::codesets::{self, ClientCodeSets};
+use crate::rt::{self, Priority};
 use crate::runtime::Arguments;
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
@@ -69,12 +70,27 @@ impl Request<'_> {
 
 /// Where a request goes and how it is written there: the object key of
 /// the profile it is sent to, the encoding of the profile's GIOP version,
-/// and the code sets negotiated with it.
+/// the code sets negotiated with it, and whether it takes the caller's
+/// priority (Real-time CORBA's `CLIENT_PROPAGATED` model).
 #[derive(Clone, Copy)]
 pub(super) struct Destination<'a> {
     pub(super) object_key: &'a Bytes,
     pub(super) encoding: Encoding,
     pub(super) codesets: &'a ClientCodeSets,
+    pub(super) propagates_priority: bool,
+}
+
+impl Destination<'_> {
+    /// The priority a request to it carries: the calling thread's CORBA
+    /// priority, where the destination takes one and the thread has one.
+    #[inline]
+    fn priority(&self) -> Option<Priority> {
+        if self.propagates_priority {
+            crate::rt::thread_priority()
+        } else {
+            None
+        }
+    }
 }
 
 /// One request to write: to where, with which id, what.
@@ -164,6 +180,7 @@ impl RequestWriter {
         let (tcs, context) = codesets::for_request(self.announced, to.codesets);
         let announces = context.is_some();
         let encoding = encoding.with_codesets(tcs);
+        let priority = to.priority();
         let encode_failed = |e: GiopError| WriteError::Encode(e.to_system_exception());
         let writer = &mut self.writer;
         // The headers of a request made before, copied; else encoded (and
@@ -177,6 +194,7 @@ impl RequestWriter {
                     to.object_key,
                     operation,
                     response_flags,
+                    priority,
                 )
             })
             .flatten();
@@ -189,6 +207,7 @@ impl RequestWriter {
                     operation,
                     response_flags,
                     context,
+                    priority.map(|p| (p, encoding.order)),
                 );
                 let buf = writer.take_buffer();
                 *writer = messaging
@@ -200,6 +219,7 @@ impl RequestWriter {
                         to.object_key,
                         operation,
                         response_flags,
+                        priority,
                         writer,
                     );
                 }
@@ -284,7 +304,15 @@ pub(super) fn encode_oneway(
     let (tcs, context) = codesets::for_request(None, to.codesets);
     let announced = context.is_some().then_some(tcs);
     let encoding = messaging.wire_encoding(to.encoding).with_codesets(tcs);
-    let header = request_header(request_id, to.object_key, operation, RESPONSE_NONE, context);
+    let priority = to.priority().map(|p| (p, encoding.order));
+    let header = request_header(
+        request_id,
+        to.object_key,
+        operation,
+        RESPONSE_NONE,
+        context,
+        priority,
+    );
     let buf = BytesMut::with_capacity(BUFFER_CAPACITY);
     let encode_failed = |e: GiopError| e.to_system_exception();
     let mut w = messaging
@@ -301,29 +329,39 @@ pub(super) fn encode_oneway(
     Ok((pieces, announced))
 }
 
-/// The request header of a call, with the `CodeSets` context if given.
+/// The request header of a call, with the `CodeSets` context if given, and
+/// an `RTCorbaPriority` context for a priority given (with the byte order
+/// of the request).
 fn request_header(
     request_id: u32,
     object_key: &Bytes,
     operation: &Operation,
     response_flags: u8,
     codesets_context: Option<ServiceContext>,
+    priority: Option<(Priority, ByteOrder)>,
 ) -> RequestHeader {
+    let priority_context = priority.map(|(p, order)| rt::priority_context(p, order));
     RequestHeader {
         request_id,
         response_flags,
         target: TargetAddress::Key(object_key.clone()),
         operation: operation.clone(),
-        // Empty (no allocation) on every request but a connection's first.
-        service_context: ServiceContextList(codesets_context.into_iter().collect()),
+        // Empty (no allocation) on every request but a connection's first,
+        // or one that carries a priority (whose headers are then kept).
+        service_context: ServiceContextList(
+            codesets_context
+                .into_iter()
+                .chain(priority_context)
+                .collect(),
+        ),
         requesting_principal: Bytes::new(),
         reserved: [0; 3],
     }
 }
 
 /// The headers of the requests last made on a connection, by object key,
-/// operation, response flags, protocol and encoding: a call repeating one
-/// copies them rather than encoding each field.
+/// operation, response flags, protocol, encoding and propagated priority: a
+/// call repeating one copies them rather than encoding each field.
 #[derive(Debug, Default)]
 pub(super) struct Templates {
     slots: [Option<KeptRequest>; TEMPLATES],
@@ -347,6 +385,7 @@ struct KeptRequest {
     object_key: Bytes,
     operation: Operation,
     response_flags: u8,
+    priority: Option<Priority>,
     template: RequestTemplate,
 }
 
@@ -358,12 +397,14 @@ impl Templates {
         object_key: &Bytes,
         operation: &Operation,
         response_flags: u8,
+        priority: Option<Priority>,
     ) -> Option<&RequestTemplate> {
         self.slots
             .iter()
             .flatten()
             .find(|k| {
                 k.response_flags == response_flags
+                    && k.priority == priority
                     && k.messaging == messaging
                     && same(k.operation.as_bytes(), operation.as_bytes())
                     && same(&k.object_key, object_key)
@@ -380,6 +421,7 @@ impl Templates {
         object_key: &Bytes,
         operation: &Operation,
         response_flags: u8,
+        priority: Option<Priority>,
         writer: &MessageWriter,
     ) {
         let Some(slot) = self.slots.get_mut(self.next) else {
@@ -395,6 +437,7 @@ impl Templates {
                 object_key: object_key.clone(),
                 operation: operation.clone(),
                 response_flags,
+                priority,
                 template,
             });
             self.next = (self.next + 1) % TEMPLATES;
@@ -473,6 +516,7 @@ mod tests {
             object_key: &key,
             encoding: Encoding::native().with_version(Version::V1_2),
             codesets: &codesets,
+            propagates_priority: false,
         };
         let head = RequestHead {
             to: &to,

@@ -14,12 +14,15 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb_cdr::Encoding;
-use rtorb_giop::{FrameProtocol, SystemException};
+use rtorb_giop::ior::PriorityBand;
+use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
 
 use super::error::no_usable_profile;
 use super::pool::{Connections, Pool};
 use super::request::Destination;
 use crate::codesets::{ClientCodeSets, CodeSetConfig};
+use crate::minor::INV_POLICY_NO_PRIORITY_BAND;
+use crate::rt::ExposedPolicies;
 use crate::runtime::policy::{any_override, find};
 use crate::runtime::{ClientProtocolPolicy, Policy, Target};
 use crate::transport::Endpoint;
@@ -31,15 +34,47 @@ pub(super) struct Candidate {
     pub(super) endpoint: Box<dyn Endpoint>,
     /// The object key the profile carries.
     object_key: Bytes,
-    /// The connections to the endpoint.
-    pub(super) pool: Pool,
+    /// The connections to the endpoint: one pool, or one per priority
+    /// band.
+    pools: Pools,
     /// The encoding of requests to it (the profile's GIOP version).
     encoding: Encoding,
     /// The code sets negotiated with the profile.
     codesets: ClientCodeSets,
+    /// The profile exposes the `CLIENT_PROPAGATED` priority model: requests
+    /// carry the calling thread's priority.
+    propagates_priority: bool,
+}
+
+/// The connections a profile's calls use.
+#[derive(Debug)]
+enum Pools {
+    /// Every call uses the one pool.
+    One(Pool),
+    /// A pool per priority band (`PriorityBandedConnectionPolicy`).
+    Banded(Box<[(PriorityBand, Pool)]>),
 }
 
 impl Candidate {
+    /// The pool of the calling thread's calls: its band's, where the
+    /// connections are banded (`INV_POLICY` if its priority is in none).
+    #[inline]
+    pub(super) fn pool(&self) -> Result<&Pool, SystemException> {
+        match &self.pools {
+            Pools::One(pool) => Ok(pool),
+            Pools::Banded(bands) => banded(bands),
+        }
+    }
+
+    /// Every pool of the profile, each band's where they are banded.
+    pub(super) fn pools(&self) -> impl Iterator<Item = &Pool> {
+        let (one, bands) = match &self.pools {
+            Pools::One(pool) => (Some(pool), &[][..]),
+            Pools::Banded(bands) => (None, &bands[..]),
+        };
+        one.into_iter().chain(bands.iter().map(|(_, pool)| pool))
+    }
+
     /// Where requests to the profile go, and how they are written.
     #[inline]
     pub(super) fn destination(&self) -> Destination<'_> {
@@ -47,6 +82,7 @@ impl Candidate {
             object_key: &self.object_key,
             encoding: self.encoding,
             codesets: &self.codesets,
+            propagates_priority: self.propagates_priority,
         }
     }
 }
@@ -128,6 +164,34 @@ fn bind<'t>(
     Ok(Selected::Fresh(resolved))
 }
 
+/// The pool of the band the calling thread's CORBA priority is in.
+#[cold]
+fn banded(bands: &[(PriorityBand, Pool)]) -> Result<&Pool, SystemException> {
+    let priority = crate::rt::thread_priority();
+    priority
+        .and_then(|p| {
+            bands
+                .iter()
+                .find(|(band, _)| band.low <= p.get() && p.get() <= band.high)
+        })
+        .map(|(_, pool)| pool)
+        .ok_or_else(|| {
+            let what = priority.map_or_else(|| "none set".to_owned(), |p| p.to_string());
+            SystemException::new(
+                SystemExceptionKind::InvPolicy,
+                INV_POLICY_NO_PRIORITY_BAND,
+                CompletionStatus::No,
+            )
+            .with_detail(format_args!(
+                "the calling thread's CORBA priority ({what}) is in none of the bands {:?}",
+                bands
+                    .iter()
+                    .map(|(b, _)| (b.low, b.high))
+                    .collect::<Vec<_>>()
+            ))
+        })
+}
+
 /// The endpoint and object key of every usable profile, in the order of
 /// the reference.
 fn resolve(
@@ -136,6 +200,14 @@ fn resolve(
     code_sets: &CodeSetConfig,
 ) -> Result<Vec<Candidate>, SystemException> {
     let reference = target.reference().ok_or_else(no_usable_profile)?;
+    let overrides = target.policy_overrides();
+    let private = overrides
+        .iter()
+        .any(|p| matches!(p, Policy::PrivateConnection));
+    let bands = find(overrides, |p| match p {
+        Policy::PriorityBandedConnection(b) => Some(b.clone()),
+        _ => None,
+    });
     let usable: Vec<Candidate> = reference
         .profiles
         .iter()
@@ -145,7 +217,19 @@ fn resolve(
                 .object_key()
                 .cloned()
                 .unwrap_or_else(|| target.object_key().clone());
-            let pool = connections.pool(endpoint.to_string());
+            let exposed = ExposedPolicies::of(profile);
+            let key = endpoint.to_string();
+            let pool = |band: Option<PriorityBand>| match (private, band) {
+                (true, _) => connections.private_pool(),
+                (false, None) => connections.pool(key.clone()),
+                (false, Some(b)) => connections.pool(format!("{key} band {}..={}", b.low, b.high)),
+            };
+            let pools = match bands.as_ref().or(exposed.priority_bands.as_ref()) {
+                Some(bands) if !bands.is_empty() => {
+                    Pools::Banded(bands.iter().map(|b| (*b, pool(Some(*b)))).collect())
+                }
+                _ => Pools::One(pool(None)),
+            };
             let encoding = Encoding::native().with_version(endpoint.version());
             let codesets = match endpoint.messaging() {
                 FrameProtocol::Giop => ClientCodeSets::for_profile(profile, code_sets),
@@ -154,9 +238,10 @@ fn resolve(
             Some(Candidate {
                 endpoint,
                 object_key,
-                pool,
+                pools,
                 encoding,
                 codesets,
+                propagates_priority: exposed.propagates_priority(),
             })
         })
         .collect();

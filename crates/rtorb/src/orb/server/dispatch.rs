@@ -37,6 +37,7 @@ use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{Decoder, Encoding, Version};
+use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
@@ -51,9 +52,10 @@ use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
-use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
+use crate::minor::{MARSHAL_PRIORITY_CONTEXT, MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
+use crate::rt::{Priority, PriorityModelPolicy};
 use crate::runtime::{ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker};
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
@@ -162,6 +164,7 @@ impl Dispatcher {
                 object_key: Some(view.object_key),
                 operation: view.operation,
                 service_context: None,
+                priority: Ok(view.priority),
                 encoding: Encoding::native()
                     .with_order(view.order)
                     .with_version(view.version),
@@ -235,6 +238,11 @@ impl Dispatcher {
                     object_key: header.target.object_key().map(|k| &k[..]),
                     operation: header.operation.as_bytes(),
                     service_context: Some(&header.service_context),
+                    priority: header
+                        .service_context
+                        .rt_corba_priority()
+                        .transpose()
+                        .map_err(|_| ()),
                     encoding: msg.encoding(),
                     body: Body::Of(msg),
                 };
@@ -370,15 +378,20 @@ impl Dispatcher {
                     }
                     Some(arguments) => {
                         self.probe.lap(Stage::ServerDemux);
-                        let mut req = arguments.request(
-                            header.operation,
-                            key,
-                            response_expected,
-                            &mut self.reply,
-                        );
-                        let outcome = upcall(core, &**servant.skeleton(), &mut req);
-                        self.probe.lap(Stage::ServerUpcall);
-                        outcome
+                        match request_priority(servant.priority_model(), header.priority) {
+                            Err(e) => Err(e),
+                            Ok(at) => {
+                                let mut req = arguments.request(
+                                    header.operation,
+                                    key,
+                                    response_expected,
+                                    &mut self.reply,
+                                );
+                                let outcome = upcall_at(core, at, &**servant.skeleton(), &mut req);
+                                self.probe.lap(Stage::ServerUpcall);
+                                outcome
+                            }
+                        }
                     }
                 },
             },
@@ -506,6 +519,9 @@ struct Incoming<'a> {
     operation: &'a [u8],
     /// `None`: none were sent.
     service_context: Option<&'a ServiceContextList>,
+    /// The priority of its `RTCorbaPriority` context, if it has one; `Err`
+    /// if that context does not hold one.
+    priority: Result<Option<i16>, ()>,
     /// The message's byte order and version.
     encoding: Encoding,
     body: Body<'a>,
@@ -563,6 +579,51 @@ impl<'a> Arguments<'a> {
                 ServerRequest::new(operation, key, response_expected, d, reply)
             }
         }
+    }
+}
+
+/// The priority a request runs at under its POA's Real-time CORBA
+/// priority model: the declared one (`SERVER_DECLARED`), or the one the
+/// client sent (`CLIENT_PROPAGATED`; the POA's default where it sent
+/// none). `None` where the POA has no model: the thread's own.
+#[inline]
+fn request_priority(
+    model: Option<PriorityModelPolicy>,
+    propagated: Result<Option<i16>, ()>,
+) -> Result<Option<Priority>, SystemException> {
+    let Some(model) = model else {
+        return Ok(None);
+    };
+    match (model.model, propagated) {
+        (PriorityModel::ServerDeclared, _) => Ok(Some(model.server_priority)),
+        (PriorityModel::ClientPropagated, Ok(None)) => Ok(Some(model.server_priority)),
+        (PriorityModel::ClientPropagated, Ok(Some(p))) => Priority::new(p)
+            .map(Some)
+            .map_err(|e| e.to_system_exception()),
+        (PriorityModel::ClientPropagated, Err(())) => Err(SystemException::new(
+            SystemExceptionKind::Marshal,
+            MARSHAL_PRIORITY_CONTEXT,
+            CompletionStatus::No,
+        )),
+    }
+}
+
+/// [`upcall`] with the thread at `priority` (if given) meanwhile; a
+/// priority the mapping cannot map, or the system refuses under
+/// [`WhenDenied::Fail`](crate::rt::WhenDenied::Fail), is the request's
+/// exception and the upcall does not run.
+#[inline]
+fn upcall_at(
+    core: &ServerCore,
+    priority: Option<Priority>,
+    skeleton: &dyn Skeleton,
+    req: &mut ServerRequest<'_>,
+) -> Result<(), SystemException> {
+    match (priority, &core.priorities) {
+        (Some(p), Some(control)) => control
+            .run_at(p, || upcall(core, skeleton, req))
+            .unwrap_or_else(|e| Err(e.to_system_exception())),
+        _ => upcall(core, skeleton, req),
     }
 }
 

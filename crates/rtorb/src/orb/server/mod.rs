@@ -102,6 +102,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
 use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
+use crate::rt::PriorityControl;
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
@@ -198,6 +199,8 @@ pub(crate) struct ServerCore {
     fragment_size: Option<usize>,
     /// What every connection's buffers are charged to.
     budget: Arc<MemoryBudget>,
+    /// How upcalls are run at the priority of their request.
+    pub(crate) priorities: Option<PriorityControl>,
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -225,6 +228,7 @@ impl ServerCore {
             invoker,
             fragment_size: None,
             budget: Arc::new(MemoryBudget::new(limits.memory_budget)),
+            priorities: None,
         }
     }
 
@@ -236,6 +240,12 @@ impl ServerCore {
     /// Sends GIOP 1.2 replies larger than `max` as fragments.
     pub(crate) fn with_fragment_size(mut self, max: Option<usize>) -> ServerCore {
         self.fragment_size = max;
+        self
+    }
+
+    /// Runs upcalls at their request's priority through `priorities`.
+    pub(crate) fn with_priorities(mut self, priorities: PriorityControl) -> ServerCore {
+        self.priorities = Some(priorities);
         self
     }
 

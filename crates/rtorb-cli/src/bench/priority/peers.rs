@@ -1,0 +1,268 @@
+//! The processes of one point: a fresh server (`rtorb bench
+//! priority-server`, or omniORB's `priority_server`) and a client
+//! (`rtorb bench priority-client`, or omniORB's `priority_client`), and
+//! what they report.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::super::compare::run_client;
+use super::super::omni::PriorityPeers;
+use super::super::server::STATS_PREFIX;
+use super::client::{ClientReport, watchdog_deadline};
+use super::config::{Configuration, Policy};
+use super::schedule::RateSet;
+use super::server::{ServerReport, parse_url};
+
+/// A configuration of client and server, a column of the results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub(crate) enum Column {
+    /// The rtorb client and server in `configuration`.
+    Rtorb(Configuration),
+    /// omniORB's client and server.
+    Omniorb,
+}
+
+impl Column {
+    /// The label in the results.
+    pub(crate) fn label(self) -> String {
+        match self {
+            Column::Rtorb(c) => format!("rtorb {}", c.name()),
+            Column::Omniorb => "omniORB".to_owned(),
+        }
+    }
+}
+
+/// The omniORB client's connection settings: one multiplexed connection
+/// to the server, the seed's conventional ORB, as rtorb's conventional
+/// client has.
+pub(crate) const OMNIORB_CLIENT_OPTIONS: [&str; 4] = [
+    "-ORBmaxGIOPConnectionPerServer",
+    "1",
+    "-ORBoneCallPerConnection",
+    "0",
+];
+
+/// One point: a rate set, a number of low threads, a length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Point {
+    /// The rates.
+    pub(crate) rates: RateSet,
+    /// Low-priority threads.
+    pub(crate) lows: u32,
+    /// Length of the run, ms.
+    pub(crate) duration_ms: u64,
+}
+
+/// The programs the points run.
+pub(crate) struct Programs {
+    /// This program.
+    pub(crate) exe: PathBuf,
+    /// omniORB's, when built.
+    pub(crate) omniorb: Option<PriorityPeers>,
+    /// The client threads' scheduling.
+    pub(crate) policy: Policy,
+}
+
+/// A server process, killed when dropped; its standard input held open
+/// until [`ServerProc::finish`].
+struct ServerProc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    name: String,
+}
+
+impl ServerProc {
+    fn spawn(mut cmd: Command, name: &str) -> Result<ServerProc, String> {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start {name}: {e}"))?;
+        let stdin = child.stdin.take();
+        let out = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(ServerProc {
+            child,
+            stdin,
+            lines,
+            name: name.to_owned(),
+        })
+    }
+
+    /// The `High` and `Low` URLs, once the server says `ready`.
+    fn urls(&mut self, timeout: Duration) -> Result<(String, String), String> {
+        let deadline = Instant::now() + timeout;
+        let (mut high, mut low) = (None, None);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).map_err(|_| {
+                let status = self.child.try_wait().ok().flatten();
+                format!(
+                    "{} did not get ready within {timeout:?} (exit: {status:?})",
+                    self.name
+                )
+            })?;
+            high = high.or_else(|| parse_url(&line, "High"));
+            low = low.or_else(|| parse_url(&line, "Low"));
+            if line == "ready" {
+                return match (high, low) {
+                    (Some(h), Some(l)) => Ok((h, l)),
+                    _ => Err(format!("{} printed no High and Low URLs", self.name)),
+                };
+            }
+        }
+    }
+
+    /// Closes its standard input, which stops it; the lines it printed
+    /// after, once it has exited.
+    fn finish(mut self, timeout: Duration) -> Result<Vec<String>, String> {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + timeout;
+        let mut rest = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => rest.push(l),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("{} did not stop within {timeout:?}", self.name));
+                }
+            }
+        }
+        let status = self.child.wait().map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("{} failed: {status}", self.name));
+        }
+        Ok(rest)
+    }
+}
+
+impl Drop for ServerProc {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs one point of `column` against a fresh server: the client's
+/// report, with the server's lock counts where it gives them.
+pub(crate) fn run_point(
+    programs: &Programs,
+    column: Column,
+    point: Point,
+) -> Result<ClientReport, String> {
+    let omniorb = || {
+        programs
+            .omniorb
+            .as_ref()
+            .ok_or("omniORB's peers are not built")
+    };
+    let start = Duration::from_secs(30);
+    let (server, server_name, (high, low)) = match column {
+        Column::Rtorb(configuration) => {
+            let mut c = Command::new(&programs.exe);
+            c.args([
+                "bench",
+                "priority-server",
+                "--endpoint",
+                "iiop://127.0.0.1:0",
+            ])
+            .arg(configuration_flag(configuration));
+            let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
+            let urls = server.urls(start)?;
+            (server, "rtorb", urls)
+        }
+        Column::Omniorb => {
+            // The port is chosen before the server binds it: another
+            // process may take it in between, and then a new one is tried.
+            let mut tries = 0;
+            loop {
+                let mut c = Command::new(&omniorb()?.server);
+                c.args([
+                    "-ORBendPoint",
+                    &format!("giop:tcp:127.0.0.1:{}", free_port()?),
+                ]);
+                let mut server = ServerProc::spawn(c, "omniORB priority_server")?;
+                match server.urls(start) {
+                    Ok(urls) => break (server, "omniORB", urls),
+                    Err(e) if tries == 2 => return Err(e),
+                    Err(_) => tries += 1,
+                }
+            }
+        }
+    };
+    let lows = point.lows.to_string();
+    let high_hz = point.rates.high_hz().to_string();
+    let low_hz = point.rates.low_hz().to_string();
+    let duration = point.duration_ms.to_string();
+    let policy = programs.policy.name();
+    let limit = watchdog_deadline(point.duration_ms) + Duration::from_secs(30);
+    let output = match column {
+        Column::Rtorb(configuration) => {
+            let mut c = Command::new(&programs.exe);
+            c.args(["bench", "priority-client", "--lows", &lows])
+                .args(["--high-hz", &high_hz, "--low-hz", &low_hz])
+                .args(["--duration-ms", &duration, "--policy", policy])
+                .arg(configuration_flag(configuration))
+                .args([&high, &low]);
+            run_client(c, "rtorb bench priority-client", limit)?
+        }
+        Column::Omniorb => {
+            let mut c = Command::new(&omniorb()?.client);
+            c.args(["-n", &lows, "--high-hz", &high_hz, "--low-hz", &low_hz])
+                .args(["--duration-ms", &duration, "--policy", policy])
+                .args([&high, &low])
+                .args(OMNIORB_CLIENT_OPTIONS);
+            run_client(c, "omniORB priority_client", limit)?
+        }
+    };
+    let line = output.lines().last().unwrap_or_default();
+    let mut report: ClientReport =
+        serde_json::from_str(line).map_err(|e| format!("the client's report: {e}: {line:?}"))?;
+    let rest = server.finish(Duration::from_secs(20))?;
+    if server_name == "rtorb" {
+        let line = rest
+            .iter()
+            .find_map(|l| l.strip_prefix(STATS_PREFIX))
+            .ok_or("the rtorb server printed no stats")?;
+        let stats: ServerReport =
+            serde_json::from_str(line).map_err(|e| format!("server stats {line}: {e}"))?;
+        report.high.server_locks = stats.high.locks;
+        report.low.server_locks = stats.low.locks;
+    }
+    Ok(report)
+}
+
+/// The command-line flag of a configuration.
+fn configuration_flag(configuration: Configuration) -> &'static str {
+    match configuration {
+        Configuration::Conventional => "--conventional",
+        Configuration::RealTime => "--real-time",
+    }
+}
+
+/// A loopback port free now, for omniORB's server, which needs a fixed
+/// one to make its corbaloc URLs from.
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free loopback port: {e}"))
+}

@@ -1,0 +1,247 @@
+//! `rtorb bench priority --quick`: it runs, and its JSON and plots have
+//! every field and file; never a figure is checked. And the errors of its
+//! commands.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn rtorb() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rtorb"))
+}
+
+const CLASS_FIELDS: [&str; 11] = [
+    "threads",
+    "slots",
+    "calls",
+    "missed",
+    "mean_us",
+    "p50_us",
+    "p99_us",
+    "max_us",
+    "stddev_us",
+    "client_locks",
+    "server_locks",
+];
+
+#[test]
+fn quick_run_as_json_with_plots() {
+    let plots = std::env::temp_dir().join(format!("rtorb-priority-plots-{}", std::process::id()));
+    let out = rtorb()
+        .args(["bench", "priority", "--quick", "--json", "--plots"])
+        .arg(&plots)
+        .output()
+        .expect("run rtorb bench priority");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "bench priority failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["n"], serde_json::json!([1, 2]), "{v}");
+    assert!(v["policy"] == "fifo", "{v}");
+    for (rates, high, low) in [("seed", 20, 10), ("scaled", 2000, 1000)] {
+        let info = &v["rate_sets"][rates];
+        assert_eq!(info["high_hz"], high, "{v}");
+        assert_eq!(info["low_hz"], low, "{v}");
+        assert_eq!(info["duration_ms"], 300, "{v}");
+    }
+    let configurations: Vec<&str> = v["configurations"]
+        .as_array()
+        .expect("configurations")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(configurations[0], "rtorb conventional", "{v}");
+    // omniORB beside it where installed, else a note that says why not.
+    let notes = v["notes"].as_array().expect("notes");
+    if configurations.len() == 1 {
+        assert!(
+            notes.iter().any(|n| n
+                .as_str()
+                .is_some_and(|n| n.contains("omniORB column left out"))),
+            "{v}"
+        );
+    } else {
+        assert_eq!(configurations, ["rtorb conventional", "omniORB"], "{v}");
+    }
+    for configuration in &configurations {
+        for rates in ["seed", "scaled"] {
+            for n in [1u64, 2] {
+                let point = &v["results"][configuration][rates][n.to_string()];
+                let what = format!("{configuration}, {rates}, n = {n}");
+                assert!(point["policy"].is_string(), "{what}: {point}");
+                assert!(point.get("note").is_some(), "{what}: {point}");
+                for (class, threads) in [("high", 1), ("low", n)] {
+                    let c = &point[class];
+                    for k in CLASS_FIELDS {
+                        assert!(c.get(k).is_some(), "{what}: {class}.{k}: {c}");
+                    }
+                    assert_eq!(c["threads"], threads, "{what}: {c}");
+                    assert!(c["calls"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
+                    assert!(c["missed"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
+                    if *configuration == "rtorb conventional" {
+                        // This build counts locks on both sides.
+                        assert!(c["client_locks"].is_f64(), "{what}: {c}");
+                        assert!(c["server_locks"].is_f64(), "{what}: {c}");
+                    }
+                }
+            }
+        }
+    }
+    for rates in ["seed", "scaled"] {
+        for metric in ["latency", "jitter"] {
+            let svg = plots.join(format!("priority-{rates}-{metric}.svg"));
+            let svg = std::fs::read_to_string(&svg).unwrap_or_else(|e| panic!("{svg:?}: {e}"));
+            assert!(
+                svg.contains("<svg") && svg.contains("rtorb conventional"),
+                "{svg}"
+            );
+            let png = plots.join(format!("priority-{rates}-{metric}.png"));
+            let png = std::fs::read(&png).unwrap_or_else(|e| panic!("{png:?}: {e}"));
+            assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{rates} {metric}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&plots);
+}
+
+#[test]
+fn the_table_names_every_column() {
+    let out = rtorb()
+        .args([
+            "bench", "priority", "--quick", "--rates", "scaled", "-n", "1",
+        ])
+        .args(["--duration-ms", "100", "--policy", "other"])
+        .output()
+        .expect("run rtorb bench priority");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains(
+            "== scaled rates: C0 at 2000 Hz, each low thread at 1000 Hz, 100 ms per point"
+        ),
+        "{text}"
+    );
+    for column in [
+        "n",
+        "configuration",
+        "calls",
+        "missed",
+        "mean µs",
+        "p50 µs",
+        "p99 µs",
+        "max µs",
+        "jitter",
+        "c.lock",
+        "s.lock",
+    ] {
+        assert!(text.contains(column), "{column}: {text}");
+    }
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("1  rtorb conventional   C0")),
+        "{text}"
+    );
+    assert!(
+        text.contains("ran SCHED_OTHER: asked for (--policy other)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_options_are_clear_errors() {
+    for (args, want) in [
+        (&["priority", "-n", "0"][..], "-n"),
+        (&["priority", "--rates", "hourly"][..], "hourly"),
+        (
+            &["priority-server", "--real-time"][..],
+            "needs the ORB's real-time core",
+        ),
+        (
+            &[
+                "priority-server",
+                "--",
+                "-ORBServerStrategy",
+                "carrier-pigeon",
+            ][..],
+            "-ORBServerStrategy",
+        ),
+        (
+            &[
+                "priority-client",
+                "--real-time",
+                "corbaloc::1.2@127.0.0.1:1/High",
+                "corbaloc::1.2@127.0.0.1:1/Low",
+            ][..],
+            "needs the ORB's real-time core",
+        ),
+        (
+            &[
+                "priority-client",
+                "--policy",
+                "other",
+                "--duration-ms",
+                "10",
+                "not-a-reference",
+                "corbaloc::1.2@127.0.0.1:1/Low",
+            ][..],
+            "not-a-reference",
+        ),
+    ] {
+        let out = rtorb().arg("bench").args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// A run that overruns its watchdog fails, saying so.
+#[test]
+fn an_overrun_fails_clearly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut server = rtorb()
+        .args([
+            "bench",
+            "priority-server",
+            "--endpoint",
+            "iiop://127.0.0.1:0",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the priority server");
+    let stdin = server.stdin.take();
+    let mut lines = BufReader::new(server.stdout.take().expect("stdout")).lines();
+    let mut urls = Vec::new();
+    for line in lines.by_ref().map_while(Result::ok) {
+        if line == "ready" {
+            break;
+        }
+        urls.extend(line.split_once(' ').map(|(_, url)| url.to_owned()));
+    }
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    // The run lasts 300 ms at least, its watchdog 1 ms.
+    let out = rtorb()
+        .args(["bench", "priority-client", "--policy", "other"])
+        .args(["--duration-ms", "300", "--watchdog-ms", "1"])
+        .args(&urls)
+        .output()
+        .expect("run the priority client");
+    drop(stdin);
+    let status = server.wait().expect("the server exits");
+    assert!(status.success(), "{status}");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did not finish within 1ms") && err.contains("SCHED_OTHER"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -1,0 +1,51 @@
+//! Real-time CORBA's priorities: CORBA priorities, the mappings onto this
+//! host's scheduling policies, the priority of the calling thread, a mutex
+//! with priority inheritance, and a watchdog for real-time work.
+//!
+//! A [`Priority`] (`0..=32767`) is the same on every host and travels with
+//! requests; a [`PriorityControl`] maps it onto a [`SchedPolicy`]
+//! (SCHED_FIFO, SCHED_RR, or SCHED_OTHER's nice values) through a
+//! [`PriorityMapping`] ([`DirectMapping`], [`LinearMapping`],
+//! [`ContinuousMapping`], or the application's own) and applies it to the
+//! calling thread; [`Current`] is `RTCORBA::Current` over it. Where the
+//! system refuses real-time scheduling, rtorb says so once and follows
+//! [`WhenDenied`].
+//!
+//! ```
+//! use rtorb::rt::{Current, MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
+//!
+//! // SCHED_FIFO where the process may use it (root, CAP_SYS_NICE or
+//! // RLIMIT_RTPRIO), else the thread runs on under SCHED_OTHER.
+//! let control = PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, WhenDenied::RunAtOther);
+//! let current = Current::new(control);
+//! std::thread::spawn(move || {
+//!     current.set_priority(Priority::MIN)?;
+//!     assert_eq!(current.priority()?, Priority::MIN);
+//!     Ok::<(), rtorb::runtime::SystemException>(())
+//! })
+//! .join()
+//! .unwrap()?;
+//! # Ok::<(), rtorb::runtime::SystemException>(())
+//! ```
+//!
+//! The module depends on nothing of the ORB but [`crate::sync`]; its
+//! system calls are in one small module (`native`), and the mutex's in
+//! another.
+
+mod control;
+mod mapping;
+mod mutex;
+mod native;
+mod policy;
+mod priority;
+mod watchdog;
+
+pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
+pub use mapping::{
+    ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
+    SchedPolicy,
+};
+pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
+pub use policy::{ExposedPolicies, PriorityModelPolicy, priority_context};
+pub use priority::{NativePriority, Priority, PriorityError};
+pub use watchdog::{Watchdog, WatchdogExpired};

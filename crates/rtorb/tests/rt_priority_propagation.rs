@@ -1,0 +1,193 @@
+//! The client side of Real-time CORBA's `CLIENT_PROPAGATED` model: a call
+//! to a reference that exposes it carries the calling thread's CORBA
+//! priority in an `RTCorbaPriority` service context, byte for byte as TAO
+//! writes it; a call to one that does not (a server without Real-time
+//! CORBA, or `SERVER_DECLARED`) carries none, and neither does a call from
+//! a thread without a priority.
+//!
+//! The server is a raw socket peer that reports each request's context.
+
+use std::io::Write;
+use std::net::{TcpListener, TcpStream};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use rtorb::orb::{ConnectionStrategy, Orb};
+use rtorb::rt::{
+    ExposedPolicies, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
+    WhenDenied,
+};
+use rtorb::runtime::{CdrDecode, CdrEncode, Object};
+use rtorb_cdr::{ByteOrder, Encoding, Version};
+use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};
+use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_giop::service_context::RT_CORBA_PRIORITY;
+use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
+use rtorb_test_support::net::try_read_message;
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+const LONG: Duration = Duration::from_secs(20);
+
+/// What the peer saw of a request: its `RTCorbaPriority` context's data,
+/// if it had one, and the byte order of the request.
+type Seen = (Option<Vec<u8>>, ByteOrder);
+
+/// A peer that answers every request with 7 and reports its priority
+/// context.
+fn peer() -> (u16, Receiver<Seen>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                while let Some(m) = try_read_message(&mut stream) {
+                    let Content::Request(r) = &m.content else {
+                        continue;
+                    };
+                    let context = r
+                        .header
+                        .service_context
+                        .0
+                        .iter()
+                        .find(|c| c.id == RT_CORBA_PRIORITY)
+                        .map(|c| c.data.to_vec());
+                    let _ = tx.send((context, m.order));
+                    answer(&mut stream, r.header.request_id, m.version);
+                }
+            });
+        }
+    });
+    (port, rx)
+}
+
+fn answer(stream: &mut TcpStream, request_id: u32, version: Version) {
+    let header = ReplyHeader {
+        request_id,
+        reply_status: ReplyStatus::NoException,
+        service_context: Default::default(),
+    };
+    let encoding = Encoding::native().with_version(version);
+    let mut w = MessageWriter::reply(encoding, &header).unwrap();
+    7i32.encode(w.body()).unwrap();
+    let _ = stream.write_all(&w.finish().unwrap());
+}
+
+/// A reference to the peer exposing `policies`.
+fn reference(orb: &Orb, port: u16, policies: &ExposedPolicies) -> Object {
+    let mut profile = IiopProfile::new(Version::V1_2, "127.0.0.1", port, &b"Raw"[..]);
+    if let Some(c) = policies.to_component(ByteOrder::Big) {
+        profile.components.push(c);
+    }
+    let ior = ObjectReference::new("IDL:Cubit:1.0", vec![Profile::Iiop(profile)]);
+    orb.string_to_object(&ior.to_stringified().unwrap())
+        .unwrap()
+}
+
+/// The `RTCorbaPriority` context's data for `priority`: an encapsulation
+/// (byte-order octet, one octet of padding, the `short`).
+fn encapsulated(priority: i16, order: ByteOrder) -> Vec<u8> {
+    let [a, b] = priority.to_be_bytes();
+    match order {
+        ByteOrder::Big => vec![0, 0, a, b],
+        ByteOrder::Little => vec![1, 0, b, a],
+    }
+}
+
+fn call(object: &Object) -> i32 {
+    object
+        .invoke("cube_long", |e| 2i32.encode(e))
+        .unwrap()
+        .decode::<i32, rtorb::runtime::SystemException>(i32::decode)
+        .unwrap()
+}
+
+/// Runs `f` in a thread whose CORBA priority is `priority` (nice values:
+/// no privilege needed, and a refusal still sets the CORBA priority).
+fn at_priority<T: Send + 'static>(priority: Priority, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let control = PriorityControl::new(
+        SchedPolicy::Other,
+        MappingKind::Linear,
+        WhenDenied::RunAtOther,
+    );
+    std::thread::spawn(move || {
+        control.set_thread_priority(priority).unwrap();
+        f()
+    })
+    .join()
+    .unwrap()
+}
+
+#[test]
+fn a_client_propagated_reference_carries_the_thread_s_priority() {
+    for strategy in [
+        ConnectionStrategy::Exclusive,
+        ConnectionStrategy::Multiplexed,
+    ] {
+        let (port, seen) = peer();
+        let orb = Orb::builder()
+            .connection_strategy(strategy)
+            .round_trip_timeout(LONG)
+            .build()
+            .unwrap();
+        let propagated = ExposedPolicies {
+            priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
+            priority_bands: None,
+        };
+        let object = reference(&orb, port, &propagated);
+        let p = Priority::new(0x1234).unwrap();
+        let o = object.clone();
+        // Twice: the second from the kept headers.
+        at_priority(p, move || (call(&o), call(&o)));
+        for _ in 0..2 {
+            let (context, order) = seen.recv_timeout(LONG).unwrap();
+            assert_eq!(context, Some(encapsulated(0x1234, order)), "{strategy:?}");
+        }
+        // Another priority on the same connection: its own context.
+        let o = object.clone();
+        at_priority(Priority::new(5).unwrap(), move || call(&o));
+        let (context, order) = seen.recv_timeout(LONG).unwrap();
+        assert_eq!(context, Some(encapsulated(5, order)), "{strategy:?}");
+        // A thread without a priority sends none.
+        assert_eq!(call(&object), 7);
+        assert_eq!(seen.recv_timeout(LONG).unwrap().0, None);
+    }
+}
+
+#[test]
+fn other_references_carry_no_priority() {
+    let (port, seen) = peer();
+    let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let declared = ExposedPolicies {
+        priority_model: Some(PriorityModelPolicy::server_declared(
+            Priority::new(90).unwrap(),
+        )),
+        priority_bands: None,
+    };
+    for policies in [ExposedPolicies::default(), declared] {
+        let object = reference(&orb, port, &policies);
+        at_priority(Priority::new(100).unwrap(), move || call(&object));
+        assert_eq!(seen.recv_timeout(LONG).unwrap().0, None, "{policies:?}");
+    }
+}
+
+#[test]
+fn a_propagated_priority_costs_no_allocation_per_call() {
+    let (port, _seen) = peer();
+    let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let propagated = ExposedPolicies {
+        priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
+        priority_bands: None,
+    };
+    let object = reference(&orb, port, &propagated);
+    let (mine, _) = at_priority(Priority::new(7).unwrap(), move || {
+        allocations_per_call(100, 1000, || {
+            call(&object);
+        })
+    });
+    assert_eq!(mine, 0.0);
+}
