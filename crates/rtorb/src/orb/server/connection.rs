@@ -172,6 +172,15 @@ impl Connection {
         self.read.buffered() == 0 && !self.dispatch.reassembling() && self.write.is_empty()
     }
 
+    /// Whether all that is left of the connection is its peer's end of
+    /// stream: nothing held, nothing queued, nothing more to read. Serving
+    /// it only closes it.
+    pub(crate) fn only_end_of_stream(&self) -> bool {
+        self.state == State::Open
+            && self.quiet()
+            && matches!(self.transport.peek(&mut [0u8; 1]), Ok(0))
+    }
+
     /// Closes the connection that the acceptor chose to shed (not while a
     /// thread serves it), with `CloseConnection`.
     pub(crate) fn shed(&mut self, core: &ServerCore) {
@@ -610,6 +619,21 @@ mod tests {
             }),
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn only_a_closed_peer_with_nothing_sent_is_only_end_of_stream() {
+        let core = core();
+        let (conn, peer) = pair(&core);
+        // Open and silent: not the end.
+        assert!(!conn.only_end_of_stream());
+        drop(peer);
+        assert!(conn.only_end_of_stream());
+        // Octets waiting before the end: a message to handle first.
+        let (conn, mut peer) = pair(&core);
+        peer.write_all(b"GIOP").unwrap();
+        drop(peer);
+        assert!(!conn.only_end_of_stream());
     }
 
     #[test]

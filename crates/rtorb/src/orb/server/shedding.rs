@@ -115,6 +115,13 @@ impl Activity {
         }
     }
 
+    /// Whether it has completed a message (a client that has been served,
+    /// as against one that only connected).
+    #[inline]
+    pub(crate) fn has_completed(&self) -> bool {
+        self.completed.load(Ordering::Relaxed)
+    }
+
     /// Marks it shed; `false` if it already was.
     pub(crate) fn mark_shed(&self) -> bool {
         !self.shed.swap(true, Ordering::AcqRel)
