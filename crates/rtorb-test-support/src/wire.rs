@@ -1,9 +1,14 @@
 //! Hand-made GIOP messages for tests that play a raw peer: headers with any
-//! fields (malformed ones included) and requests to the `Cubit` key.
+//! fields (malformed ones included), requests to the `Cubit` key, replies,
+//! and references to a raw peer.
 
 use bytes::Bytes;
+use rtorb::orb::Orb;
+use rtorb::rt::ExposedPolicies;
+use rtorb::runtime::{CdrEncode, Object};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
-use rtorb_giop::message::{MessageWriter, RequestHeader};
+use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};
+use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus, RequestHeader};
 
 /// A 12-octet GIOP 1.`minor` header with `flags`, `msg_type` and `size`,
 /// the size in the byte order bit 0 of `flags` names. Nothing is checked:
@@ -33,4 +38,31 @@ pub fn cubit_request(
     let mut w = MessageWriter::request(encoding, &header).expect("a request header");
     body(&mut w);
     w.finish().expect("a whole request")
+}
+
+/// A whole `NO_EXCEPTION` reply to `request_id` in GIOP `version` (native
+/// byte order) whose body is `result`.
+pub fn reply(request_id: u32, version: Version, result: &impl CdrEncode) -> Bytes {
+    let header = ReplyHeader {
+        request_id,
+        reply_status: ReplyStatus::NoException,
+        service_context: Default::default(),
+    };
+    let encoding = Encoding::native().with_version(version);
+    let mut w = MessageWriter::reply(encoding, &header).expect("a reply header");
+    result.encode(w.body()).expect("an encodable result");
+    w.finish().expect("a whole reply")
+}
+
+/// An object of `orb` for the key `Raw` of a raw peer at
+/// `127.0.0.1:port`, its one GIOP 1.2 profile publishing `policies`
+/// (Real-time CORBA's priority model and bands, if any).
+pub fn raw_reference(orb: &Orb, port: u16, policies: &ExposedPolicies) -> Object {
+    let mut profile = IiopProfile::new(Version::V1_2, "127.0.0.1", port, &b"Raw"[..]);
+    profile
+        .components
+        .extend(policies.to_component(ByteOrder::Big));
+    let ior = ObjectReference::new("IDL:Raw:1.0", vec![Profile::Iiop(profile)]);
+    orb.string_to_object(&ior.to_stringified().expect("an IOR"))
+        .expect("a reference to the raw peer")
 }

@@ -8,7 +8,7 @@
 //! reports which one each request came on.
 
 use std::io::Write;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
@@ -16,14 +16,13 @@ use std::time::Duration;
 
 use rtorb::orb::Orb;
 use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
-use rtorb::runtime::{CdrDecode, CdrEncode, Object, Policy, SystemException, SystemExceptionKind};
-use rtorb_cdr::{ByteOrder, Encoding, Version};
+use rtorb::runtime::{CdrDecode, Object, Policy, SystemException, SystemExceptionKind};
+use rtorb_cdr::ByteOrder;
 use rtorb_giop::encode_message;
-use rtorb_giop::ior::{IiopProfile, ObjectReference, PriorityBand, Profile};
-use rtorb_giop::message::{
-    Content, LocateReply, LocateStatus, Message, MessageWriter, ReplyHeader, ReplyStatus,
-};
+use rtorb_giop::ior::PriorityBand;
+use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message};
 use rtorb_test_support::net::try_read_message;
+use rtorb_test_support::wire::{raw_reference, reply};
 
 const LONG: Duration = Duration::from_secs(20);
 
@@ -47,7 +46,11 @@ fn peer() -> (u16, Arc<AtomicUsize>, Receiver<usize>) {
                     match &m.content {
                         Content::Request(r) => {
                             let _ = tx.send(n);
-                            answer(&mut stream, r.header.request_id, m.version, n as u32);
+                            let _ = stream.write_all(&reply(
+                                r.header.request_id,
+                                m.version,
+                                &(n as u32),
+                            ));
                         }
                         Content::LocateRequest(l) => {
                             let reply = Message::new(
@@ -67,29 +70,6 @@ fn peer() -> (u16, Arc<AtomicUsize>, Receiver<usize>) {
         }
     });
     (port, accepted, rx)
-}
-
-fn answer(stream: &mut TcpStream, request_id: u32, version: Version, n: u32) {
-    let header = ReplyHeader {
-        request_id,
-        reply_status: ReplyStatus::NoException,
-        service_context: Default::default(),
-    };
-    let encoding = Encoding::native().with_version(version);
-    let mut w = MessageWriter::reply(encoding, &header).unwrap();
-    n.encode(w.body()).unwrap();
-    let _ = stream.write_all(&w.finish().unwrap());
-}
-
-/// A reference to the peer whose profile publishes `policies`.
-fn reference(orb: &Orb, port: u16, policies: &ExposedPolicies) -> Object {
-    let mut profile = IiopProfile::new(Version::V1_2, "127.0.0.1", port, &b"Raw"[..]);
-    if let Some(c) = policies.to_component(ByteOrder::Big) {
-        profile.components.push(c);
-    }
-    let ior = ObjectReference::new("IDL:Raw:1.0", vec![Profile::Iiop(profile)]);
-    orb.string_to_object(&ior.to_stringified().unwrap())
-        .unwrap()
 }
 
 /// Calls `which` on `object` from a thread at `priority` (none: a thread
@@ -133,7 +113,7 @@ fn client() -> Orb {
 fn each_band_has_its_connection_and_a_thread_takes_its_band_s() {
     let (port, accepted, seen) = peer();
     let orb = client();
-    let object = reference(&orb, port, &ExposedPolicies::default())
+    let object = raw_reference(&orb, port, &ExposedPolicies::default())
         .with_policies(&[Policy::PriorityBandedConnection(bands())]);
     let low = call_at(&object, Some(10)).unwrap();
     let high = call_at(&object, Some(20_000)).unwrap();
@@ -149,7 +129,7 @@ fn each_band_has_its_connection_and_a_thread_takes_its_band_s() {
     assert_eq!(e.kind(), Some(SystemExceptionKind::InvPolicy), "{e}");
     assert_eq!(e.minor, rtorb::minor::INV_POLICY_NO_PRIORITY_BAND);
     // Without the policy, every priority shares the connections.
-    let plain = reference(&orb, port, &ExposedPolicies::default());
+    let plain = raw_reference(&orb, port, &ExposedPolicies::default());
     assert_eq!(
         call_at(&plain, Some(10)).unwrap(),
         call_at(&plain, Some(20_000)).unwrap()
@@ -164,7 +144,7 @@ fn the_server_s_published_bands_are_used_when_the_client_overrides_none() {
         priority_model: None,
         priority_bands: Some(bands()),
     };
-    let object = reference(&orb, port, &published);
+    let object = raw_reference(&orb, port, &published);
     let low = call_at(&object, Some(5)).unwrap();
     let high = call_at(&object, Some(5_000)).unwrap();
     assert_ne!(low, high);
@@ -175,7 +155,7 @@ fn the_server_s_published_bands_are_used_when_the_client_overrides_none() {
 fn explicit_binding_opens_every_band_s_connection_before_the_first_call() {
     let (port, accepted, _seen) = peer();
     let orb = client();
-    let object = reference(&orb, port, &ExposedPolicies::default())
+    let object = raw_reference(&orb, port, &ExposedPolicies::default())
         .with_policies(&[Policy::PriorityBandedConnection(bands())]);
     assert!(object.validate_connection().unwrap());
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
@@ -190,14 +170,14 @@ fn explicit_binding_opens_every_band_s_connection_before_the_first_call() {
 fn a_private_reference_has_a_connection_of_its_own() {
     let (port, accepted, _seen) = peer();
     let orb = client();
-    let shared_a = reference(&orb, port, &ExposedPolicies::default());
-    let shared_b = reference(&orb, port, &ExposedPolicies::default());
+    let shared_a = raw_reference(&orb, port, &ExposedPolicies::default());
+    let shared_b = raw_reference(&orb, port, &ExposedPolicies::default());
     // Calls one after the other share the cached connection.
     assert_eq!(
         call_at(&shared_a, None).unwrap(),
         call_at(&shared_b, None).unwrap()
     );
-    let private = reference(&orb, port, &ExposedPolicies::default())
+    let private = raw_reference(&orb, port, &ExposedPolicies::default())
         .with_policies(&[Policy::PrivateConnection]);
     let mine = call_at(&private, None).unwrap();
     assert_ne!(mine, call_at(&shared_a, None).unwrap());

@@ -8,7 +8,7 @@
 //! The server is a raw socket peer that reports each request's context.
 
 use std::io::Write;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
@@ -18,12 +18,12 @@ use rtorb::rt::{
     WhenDenied,
 };
 use rtorb::runtime::{CdrDecode, CdrEncode, Object};
-use rtorb_cdr::{ByteOrder, Encoding, Version};
-use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};
-use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_cdr::ByteOrder;
+use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::net::try_read_message;
+use rtorb_test_support::wire::{raw_reference, reply};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -57,35 +57,12 @@ fn peer() -> (u16, Receiver<Seen>) {
                         .find(|c| c.id == RT_CORBA_PRIORITY)
                         .map(|c| c.data.to_vec());
                     let _ = tx.send((context, m.order));
-                    answer(&mut stream, r.header.request_id, m.version);
+                    let _ = stream.write_all(&reply(r.header.request_id, m.version, &7i32));
                 }
             });
         }
     });
     (port, rx)
-}
-
-fn answer(stream: &mut TcpStream, request_id: u32, version: Version) {
-    let header = ReplyHeader {
-        request_id,
-        reply_status: ReplyStatus::NoException,
-        service_context: Default::default(),
-    };
-    let encoding = Encoding::native().with_version(version);
-    let mut w = MessageWriter::reply(encoding, &header).unwrap();
-    7i32.encode(w.body()).unwrap();
-    let _ = stream.write_all(&w.finish().unwrap());
-}
-
-/// A reference to the peer exposing `policies`.
-fn reference(orb: &Orb, port: u16, policies: &ExposedPolicies) -> Object {
-    let mut profile = IiopProfile::new(Version::V1_2, "127.0.0.1", port, &b"Raw"[..]);
-    if let Some(c) = policies.to_component(ByteOrder::Big) {
-        profile.components.push(c);
-    }
-    let ior = ObjectReference::new("IDL:Cubit:1.0", vec![Profile::Iiop(profile)]);
-    orb.string_to_object(&ior.to_stringified().unwrap())
-        .unwrap()
 }
 
 /// The `RTCorbaPriority` context's data for `priority`: an encapsulation
@@ -138,7 +115,7 @@ fn a_client_propagated_reference_carries_the_thread_s_priority() {
             priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
             priority_bands: None,
         };
-        let object = reference(&orb, port, &propagated);
+        let object = raw_reference(&orb, port, &propagated);
         let p = Priority::new(0x1234).unwrap();
         let o = object.clone();
         // Twice: the second from the kept headers.
@@ -169,7 +146,7 @@ fn other_references_carry_no_priority() {
         priority_bands: None,
     };
     for policies in [ExposedPolicies::default(), declared] {
-        let object = reference(&orb, port, &policies);
+        let object = raw_reference(&orb, port, &policies);
         at_priority(Priority::new(100).unwrap(), move || call(&object));
         assert_eq!(seen.recv_timeout(LONG).unwrap().0, None, "{policies:?}");
     }
@@ -183,7 +160,7 @@ fn a_propagated_priority_costs_no_allocation_per_call() {
         priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
         priority_bands: None,
     };
-    let object = reference(&orb, port, &propagated);
+    let object = raw_reference(&orb, port, &propagated);
     let (mine, _) = at_priority(Priority::new(7).unwrap(), move || {
         allocations_per_call(100, 1000, || {
             call(&object);
