@@ -11,6 +11,7 @@ use bytes::Bytes;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
+use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
 use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -42,8 +43,19 @@ impl References {
         object_key: &Bytes,
         extra: Option<&TaggedComponent>,
     ) -> ObjectReference {
-        let profiles = self
-            .endpoints
+        self.reference_on(&self.endpoints, type_id, object_key, extra)
+    }
+
+    /// A reference to `object_key` through `endpoints` (a lane's), whose
+    /// profiles carry `extra` besides the code sets.
+    pub(crate) fn reference_on(
+        &self,
+        endpoints: &[Box<dyn Endpoint>],
+        type_id: &str,
+        object_key: &Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> ObjectReference {
+        let profiles = endpoints
             .iter()
             .filter_map(|e| {
                 let mut components =
@@ -94,6 +106,34 @@ pub(crate) enum Entry {
     Servant(Arc<dyn Skeleton>),
     /// Requests are answered with `LOCATION_FORWARD` to this reference.
     Forward(ObjectReference),
+    /// A servant served by a lane of a thread pool.
+    Lane(Arc<LaneBinding>),
+}
+
+/// A plain key bound to a thread pool: its servant, its priority model,
+/// the lanes that serve it and the reference through their endpoints.
+pub(crate) struct LaneBinding {
+    pub(crate) skeleton: Arc<dyn Skeleton>,
+    pub(crate) model: PriorityModelPolicy,
+    pub(crate) pool: ThreadpoolId,
+    /// The one lane that serves it (`SERVER_DECLARED`); `None`: every
+    /// lane of the pool (`CLIENT_PROPAGATED`).
+    pub(crate) lane: Option<u16>,
+    /// Its reference through the endpoints of its lanes: where a request
+    /// that arrives elsewhere is forwarded.
+    pub(crate) reference: ObjectReference,
+}
+
+impl LaneBinding {
+    /// Whether a request that arrived on a connection of `lane` (`None`:
+    /// the ORB's own endpoints) is served there.
+    #[inline]
+    pub(crate) fn serves_on(&self, lane: Option<LaneId>) -> bool {
+        match lane {
+            Some(l) => l.pool == self.pool && self.lane.is_none_or(|i| i == l.index),
+            None => false,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -129,6 +169,7 @@ pub(crate) struct PlainKeyCache {
     generation: u64,
     key: Vec<u8>,
     servant: Option<Arc<dyn crate::runtime::Skeleton>>,
+    binding: Option<Arc<LaneBinding>>,
 }
 
 impl std::fmt::Debug for PlainKeyCache {
@@ -387,6 +428,7 @@ impl AdapterTable {
             match self.plain(key) {
                 Some(Entry::Servant(s)) => return Ok(Found::Servant(Upcall::plain(s))),
                 Some(Entry::Forward(r)) => return Ok(Found::Forward(r)),
+                Some(Entry::Lane(b)) => return Ok(Found::Servant(Upcall::bound(b))),
                 None if !poa_key => return Err(object_not_exist()),
                 None => {}
             }
@@ -410,7 +452,10 @@ impl AdapterTable {
             && cache.generation == generation
             && cache.key == key
         {
-            return Ok(Found::Servant(Upcall::plain(Arc::clone(servant))));
+            return Ok(Found::Servant(match cache.binding.as_ref() {
+                None => Upcall::plain(Arc::clone(servant)),
+                Some(b) => Upcall::bound(Arc::clone(b)),
+            }));
         }
         // UTF-8, as every operation name the server reads.
         let found = self.lookup(key, std::str::from_utf8(operation).unwrap_or_default())?;
@@ -422,6 +467,7 @@ impl AdapterTable {
             cache.key.clear();
             cache.key.extend_from_slice(key);
             cache.servant = Some(Arc::clone(upcall.skeleton()));
+            cache.binding = upcall.binding().cloned();
         }
         Ok(found)
     }
@@ -430,7 +476,7 @@ impl AdapterTable {
     /// [`crate::poa::Poa::locate`]).
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
         match self.plain(key) {
-            Some(Entry::Servant(_)) => return Location::Here,
+            Some(Entry::Servant(_) | Entry::Lane(_)) => return Location::Here,
             Some(Entry::Forward(r)) => return Location::Forward(r),
             None => {}
         }
@@ -441,6 +487,14 @@ impl AdapterTable {
             Ok((poa, id)) => poa.locate(id),
             Err(e) if e.kind() == Some(SystemExceptionKind::ObjectNotExist) => Location::Unknown,
             Err(e) => Location::System(e),
+        }
+    }
+
+    /// The lane binding of the plain key `key`, if it has one.
+    pub(crate) fn lane_binding(&self, key: &[u8]) -> Option<Arc<LaneBinding>> {
+        match read(&self.plain).get(key)? {
+            Entry::Lane(b) => Some(Arc::clone(b)),
+            _ => None,
         }
     }
 

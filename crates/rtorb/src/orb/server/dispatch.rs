@@ -348,7 +348,10 @@ impl Dispatcher {
                 MARSHAL_TARGET_NOT_A_KEY,
                 CompletionStatus::No,
             )),
-            Some(key) => match core.lookup(key, header.operation, &mut self.plain_key) {
+            Some(key) => match lane_forward(
+                core,
+                core.lookup(key, header.operation, &mut self.plain_key),
+            ) {
                 Err(e) => Err(e),
                 Ok(Found::Forward(to)) => match self.reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
@@ -579,6 +582,23 @@ impl<'a> Arguments<'a> {
                 ServerRequest::new(operation, key, response_expected, d, reply)
             }
         }
+    }
+}
+
+/// A servant bound to a thread pool lane, found for a request that came
+/// on a connection of another lane (or of the ORB's own endpoints): the
+/// request is forwarded to the reference through its lane's endpoints.
+#[inline]
+fn lane_forward(
+    core: &ServerCore,
+    found: Result<Found, SystemException>,
+) -> Result<Found, SystemException> {
+    match found {
+        Ok(Found::Servant(servant)) => match servant.binding() {
+            Some(b) if !b.serves_on(core.lane) => Ok(Found::Forward(b.reference.clone())),
+            _ => Ok(Found::Servant(servant)),
+        },
+        other => other,
     }
 }
 

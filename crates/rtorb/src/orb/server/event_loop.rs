@@ -56,9 +56,11 @@ use super::acceptor::{Pending, accept_pending};
 use super::connection::{Connection, Progress};
 use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
+use crate::rt::{Priority, SchedulingError};
 use crate::transport::Acceptor;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
+use std::sync::mpsc::Sender;
 
 /// The most messages one turn handles on a connection before the others
 /// get theirs: a message counts once, and every 4 KiB read once more (so
@@ -213,6 +215,55 @@ pub(crate) fn spawn(
     acceptors: Vec<Box<dyn Acceptor>>,
     threads: usize,
 ) -> std::io::Result<Vec<JoinHandle<()>>> {
+    let name = if threads <= 1 {
+        "rtorb-reactor"
+    } else {
+        "rtorb-leader-followers"
+    };
+    spawn_with(core, acceptors, threads, name, ThreadStart::default())
+}
+
+/// What each thread of an event loop does before it serves: set its
+/// priority, once for its whole life (a lane's threads), and say how
+/// that went.
+#[derive(Default, Clone)]
+pub(crate) struct ThreadStart {
+    /// The CORBA priority, set through the core's priority control.
+    pub(crate) priority: Option<Priority>,
+    /// Where each thread reports whether its priority could be set; a
+    /// thread that could not stops the loop (its core) and ends.
+    pub(crate) report: Option<Sender<Result<(), SchedulingError>>>,
+}
+
+impl ThreadStart {
+    /// Sets the thread's priority; `false` if the loop must stop.
+    fn apply(&self, core: &ServerCore) -> bool {
+        let Some(p) = self.priority else {
+            return true;
+        };
+        let set = match &core.priorities {
+            Some(control) => control.set_thread_priority(p).map(|_| ()),
+            None => Ok(()),
+        };
+        let ok = set.is_ok();
+        if let Some(report) = &self.report {
+            let _ = report.send(set);
+        }
+        if !ok {
+            core.stop();
+        }
+        ok
+    }
+}
+
+/// As [`spawn`], the threads named `name` and started by `start`.
+pub(crate) fn spawn_with(
+    core: Arc<ServerCore>,
+    acceptors: Vec<Box<dyn Acceptor>>,
+    threads: usize,
+    name: &str,
+    start: ThreadStart,
+) -> std::io::Result<Vec<JoinHandle<()>>> {
     let poll = Poll::new()?;
     let registry = poll.registry().try_clone()?;
     for (i, a) in acceptors.iter().enumerate() {
@@ -246,17 +297,13 @@ pub(crate) fn spawn(
         epoch: Instant::now(),
         running: AtomicUsize::new(threads),
     });
-    let name = if threads == 1 {
-        "rtorb-reactor"
-    } else {
-        "rtorb-leader-followers"
-    };
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
         let s = Arc::clone(&shared);
+        let start = start.clone();
         let spawned = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || s.run());
+            .spawn(move || s.run(&start));
         match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {
@@ -277,10 +324,12 @@ pub(crate) fn spawn(
 }
 
 impl EventLoop {
-    fn run(&self) {
+    fn run(&self, start: &ThreadStart) {
         crate::runtime::set_thread_invoker(self.core.invoker());
-        while let Some(slot) = self.lead() {
-            self.serve(&slot);
+        if start.apply(&self.core) {
+            while let Some(slot) = self.lead() {
+                self.serve(&slot);
+            }
         }
         if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.close_all();
