@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, OrbConfig, OrbError};
+use rtorb::poa::{PoaError, Policy};
 use rtorb::rt::{
     LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, SchedulingError, ThreadpoolConfig,
     WhenDenied,
@@ -278,6 +279,73 @@ fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
         .map(|(_, e)| e.to_string())
         .collect();
     assert_eq!(endpoints, lanes[1].1);
+    orb.shutdown();
+}
+
+#[test]
+fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let root = orb.root_poa();
+    let manager = root.the_poa_manager();
+    let poa = root
+        .create_poa(
+            "InHighLane",
+            Some(&manager),
+            &[
+                Policy::PriorityModel(PriorityModelPolicy::server_declared(high())),
+                Policy::Threadpool(pool),
+            ],
+        )
+        .unwrap();
+    manager.activate().unwrap();
+    let (probe, _, _) = Probe::new();
+    let id = poa.activate_object(probe.clone()).unwrap();
+    let obj = poa.id_to_reference(&id).unwrap();
+    let lanes = orb.lane_endpoints(pool).unwrap();
+    let published: Vec<String> = orb
+        .registry()
+        .endpoints_of(&reference(&orb, &obj))
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect();
+    assert_eq!(published, lanes[1].1);
+    let c = client();
+    let remote = c
+        .string_to_object(&orb.object_to_string(&obj).unwrap())
+        .unwrap();
+    let (name, nice) = whoami(&remote).unwrap();
+    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+    assert_eq!(nice, nice_of(&orb, high()));
+    // The same key through the ORB's own endpoint: forwarded to the lane.
+    let key = obj.target().object_key().clone();
+    let main = orb.reference("IDL:Probe:1.0", &key);
+    let main = c.string_to_object(&main.to_stringified().unwrap()).unwrap();
+    let (name, _) = whoami(&main).unwrap();
+    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+
+    // A declared priority no lane of the pool has: its references cannot
+    // be made.
+    let nowhere = root
+        .create_poa(
+            "Nowhere",
+            Some(&manager),
+            &[
+                Policy::PriorityModel(PriorityModelPolicy::server_declared(
+                    Priority::new(1234).unwrap(),
+                )),
+                Policy::Threadpool(pool),
+            ],
+        )
+        .unwrap();
+    let id = nowhere.activate_object(probe).unwrap();
+    match nowhere.id_to_reference(&id) {
+        Err(PoaError::System(e)) => {
+            assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
+            assert_eq!(e.minor, rtorb::minor::BAD_PARAM_NO_SUCH_LANE);
+        }
+        other => panic!("{other:?}"),
+    }
     orb.shutdown();
 }
 

@@ -12,7 +12,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 use super::server::{LaneError, Threadpool};
 use super::{Orb, OrbError};
 use crate::minor::BAD_PARAM_NO_SUCH_LANE;
-use crate::poa::table::{Entry, LaneBinding};
+use crate::poa::table::{Entry, LaneBinding, LaneEndpoints};
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
 use crate::runtime::{Object, Skeleton, Target};
 use crate::transport::iiop::IiopEndpoint;
@@ -61,6 +61,16 @@ impl Orb {
         let mut pools = self.pools.lock();
         let id = ThreadpoolId(u32::try_from(pools.len()).unwrap_or(u32::MAX));
         let pool = Threadpool::start(&self.server, id, &config, acceptors)?;
+        self.adapters.add_lanes(
+            pool.lanes
+                .iter()
+                .map(|l| LaneEndpoints {
+                    id: l.id,
+                    priority: l.priority,
+                    endpoints: l.endpoints.iter().map(|e| e.clone_box()).collect(),
+                })
+                .collect(),
+        );
         pools.push(pool);
         Ok(id)
     }

@@ -96,6 +96,21 @@ impl Upcall {
         &self.skeleton
     }
 
+    /// The thread pool of the servant's POA, if it is bound to one, with
+    /// the POA's priority model and the component its references carry.
+    #[inline]
+    pub(crate) fn poa_threadpool(
+        &self,
+    ) -> Option<(
+        crate::rt::ThreadpoolId,
+        Option<PriorityModelPolicy>,
+        Option<&rtorb_giop::ior::TaggedComponent>,
+    )> {
+        let poa = &self.end.as_ref()?.poa.0;
+        let pool = poa.policies.threadpool?;
+        Some((pool, poa.policies.priority_model, poa.exposed.as_ref()))
+    }
+
     /// The Real-time CORBA priority model of the servant's POA, if any.
     #[inline]
     pub(crate) fn priority_model(&self) -> Option<PriorityModelPolicy> {

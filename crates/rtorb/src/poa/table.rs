@@ -11,7 +11,7 @@ use bytes::Bytes;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
-use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
+use crate::rt::{LaneId, Priority, PriorityModelPolicy, ThreadpoolId};
 use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -110,6 +110,34 @@ pub(crate) enum Entry {
     Lane(Arc<LaneBinding>),
 }
 
+/// A lane of a thread pool, as references name it.
+pub(crate) struct LaneEndpoints {
+    pub(crate) id: LaneId,
+    pub(crate) priority: Priority,
+    /// Its endpoints, as published.
+    pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
+}
+
+/// Whether a request for an object of a POA bound to `pool` under
+/// `model`, arriving on a connection of `lane` at `priority` (`None`: the
+/// ORB's own endpoints), is served there: by a lane of the pool, the lane
+/// of the declared priority for `SERVER_DECLARED`.
+#[inline]
+pub(crate) fn poa_serves_on(
+    pool: ThreadpoolId,
+    model: Option<PriorityModelPolicy>,
+    lane: Option<(LaneId, Priority)>,
+) -> bool {
+    match (lane, model) {
+        (None, _) => false,
+        (Some((l, _)), _) if l.pool != pool => false,
+        (Some((_, at)), Some(m)) if m.model == rtorb_giop::ior::PriorityModel::ServerDeclared => {
+            m.server_priority == at
+        }
+        (Some(_), _) => true,
+    }
+}
+
 /// A plain key bound to a thread pool: its servant, its priority model,
 /// the lanes that serve it and the reference through their endpoints.
 pub(crate) struct LaneBinding {
@@ -200,6 +228,9 @@ pub(crate) struct AdapterTable {
     persistent: RwLock<HashMap<Vec<u8>, Poa>>,
     root: OnceLock<Poa>,
     references: OnceLock<References>,
+    /// The lanes of the ORB's thread pools: where references to the
+    /// objects of POAs bound to a pool point.
+    lanes: RwLock<Vec<LaneEndpoints>>,
     hold_limit: usize,
     stopping: Arc<AtomicBool>,
     next_manager: AtomicU64,
@@ -236,6 +267,7 @@ impl AdapterTable {
             persistent: RwLock::new(HashMap::new()),
             root: OnceLock::new(),
             references: OnceLock::new(),
+            lanes: RwLock::new(Vec::new()),
             hold_limit,
             stopping: Arc::new(AtomicBool::new(false)),
             next_manager: AtomicU64::new(0),
@@ -253,6 +285,83 @@ impl AdapterTable {
 
     pub(crate) fn references(&self) -> Option<&References> {
         self.references.get()
+    }
+
+    /// The thread pool of the POA of `key` (a POA key), with the POA's
+    /// priority model and the component its references carry, if it is
+    /// bound to one.
+    pub(crate) fn poa_threadpool_of(
+        &self,
+        key: &[u8],
+    ) -> Option<(
+        ThreadpoolId,
+        Option<PriorityModelPolicy>,
+        Option<TaggedComponent>,
+    )> {
+        if !key::is_poa_key(key) {
+            return None;
+        }
+        let (poa, _) = self.poa_of(key).ok()?;
+        let pool = poa.0.policies.threadpool?;
+        Some((pool, poa.0.policies.priority_model, poa.0.exposed.clone()))
+    }
+
+    /// Records the lanes of a new thread pool.
+    pub(crate) fn add_lanes(&self, lanes: Vec<LaneEndpoints>) {
+        write(&self.lanes).extend(lanes);
+    }
+
+    /// The endpoints that serve objects of `pool` under `model`: the
+    /// lane of the declared priority (`SERVER_DECLARED`), else every lane
+    /// of the pool, the lowest first; `None` if there is none.
+    pub(crate) fn lane_endpoints(
+        &self,
+        pool: ThreadpoolId,
+        model: Option<PriorityModelPolicy>,
+    ) -> Option<Vec<Box<dyn Endpoint>>> {
+        let lanes = read(&self.lanes);
+        let mut chosen: Vec<&LaneEndpoints> = lanes
+            .iter()
+            .filter(|l| l.id.pool == pool)
+            .filter(|l| match model {
+                Some(m) if m.model == rtorb_giop::ior::PriorityModel::ServerDeclared => {
+                    l.priority == m.server_priority
+                }
+                _ => true,
+            })
+            .collect();
+        if chosen.is_empty() {
+            return None;
+        }
+        chosen.sort_by_key(|l| l.priority);
+        if model.is_some_and(|m| m.model == rtorb_giop::ior::PriorityModel::ServerDeclared) {
+            chosen.truncate(1);
+        }
+        Some(
+            chosen
+                .iter()
+                .flat_map(|l| l.endpoints.iter().map(|e| e.clone_box()))
+                .collect(),
+        )
+    }
+
+    /// A reference to `key`, an object of a POA bound to `pool` under
+    /// `model`, through the endpoints of its lanes, its profiles carrying
+    /// `extra`; `None` if no lane serves it.
+    pub(crate) fn lane_reference(
+        &self,
+        pool: ThreadpoolId,
+        model: Option<PriorityModelPolicy>,
+        type_id: &str,
+        key: &Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> Option<ObjectReference> {
+        let endpoints = self.lane_endpoints(pool, model)?;
+        Some(
+            self.references
+                .get()?
+                .reference_on(&endpoints, type_id, key, extra),
+        )
     }
 
     /// The Root POA.

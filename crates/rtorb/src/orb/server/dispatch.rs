@@ -350,6 +350,7 @@ impl Dispatcher {
             )),
             Some(key) => match lane_forward(
                 core,
+                key,
                 core.lookup(key, header.operation, &mut self.plain_key),
             ) {
                 Err(e) => Err(e),
@@ -585,18 +586,20 @@ impl<'a> Arguments<'a> {
     }
 }
 
-/// A servant bound to a thread pool lane, found for a request that came
-/// on a connection of another lane (or of the ORB's own endpoints): the
-/// request is forwarded to the reference through its lane's endpoints.
+/// A servant bound to a thread pool lane (a plain key's, or one of a POA
+/// bound to a pool), found for a request that came on a connection of
+/// another lane (or of the ORB's own endpoints): the request is forwarded
+/// to the reference through its lane's endpoints.
 #[inline]
 fn lane_forward(
     core: &ServerCore,
+    key: &[u8],
     found: Result<Found, SystemException>,
 ) -> Result<Found, SystemException> {
     match found {
-        Ok(Found::Servant(servant)) => match servant.binding() {
-            Some(b) if !b.serves_on(core.lane) => Ok(Found::Forward(b.reference.clone())),
-            _ => Ok(Found::Servant(servant)),
+        Ok(Found::Servant(servant)) => match core.lane_forward(key, &servant) {
+            Some(to) => Ok(Found::Forward(to)),
+            None => Ok(Found::Servant(servant)),
         },
         other => other,
     }

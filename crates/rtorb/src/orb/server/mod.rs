@@ -104,7 +104,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
 use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
-use crate::rt::{LaneId, PriorityControl};
+use crate::rt::{LaneId, Priority, PriorityControl};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
@@ -205,8 +205,8 @@ pub(crate) struct ServerCore {
     /// How upcalls are run at the priority of their request.
     pub(crate) priorities: Option<PriorityControl>,
     /// The thread pool lane whose connections this core serves (`None`:
-    /// the ORB's own endpoints).
-    pub(crate) lane: Option<LaneId>,
+    /// the ORB's own endpoints), and its priority.
+    pub(crate) lane: Option<(LaneId, Priority)>,
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -244,7 +244,7 @@ impl ServerCore {
     /// own (its stop flag, its wakers, its count of open connections),
     /// so that nothing on a lane's request path is shared with another
     /// lane but the lock-free demultiplexing.
-    pub(crate) fn for_lane(&self, lane: LaneId) -> ServerCore {
+    pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
         ServerCore {
             adapters: Arc::clone(&self.adapters),
             stopping: AtomicBool::new(false),
@@ -257,7 +257,7 @@ impl ServerCore {
             fragment_size: self.fragment_size,
             budget: Arc::clone(&self.budget),
             priorities: self.priorities.clone(),
-            lane: Some(lane),
+            lane: Some((lane, priority)),
         }
     }
 
@@ -316,12 +316,58 @@ impl ServerCore {
     /// forwarded to its lane's reference.
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
         if let Some(b) = self.adapters.lane_binding(key)
-            && !b.serves_on(self.lane)
+            && !b.serves_on(self.lane.map(|(l, _)| l))
         {
             return Location::Forward(b.reference.clone());
         }
+        if let Some(to) = self.poa_lane_forward(key) {
+            return Location::Forward(to);
+        }
         std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
             .unwrap_or_else(|_| Location::System(servant_panicked()))
+    }
+
+    /// The lanes' reference to `key`, an object of a POA bound to a
+    /// thread pool, if it is asked for on an endpoint that does not serve
+    /// it.
+    fn poa_lane_forward(&self, key: &[u8]) -> Option<rtorb_giop::ObjectReference> {
+        let (pool, model, extra) = self.adapters.poa_threadpool_of(key)?;
+        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
+            return None;
+        }
+        self.adapters.lane_reference(
+            pool,
+            model,
+            "",
+            &Bytes::copy_from_slice(key),
+            extra.as_ref(),
+        )
+    }
+
+    /// Where a request for `upcall`'s object (under `key`) that arrived
+    /// on this core's connections belongs, if not here: the reference
+    /// through the endpoints of the lanes that serve it.
+    #[inline]
+    pub(crate) fn lane_forward(
+        &self,
+        key: &[u8],
+        upcall: &crate::poa::Upcall,
+    ) -> Option<rtorb_giop::ObjectReference> {
+        if let Some(b) = upcall.binding() {
+            return (!b.serves_on(self.lane.map(|(l, _)| l))).then(|| b.reference.clone());
+        }
+        let (pool, model, extra) = upcall.poa_threadpool()?;
+        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
+            return None;
+        }
+        let type_id = upcall.skeleton().repository_ids().first().copied();
+        self.adapters.lane_reference(
+            pool,
+            model,
+            type_id.unwrap_or(""),
+            &Bytes::copy_from_slice(key),
+            extra,
+        )
     }
 
     pub(crate) fn stopping(&self) -> bool {

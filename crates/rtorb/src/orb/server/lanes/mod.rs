@@ -63,7 +63,7 @@ impl Lane {
         acceptors: Vec<Box<dyn Acceptor>>,
     ) -> Result<Lane, LaneError> {
         let id = LaneId { pool, index };
-        let core = Arc::new(core.for_lane(id));
+        let core = Arc::new(core.for_lane(id, config.priority()));
         let endpoints = acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
         let (report, reports) = mpsc::channel();
         let start = ThreadStart {
