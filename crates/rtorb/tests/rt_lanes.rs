@@ -225,6 +225,54 @@ fn references_carry_their_lane_s_endpoints_and_policies() {
 }
 
 #[test]
+fn rtorb_s_client_calls_a_propagated_object_through_the_lane_of_its_priority() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, _, _) = Probe::new();
+    let any = orb
+        .activate_with_key_at(
+            &b"Any"[..],
+            probe,
+            PriorityModelPolicy::client_propagated(low()),
+        )
+        .unwrap();
+    // Each profile names its lane's priority.
+    let r = reference(&orb, &any);
+    let tagged: Vec<Option<Priority>> =
+        r.profiles.iter().map(rtorb::rt::lane_priority_of).collect();
+    assert_eq!(tagged, [Some(low()), Some(high())]);
+    let ior = orb.object_to_string(&any).unwrap();
+    let c = Orb::builder()
+        .round_trip_timeout(TIMEOUT)
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap();
+    for (at, lane) in [
+        (None, 0),
+        (Some(low()), 0),
+        (Some(high()), 1),
+        (Some(Priority::MAX), 1),
+    ] {
+        let obj = c.string_to_object(&ior).unwrap();
+        let current = c.rt_current();
+        let (name, _) = std::thread::spawn(move || {
+            if let Some(p) = at {
+                current.set_priority(p).unwrap();
+            }
+            whoami(&obj).unwrap()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(
+            name,
+            format!("rtorb-lane-{}-{lane}", pool.index()),
+            "{at:?}"
+        );
+    }
+    orb.shutdown();
+}
+
+#[test]
 fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
     let orb = server(Orb::builder());
     let pool = orb.create_threadpool(two_lanes()).unwrap();

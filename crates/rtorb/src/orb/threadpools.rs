@@ -15,8 +15,8 @@ use crate::minor::BAD_PARAM_NO_SUCH_LANE;
 use crate::poa::table::{Entry, LaneBinding, LaneEndpoints};
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
 use crate::runtime::{Object, Skeleton, Target};
+use crate::transport::Acceptor;
 use crate::transport::iiop::IiopEndpoint;
-use crate::transport::{Acceptor, Endpoint};
 
 /// The endpoint a lane listens on when it names none.
 const FALLBACK_LANE_ENDPOINT: &str = "iiop://127.0.0.1:0";
@@ -110,8 +110,11 @@ impl Orb {
     /// whose priority is the declared one serves it, and its requests run
     /// at that priority; `BAD_PARAM` if no lane has it.
     /// `CLIENT_PROPAGATED`: every lane of the first pool serves it, the
-    /// reference having a profile per lane, the lowest lane first; its
-    /// requests run at the priority the client sends.
+    /// reference having a profile per lane, the lowest lane first, each
+    /// with its lane's priority in rtorb's `TAG_RTORB_LANE_PRIORITY`
+    /// component (by which rtorb's client calls through the lane of its
+    /// thread's priority); its requests run at the priority the client
+    /// sends.
     ///
     /// A request for the key that arrives on another endpoint (the ORB's
     /// own, as `corbaloc::host:port/Key`, or another lane's) is answered
@@ -125,35 +128,23 @@ impl Orb {
         let key = object_key.into();
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
         let pools = self.pools.lock();
-        let (pool, lane, endpoints) = match model.model {
+        let (pool, lane) = match model.model {
             PriorityModel::ServerDeclared => pools
                 .iter()
-                .find_map(|p| {
-                    let l = p.lane_at(model.server_priority)?;
-                    let endpoints: Vec<Box<dyn Endpoint>> =
-                        l.endpoints.iter().map(|e| e.clone_box()).collect();
-                    Some((p.id, Some(l.id.index), endpoints))
-                })
+                .find_map(|p| Some((p.id, Some(p.lane_at(model.server_priority)?.id.index))))
                 .ok_or_else(no_such_lane)?,
-            PriorityModel::ClientPropagated => {
-                let p = pools.first().ok_or_else(no_such_lane)?;
-                let mut lanes: Vec<_> = p.lanes.iter().collect();
-                lanes.sort_by_key(|l| l.priority);
-                let endpoints = lanes
-                    .iter()
-                    .flat_map(|l| l.endpoints.iter().map(|e| e.clone_box()))
-                    .collect();
-                (p.id, None, endpoints)
-            }
+            PriorityModel::ClientPropagated => (pools.first().ok_or_else(no_such_lane)?.id, None),
         };
         drop(pools);
-        let references = self.adapters.references().ok_or_else(no_such_lane)?;
         let exposed = ExposedPolicies {
             priority_model: Some(model),
             priority_bands: None,
         }
         .to_component(ByteOrder::NATIVE);
-        let reference = references.reference_on(&endpoints, type_id, &key, exposed.as_ref());
+        let reference = self
+            .adapters
+            .lane_reference(pool, Some(model), type_id, &key, exposed.as_ref())
+            .ok_or_else(no_such_lane)?;
         let target = Target::from_reference(reference.clone())?;
         self.server.insert(
             key,

@@ -71,6 +71,40 @@ impl References {
         ObjectReference::new(type_id, profiles)
     }
 
+    /// A reference to `object_key` through the endpoints of `lanes`
+    /// (each with its lane's priority), its profiles carrying `extra`
+    /// and, where `tagged`, the lane's priority
+    /// (`TAG_RTORB_LANE_PRIORITY`).
+    pub(crate) fn reference_on_lanes(
+        &self,
+        lanes: &[(Priority, Box<dyn Endpoint>)],
+        tagged: bool,
+        type_id: &str,
+        object_key: &Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> ObjectReference {
+        let profiles = lanes
+            .iter()
+            .filter_map(|(priority, e)| {
+                let mut components =
+                    crate::codesets::profile_components(e.version(), &self.code_sets);
+                if e.version() >= rtorb_cdr::Version::V1_1 {
+                    components.extend(extra.cloned());
+                    if tagged {
+                        components.push(crate::rt::lane_priority_component(
+                            *priority,
+                            rtorb_cdr::ByteOrder::NATIVE,
+                        ));
+                    }
+                }
+                self.registry
+                    .make_profile(&**e, object_key.clone(), &components)
+                    .ok()
+            })
+            .collect();
+        ObjectReference::new(type_id, profiles)
+    }
+
     /// An object for `key` through the ORB's invoker.
     pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Object {
         self.object_with(type_id, key, None)
@@ -318,7 +352,7 @@ impl AdapterTable {
         &self,
         pool: ThreadpoolId,
         model: Option<PriorityModelPolicy>,
-    ) -> Option<Vec<Box<dyn Endpoint>>> {
+    ) -> Option<Vec<(Priority, Box<dyn Endpoint>)>> {
         let lanes = read(&self.lanes);
         let mut chosen: Vec<&LaneEndpoints> = lanes
             .iter()
@@ -340,7 +374,7 @@ impl AdapterTable {
         Some(
             chosen
                 .iter()
-                .flat_map(|l| l.endpoints.iter().map(|e| e.clone_box()))
+                .flat_map(|l| l.endpoints.iter().map(|e| (l.priority, e.clone_box())))
                 .collect(),
         )
     }
@@ -356,11 +390,13 @@ impl AdapterTable {
         key: &Bytes,
         extra: Option<&TaggedComponent>,
     ) -> Option<ObjectReference> {
-        let endpoints = self.lane_endpoints(pool, model)?;
+        let lanes = self.lane_endpoints(pool, model)?;
+        let tagged =
+            !model.is_some_and(|m| m.model == rtorb_giop::ior::PriorityModel::ServerDeclared);
         Some(
             self.references
                 .get()?
-                .reference_on(&endpoints, type_id, key, extra),
+                .reference_on_lanes(&lanes, tagged, type_id, key, extra),
         )
     }
 

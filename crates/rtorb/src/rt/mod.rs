@@ -47,7 +47,10 @@ pub use mapping::{
     SchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
-pub use policy::{ExposedPolicies, PriorityModelPolicy, priority_context};
+pub use policy::{
+    ExposedPolicies, PriorityModelPolicy, lane_priority_component, lane_priority_of,
+    priority_context,
+};
 pub use priority::{NativePriority, Priority, PriorityError};
 pub use threadpool::{
     BadLane, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId, ThreadpoolConfig, ThreadpoolId,
