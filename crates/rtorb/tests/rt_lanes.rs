@@ -32,6 +32,7 @@ use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
+use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -434,6 +435,68 @@ fn a_lane_whose_threads_are_busy_does_not_delay_another() {
     }
     release.send(()).unwrap();
     blocked.join().unwrap().unwrap();
+    orb.shutdown();
+}
+
+/// The threads of this process named `name`.
+fn threads_named(name: &str) -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .filter(|comm| comm.trim_end() == name)
+        .count()
+}
+
+#[test]
+fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle() {
+    let orb = server(Orb::builder());
+    let lane = LaneConfig::new(low())
+        .static_threads(1)
+        .dynamic_threads(1)
+        .dynamic_thread_idle(Duration::from_millis(100));
+    // The second pool of the ORB: its threads' name is this test's alone
+    // (the other tests' pools are their ORB's first).
+    orb.create_threadpool(ThreadpoolConfig::new().lane(LaneConfig::new(high())))
+        .unwrap();
+    let pool = orb
+        .create_threadpool(ThreadpoolConfig::new().lane(lane))
+        .unwrap();
+    let name = format!("rtorb-lane-{}-0", pool.index());
+    assert_eq!(name, "rtorb-lane-1-0");
+    assert_eq!(threads_named(&name), 1);
+    let (probe, entered, release) = Probe::new();
+    let lo = orb
+        .activate_with_key_at(
+            &b"Low"[..],
+            probe,
+            PriorityModelPolicy::server_declared(low()),
+        )
+        .unwrap();
+    let ior = orb.object_to_string(&lo).unwrap();
+    let blocked = {
+        let ior = ior.clone();
+        std::thread::spawn(move || {
+            let c = client();
+            let lo = c.string_to_object(&ior).unwrap();
+            lo.invoke("block", |_| Ok(())).map(|_| ())
+        })
+    };
+    // The static thread is in the servant: a dynamic one serves the next
+    // client.
+    entered.recv_timeout(TIMEOUT).unwrap();
+    let c = client();
+    let lo = c.string_to_object(&ior).unwrap();
+    let (served_by, _) = whoami(&lo).unwrap();
+    assert_eq!(served_by, name);
+    assert_eq!(threads_named(&name), 2);
+    release.send(()).unwrap();
+    blocked.join().unwrap().unwrap();
+    // Idle, the dynamic thread ends.
+    assert!(
+        eventually(TIMEOUT, || threads_named(&name) == 1),
+        "{} threads",
+        threads_named(&name)
+    );
     orb.shutdown();
 }
 

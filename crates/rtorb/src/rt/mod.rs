@@ -53,6 +53,7 @@ pub use policy::{
 };
 pub use priority::{NativePriority, Priority, PriorityError};
 pub use threadpool::{
-    BadLane, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId, ThreadpoolConfig, ThreadpoolId,
+    BadLane, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId,
+    ThreadpoolConfig, ThreadpoolId,
 };
 pub use watchdog::{Watchdog, WatchdogExpired};

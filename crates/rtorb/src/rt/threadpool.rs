@@ -8,7 +8,8 @@
 //! the lanes ([`crate::orb::Orb::create_threadpool`]); objects are bound
 //! to a lane by their priority.
 //!
-//! The lanes run their static threads; the dynamic thread count, the
+//! A lane runs its static threads, and adds dynamic ones (up to its
+//! dynamic count) when all are busy, which end after an idle time. The
 //! buffered-request bound, borrowing and request buffering are recorded
 //! in the configuration and not yet acted on: a lane whose threads are all
 //! busy leaves the requests that arrive meanwhile in its connections,
@@ -17,6 +18,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use super::priority::Priority;
 
@@ -52,6 +54,10 @@ impl fmt::Display for LaneId {
     }
 }
 
+/// How long a lane's dynamic thread stays with nothing to do, by default,
+/// before it ends.
+pub const DEFAULT_DYNAMIC_THREAD_IDLE: Duration = Duration::from_secs(60);
+
 /// The requests a lane buffers by default when all its threads are busy.
 pub const DEFAULT_LANE_BUFFERED_REQUESTS: usize = 64;
 
@@ -63,6 +69,7 @@ pub struct LaneConfig {
     dynamic_threads: usize,
     endpoints: Vec<String>,
     max_buffered_requests: usize,
+    dynamic_idle: Duration,
 }
 
 impl LaneConfig {
@@ -76,6 +83,7 @@ impl LaneConfig {
             dynamic_threads: 0,
             endpoints: Vec::new(),
             max_buffered_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
+            dynamic_idle: DEFAULT_DYNAMIC_THREAD_IDLE,
         }
     }
 
@@ -85,9 +93,20 @@ impl LaneConfig {
         self
     }
 
-    /// Sets the threads the lane may add when all are busy (0: none).
+    /// Sets the threads the lane may add when all are busy (0: none): a
+    /// thread that takes a connection when no other thread of the lane is
+    /// free starts one, at the lane's priority, up to this many at once.
     pub fn dynamic_threads(mut self, threads: usize) -> LaneConfig {
         self.dynamic_threads = threads;
+        self
+    }
+
+    /// Sets how long a dynamic thread waits for work as the lane's leader
+    /// before it ends ([`DEFAULT_DYNAMIC_THREAD_IDLE`] by default); one
+    /// that finishes a request and finds another thread of the lane free
+    /// ends at once.
+    pub fn dynamic_thread_idle(mut self, idle: Duration) -> LaneConfig {
+        self.dynamic_idle = idle;
         self
     }
 
@@ -118,6 +137,11 @@ impl LaneConfig {
     /// Its dynamic threads.
     pub fn dynamic(&self) -> usize {
         self.dynamic_threads
+    }
+
+    /// How long a dynamic thread stays idle before it ends.
+    pub fn dynamic_idle(&self) -> Duration {
+        self.dynamic_idle
     }
 
     /// Its own endpoints, as configured (empty: the default one).

@@ -56,11 +56,11 @@ use super::acceptor::{Pending, accept_pending};
 use super::connection::{Connection, Progress};
 use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
-use crate::rt::{Priority, SchedulingError};
 use crate::transport::Acceptor;
+use growth::Growth;
+pub(crate) use growth::ThreadStart;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
-use std::sync::mpsc::Sender;
 
 /// The most messages one turn handles on a connection before the others
 /// get theirs: a message counts once, and every 4 KiB read once more (so
@@ -206,6 +206,10 @@ struct EventLoop {
     epoch: Instant,
     /// Threads still running.
     running: AtomicUsize,
+    /// Threads not serving a connection: leading, or waiting to.
+    free: AtomicUsize,
+    /// The dynamic threads it may start.
+    growth: Growth,
 }
 
 /// Starts `threads` event-loop threads (1: the reactive strategy; more:
@@ -221,39 +225,6 @@ pub(crate) fn spawn(
         "rtorb-leader-followers"
     };
     spawn_with(core, acceptors, threads, name, ThreadStart::default())
-}
-
-/// What each thread of an event loop does before it serves: set its
-/// priority, once for its whole life (a lane's threads), and say how
-/// that went.
-#[derive(Default, Clone)]
-pub(crate) struct ThreadStart {
-    /// The CORBA priority, set through the core's priority control.
-    pub(crate) priority: Option<Priority>,
-    /// Where each thread reports whether its priority could be set; a
-    /// thread that could not stops the loop (its core) and ends.
-    pub(crate) report: Option<Sender<Result<(), SchedulingError>>>,
-}
-
-impl ThreadStart {
-    /// Sets the thread's priority; `false` if the loop must stop.
-    fn apply(&self, core: &ServerCore) -> bool {
-        let Some(p) = self.priority else {
-            return true;
-        };
-        let set = match &core.priorities {
-            Some(control) => control.set_thread_priority(p).map(|_| ()),
-            None => Ok(()),
-        };
-        let ok = set.is_ok();
-        if let Some(report) = &self.report {
-            let _ = report.send(set);
-        }
-        if !ok {
-            core.stop();
-        }
-        ok
-    }
 }
 
 /// As [`spawn`], the threads named `name` and started by `start`.
@@ -275,6 +246,7 @@ pub(crate) fn spawn_with(
     core.add_waker(Arc::clone(&waker));
     let threads = threads.max(1);
     let accepting = vec![false; acceptors.len()];
+    let growth = Growth::new(&start, name);
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -296,6 +268,8 @@ pub(crate) fn spawn_with(
         waker,
         epoch: Instant::now(),
         running: AtomicUsize::new(threads),
+        free: AtomicUsize::new(0),
+        growth,
     });
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
@@ -303,7 +277,7 @@ pub(crate) fn spawn_with(
         let start = start.clone();
         let spawned = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || s.run(&start));
+            .spawn(move || s.run(&start, false));
         match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {
@@ -324,10 +298,30 @@ pub(crate) fn spawn_with(
 }
 
 impl EventLoop {
-    fn run(&self, start: &ThreadStart) {
+    /// A thread's life: leads, serves what it was given, and leads again,
+    /// until shutdown; a dynamic thread also ends when, back from a turn,
+    /// it finds another thread free to lead, or after leading for its idle
+    /// time. A
+    /// thread that takes a connection when no other is free to lead
+    /// starts a dynamic thread first, if the loop may (`growth.rs`).
+    fn run(self: &Arc<Self>, start: &ThreadStart, dynamic: bool) {
         crate::runtime::set_thread_invoker(self.core.invoker());
-        if start.apply(&self.core) {
-            while let Some(slot) = self.lead() {
+        if start.apply(&self.core, !dynamic) {
+            let idle = dynamic.then_some(self.growth.idle);
+            loop {
+                if dynamic && self.free.load(Ordering::Acquire) > 0 {
+                    // Another thread is free to lead: not needed now.
+                    break;
+                }
+                self.free.fetch_add(1, Ordering::AcqRel);
+                let slot = self.lead(idle);
+                let free = self.free.fetch_sub(1, Ordering::AcqRel) - 1;
+                let Some(slot) = slot else {
+                    break;
+                };
+                if free == 0 {
+                    self.grow();
+                }
                 self.serve(&slot);
             }
         }
@@ -345,8 +339,12 @@ impl EventLoop {
     /// them, the poller looked at before each of their turns. So a
     /// connection with input waits for the turns of the connections that
     /// became ready before it, and for at most one turn of a busy one.
-    fn lead(&self) -> Option<Arc<Slot>> {
+    ///
+    /// With `idle` (a dynamic thread), it also returns `None` once it has
+    /// led for that long with nothing to do.
+    fn lead(&self, idle: Option<Duration>) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
+        let since = idle.map(|_| Instant::now());
         let Leader {
             poll,
             events,
@@ -387,6 +385,9 @@ impl EventLoop {
                 if self.has_requeued.load(Ordering::SeqCst) {
                     timeout = Some(Duration::ZERO);
                 }
+            }
+            if let Some(idle) = idle {
+                timeout = Some(timeout.map_or(idle, |t| t.min(idle)));
             }
             let polled = poll.poll(events, timeout);
             self.polling.store(false, Ordering::Release);
@@ -442,6 +443,13 @@ impl EventLoop {
             }
             if let Some(slot) = ready.pop_front().or_else(|| busy.pop_front()) {
                 return Some(slot);
+            }
+            if let (Some(idle), Some(since)) = (idle, since)
+                && events.is_empty()
+                && !accepting.contains(&true)
+                && since.elapsed() >= idle
+            {
+                return None;
             }
         }
     }
@@ -690,5 +698,6 @@ impl EventLoop {
     }
 }
 
+mod growth;
 #[cfg(test)]
 mod tests;

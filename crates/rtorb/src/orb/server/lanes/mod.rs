@@ -69,6 +69,8 @@ impl Lane {
         let start = ThreadStart {
             priority: Some(config.priority()),
             report: Some(report),
+            dynamic: config.dynamic(),
+            idle: config.dynamic_idle(),
         };
         let name = format!("rtorb-lane-{}-{}", pool.index(), index);
         let threads = config.threads();
