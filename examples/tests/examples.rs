@@ -185,6 +185,24 @@ fn priorities_travel_with_calls_and_declared_ones_hold() {
 }
 
 #[test]
+fn lanes_serve_their_objects_at_their_priorities() {
+    let out = run("rt_lanes", &[]);
+    for line in [
+        "lane at 0: iiop://",
+        "lane at 8000: iiop://",
+        "Low object ran at 0",
+        "High object ran at 8000",
+    ] {
+        assert!(out.contains(line), "{line:?} not in {out}");
+    }
+    let forwarded = out
+        .lines()
+        .filter(|l| l.starts_with("corbaloc::") && l.ends_with("/High ran at 8000"))
+        .count();
+    assert_eq!(forwarded, 2, "{out}");
+}
+
+#[test]
 fn transport_echo_echoes_over_iiop_and_uiop() {
     let socket =
         std::env::temp_dir().join(format!("rtorb-example-echo-{}.sock", std::process::id()));

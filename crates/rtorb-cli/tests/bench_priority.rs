@@ -53,10 +53,14 @@ fn quick_run_as_json_with_plots() {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    assert_eq!(configurations[0], "rtorb conventional", "{v}");
+    assert_eq!(
+        configurations[..2],
+        ["rtorb real-time", "rtorb conventional"],
+        "{v}"
+    );
     // omniORB beside it where installed, else a note that says why not.
     let notes = v["notes"].as_array().expect("notes");
-    if configurations.len() == 1 {
+    if configurations.len() == 2 {
         assert!(
             notes.iter().any(|n| n
                 .as_str()
@@ -64,7 +68,11 @@ fn quick_run_as_json_with_plots() {
             "{v}"
         );
     } else {
-        assert_eq!(configurations, ["rtorb conventional", "omniORB"], "{v}");
+        assert_eq!(
+            configurations,
+            ["rtorb real-time", "rtorb conventional", "omniORB"],
+            "{v}"
+        );
     }
     for configuration in &configurations {
         for rates in ["seed", "scaled"] {
@@ -81,7 +89,7 @@ fn quick_run_as_json_with_plots() {
                     assert_eq!(c["threads"], threads, "{what}: {c}");
                     assert!(c["calls"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
                     assert!(c["missed"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
-                    if *configuration == "rtorb conventional" {
+                    if configuration.starts_with("rtorb ") {
                         // This build counts locks on both sides.
                         assert!(c["client_locks"].is_f64(), "{what}: {c}");
                         assert!(c["server_locks"].is_f64(), "{what}: {c}");
@@ -95,7 +103,9 @@ fn quick_run_as_json_with_plots() {
             let svg = plots.join(format!("priority-{rates}-{metric}.svg"));
             let svg = std::fs::read_to_string(&svg).unwrap_or_else(|e| panic!("{svg:?}: {e}"));
             assert!(
-                svg.contains("<svg") && svg.contains("rtorb conventional"),
+                svg.contains("<svg")
+                    && svg.contains("rtorb conventional")
+                    && svg.contains("rtorb real-time"),
                 "{svg}"
             );
             let png = plots.join(format!("priority-{rates}-{metric}.png"));
@@ -144,7 +154,12 @@ fn the_table_names_every_column() {
     }
     assert!(
         text.lines()
-            .any(|l| l.trim_start().starts_with("1  rtorb conventional   C0")),
+            .any(|l| l.trim_start().starts_with("rtorb conventional   C0")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("1  rtorb real-time      C0")),
         "{text}"
     );
     assert!(
@@ -159,8 +174,8 @@ fn bad_options_are_clear_errors() {
         (&["priority", "-n", "0"][..], "-n"),
         (&["priority", "--rates", "hourly"][..], "hourly"),
         (
-            &["priority-server", "--real-time"][..],
-            "needs the ORB's real-time core",
+            &["priority-server", "--real-time", "--", "-ORBLane", "x:1"][..],
+            "-ORBLane",
         ),
         (
             &[
@@ -170,15 +185,6 @@ fn bad_options_are_clear_errors() {
                 "carrier-pigeon",
             ][..],
             "-ORBServerStrategy",
-        ),
-        (
-            &[
-                "priority-client",
-                "--real-time",
-                "corbaloc::1.2@127.0.0.1:1/High",
-                "corbaloc::1.2@127.0.0.1:1/Low",
-            ][..],
-            "needs the ORB's real-time core",
         ),
         (
             &[

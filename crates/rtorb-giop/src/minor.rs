@@ -333,6 +333,10 @@ minor_codes! {
     /// rtorb minor 0x341.
     NO_PERMISSION_REALTIME_SCHEDULING = NoPermission, RTORB_VMCID | 0x341,
         "the process may not use the configured scheduling policy or priority (EPERM), and is configured to fail";
+    /// rtorb minor 0x344: an object bound to a thread pool declares a
+    /// priority none of the pool's lanes has.
+    BAD_PARAM_NO_SUCH_LANE = BadParam, RTORB_VMCID | 0x344,
+        "no lane of the thread pool has the object's declared priority";
 }
 
 /// The row of [`REGISTRY`] for a system exception's kind and minor code.

@@ -98,16 +98,14 @@ pub(crate) enum BenchCommand {
     Overload(overload::OverloadArgs),
     /// The priority-inversion benchmark: one high-priority client thread
     /// and n low-priority ones, every call at a fixed time, against rtorb
-    /// (conventional configuration) and omniORB side by side. The
-    /// real-time configuration comes with the ORB's real-time core, which
-    /// is not built yet.
+    /// (real-time and conventional configurations) and omniORB side by
+    /// side.
     Priority(priority::PriorityArgs),
     /// Serve two Cubit objects under the plain keys `High` and `Low`;
     /// print their corbaloc URLs; run until standard input closes (keep
     /// it open: `sleep infinity | rtorb bench priority-server` in the
-    /// background). Today in the conventional configuration only: the
-    /// real-time one needs the ORB's real-time core, which is not built
-    /// yet.
+    /// background). `--real-time` puts `High` and `Low` in lanes at
+    /// SCHED_FIFO 90 and 10 with server-declared priorities.
     PriorityServer(priority::ServerArgs),
     /// One high-priority thread calling `High` and n low-priority threads
     /// calling `Low`, each call at its slot; print the figures as JSON.

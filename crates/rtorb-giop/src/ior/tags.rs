@@ -133,6 +133,17 @@ pub const TAG_OMNIORB_RESTRICTED_CONNECTION: ComponentId = 0x4154_5404;
 /// do not know, and a client that finds it and does not speak GIOPlite must
 /// not use the profile.
 pub const TAG_RTORB_GIOP_LITE: ComponentId = 0x5254_4f02;
+/// rtorb's component giving the CORBA priority of the thread pool lane a
+/// profile's endpoint belongs to.
+///
+/// Its body is an encapsulated `short` (the byte-order octet, one octet
+/// of padding, the priority). A server puts it in each profile of a
+/// `CLIENT_PROPAGATED` object served by a pool with lanes (a profile per
+/// lane, the lowest lane first), so that rtorb's client calls through the
+/// lane of its thread's priority: the profile of the highest lane at or
+/// below it (the lowest lane if all are above). Other ORBs skip it and use
+/// the first profile.
+pub const TAG_RTORB_LANE_PRIORITY: ComponentId = 0x5254_4f03;
 
 /// The IDL name of a component id, for the ids this module knows.
 pub fn component_name(tag: ComponentId) -> Option<&'static str> {
@@ -173,6 +184,7 @@ pub fn component_name(tag: ComponentId) -> Option<&'static str> {
         TAG_OMNIORB_UNIX_TRANS => "TAG_OMNIORB_UNIX_TRANS",
         TAG_OMNIORB_PERSISTENT_ID => "TAG_OMNIORB_PERSISTENT_ID",
         TAG_OMNIORB_RESTRICTED_CONNECTION => "TAG_OMNIORB_RESTRICTED_CONNECTION",
+        TAG_RTORB_LANE_PRIORITY => "TAG_RTORB_LANE_PRIORITY",
         _ => return None,
     })
 }

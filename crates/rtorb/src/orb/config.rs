@@ -11,7 +11,7 @@ use rtorb_cdr::CodeSetId;
 use super::OrbError;
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
-use crate::rt::{MappingKind, SchedPolicy, WhenDenied};
+use crate::rt::{LaneConfig, MappingKind, SchedPolicy, WhenDenied};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -211,6 +211,9 @@ pub struct OrbConfig {
     /// (`-ORBSchedDenied`): by default threads run on under SCHED_OTHER,
     /// after one warning.
     pub sched_denied: WhenDenied,
+    /// The lanes of a thread pool the ORB starts with (`-ORBLane
+    /// PRIORITY:THREADS[:ENDPOINT]`, repeatable; none by default).
+    pub lanes: Vec<LaneConfig>,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -266,6 +269,7 @@ impl Default for OrbConfig {
             sched_policy: SchedPolicy::Fifo,
             priority_mapping: MappingKind::Linear,
             sched_denied: WhenDenied::RunAtOther,
+            lanes: Vec::new(),
         }
     }
 }
@@ -421,6 +425,13 @@ impl OrbConfig {
                     self.sched_denied = v
                         .parse()
                         .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "lane" => {
+                    let v = value()?;
+                    let lane = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                    self.lanes.push(lane);
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

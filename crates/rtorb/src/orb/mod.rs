@@ -53,6 +53,7 @@ mod init;
 pub mod options;
 pub mod server;
 pub use server::strategy;
+mod threadpools;
 mod url;
 
 use std::sync::Arc;
@@ -65,7 +66,10 @@ use rtorb_giop::{ObjectReference, SystemException};
 
 use crate::poa::table::{AdapterTable, Entry, References};
 use crate::poa::{Poa, PoaError};
-use crate::rt::{Current, MappingKind, PriorityControl, PriorityMapping, SchedPolicy, WhenDenied};
+use crate::rt::{
+    Current, MappingKind, PriorityControl, PriorityMapping, SchedPolicy, ThreadpoolConfig,
+    WhenDenied,
+};
 use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, TransportError};
@@ -118,6 +122,10 @@ pub enum OrbError {
     /// A reference string could not be used.
     #[error("{0}")]
     System(#[from] SystemException),
+    /// A thread could not be given its priority (a lane's thread, under
+    /// `-ORBSchedDenied fail`).
+    #[error("{0}")]
+    Scheduling(#[from] crate::rt::SchedulingError),
 }
 
 /// Builds an [`Orb`].
@@ -127,6 +135,7 @@ pub struct OrbBuilder {
     registry: Option<ProtocolRegistry>,
     error: Option<OrbError>,
     mapping: Option<Arc<dyn PriorityMapping>>,
+    threadpools: Vec<ThreadpoolConfig>,
 }
 
 impl OrbBuilder {
@@ -354,6 +363,14 @@ impl OrbBuilder {
         self
     }
 
+    /// Starts a thread pool with lanes with the ORB (see
+    /// [`Orb::create_threadpool`]); pools are numbered in the order given,
+    /// after the pool of the `-ORBLane` options if there are any.
+    pub fn threadpool(mut self, config: ThreadpoolConfig) -> Self {
+        self.threadpools.push(config);
+        self
+    }
+
     /// Opens the acceptors, starts their threads, and returns the ORB.
     pub fn build(self) -> Result<Orb, OrbError> {
         if let Some(e) = self.error {
@@ -465,7 +482,8 @@ impl OrbBuilder {
             invoker: Arc::downgrade(&orb_invoker),
             code_sets: config.code_sets,
         });
-        Ok(Orb {
+        let lanes = config.lanes.clone();
+        let orb = Orb {
             registry,
             config,
             client,
@@ -476,7 +494,17 @@ impl OrbBuilder {
             invoker,
             root,
             priorities,
-        })
+            pools: Mutex::new(Vec::new()),
+        };
+        let from_options = (!lanes.is_empty()).then(|| {
+            lanes
+                .into_iter()
+                .fold(ThreadpoolConfig::new(), ThreadpoolConfig::lane)
+        });
+        for pool in from_options.into_iter().chain(self.threadpools) {
+            orb.create_threadpool(pool)?;
+        }
+        Ok(orb)
     }
 }
 
@@ -495,6 +523,8 @@ pub struct Orb {
     invoker: Arc<OrbInvoker>,
     root: Poa,
     priorities: PriorityControl,
+    /// The thread pools with lanes, in creation order.
+    pools: Mutex<Vec<server::Threadpool>>,
 }
 
 impl std::fmt::Debug for Orb {
@@ -732,12 +762,19 @@ impl Orb {
     /// their objects).
     pub fn shutdown(&self) {
         self.server.stop();
+        for pool in self.pools.lock().iter() {
+            pool.stop();
+        }
         self.adapters.shutdown();
         let threads: Vec<JoinHandle<()>> = self.acceptor_threads.lock().drain(..).collect();
         for h in threads {
             let _ = h.join();
         }
         self.server.join_connections();
+        let mut pools: Vec<server::Threadpool> = self.pools.lock().drain(..).collect();
+        for pool in &mut pools {
+            pool.join();
+        }
         self.client.close_idle();
     }
 }

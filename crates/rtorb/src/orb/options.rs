@@ -343,6 +343,16 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "other",
         example: "fail",
     },
+    OrbOption {
+        name: "Lane",
+        aliases: &[],
+        builder: Some("threadpool"),
+        policy: None,
+        omniorb: None,
+        values: "a lane of the ORB's thread pool, `PRIORITY:THREADS[:ENDPOINT]` (as TAO's RTORB lanes); repeatable",
+        default: "none",
+        example: "20000:2:iiop://127.0.0.1:0",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

@@ -501,7 +501,26 @@ impl Poa {
     }
 
     pub(crate) fn reference(&self, id: &[u8], type_id: &str) -> Result<Object, PoaError> {
-        self.table()?
+        let table = self.table()?;
+        if let Some(pool) = self.0.policies.threadpool {
+            // Through the endpoints of the lanes that serve it.
+            let key = self.object_key(id);
+            let model = self.0.policies.priority_model;
+            let no_lane = || {
+                PoaError::System(SystemException::new(
+                    SystemExceptionKind::BadParam,
+                    crate::minor::BAD_PARAM_NO_SUCH_LANE,
+                    CompletionStatus::No,
+                ))
+            };
+            let reference = table
+                .lane_reference(pool, model, type_id, &key, self.0.exposed.as_ref())
+                .ok_or_else(no_lane)?;
+            let invoker = table.references().ok_or_else(no_lane)?.invoker();
+            let target = Target::from_reference(reference).map_err(PoaError::System)?;
+            return Ok(Object::new(invoker, target));
+        }
+        table
             .object_with(type_id, self.object_key(id), self.0.exposed.as_ref())
             .ok_or_else(|| {
                 PoaError::System(SystemException::new(

@@ -1,7 +1,7 @@
 //! The standard POA policies and the checks of their combinations.
 
 use super::error::PoaError;
-use crate::rt::PriorityModelPolicy;
+use crate::rt::{PriorityModelPolicy, ThreadpoolId};
 
 /// `LifespanPolicy`: whether references outlive the POA instance that
 /// made them.
@@ -91,6 +91,11 @@ pub enum Policy {
     /// requests run at, published in its references' `TAG_POLICIES`
     /// component.
     PriorityModel(PriorityModelPolicy),
+    /// Real-time CORBA's `ThreadpoolPolicy`: the POA's objects are served
+    /// by the lanes of this thread pool (see
+    /// [`crate::orb::Orb::create_threadpool`]), each referenced through
+    /// the endpoints of the lane its priority model selects.
+    Threadpool(ThreadpoolId),
 }
 
 impl Policy {
@@ -105,6 +110,7 @@ impl Policy {
             Policy::ServantRetention(_) => 21,
             Policy::RequestProcessing(_) => 22,
             Policy::PriorityModel(_) => rtorb_giop::ior::tags::PRIORITY_MODEL_POLICY_TYPE,
+            Policy::Threadpool(_) => rtorb_giop::ior::tags::THREADPOOL_POLICY_TYPE,
         }
     }
 
@@ -119,6 +125,7 @@ impl Policy {
             Policy::ServantRetention(_) => 4,
             Policy::RequestProcessing(_) => 5,
             Policy::PriorityModel(_) => 6,
+            Policy::Threadpool(_) => 7,
         }
     }
 }
@@ -141,6 +148,8 @@ pub struct Policies {
     pub request_processing: RequestProcessingPolicy,
     /// The Real-time CORBA priority model, if the POA has one.
     pub priority_model: Option<PriorityModelPolicy>,
+    /// The thread pool whose lanes serve the POA's objects, if any.
+    pub threadpool: Option<ThreadpoolId>,
 }
 
 impl Policies {
@@ -163,7 +172,7 @@ impl Policies {
         let mut p = Policies::default();
         let mut seen = 0u32;
         // Where each policy type was given, to blame the right one.
-        let mut at = [None::<usize>; 7];
+        let mut at = [None::<usize>; 8];
         for (i, policy) in list.iter().enumerate() {
             let bit = policy.slot() as u32;
             if seen & (1 << bit) != 0 {
@@ -179,6 +188,7 @@ impl Policies {
                 Policy::ServantRetention(v) => p.servant_retention = v,
                 Policy::RequestProcessing(v) => p.request_processing = v,
                 Policy::PriorityModel(v) => p.priority_model = Some(v),
+                Policy::Threadpool(v) => p.threadpool = Some(v),
             }
         }
         let blame = |bits: &[u32]| {

@@ -19,7 +19,7 @@ use super::current;
 use super::error::{no_adapter, not_active};
 use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
-use super::table::Location;
+use super::table::{LaneBinding, Location};
 use super::{
     Cookie, Poa, RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
     ServantManagerError, read, write,
@@ -40,6 +40,8 @@ pub(crate) enum Found {
 pub(crate) struct Upcall {
     skeleton: Arc<dyn Skeleton>,
     end: Option<End>,
+    /// The thread pool lane binding of a plain key bound to one.
+    binding: Option<Arc<LaneBinding>>,
 }
 
 struct End {
@@ -64,7 +66,23 @@ impl Upcall {
         Upcall {
             skeleton,
             end: None,
+            binding: None,
         }
+    }
+
+    /// A servant of the plain key table bound to a thread pool.
+    pub(crate) fn bound(binding: Arc<LaneBinding>) -> Upcall {
+        Upcall {
+            skeleton: Arc::clone(&binding.skeleton),
+            end: None,
+            binding: Some(binding),
+        }
+    }
+
+    /// The lane binding of a plain key bound to a thread pool.
+    #[inline]
+    pub(crate) fn binding(&self) -> Option<&Arc<LaneBinding>> {
+        self.binding.as_ref()
     }
 
     /// Whether it is the upcall of a plain key (no POA to tell when it
@@ -78,9 +96,27 @@ impl Upcall {
         &self.skeleton
     }
 
+    /// The thread pool of the servant's POA, if it is bound to one, with
+    /// the POA's priority model and the component its references carry.
+    #[inline]
+    pub(crate) fn poa_threadpool(
+        &self,
+    ) -> Option<(
+        crate::rt::ThreadpoolId,
+        Option<PriorityModelPolicy>,
+        Option<&rtorb_giop::ior::TaggedComponent>,
+    )> {
+        let poa = &self.end.as_ref()?.poa.0;
+        let pool = poa.policies.threadpool?;
+        Some((pool, poa.policies.priority_model, poa.exposed.as_ref()))
+    }
+
     /// The Real-time CORBA priority model of the servant's POA, if any.
     #[inline]
     pub(crate) fn priority_model(&self) -> Option<PriorityModelPolicy> {
+        if let Some(b) = &self.binding {
+            return Some(b.model);
+        }
         self.end
             .as_ref()
             .and_then(|e| e.poa.0.policies.priority_model)
@@ -194,6 +230,7 @@ impl Poa {
                         poa: self.clone(),
                         how,
                     }),
+                    binding: None,
                 }))
             }
             Resolved::Forward(to) => Ok(Found::Forward(to)),

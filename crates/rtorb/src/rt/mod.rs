@@ -38,6 +38,7 @@ mod mutex;
 mod native;
 mod policy;
 mod priority;
+mod threadpool;
 mod watchdog;
 
 pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
@@ -46,6 +47,13 @@ pub use mapping::{
     SchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
-pub use policy::{ExposedPolicies, PriorityModelPolicy, priority_context};
+pub use policy::{
+    ExposedPolicies, PriorityModelPolicy, lane_priority_component, lane_priority_of,
+    priority_context,
+};
 pub use priority::{NativePriority, Priority, PriorityError};
+pub use threadpool::{
+    BadLane, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId,
+    ThreadpoolConfig, ThreadpoolId,
+};
 pub use watchdog::{Watchdog, WatchdogExpired};

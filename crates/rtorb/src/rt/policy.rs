@@ -129,6 +129,35 @@ impl ExposedPolicies {
     }
 }
 
+/// rtorb's `TAG_RTORB_LANE_PRIORITY` component: the priority of the lane
+/// a profile's endpoint belongs to, an encapsulated `short` in `order`.
+pub fn lane_priority_component(priority: Priority, order: ByteOrder) -> TaggedComponent {
+    let [a, b] = match order {
+        ByteOrder::Big => priority.get().to_be_bytes(),
+        ByteOrder::Little => priority.get().to_le_bytes(),
+    };
+    let flag = u8::from(order == ByteOrder::Little);
+    TaggedComponent::new(
+        rtorb_giop::ior::tags::TAG_RTORB_LANE_PRIORITY,
+        vec![flag, 0, a, b],
+    )
+}
+
+/// The lane priority `profile`'s `TAG_RTORB_LANE_PRIORITY` component
+/// gives, if it has one that decodes to a priority.
+pub fn lane_priority_of(profile: &Profile) -> Option<Priority> {
+    let c = profile
+        .components()
+        .iter()
+        .find(|c| c.tag == rtorb_giop::ior::tags::TAG_RTORB_LANE_PRIORITY)?;
+    let value = match c.component_data.get(..4)? {
+        [0, _, a, b] => i16::from_be_bytes([*a, *b]),
+        [1, _, a, b] => i16::from_le_bytes([*a, *b]),
+        _ => return None,
+    };
+    Priority::new(value).ok()
+}
+
 /// The `RTCorbaPriority` service context carrying `priority`, in `order`.
 pub fn priority_context(priority: Priority, order: ByteOrder) -> ServiceContext {
     ServiceContext::from_typed(&TypedServiceContext::RtCorbaPriority(priority.get()), order)

@@ -2,6 +2,7 @@
 //! scheduling of its client threads.
 
 use rtorb::orb::{ConnectionStrategy, OrbConfig};
+use rtorb::rt::{LaneConfig, MappingKind, Priority, SchedPolicy, WhenDenied};
 use serde::Serialize;
 
 /// How the rtorb ORB is configured on both sides of a point.
@@ -13,16 +14,18 @@ pub(crate) enum Configuration {
     /// client's calls, whatever their thread's priority, share one
     /// multiplexed connection.
     Conventional,
-    /// Lanes per priority, server-declared and client-propagated
-    /// priorities, banded connections. Needs the ORB's real-time core,
-    /// which is not built yet: choosing it is an error that says so.
+    /// A thread pool with a lane per priority: `High` in a lane at CORBA
+    /// priority [`HIGH_FIFO`], `Low` in one at [`LOW_FIFO`] (the direct
+    /// mapping onto SCHED_FIFO), server-declared, each lane with its own
+    /// endpoint; the client's threads each call over an exclusive
+    /// connection of their own (the high thread's to the high lane).
     RealTime,
 }
 
-/// Why the real-time configuration cannot run yet.
-pub(crate) const REAL_TIME_MISSING: &str = "the real-time configuration (lanes, server-declared \
-     and client-propagated priorities, banded connections) needs the ORB's real-time core, which \
-     is not built yet; use --conventional";
+/// The high lane's threads: one per high-priority client thread.
+const HIGH_LANE_THREADS: usize = 1;
+/// The low lane's threads.
+const LOW_LANE_THREADS: usize = 2;
 
 impl Configuration {
     /// The name in the results.
@@ -35,25 +38,54 @@ impl Configuration {
 
     /// The server ORB's settings for this configuration, before the
     /// user's `-ORB` options: the ORB's defaults (one pool of server
-    /// threads, whatever the requests' priorities).
+    /// threads, whatever the requests' priorities), or the two lanes at
+    /// SCHED_FIFO (SCHED_OTHER, with a warning, where the system does
+    /// not permit it).
     pub(crate) fn server(self) -> Result<OrbConfig, String> {
         match self {
             Configuration::Conventional => Ok(OrbConfig::default()),
-            Configuration::RealTime => Err(REAL_TIME_MISSING.to_owned()),
+            Configuration::RealTime => Ok(OrbConfig {
+                sched_policy: SchedPolicy::Fifo,
+                priority_mapping: MappingKind::Direct,
+                sched_denied: WhenDenied::RunAtOther,
+                lanes: vec![
+                    LaneConfig::new(fifo(HIGH_FIFO)?).static_threads(HIGH_LANE_THREADS),
+                    LaneConfig::new(fifo(LOW_FIFO)?).static_threads(LOW_LANE_THREADS),
+                ],
+                ..OrbConfig::default()
+            }),
+        }
+    }
+
+    /// The priority the server declares for the object of class `class`
+    /// (0: `High`, 1: `Low`), where its objects live in lanes.
+    pub(crate) fn declared(self, class: usize) -> Result<Option<Priority>, String> {
+        match self {
+            Configuration::Conventional => Ok(None),
+            Configuration::RealTime => {
+                fifo(if class == 0 { HIGH_FIFO } else { LOW_FIFO }).map(Some)
+            }
         }
     }
 
     /// The client ORB's settings: one multiplexed connection per server,
-    /// which every thread's calls share.
+    /// which every thread's calls share (conventional), or a connection
+    /// per calling thread (real-time).
     pub(crate) fn client(self) -> Result<OrbConfig, String> {
-        match self {
-            Configuration::Conventional => Ok(OrbConfig {
-                connection_strategy: ConnectionStrategy::Multiplexed,
-                ..OrbConfig::default()
-            }),
-            Configuration::RealTime => Err(REAL_TIME_MISSING.to_owned()),
-        }
+        let connection_strategy = match self {
+            Configuration::Conventional => ConnectionStrategy::Multiplexed,
+            Configuration::RealTime => ConnectionStrategy::Exclusive,
+        };
+        Ok(OrbConfig {
+            connection_strategy,
+            ..OrbConfig::default()
+        })
     }
+}
+
+/// The CORBA priority that the direct mapping puts at SCHED_FIFO `fifo`.
+fn fifo(fifo: i16) -> Result<Priority, String> {
+    Priority::new(fifo).map_err(|e| e.to_string())
 }
 
 /// The SCHED_FIFO priority of the high-priority client thread C0.

@@ -9,6 +9,11 @@
 //! C0 as n grows. Each configuration ([`peers::Column`]) runs every point
 //! against a fresh server:
 //!
+//! - `rtorb real-time`: `priority-server` and `priority-client` with
+//!   the ORB's real-time core: `High` and `Low` in lanes at SCHED_FIFO 90
+//!   and 10 with server-declared priorities, reached through the lanes'
+//!   own endpoints (the first call to the server's corbaloc is
+//!   forwarded there), each client thread on an exclusive connection;
 //! - `rtorb conventional`: `priority-server` ([`server`]) and
 //!   `priority-client` ([`client`]) as the ORB is without its real-time
 //!   features (one server pool, one multiplexed connection);
@@ -16,9 +21,7 @@
 //!   `priority_client`, with the same thread priorities, where omniORB is
 //!   installed.
 //!
-//! The real-time configuration ([`config::Configuration::RealTime`]:
-//! lanes, banded connections, propagated priorities) is one more column
-//! once the ORB's real-time core exists. The results are a table or JSON
+//! The results are a table or JSON
 //! ([`report`]), and plots ([`plot`]).
 
 use std::collections::BTreeMap;
@@ -114,10 +117,14 @@ pub(crate) struct ServerArgs {
     #[arg(long, conflicts_with = "real_time")]
     conventional: bool,
     /// The real-time configuration: High in a high lane, Low in a low
-    /// lane, server-declared priorities. Needs the ORB's real-time core,
-    /// which is not built yet: an error for now.
+    /// lane, server-declared priorities.
     #[arg(long)]
     real_time: bool,
+    /// The real-time server's watchdog, ms: past it every thread is put
+    /// under SCHED_OTHER (default: an hour).
+    #[arg(long = "watchdog-ms", value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watchdog_ms: Option<u64>,
     /// `-ORB` options for the server's ORB, after `--`.
     #[arg(last = true, value_name = "-ORB OPTIONS")]
     orb_options: Vec<String>,
@@ -150,8 +157,8 @@ pub(crate) struct ClientArgs {
     /// every thread's calls (today's default).
     #[arg(long, conflicts_with = "real_time")]
     conventional: bool,
-    /// The real-time configuration (banded connections, propagated
-    /// priorities). Needs the ORB's real-time core: an error for now.
+    /// The real-time configuration: a connection of its own for each
+    /// thread's calls.
     #[arg(long)]
     real_time: bool,
     /// The watchdog's deadline, ms: past it every thread is put under
@@ -182,6 +189,7 @@ pub(crate) fn run_server(args: &ServerArgs) -> Result<String, String> {
         configuration(args.real_time),
         &args.endpoints,
         &args.orb_options,
+        args.watchdog_ms.map(std::time::Duration::from_millis),
     )
 }
 
@@ -221,9 +229,10 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         })
     };
     let mut notes = Vec::new();
-    // The real-time configuration goes first here once the ORB's
-    // real-time core exists.
-    let mut columns = vec![Column::Rtorb(Configuration::Conventional)];
+    let mut columns = vec![
+        Column::Rtorb(Configuration::RealTime),
+        Column::Rtorb(Configuration::Conventional),
+    ];
     let omniorb = match super::omni::build_priority() {
         Ok(peers) => {
             columns.push(Column::Omniorb);

@@ -175,6 +175,7 @@ pub(crate) fn run_point(
             .ok_or("omniORB's peers are not built")
     };
     let start = Duration::from_secs(30);
+    let limit = watchdog_deadline(point.duration_ms) + Duration::from_secs(30);
     let (server, server_name, (high, low)) = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);
@@ -184,7 +185,10 @@ pub(crate) fn run_point(
                 "--endpoint",
                 "iiop://127.0.0.1:0",
             ])
-            .arg(configuration_flag(configuration));
+            .arg(configuration_flag(configuration))
+            // The server outlives the client's run by at most the time
+            // the client is given, and as long again to shut down.
+            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()]);
             let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
             let urls = server.urls(start)?;
             (server, "rtorb", urls)
@@ -213,7 +217,6 @@ pub(crate) fn run_point(
     let low_hz = point.rates.low_hz().to_string();
     let duration = point.duration_ms.to_string();
     let policy = programs.policy.name();
-    let limit = watchdog_deadline(point.duration_ms) + Duration::from_secs(30);
     let output = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);

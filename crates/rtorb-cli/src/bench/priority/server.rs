@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use rtorb::orb::Orb;
+use rtorb::rt::{PriorityModelPolicy, Watchdog};
 use rtorb::runtime::SystemException;
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,10 @@ use super::super::server::{STATS_PREFIX, corbaloc_with_key};
 use super::config::Configuration;
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
 use rtorb_test_support::alloc::thread_allocations;
+
+/// How long a real-time server may run by default before its watchdog
+/// puts its threads under SCHED_OTHER.
+pub(crate) const DEFAULT_WATCHDOG: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// The object keys of the two objects.
 pub(crate) const KEYS: [&str; 2] = ["High", "Low"];
@@ -142,10 +147,14 @@ impl CubitServant for PriorityCubit {
 /// Runs the server in `configuration` on `endpoints` (its ORB further
 /// configured by `orb_options`, `-ORB` options only) until its standard
 /// input closes or a client calls `shutdown`.
+///
+/// In the real-time configuration a [`Watchdog`] guards the server's
+/// SCHED_FIFO lanes for `watchdog` (by default [`DEFAULT_WATCHDOG`]).
 pub(crate) fn run(
     configuration: Configuration,
     endpoints: &[String],
     orb_options: &[String],
+    watchdog: Option<std::time::Duration>,
 ) -> Result<String, String> {
     let mut config = configuration.server()?;
     let rest = config
@@ -162,6 +171,13 @@ pub(crate) fn run(
     for e in endpoints {
         builder = builder.listen(e.clone());
     }
+    // Lanes at SCHED_FIFO are guarded for as long as the server runs.
+    let watchdog = (configuration == Configuration::RealTime).then(|| {
+        Watchdog::arm(
+            "the real-time priority server",
+            watchdog.unwrap_or(DEFAULT_WATCHDOG),
+        )
+    });
     let orb = builder.build().map_err(|e| e.to_string())?;
     let counters = Arc::new(Counters::default());
     let (stop, stopped) = mpsc::channel();
@@ -171,7 +187,17 @@ pub(crate) fn run(
             counters: Arc::clone(&counters),
             stop: stop.clone(),
         };
-        orb.activate_with_key(key.as_bytes(), Arc::new(CubitSkeleton(servant)));
+        let skeleton = Arc::new(CubitSkeleton(servant));
+        match configuration.declared(class)? {
+            None => {
+                orb.activate_with_key(key.as_bytes(), skeleton);
+            }
+            Some(p) => {
+                let model = PriorityModelPolicy::server_declared(p);
+                orb.activate_with_key_at(key.as_bytes(), skeleton, model)
+                    .map_err(|e| format!("{key}: {e}"))?;
+            }
+        }
     }
     let mut out = std::io::stdout().lock();
     for e in orb.endpoints() {
@@ -195,6 +221,9 @@ pub(crate) fn run(
     });
     let _ = stopped.recv();
     orb.shutdown();
+    if let Some(w) = watchdog {
+        w.disarm().map_err(|e| e.to_string())?;
+    }
     let stats = serde_json::to_string(&counters.report()).map_err(|e| e.to_string())?;
     Ok(format!("{STATS_PREFIX}{stats}\nshut down\n"))
 }

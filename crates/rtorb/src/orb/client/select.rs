@@ -44,6 +44,9 @@ pub(super) struct Candidate {
     /// The profile exposes the `CLIENT_PROPAGATED` priority model: requests
     /// carry the calling thread's priority.
     propagates_priority: bool,
+    /// The priority of the server's lane the profile's endpoint belongs to
+    /// (rtorb's `TAG_RTORB_LANE_PRIORITY`), if it says.
+    lane_priority: Option<i16>,
 }
 
 /// The connections a profile's calls use.
@@ -242,6 +245,7 @@ fn resolve(
                 encoding,
                 codesets,
                 propagates_priority: exposed.propagates_priority(),
+                lane_priority: crate::rt::lane_priority_of(profile).map(|p| p.get()),
             })
         })
         .collect();
@@ -258,18 +262,45 @@ pub(super) fn ordered<'c>(
     candidates: &'c [Candidate],
     preference: Option<&'c ClientProtocolPolicy>,
 ) -> impl Iterator<Item = &'c Candidate> + 'c {
-    // Without a preference, the reference's order as it is.
+    // Without a preference, the reference's order as it is, from the
+    // profile of the lane of the calling thread's priority where the
+    // profiles are a server's lanes.
     let (plain, ranked) = match preference {
         None => (candidates, None),
         Some(p) => (&candidates[..0], Some(p)),
     };
+    let first = match plain.first() {
+        Some(c) if c.lane_priority.is_some() => lane_of_thread(plain),
+        _ => 0,
+    };
+    let (before, from) = plain.split_at(first);
+    let plain = from.iter().chain(before.iter());
     let ranks = ranked.map_or(0, |p| p.protocols.len() + 1);
     let ranked = (0..ranks).flat_map(move |rank| {
         candidates.iter().filter(move |c| {
             ranked.and_then(|p| p.rank(c.endpoint.protocol(), c.endpoint.messaging())) == Some(rank)
         })
     });
-    plain.iter().chain(ranked)
+    plain.chain(ranked)
+}
+
+/// The index of the profile of the lane a call of the calling thread
+/// goes to: the highest lane at or below the thread's CORBA priority, the
+/// lowest lane where every lane is above it or the thread has none.
+fn lane_of_thread(candidates: &[Candidate]) -> usize {
+    let Some(at) = crate::rt::thread_priority().map(|p| p.get()) else {
+        return 0;
+    };
+    let mut best: Option<(i16, usize)> = None;
+    for (i, c) in candidates.iter().enumerate() {
+        if let Some(p) = c.lane_priority
+            && p <= at
+            && best.is_none_or(|(b, _)| p > b)
+        {
+            best = Some((p, i));
+        }
+    }
+    best.map_or(0, |(_, i)| i)
 }
 
 /// The policies in force for one call.

@@ -60,6 +60,8 @@ use super::connection::{Connection, Progress};
 use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
 use crate::transport::Acceptor;
+use growth::Growth;
+pub(crate) use growth::ThreadStart;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
@@ -218,6 +220,10 @@ struct EventLoop {
     epoch: Instant,
     /// Threads still running.
     running: AtomicUsize,
+    /// Threads not serving a connection: leading, or waiting to.
+    free: AtomicUsize,
+    /// The dynamic threads it may start.
+    growth: Growth,
 }
 
 /// Starts `threads` event-loop threads (1: the reactive strategy; more:
@@ -226,6 +232,22 @@ pub(crate) fn spawn(
     core: Arc<ServerCore>,
     acceptors: Vec<Box<dyn Acceptor>>,
     threads: usize,
+) -> std::io::Result<Vec<JoinHandle<()>>> {
+    let name = if threads <= 1 {
+        "rtorb-reactor"
+    } else {
+        "rtorb-leader-followers"
+    };
+    spawn_with(core, acceptors, threads, name, ThreadStart::default())
+}
+
+/// As [`spawn`], the threads named `name` and started by `start`.
+pub(crate) fn spawn_with(
+    core: Arc<ServerCore>,
+    acceptors: Vec<Box<dyn Acceptor>>,
+    threads: usize,
+    name: &str,
+    start: ThreadStart,
 ) -> std::io::Result<Vec<JoinHandle<()>>> {
     let poll = Poll::new()?;
     let registry = poll.registry().try_clone()?;
@@ -238,6 +260,7 @@ pub(crate) fn spawn(
     core.add_waker(Arc::clone(&waker));
     let threads = threads.max(1);
     let accepting = vec![false; acceptors.len()];
+    let growth = Growth::new(&start, name);
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -259,18 +282,16 @@ pub(crate) fn spawn(
         waker,
         epoch: Instant::now(),
         running: AtomicUsize::new(threads),
+        free: AtomicUsize::new(0),
+        growth,
     });
-    let name = if threads == 1 {
-        "rtorb-reactor"
-    } else {
-        "rtorb-leader-followers"
-    };
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
         let s = Arc::clone(&shared);
+        let start = start.clone();
         let spawned = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || s.run());
+            .spawn(move || s.run(&start, false));
         match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {
@@ -291,10 +312,32 @@ pub(crate) fn spawn(
 }
 
 impl EventLoop {
-    fn run(&self) {
+    /// A thread's life: leads, serves what it was given, and leads again,
+    /// until shutdown; a dynamic thread also ends when, back from a turn,
+    /// it finds another thread free to lead, or after leading for its idle
+    /// time. A
+    /// thread that takes a connection when no other is free to lead
+    /// starts a dynamic thread first, if the loop may (`growth.rs`).
+    fn run(self: &Arc<Self>, start: &ThreadStart, dynamic: bool) {
         crate::runtime::set_thread_invoker(self.core.invoker());
-        while let Some(slot) = self.lead() {
-            self.serve(&slot);
+        if start.apply(&self.core, !dynamic) {
+            let idle = dynamic.then_some(self.growth.idle);
+            loop {
+                if dynamic && self.free.load(Ordering::Acquire) > 0 {
+                    // Another thread is free to lead: not needed now.
+                    break;
+                }
+                self.free.fetch_add(1, Ordering::AcqRel);
+                let slot = self.lead(idle);
+                let free = self.free.fetch_sub(1, Ordering::AcqRel) - 1;
+                let Some(slot) = slot else {
+                    break;
+                };
+                if free == 0 {
+                    self.grow();
+                }
+                self.serve(&slot);
+            }
         }
         if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.close_all();
@@ -310,8 +353,12 @@ impl EventLoop {
     /// them, the poller looked at before each of their turns. So a
     /// connection with input waits for the turns of the connections that
     /// became ready before it, and for at most one turn of a busy one.
-    fn lead(&self) -> Option<Arc<Slot>> {
+    ///
+    /// With `idle` (a dynamic thread), it also returns `None` once it has
+    /// led for that long with nothing to do.
+    fn lead(&self, idle: Option<Duration>) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
+        let since = idle.map(|_| Instant::now());
         let Leader {
             poll,
             events,
@@ -359,6 +406,9 @@ impl EventLoop {
                 if self.has_requeued.load(Ordering::SeqCst) {
                     timeout = Some(Duration::ZERO);
                 }
+            }
+            if let Some(idle) = idle {
+                timeout = Some(timeout.map_or(idle, |t| t.min(idle)));
             }
             let polled = poll.poll(events, timeout);
             self.polling.store(false, Ordering::Release);
@@ -422,6 +472,13 @@ impl EventLoop {
             }
             if let Some(slot) = ready.pop_front().or_else(|| busy.pop_front()) {
                 return Some(slot);
+            }
+            if let (Some(idle), Some(since)) = (idle, since)
+                && events.is_empty()
+                && !accepting.contains(&true)
+                && since.elapsed() >= idle
+            {
+                return None;
             }
         }
     }
@@ -670,5 +727,6 @@ impl EventLoop {
     }
 }
 
+mod growth;
 #[cfg(test)]
 mod tests;

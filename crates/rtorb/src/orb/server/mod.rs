@@ -73,7 +73,8 @@
 //!    dispatch;
 //! 5. `acceptor.rs`: accepting connections;
 //! 6. `thread_per_connection.rs`, `event_loop.rs`: running connections;
-//! 7. `reactive.rs`, `leader_followers.rs`: the event loop's two uses.
+//! 7. `reactive.rs`, `leader_followers.rs`: the event loop's two uses;
+//!    `lanes/`: thread pools with lanes, an event loop per lane.
 
 mod acceptor;
 mod budget;
@@ -82,6 +83,7 @@ mod deferred;
 mod descriptors;
 mod dispatch;
 mod event_loop;
+mod lanes;
 mod leader_followers;
 mod linger;
 mod reactive;
@@ -102,7 +104,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
 use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
-use crate::rt::PriorityControl;
+use crate::rt::{LaneId, Priority, PriorityControl};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
@@ -115,6 +117,7 @@ use budget::MemoryBudget;
 pub use descriptors::derived_max_connections;
 pub(crate) use descriptors::raise_descriptor_limit;
 pub use event_loop::MESSAGES_PER_TURN;
+pub(crate) use lanes::{LaneError, Threadpool};
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
 pub(crate) use reactive::spawn as spawn_reactive;
 pub use strategy::{ServerStrategy, UnknownStrategy};
@@ -201,6 +204,9 @@ pub(crate) struct ServerCore {
     budget: Arc<MemoryBudget>,
     /// How upcalls are run at the priority of their request.
     pub(crate) priorities: Option<PriorityControl>,
+    /// The thread pool lane whose connections this core serves (`None`:
+    /// the ORB's own endpoints), and its priority.
+    pub(crate) lane: Option<(LaneId, Priority)>,
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -229,6 +235,29 @@ impl ServerCore {
             fragment_size: None,
             budget: Arc::new(MemoryBudget::new(limits.memory_budget)),
             priorities: None,
+            lane: None,
+        }
+    }
+
+    /// A core for the connections of `lane`: the same object adapters,
+    /// limits, invoker, memory budget and priorities, and state of its
+    /// own (its stop flag, its wakers, its count of open connections),
+    /// so that nothing on a lane's request path is shared with another
+    /// lane but the lock-free demultiplexing.
+    pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
+        ServerCore {
+            adapters: Arc::clone(&self.adapters),
+            stopping: AtomicBool::new(false),
+            connections: Mutex::new(Vec::new()),
+            limits: self.limits,
+            open: AtomicUsize::new(0),
+            wakers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
+            invoker: Arc::clone(&self.invoker),
+            fragment_size: self.fragment_size,
+            budget: Arc::clone(&self.budget),
+            priorities: self.priorities.clone(),
+            lane: Some((lane, priority)),
         }
     }
 
@@ -282,9 +311,63 @@ impl ServerCore {
 
     /// Where a `LocateRequest` for `key` finds its object; a servant
     /// manager that panics gives `UNKNOWN`, as in [`ServerCore::lookup`].
+    ///
+    /// An object of a lane that is asked for on another endpoint is
+    /// forwarded to its lane's reference.
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
+        if let Some(b) = self.adapters.lane_binding(key)
+            && !b.serves_on(self.lane.map(|(l, _)| l))
+        {
+            return Location::Forward(b.reference.clone());
+        }
+        if let Some(to) = self.poa_lane_forward(key) {
+            return Location::Forward(to);
+        }
         std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
             .unwrap_or_else(|_| Location::System(servant_panicked()))
+    }
+
+    /// The lanes' reference to `key`, an object of a POA bound to a
+    /// thread pool, if it is asked for on an endpoint that does not serve
+    /// it.
+    fn poa_lane_forward(&self, key: &[u8]) -> Option<rtorb_giop::ObjectReference> {
+        let (pool, model, extra) = self.adapters.poa_threadpool_of(key)?;
+        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
+            return None;
+        }
+        self.adapters.lane_reference(
+            pool,
+            model,
+            "",
+            &Bytes::copy_from_slice(key),
+            extra.as_ref(),
+        )
+    }
+
+    /// Where a request for `upcall`'s object (under `key`) that arrived
+    /// on this core's connections belongs, if not here: the reference
+    /// through the endpoints of the lanes that serve it.
+    #[inline]
+    pub(crate) fn lane_forward(
+        &self,
+        key: &[u8],
+        upcall: &crate::poa::Upcall,
+    ) -> Option<rtorb_giop::ObjectReference> {
+        if let Some(b) = upcall.binding() {
+            return (!b.serves_on(self.lane.map(|(l, _)| l))).then(|| b.reference.clone());
+        }
+        let (pool, model, extra) = upcall.poa_threadpool()?;
+        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
+            return None;
+        }
+        let type_id = upcall.skeleton().repository_ids().first().copied();
+        self.adapters.lane_reference(
+            pool,
+            model,
+            type_id.unwrap_or(""),
+            &Bytes::copy_from_slice(key),
+            extra,
+        )
     }
 
     pub(crate) fn stopping(&self) -> bool {

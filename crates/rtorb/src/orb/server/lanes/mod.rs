@@ -1,0 +1,166 @@
+//! Thread pools with lanes: each lane a leader/followers event loop of its
+//! own (`event_loop.rs`) over acceptors of its own, with threads set once,
+//! when they start, to the lane's priority.
+//!
+//! A lane has a [`ServerCore`] of its own ([`ServerCore::for_lane`]): its
+//! stop flag, wakers, open-connection count and event loop (with its
+//! leader lock and connection table) belong to it alone, and it shares
+//! with the other lanes only the object adapters (read without locks on
+//! the request path), the memory budget (an atomic counter) and the
+//! priority control (immutable). The thread that reads a request runs
+//! it, at the lane's priority, which the thread already has: the upcall
+//! changes no priority (`PriorityControl::run_at` of a thread at the
+//! priority asked is a plain call). So a lane never waits for another
+//! lane's thread, queue or lock.
+//!
+//! Which requests a lane serves is decided by connection: an object bound
+//! to a lane is referenced through the lane's endpoints, and a request
+//! for it that arrives anywhere else is answered with `LOCATION_FORWARD`
+//! to that reference (`dispatch.rs`, `ServerCore::locate`).
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use super::ServerCore;
+use super::event_loop::{self, ThreadStart};
+use crate::rt::{LaneConfig, LaneId, Priority, SchedulingError, ThreadpoolConfig, ThreadpoolId};
+use crate::transport::{Acceptor, Endpoint};
+
+/// Why a lane could not be started.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LaneError {
+    /// A thread could not be started, or a poller made.
+    #[error("cannot start a lane's thread: {0}")]
+    Thread(#[from] std::io::Error),
+    /// A lane's thread could not be set to the lane's priority (the
+    /// system refused, under `-ORBSchedDenied fail`, or the mapping has no
+    /// native priority for it).
+    #[error("{0}")]
+    Scheduling(#[from] SchedulingError),
+}
+
+/// One running lane.
+pub(crate) struct Lane {
+    pub(crate) id: LaneId,
+    pub(crate) priority: Priority,
+    pub(crate) core: Arc<ServerCore>,
+    /// Its endpoints, as published.
+    pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Lane {
+    /// Starts the lane `index` of `pool`, configured by `config`, over
+    /// `acceptors`: its static threads, each at the lane's priority before
+    /// it serves anything. Fails (with every thread of the lane ended) if
+    /// one of them cannot be set to it.
+    pub(crate) fn start(
+        core: &ServerCore,
+        pool: ThreadpoolId,
+        index: u16,
+        config: &LaneConfig,
+        acceptors: Vec<Box<dyn Acceptor>>,
+    ) -> Result<Lane, LaneError> {
+        let id = LaneId { pool, index };
+        let core = Arc::new(core.for_lane(id, config.priority()));
+        let endpoints = acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
+        let (report, reports) = mpsc::channel();
+        let start = ThreadStart {
+            priority: Some(config.priority()),
+            report: Some(report),
+            dynamic: config.dynamic(),
+            idle: config.dynamic_idle(),
+        };
+        let name = format!("rtorb-lane-{}-{}", pool.index(), index);
+        let threads = config.threads();
+        let handles = event_loop::spawn_with(Arc::clone(&core), acceptors, threads, &name, start)?;
+        let mut lane = Lane {
+            id,
+            priority: config.priority(),
+            core,
+            endpoints,
+            threads: handles,
+        };
+        for _ in 0..threads {
+            match reports.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    lane.stop();
+                    lane.join();
+                    return Err(e.into());
+                }
+                // Every thread reports before it serves; one that could
+                // not has ended, and the loop with it.
+                Err(_) => break,
+            }
+        }
+        Ok(lane)
+    }
+
+    /// Stops the lane's acceptors and threads (see `ServerCore::stop`).
+    pub(crate) fn stop(&self) {
+        self.core.stop();
+    }
+
+    /// Joins the lane's threads, after [`Lane::stop`].
+    pub(crate) fn join(&mut self) {
+        for h in self.threads.drain(..) {
+            let _ = h.join();
+        }
+        self.core.join_connections();
+    }
+}
+
+/// A running thread pool: its lanes, in configured order.
+pub(crate) struct Threadpool {
+    pub(crate) id: ThreadpoolId,
+    pub(crate) lanes: Vec<Lane>,
+}
+
+impl Threadpool {
+    /// Starts every lane of `config`, the acceptors of lane `i` being
+    /// `acceptors[i]`; on failure the lanes started are stopped.
+    pub(crate) fn start(
+        core: &ServerCore,
+        id: ThreadpoolId,
+        config: &ThreadpoolConfig,
+        acceptors: Vec<Vec<Box<dyn Acceptor>>>,
+    ) -> Result<Threadpool, LaneError> {
+        let mut pool = Threadpool {
+            id,
+            lanes: Vec::with_capacity(config.lanes().len()),
+        };
+        for (i, (lane, acceptors)) in config.lanes().iter().zip(acceptors).enumerate() {
+            let index = u16::try_from(i).unwrap_or(u16::MAX);
+            match Lane::start(core, id, index, lane, acceptors) {
+                Ok(l) => pool.lanes.push(l),
+                Err(e) => {
+                    pool.stop();
+                    pool.join();
+                    return Err(e);
+                }
+            }
+        }
+        Ok(pool)
+    }
+
+    /// The lane at exactly `priority`, if any (the first such).
+    pub(crate) fn lane_at(&self, priority: Priority) -> Option<&Lane> {
+        self.lanes.iter().find(|l| l.priority == priority)
+    }
+
+    /// Stops every lane.
+    pub(crate) fn stop(&self) {
+        for l in &self.lanes {
+            l.stop();
+        }
+    }
+
+    /// Joins every lane's threads, after [`Threadpool::stop`].
+    pub(crate) fn join(&mut self) {
+        for l in &mut self.lanes {
+            l.join();
+        }
+    }
+}

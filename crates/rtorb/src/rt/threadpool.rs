@@ -1,0 +1,291 @@
+//! Thread pools with lanes (`RTCORBA::RTORB::create_threadpool_with_lanes`):
+//! what a pool is made of, as the application describes it.
+//!
+//! A pool is a set of lanes; each lane has a CORBA priority its threads
+//! run at for their whole life, a number of static threads, its own
+//! listening endpoints, and (as in `RTCORBA::ThreadpoolLane`) a number of
+//! dynamic threads and a bound on the requests it buffers. The ORB builds
+//! the lanes ([`crate::orb::Orb::create_threadpool`]); objects are bound
+//! to a lane by their priority.
+//!
+//! A lane runs its static threads, and adds dynamic ones (up to its
+//! dynamic count) when all are busy, which end after an idle time. The
+//! buffered-request bound, borrowing and request buffering are recorded
+//! in the configuration and not yet acted on: a lane whose threads are all
+//! busy leaves the requests that arrive meanwhile in its connections,
+//! unread, until one of its threads is free (it never delays another
+//! lane).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::priority::Priority;
+
+/// Names a thread pool of an ORB (`RTCORBA::ThreadpoolId`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ThreadpoolId(pub(crate) u32);
+
+impl ThreadpoolId {
+    /// The pool's number in its ORB (from 0, in creation order).
+    pub fn index(self) -> u32 {
+        self.0
+    }
+}
+
+impl fmt::Display for ThreadpoolId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "threadpool {}", self.0)
+    }
+}
+
+/// Names one lane of one pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LaneId {
+    /// The pool.
+    pub pool: ThreadpoolId,
+    /// The lane's place in the pool (from 0, as configured).
+    pub index: u16,
+}
+
+impl fmt::Display for LaneId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "lane {} of {}", self.index, self.pool)
+    }
+}
+
+/// How long a lane's dynamic thread stays with nothing to do, by default,
+/// before it ends.
+pub const DEFAULT_DYNAMIC_THREAD_IDLE: Duration = Duration::from_secs(60);
+
+/// The requests a lane buffers by default when all its threads are busy.
+pub const DEFAULT_LANE_BUFFERED_REQUESTS: usize = 64;
+
+/// One lane (`RTCORBA::ThreadpoolLane`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneConfig {
+    priority: Priority,
+    static_threads: usize,
+    dynamic_threads: usize,
+    endpoints: Vec<String>,
+    max_buffered_requests: usize,
+    dynamic_idle: Duration,
+}
+
+impl LaneConfig {
+    /// A lane at `priority` with one static thread, no dynamic thread,
+    /// one ephemeral endpoint of the ORB's first protocol on its first
+    /// host, and [`DEFAULT_LANE_BUFFERED_REQUESTS`].
+    pub fn new(priority: Priority) -> LaneConfig {
+        LaneConfig {
+            priority,
+            static_threads: 1,
+            dynamic_threads: 0,
+            endpoints: Vec::new(),
+            max_buffered_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
+            dynamic_idle: DEFAULT_DYNAMIC_THREAD_IDLE,
+        }
+    }
+
+    /// Sets the threads started with the lane (at least 1).
+    pub fn static_threads(mut self, threads: usize) -> LaneConfig {
+        self.static_threads = threads.max(1);
+        self
+    }
+
+    /// Sets the threads the lane may add when all are busy (0: none): a
+    /// thread that takes a connection when no other thread of the lane is
+    /// free starts one, at the lane's priority, up to this many at once.
+    pub fn dynamic_threads(mut self, threads: usize) -> LaneConfig {
+        self.dynamic_threads = threads;
+        self
+    }
+
+    /// Sets how long a dynamic thread waits for work as the lane's leader
+    /// before it ends ([`DEFAULT_DYNAMIC_THREAD_IDLE`] by default); one
+    /// that finishes a request and finds another thread of the lane free
+    /// ends at once.
+    pub fn dynamic_thread_idle(mut self, idle: Duration) -> LaneConfig {
+        self.dynamic_idle = idle;
+        self
+    }
+
+    /// Adds a listening endpoint of the lane's own (by default one
+    /// ephemeral endpoint of the ORB's first protocol on its first host).
+    pub fn listen(mut self, endpoint: impl Into<String>) -> LaneConfig {
+        self.endpoints.push(endpoint.into());
+        self
+    }
+
+    /// Sets the most requests the lane buffers while its threads are all
+    /// busy.
+    pub fn max_buffered_requests(mut self, requests: usize) -> LaneConfig {
+        self.max_buffered_requests = requests;
+        self
+    }
+
+    /// The lane's CORBA priority.
+    pub fn priority(&self) -> Priority {
+        self.priority
+    }
+
+    /// Its static threads.
+    pub fn threads(&self) -> usize {
+        self.static_threads
+    }
+
+    /// Its dynamic threads.
+    pub fn dynamic(&self) -> usize {
+        self.dynamic_threads
+    }
+
+    /// How long a dynamic thread stays idle before it ends.
+    pub fn dynamic_idle(&self) -> Duration {
+        self.dynamic_idle
+    }
+
+    /// Its own endpoints, as configured (empty: the default one).
+    pub fn endpoints(&self) -> &[String] {
+        &self.endpoints
+    }
+
+    /// The most requests it buffers.
+    pub fn buffered_requests(&self) -> usize {
+        self.max_buffered_requests
+    }
+}
+
+/// A lane written as `PRIORITY:THREADS[:ENDPOINT]` is malformed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "malformed lane {0:?} (PRIORITY:THREADS[:ENDPOINT], PRIORITY in 0..=32767, THREADS at least 1)"
+)]
+pub struct BadLane(pub String);
+
+impl FromStr for LaneConfig {
+    type Err = BadLane;
+
+    /// Parses `PRIORITY:THREADS[:ENDPOINT]` (`-ORBLane`): the endpoint is
+    /// everything after the second colon.
+    fn from_str(s: &str) -> Result<LaneConfig, BadLane> {
+        let bad = || BadLane(s.to_owned());
+        let mut parts = s.trim().splitn(3, ':');
+        let priority = parts
+            .next()
+            .and_then(|p| p.trim().parse::<i16>().ok())
+            .and_then(|p| Priority::new(p).ok())
+            .ok_or_else(bad)?;
+        let threads = parts
+            .next()
+            .and_then(|t| t.trim().parse::<usize>().ok())
+            .filter(|t| *t >= 1)
+            .ok_or_else(bad)?;
+        let mut lane = LaneConfig::new(priority).static_threads(threads);
+        if let Some(endpoint) = parts.next().map(str::trim).filter(|e| !e.is_empty()) {
+            lane = lane.listen(endpoint);
+        }
+        Ok(lane)
+    }
+}
+
+impl fmt::Display for LaneConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.priority.get(), self.static_threads)?;
+        if let Some(e) = self.endpoints.first() {
+            write!(f, ":{e}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A thread pool with lanes (`RTCORBA::RTORB::create_threadpool_with_lanes`):
+/// its lanes, and whether lanes may borrow threads and buffer requests.
+///
+/// ```
+/// use rtorb::rt::{LaneConfig, Priority, ThreadpoolConfig};
+///
+/// let pool = ThreadpoolConfig::new()
+///     .lane(LaneConfig::new(Priority::new(100).unwrap()).static_threads(1))
+///     .lane(
+///         LaneConfig::new(Priority::new(20_000).unwrap())
+///             .static_threads(2)
+///             .listen("iiop://127.0.0.1:0"),
+///     );
+/// assert_eq!(pool.lanes().len(), 2);
+///
+/// // The `-ORBLane` form: PRIORITY:THREADS[:ENDPOINT].
+/// let lane: LaneConfig = "20000:2:iiop://127.0.0.1:0".parse().unwrap();
+/// assert_eq!(lane.priority(), Priority::new(20_000).unwrap());
+/// assert_eq!(lane.threads(), 2);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ThreadpoolConfig {
+    lanes: Vec<LaneConfig>,
+    allow_borrowing: bool,
+    allow_request_buffering: bool,
+}
+
+impl ThreadpoolConfig {
+    /// A pool with no lanes yet; request buffering allowed, borrowing
+    /// not.
+    pub fn new() -> ThreadpoolConfig {
+        ThreadpoolConfig {
+            lanes: Vec::new(),
+            allow_borrowing: false,
+            allow_request_buffering: true,
+        }
+    }
+
+    /// Adds a lane.
+    pub fn lane(mut self, lane: LaneConfig) -> ThreadpoolConfig {
+        self.lanes.push(lane);
+        self
+    }
+
+    /// Whether a lane may borrow a thread of a lower lane (which then runs
+    /// at the borrowing lane's priority).
+    pub fn allow_borrowing(mut self, allow: bool) -> ThreadpoolConfig {
+        self.allow_borrowing = allow;
+        self
+    }
+
+    /// Whether a lane buffers requests while its threads are all busy
+    /// (else it answers `TRANSIENT` at once).
+    pub fn allow_request_buffering(mut self, allow: bool) -> ThreadpoolConfig {
+        self.allow_request_buffering = allow;
+        self
+    }
+
+    /// The lanes, as configured.
+    pub fn lanes(&self) -> &[LaneConfig] {
+        &self.lanes
+    }
+
+    /// Whether borrowing is allowed.
+    pub fn borrowing(&self) -> bool {
+        self.allow_borrowing
+    }
+
+    /// Whether request buffering is allowed.
+    pub fn request_buffering(&self) -> bool {
+        self.allow_request_buffering
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lane_parses_with_and_without_an_endpoint() {
+        let l: LaneConfig = "10:3".parse().unwrap();
+        assert_eq!((l.priority().get(), l.threads()), (10, 3));
+        assert!(l.endpoints().is_empty());
+        let l: LaneConfig = "32767:1:uiop:///tmp/x.sock".parse().unwrap();
+        assert_eq!(l.endpoints(), ["uiop:///tmp/x.sock"]);
+        assert_eq!(l.to_string(), "32767:1:uiop:///tmp/x.sock");
+        for bad in ["", "x:1", "-1:1", "10:0", "10", "40000:1"] {
+            assert!(bad.parse::<LaneConfig>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,605 @@
+//! Thread pools with lanes: requests to a lane's object are read and run
+//! by the lane's threads at the lane's priority; its references carry the
+//! lane's endpoints; a request that arrives on the ORB's own endpoint is
+//! forwarded to the lane; a lane whose threads are all busy does not delay
+//! another lane; and where the system refuses the lane's priority, the
+//! ORB follows `-ORBSchedDenied`.
+//!
+//! Priorities are nice values (SCHED_OTHER), so the tests need no
+//! real-time privilege and cannot starve the machine.
+
+// The child process gives up its privileges through the C library.
+#![allow(unsafe_code)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use rtorb::orb::{Orb, OrbConfig, OrbError};
+use rtorb::poa::{PoaError, Policy};
+use rtorb::rt::{
+    LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, SchedulingError, ThreadpoolConfig,
+    WhenDenied,
+};
+use rtorb::runtime::{
+    Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
+};
+use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
+use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
+use rtorb_giop::target::TargetAddress;
+use rtorb_giop::{ObjectReference, encode_message};
+use rtorb_test_support::wait::eventually;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The nice value of the calling thread.
+fn thread_nice() -> i32 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    // After the command name in parentheses: state is field 3, nice 19.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    rest.split_whitespace().nth(16).unwrap().parse().unwrap()
+}
+
+/// Tells where it runs (`whoami`: the thread's name and nice value), and
+/// blocks in `block` until released.
+struct Probe {
+    entered: Mutex<Sender<()>>,
+    release: Mutex<Receiver<()>>,
+}
+
+impl Probe {
+    fn new() -> (Arc<Probe>, Receiver<()>, Sender<()>) {
+        let (entered, on_entry) = channel();
+        let (release, released) = channel();
+        let probe = Probe {
+            entered: Mutex::new(entered),
+            release: Mutex::new(released),
+        };
+        (Arc::new(probe), on_entry, release)
+    }
+}
+
+impl Skeleton for Probe {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:Probe:1.0"]
+    }
+
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "whoami" => {
+                let name = std::thread::current().name().unwrap_or("").to_owned();
+                let nice = thread_nice();
+                req.write_results(|e| {
+                    name.encode(e)?;
+                    nice.encode(e)
+                })
+            }
+            "block" => {
+                let _ = self.entered.lock().unwrap().send(());
+                let _ = self.release.lock().unwrap().recv_timeout(TIMEOUT);
+                req.write_results(|_| Ok(()))
+            }
+            _ => Err(bad_operation()),
+        }
+    }
+}
+
+fn whoami(obj: &Object) -> Result<(String, i32), SystemException> {
+    obj.invoke("whoami", |_| Ok(()))?
+        .decode::<(String, i32), SystemException>(|d| Ok((String::decode(d)?, i32::decode(d)?)))
+}
+
+fn low() -> Priority {
+    Priority::MIN
+}
+
+/// A priority that maps to a nice value between the low lane's and 0.
+fn high() -> Priority {
+    Priority::new(8_000).unwrap()
+}
+
+fn server(builder: rtorb::orb::OrbBuilder) -> Orb {
+    builder
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap()
+}
+
+fn two_lanes() -> ThreadpoolConfig {
+    ThreadpoolConfig::new()
+        .lane(LaneConfig::new(low()).static_threads(1))
+        .lane(LaneConfig::new(high()).static_threads(2))
+}
+
+fn client() -> Orb {
+    Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
+}
+
+/// The nice value `priority` maps to on `orb`.
+fn nice_of(orb: &Orb, priority: Priority) -> i32 {
+    -i32::from(orb.priority_control().to_native(priority).unwrap().get())
+}
+
+fn reference(orb: &Orb, obj: &Object) -> ObjectReference {
+    ObjectReference::from_stringified(&orb.object_to_string(obj).unwrap()).unwrap()
+}
+
+#[test]
+fn requests_run_in_their_lane_s_threads_at_its_priority() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, _, _) = Probe::new();
+    let hi = orb
+        .activate_with_key_at(
+            &b"High"[..],
+            probe.clone(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let lo = orb
+        .activate_with_key_at(
+            &b"Low"[..],
+            probe,
+            PriorityModelPolicy::server_declared(low()),
+        )
+        .unwrap();
+    assert_ne!(nice_of(&orb, high()), nice_of(&orb, low()));
+
+    let c = client();
+    for (obj, lane, priority) in [(&hi, 1, high()), (&lo, 0, low())] {
+        let obj = c
+            .string_to_object(&orb.object_to_string(obj).unwrap())
+            .unwrap();
+        for _ in 0..3 {
+            let (name, nice) = whoami(&obj).unwrap();
+            assert_eq!(name, format!("rtorb-lane-{}-{lane}", pool.index()));
+            assert_eq!(nice, nice_of(&orb, priority));
+        }
+    }
+    orb.shutdown();
+}
+
+#[test]
+fn references_carry_their_lane_s_endpoints_and_policies() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, _, _) = Probe::new();
+    let hi = orb
+        .activate_with_key_at(
+            &b"High"[..],
+            probe.clone(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let lanes = orb.lane_endpoints(pool).unwrap();
+    assert_eq!(lanes.len(), 2);
+    assert_eq!(lanes[1].0, high());
+    let r = reference(&orb, &hi);
+    let published: Vec<String> = orb
+        .registry()
+        .endpoints_of(&r)
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect();
+    assert_eq!(published, lanes[1].1);
+    assert!(!published.contains(&orb.endpoints()[0]));
+    // The declared model travels in TAG_POLICIES, as for a POA's objects.
+    let exposed = rtorb::rt::ExposedPolicies::of(&r.profiles[0]);
+    assert_eq!(
+        exposed.priority_model,
+        Some(PriorityModelPolicy::server_declared(high()))
+    );
+
+    // CLIENT_PROPAGATED: a profile per lane, the lowest first.
+    let any = orb
+        .activate_with_key_at(
+            &b"Any"[..],
+            probe.clone(),
+            PriorityModelPolicy::client_propagated(low()),
+        )
+        .unwrap();
+    let published: Vec<String> = orb
+        .registry()
+        .endpoints_of(&reference(&orb, &any))
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect();
+    let expected: Vec<String> = lanes.iter().flat_map(|(_, e)| e.clone()).collect();
+    assert_eq!(published, expected);
+
+    // No lane at the declared priority: BAD_PARAM, and nothing served.
+    let e = orb
+        .activate_with_key_at(
+            &b"Nowhere"[..],
+            probe,
+            PriorityModelPolicy::server_declared(Priority::new(1234).unwrap()),
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
+    assert_eq!(e.minor, rtorb::minor::BAD_PARAM_NO_SUCH_LANE);
+    orb.shutdown();
+}
+
+#[test]
+fn rtorb_s_client_calls_a_propagated_object_through_the_lane_of_its_priority() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, _, _) = Probe::new();
+    let any = orb
+        .activate_with_key_at(
+            &b"Any"[..],
+            probe,
+            PriorityModelPolicy::client_propagated(low()),
+        )
+        .unwrap();
+    // Each profile names its lane's priority.
+    let r = reference(&orb, &any);
+    let tagged: Vec<Option<Priority>> =
+        r.profiles.iter().map(rtorb::rt::lane_priority_of).collect();
+    assert_eq!(tagged, [Some(low()), Some(high())]);
+    let ior = orb.object_to_string(&any).unwrap();
+    let c = Orb::builder()
+        .round_trip_timeout(TIMEOUT)
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap();
+    for (at, lane) in [
+        (None, 0),
+        (Some(low()), 0),
+        (Some(high()), 1),
+        (Some(Priority::MAX), 1),
+    ] {
+        let obj = c.string_to_object(&ior).unwrap();
+        let current = c.rt_current();
+        let (name, _) = std::thread::spawn(move || {
+            if let Some(p) = at {
+                current.set_priority(p).unwrap();
+            }
+            whoami(&obj).unwrap()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(
+            name,
+            format!("rtorb-lane-{}-{lane}", pool.index()),
+            "{at:?}"
+        );
+    }
+    orb.shutdown();
+}
+
+#[test]
+fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, _, _) = Probe::new();
+    orb.activate_with_key_at(
+        &b"High"[..],
+        probe,
+        PriorityModelPolicy::server_declared(high()),
+    )
+    .unwrap();
+    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
+    let c = client();
+    let obj = c
+        .string_to_object(&format!("corbaloc::1.2@{main}/High"))
+        .unwrap();
+    for _ in 0..2 {
+        let (name, nice) = whoami(&obj).unwrap();
+        assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+        assert_eq!(nice, nice_of(&orb, high()));
+    }
+    // A LocateRequest on the main port: OBJECT_FORWARD to the lane.
+    let mut conn = TcpStream::connect(&main).unwrap();
+    conn.set_read_timeout(Some(TIMEOUT)).unwrap();
+    let request = Message::new(
+        Version::V1_2,
+        ByteOrder::Big,
+        Content::LocateRequest(LocateRequest {
+            request_id: 7,
+            target: TargetAddress::Key(Bytes::from_static(b"High")),
+        }),
+    );
+    conn.write_all(&encode_message(&request).unwrap()).unwrap();
+    let mut header = [0u8; 12];
+    conn.read_exact(&mut header).unwrap();
+    let size = u32::from_be_bytes(header[8..12].try_into().unwrap()) as usize;
+    let mut whole = header.to_vec();
+    whole.resize(12 + size, 0);
+    conn.read_exact(&mut whole[12..]).unwrap();
+    let Content::LocateReply(reply) = decode_message(Bytes::from(whole)).unwrap().content else {
+        panic!("not a LocateReply");
+    };
+    assert_eq!(reply.request_id, 7);
+    let LocateStatus::ObjectForward(ior) = reply.status else {
+        panic!("{:?}", reply.status);
+    };
+    let to = ObjectReference::from_ior(&ior).unwrap();
+    let lanes = orb.lane_endpoints(pool).unwrap();
+    let endpoints: Vec<String> = orb
+        .registry()
+        .endpoints_of(&to)
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect();
+    assert_eq!(endpoints, lanes[1].1);
+    orb.shutdown();
+}
+
+#[test]
+fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
+    let orb = server(Orb::builder());
+    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let root = orb.root_poa();
+    let manager = root.the_poa_manager();
+    let poa = root
+        .create_poa(
+            "InHighLane",
+            Some(&manager),
+            &[
+                Policy::PriorityModel(PriorityModelPolicy::server_declared(high())),
+                Policy::Threadpool(pool),
+            ],
+        )
+        .unwrap();
+    manager.activate().unwrap();
+    let (probe, _, _) = Probe::new();
+    let id = poa.activate_object(probe.clone()).unwrap();
+    let obj = poa.id_to_reference(&id).unwrap();
+    let lanes = orb.lane_endpoints(pool).unwrap();
+    let published: Vec<String> = orb
+        .registry()
+        .endpoints_of(&reference(&orb, &obj))
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect();
+    assert_eq!(published, lanes[1].1);
+    let c = client();
+    let remote = c
+        .string_to_object(&orb.object_to_string(&obj).unwrap())
+        .unwrap();
+    let (name, nice) = whoami(&remote).unwrap();
+    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+    assert_eq!(nice, nice_of(&orb, high()));
+    // The same key through the ORB's own endpoint: forwarded to the lane.
+    let key = obj.target().object_key().clone();
+    let main = orb.reference("IDL:Probe:1.0", &key);
+    let main = c.string_to_object(&main.to_stringified().unwrap()).unwrap();
+    let (name, _) = whoami(&main).unwrap();
+    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+
+    // A declared priority no lane of the pool has: its references cannot
+    // be made.
+    let nowhere = root
+        .create_poa(
+            "Nowhere",
+            Some(&manager),
+            &[
+                Policy::PriorityModel(PriorityModelPolicy::server_declared(
+                    Priority::new(1234).unwrap(),
+                )),
+                Policy::Threadpool(pool),
+            ],
+        )
+        .unwrap();
+    let id = nowhere.activate_object(probe).unwrap();
+    match nowhere.id_to_reference(&id) {
+        Err(PoaError::System(e)) => {
+            assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
+            assert_eq!(e.minor, rtorb::minor::BAD_PARAM_NO_SUCH_LANE);
+        }
+        other => panic!("{other:?}"),
+    }
+    orb.shutdown();
+}
+
+#[test]
+fn a_lane_whose_threads_are_busy_does_not_delay_another() {
+    let orb = server(Orb::builder());
+    orb.create_threadpool(two_lanes()).unwrap();
+    let (probe, entered, release) = Probe::new();
+    let hi = orb
+        .activate_with_key_at(
+            &b"High"[..],
+            probe.clone(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let lo = orb
+        .activate_with_key_at(
+            &b"Low"[..],
+            probe,
+            PriorityModelPolicy::server_declared(low()),
+        )
+        .unwrap();
+    let lo_ior = orb.object_to_string(&lo).unwrap();
+    let blocked = std::thread::spawn(move || {
+        let c = client();
+        let lo = c.string_to_object(&lo_ior).unwrap();
+        lo.invoke("block", |_| Ok(())).map(|_| ())
+    });
+    // The low lane's one thread is in the servant.
+    entered.recv_timeout(TIMEOUT).unwrap();
+    let c = client();
+    let hi = c
+        .string_to_object(&orb.object_to_string(&hi).unwrap())
+        .unwrap();
+    for _ in 0..5 {
+        let (name, _) = whoami(&hi).unwrap();
+        assert!(name.ends_with("-1"), "{name}");
+    }
+    release.send(()).unwrap();
+    blocked.join().unwrap().unwrap();
+    orb.shutdown();
+}
+
+/// The threads of this process named `name`.
+fn threads_named(name: &str) -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+        .filter(|comm| comm.trim_end() == name)
+        .count()
+}
+
+#[test]
+fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle() {
+    let orb = server(Orb::builder());
+    let lane = LaneConfig::new(low())
+        .static_threads(1)
+        .dynamic_threads(1)
+        .dynamic_thread_idle(Duration::from_millis(100));
+    // The second pool of the ORB: its threads' name is this test's alone
+    // (the other tests' pools are their ORB's first).
+    orb.create_threadpool(ThreadpoolConfig::new().lane(LaneConfig::new(high())))
+        .unwrap();
+    let pool = orb
+        .create_threadpool(ThreadpoolConfig::new().lane(lane))
+        .unwrap();
+    let name = format!("rtorb-lane-{}-0", pool.index());
+    assert_eq!(name, "rtorb-lane-1-0");
+    assert_eq!(threads_named(&name), 1);
+    let (probe, entered, release) = Probe::new();
+    let lo = orb
+        .activate_with_key_at(
+            &b"Low"[..],
+            probe,
+            PriorityModelPolicy::server_declared(low()),
+        )
+        .unwrap();
+    let ior = orb.object_to_string(&lo).unwrap();
+    let blocked = {
+        let ior = ior.clone();
+        std::thread::spawn(move || {
+            let c = client();
+            let lo = c.string_to_object(&ior).unwrap();
+            lo.invoke("block", |_| Ok(())).map(|_| ())
+        })
+    };
+    // The static thread is in the servant: a dynamic one serves the next
+    // client.
+    entered.recv_timeout(TIMEOUT).unwrap();
+    let c = client();
+    let lo = c.string_to_object(&ior).unwrap();
+    let (served_by, _) = whoami(&lo).unwrap();
+    assert_eq!(served_by, name);
+    assert_eq!(threads_named(&name), 2);
+    release.send(()).unwrap();
+    blocked.join().unwrap().unwrap();
+    // Idle, the dynamic thread ends.
+    assert!(
+        eventually(TIMEOUT, || threads_named(&name) == 1),
+        "{} threads",
+        threads_named(&name)
+    );
+    orb.shutdown();
+}
+
+#[test]
+fn lanes_come_from_orb_options() {
+    let mut config = OrbConfig::default();
+    config
+        .apply_args([
+            "-ORBLane",
+            &format!("{}:1", low().get()),
+            "-ORBLane",
+            &format!("{}:2:iiop://127.0.0.1:0", high().get()),
+        ])
+        .unwrap();
+    assert_eq!(config.lanes.len(), 2);
+    let orb = server(Orb::builder().config(config));
+    let pools = orb.threadpools();
+    assert_eq!(pools.len(), 1);
+    let lanes = orb.lane_endpoints(pools[0]).unwrap();
+    assert_eq!(
+        lanes.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        [low(), high()]
+    );
+    assert!(lanes.iter().all(|(_, e)| e.len() == 1));
+    orb.shutdown();
+}
+
+/// Set in the child process that runs without the privilege.
+const UNPRIVILEGED: &str = "RTORB_TEST_UNPRIVILEGED";
+
+/// Gives up what lets the process raise its priority: RLIMIT_RTPRIO and
+/// RLIMIT_NICE to 0 and, for root, the user id (and with it
+/// CAP_SYS_NICE).
+fn give_up_priority() {
+    let zero = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: plain system calls on values of this function.
+    unsafe {
+        assert_eq!(libc::setrlimit(libc::RLIMIT_RTPRIO, &zero), 0);
+        assert_eq!(libc::setrlimit(libc::RLIMIT_NICE, &zero), 0);
+        if libc::geteuid() == 0 {
+            assert_eq!(libc::setgid(65534), 0);
+            assert_eq!(libc::setuid(65534), 0);
+        }
+    }
+}
+
+#[test]
+fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
+    const NAME: &str = "where_the_lane_s_priority_is_denied_the_orb_follows_its_policy";
+    if std::env::var_os(UNPRIVILEGED).is_some() {
+        give_up_priority();
+        let lane = || ThreadpoolConfig::new().lane(LaneConfig::new(Priority::MAX));
+        // Fail: the pool is not created, and says why.
+        let orb = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .sched_policy(SchedPolicy::Fifo)
+            .sched_denied(WhenDenied::Fail)
+            .build()
+            .unwrap();
+        match orb.create_threadpool(lane()) {
+            Err(OrbError::Scheduling(SchedulingError::Denied { .. })) => {}
+            other => panic!("{other:?}"),
+        }
+        assert!(orb.threadpools().is_empty());
+        orb.shutdown();
+        // Run on under SCHED_OTHER: the lane serves.
+        let orb = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .sched_policy(SchedPolicy::Fifo)
+            .sched_denied(WhenDenied::RunAtOther)
+            .build()
+            .unwrap();
+        orb.create_threadpool(lane()).unwrap();
+        let (probe, _, _) = Probe::new();
+        let obj = orb
+            .activate_with_key_at(
+                &b"Max"[..],
+                probe,
+                PriorityModelPolicy::server_declared(Priority::MAX),
+            )
+            .unwrap();
+        let c = client();
+        let obj = c
+            .string_to_object(&orb.object_to_string(&obj).unwrap())
+            .unwrap();
+        let (name, _) = whoami(&obj).unwrap();
+        assert_eq!(name, "rtorb-lane-0-0");
+        orb.shutdown();
+        println!("child done");
+        return;
+    }
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
+        .env(UNPRIVILEGED, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("child done"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
