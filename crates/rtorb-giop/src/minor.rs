@@ -337,6 +337,10 @@ minor_codes! {
     /// priority none of the pool's lanes has.
     BAD_PARAM_NO_SUCH_LANE = BadParam, RTORB_VMCID | 0x344,
         "no lane of the thread pool has the object's declared priority";
+    /// rtorb minor 0x345: Real-time CORBA names `TRANSIENT` for a request
+    /// a thread pool can neither run nor buffer.
+    TRANSIENT_LANE_FULL = Transient, RTORB_VMCID | 0x345,
+        "every thread of the thread pool lane is busy and its request buffer is full (or buffering is not allowed)";
 }
 
 /// The row of [`REGISTRY`] for a system exception's kind and minor code.

@@ -40,6 +40,29 @@ pub fn cubit_request(
     w.finish().expect("a whole request")
 }
 
+/// A whole GIOP 1.2 `Request` in `order` to the plain object key `key`,
+/// a twoway if `response` (else a oneway), its arguments written by
+/// `body`.
+pub fn request_to(
+    order: ByteOrder,
+    id: u32,
+    key: &'static [u8],
+    operation: &'static str,
+    response: bool,
+    body: impl FnOnce(&mut MessageWriter),
+) -> Bytes {
+    let encoding = Encoding::native()
+        .with_order(order)
+        .with_version(Version::V1_2);
+    let mut header = RequestHeader::new(id, Bytes::from_static(key), operation);
+    if !response {
+        header.response_flags = 0;
+    }
+    let mut w = MessageWriter::request(encoding, &header).expect("a request header");
+    body(&mut w);
+    w.finish().expect("a whole request")
+}
+
 /// A whole `NO_EXCEPTION` reply to `request_id` in GIOP `version` (native
 /// byte order) whose body is `result`.
 pub fn reply(request_id: u32, version: Version, result: &impl CdrEncode) -> Bytes {

@@ -102,6 +102,16 @@ impl Orb {
         )
     }
 
+    /// What the request buffering of `lane` has counted (see
+    /// [`crate::rt::ThreadpoolConfig`]): requests waiting for a thread,
+    /// buffered, refused with `TRANSIENT`, oneways dropped; `None` if
+    /// there is no such lane.
+    pub fn lane_stats(&self, lane: crate::rt::LaneId) -> Option<crate::rt::LaneStats> {
+        let pools = self.pools.lock();
+        let p = pools.iter().find(|p| p.id == lane.pool)?;
+        Some(p.lanes.get(usize::from(lane.index))?.stats())
+    }
+
     /// Serves `skeleton` under the plain key `object_key` in a lane of
     /// the ORB's thread pools, and returns its reference, through the
     /// endpoints of that lane.

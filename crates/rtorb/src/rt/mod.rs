@@ -54,6 +54,6 @@ pub use policy::{
 pub use priority::{NativePriority, Priority, PriorityError};
 pub use threadpool::{
     BadLane, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId,
-    ThreadpoolConfig, ThreadpoolId,
+    LaneStats, ThreadpoolConfig, ThreadpoolId,
 };
 pub use watchdog::{Watchdog, WatchdogExpired};

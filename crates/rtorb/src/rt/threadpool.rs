@@ -9,12 +9,27 @@
 //! to a lane by their priority.
 //!
 //! A lane runs its static threads, and adds dynamic ones (up to its
-//! dynamic count) when all are busy, which end after an idle time. The
-//! buffered-request bound, borrowing and request buffering are recorded
-//! in the configuration and not yet acted on: a lane whose threads are all
-//! busy leaves the requests that arrive meanwhile in its connections,
-//! unread, until one of its threads is free (it never delays another
-//! lane).
+//! dynamic count) when all are busy, which end after an idle time.
+//!
+//! A lane whose threads are all running upcalls, with no dynamic thread
+//! left to start, still reads its connections: its *reader*, one more
+//! thread at the lane's priority that never runs an upcall, takes over
+//! once the lane has stayed so for a couple of milliseconds, and keeps
+//! each whole request, in arrival order, up to the lane's bounds
+//! ([`LaneConfig::max_buffered_requests`],
+//! [`LaneConfig::max_request_buffer_size`], 0 meaning no limit, as in
+//! `RTCORBA::RTORB::create_threadpool_with_lanes`; the octets are charged
+//! to the ORB's memory budget). The next thread of the lane to finish
+//! takes the oldest. A request past a bound, or any request when the pool
+//! does not allow buffering ([`ThreadpoolConfig::allow_request_buffering`]),
+//! is answered at once with `TRANSIENT` (minor `TRANSIENT_LANE_FULL`,
+//! `COMPLETED_NO`), and a oneway dropped and counted
+//! ([`crate::orb::Orb::lane_stats`]); the connection keeps serving. A lane
+//! never delays another: each has its own threads, reader, buffer and
+//! locks. A connection runs its requests one at a time, in order, so the
+//! requests a lane buffers are those of different connections (a client
+//! thread's own connection, as in the real-time configuration of `rtorb
+//! bench priority`). Borrowing is recorded and not yet acted on.
 
 use std::fmt;
 use std::str::FromStr;
@@ -69,6 +84,7 @@ pub struct LaneConfig {
     dynamic_threads: usize,
     endpoints: Vec<String>,
     max_buffered_requests: usize,
+    max_request_buffer_size: usize,
     dynamic_idle: Duration,
 }
 
@@ -83,6 +99,7 @@ impl LaneConfig {
             dynamic_threads: 0,
             endpoints: Vec::new(),
             max_buffered_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
+            max_request_buffer_size: 0,
             dynamic_idle: DEFAULT_DYNAMIC_THREAD_IDLE,
         }
     }
@@ -118,9 +135,17 @@ impl LaneConfig {
     }
 
     /// Sets the most requests the lane buffers while its threads are all
-    /// busy.
+    /// busy (0: no limit; [`DEFAULT_LANE_BUFFERED_REQUESTS`] by default).
     pub fn max_buffered_requests(mut self, requests: usize) -> LaneConfig {
         self.max_buffered_requests = requests;
+        self
+    }
+
+    /// Sets the most octets of requests the lane buffers, their GIOP
+    /// headers included (0, the default: no limit but the ORB's memory
+    /// budget, which they are charged to in any case).
+    pub fn max_request_buffer_size(mut self, octets: usize) -> LaneConfig {
+        self.max_request_buffer_size = octets;
         self
     }
 
@@ -149,10 +174,31 @@ impl LaneConfig {
         &self.endpoints
     }
 
-    /// The most requests it buffers.
+    /// The most requests it buffers (0: no limit).
     pub fn buffered_requests(&self) -> usize {
         self.max_buffered_requests
     }
+
+    /// The most octets of requests it buffers (0: no limit).
+    pub fn request_buffer_size(&self) -> usize {
+        self.max_request_buffer_size
+    }
+}
+
+/// What a lane's request buffering has counted
+/// ([`crate::orb::Orb::lane_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LaneStats {
+    /// Requests (and other messages) waiting for a thread of the lane now.
+    pub waiting: usize,
+    /// Requests buffered since the lane started.
+    pub buffered: u64,
+    /// Requests answered with `TRANSIENT` (`TRANSIENT_LANE_FULL`) since
+    /// the lane started.
+    pub refused: u64,
+    /// Oneway requests dropped since the lane started, for want of a
+    /// thread or of room in the buffer.
+    pub dropped_oneways: u64,
 }
 
 /// A lane written as `PRIORITY:THREADS[:ENDPOINT]` is malformed.
@@ -250,7 +296,7 @@ impl ThreadpoolConfig {
     }
 
     /// Whether a lane buffers requests while its threads are all busy
-    /// (else it answers `TRANSIENT` at once).
+    /// (else it answers `TRANSIENT` at once, and drops oneways).
     pub fn allow_request_buffering(mut self, allow: bool) -> ThreadpoolConfig {
         self.allow_request_buffering = allow;
         self

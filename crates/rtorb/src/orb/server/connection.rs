@@ -42,10 +42,13 @@ use super::linger::{Linger, Step, discard_at_once};
 use super::read::{ReadError, ReadHalf};
 use super::shedding::Activity;
 use super::write::{Control, Next, WriteHalf};
+
+mod ahead;
 use crate::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
 use crate::whitebox::Stage;
+pub(crate) use ahead::{Ahead, Refused};
 
 /// Reading costs one of a turn's budget for every this many octets: a
 /// turn reads a bounded amount, and a large message is read over several.

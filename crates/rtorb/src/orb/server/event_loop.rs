@@ -224,6 +224,8 @@ struct EventLoop {
     free: AtomicUsize,
     /// The dynamic threads it may start.
     growth: Growth,
+    /// A lane's request buffering (`buffering.rs`).
+    buffering: Option<buffering::Buffering>,
 }
 
 /// Starts `threads` event-loop threads (1: the reactive strategy; more:
@@ -261,6 +263,7 @@ pub(crate) fn spawn_with(
     let threads = threads.max(1);
     let accepting = vec![false; acceptors.len()];
     let growth = Growth::new(&start, name);
+    let buffering = start.buffering.clone().map(buffering::Buffering::new);
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -284,6 +287,7 @@ pub(crate) fn spawn_with(
         running: AtomicUsize::new(threads),
         free: AtomicUsize::new(0),
         growth,
+        buffering,
     });
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
@@ -308,6 +312,17 @@ pub(crate) fn spawn_with(
             }
         }
     }
+    match shared.spawn_reader(&start, name) {
+        Ok(reader) => handles.extend(reader),
+        Err(e) => {
+            // The threads started end with the loop.
+            shared.core.stop();
+            for h in handles {
+                let _ = h.join();
+            }
+            return Err(e);
+        }
+    }
     Ok(handles)
 }
 
@@ -327,16 +342,22 @@ impl EventLoop {
                     // Another thread is free to lead: not needed now.
                     break;
                 }
-                self.free.fetch_add(1, Ordering::AcqRel);
-                let slot = self.lead(idle);
-                let free = self.free.fetch_sub(1, Ordering::AcqRel) - 1;
+                self.free.fetch_add(1, Ordering::SeqCst);
+                self.reader_gives_way();
+                let slot = self.lead(idle, false);
+                let free = self.free.fetch_sub(1, Ordering::SeqCst) - 1;
                 let Some(slot) = slot else {
                     break;
                 };
                 if free == 0 {
                     self.grow();
+                    self.note_busy();
                 }
                 self.serve(&slot);
+                // A lane's requests that waited for a thread, oldest first.
+                while let Some(waiting) = self.take_waiting() {
+                    self.serve(&waiting);
+                }
             }
         }
         if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
@@ -355,8 +376,10 @@ impl EventLoop {
     /// became ready before it, and for at most one turn of a busy one.
     ///
     /// With `idle` (a dynamic thread), it also returns `None` once it has
-    /// led for that long with nothing to do.
-    fn lead(&self, idle: Option<Duration>) -> Option<Arc<Slot>> {
+    /// led for that long with nothing to do. A lane's `reader`
+    /// (`buffering.rs`) returns `None` once a thread of the lane is free;
+    /// the lane's threads take its waiting connections first.
+    fn lead(&self, idle: Option<Duration>, reader: bool) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
         let since = idle.map(|_| Instant::now());
         let Leader {
@@ -371,6 +394,13 @@ impl EventLoop {
         loop {
             if self.core.stopping() {
                 return None;
+            }
+            if reader {
+                if self.free.load(Ordering::SeqCst) > 0 {
+                    return None;
+                }
+            } else if let Some(slot) = self.take_waiting() {
+                return Some(slot);
             }
             while let Some(slot) = ready.pop_front() {
                 if !slot.only_end_of_stream() {
@@ -715,6 +745,7 @@ impl EventLoop {
             }
         }
         lock(&self.requeued).clear();
+        self.drop_waiting();
         let mut leader = lock(&self.leader);
         leader.ready.clear();
         leader.busy.clear();
@@ -727,6 +758,8 @@ impl EventLoop {
     }
 }
 
+mod buffering;
 mod growth;
+pub(crate) use buffering::{BufferPolicy, LaneCounters};
 #[cfg(test)]
 mod tests;

@@ -108,6 +108,18 @@ impl ReadHalf {
     /// What a header that fails its checks comes to: [`ReadError::TooLarge`]
     /// if it is well formed but for its size, else
     /// [`ReadError::Malformed`].
+    /// The header of the next message once it has arrived, and whether
+    /// the whole message has (nothing is taken, no room made); `Err` if
+    /// the input is malformed.
+    #[cold]
+    pub(super) fn peek_next(&mut self) -> Result<Option<(FrameHeader, bool)>, ()> {
+        match self.reader.next_header() {
+            Ok(Some(h)) => Ok(Some((h, self.buffered() >= h.message_len()))),
+            Ok(None) => Ok(None),
+            Err(_) => Err(()),
+        }
+    }
+
     #[cold]
     fn malformed(&self, e: &GiopError) -> ReadError {
         let decoder = self.reader.decoder();

@@ -29,6 +29,8 @@ pub(crate) struct ThreadStart {
     pub(crate) dynamic: usize,
     /// How long a dynamic thread may lead with nothing to do.
     pub(crate) idle: Duration,
+    /// A lane's request buffering (`buffering.rs`).
+    pub(crate) buffering: Option<super::BufferPolicy>,
 }
 
 impl Default for ThreadStart {
@@ -38,6 +40,7 @@ impl Default for ThreadStart {
             report: None,
             dynamic: 0,
             idle: crate::rt::DEFAULT_DYNAMIC_THREAD_IDLE,
+            buffering: None,
         }
     }
 }

@@ -23,8 +23,10 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use super::ServerCore;
-use super::event_loop::{self, ThreadStart};
-use crate::rt::{LaneConfig, LaneId, Priority, SchedulingError, ThreadpoolConfig, ThreadpoolId};
+use super::event_loop::{self, BufferPolicy, LaneCounters, ThreadStart};
+use crate::rt::{
+    LaneConfig, LaneId, LaneStats, Priority, SchedulingError, ThreadpoolConfig, ThreadpoolId,
+};
 use crate::transport::{Acceptor, Endpoint};
 
 /// Why a lane could not be started.
@@ -48,21 +50,27 @@ pub(crate) struct Lane {
     /// Its endpoints, as published.
     pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
     threads: Vec<JoinHandle<()>>,
+    /// What its request buffering counts.
+    counters: Arc<LaneCounters>,
 }
 
 impl Lane {
     /// Starts the lane `index` of `pool`, configured by `config`, over
     /// `acceptors`: its static threads, each at the lane's priority before
-    /// it serves anything. Fails (with every thread of the lane ended) if
-    /// one of them cannot be set to it.
+    /// it serves anything, and its reader (`event_loop/buffering.rs`),
+    /// which buffers requests if `buffering` (else refuses them) while
+    /// every thread is busy. Fails (with every thread of the lane ended)
+    /// if one of them cannot be set to it.
     pub(crate) fn start(
         core: &ServerCore,
         pool: ThreadpoolId,
         index: u16,
         config: &LaneConfig,
+        buffering: bool,
         acceptors: Vec<Box<dyn Acceptor>>,
     ) -> Result<Lane, LaneError> {
         let id = LaneId { pool, index };
+        let counters = Arc::new(LaneCounters::default());
         let core = Arc::new(core.for_lane(id, config.priority()));
         let endpoints = acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
         let (report, reports) = mpsc::channel();
@@ -71,6 +79,13 @@ impl Lane {
             report: Some(report),
             dynamic: config.dynamic(),
             idle: config.dynamic_idle(),
+            buffering: Some(BufferPolicy {
+                lane: id,
+                allowed: buffering,
+                max_requests: config.buffered_requests(),
+                max_octets: config.request_buffer_size(),
+                counters: Arc::clone(&counters),
+            }),
         };
         let name = format!("rtorb-lane-{}-{}", pool.index(), index);
         let threads = config.threads();
@@ -81,6 +96,7 @@ impl Lane {
             core,
             endpoints,
             threads: handles,
+            counters,
         };
         for _ in 0..threads {
             match reports.recv() {
@@ -101,6 +117,15 @@ impl Lane {
     /// Stops the lane's acceptors and threads (see `ServerCore::stop`).
     pub(crate) fn stop(&self) {
         self.core.stop();
+        // Its reader may sleep until the lane is busy.
+        for h in &self.threads {
+            h.thread().unpark();
+        }
+    }
+
+    /// What its request buffering has counted.
+    pub(crate) fn stats(&self) -> LaneStats {
+        self.counters.stats()
     }
 
     /// Joins the lane's threads, after [`Lane::stop`].
@@ -133,7 +158,7 @@ impl Threadpool {
         };
         for (i, (lane, acceptors)) in config.lanes().iter().zip(acceptors).enumerate() {
             let index = u16::try_from(i).unwrap_or(u16::MAX);
-            match Lane::start(core, id, index, lane, acceptors) {
+            match Lane::start(core, id, index, lane, config.request_buffering(), acceptors) {
                 Ok(l) => pool.lanes.push(l),
                 Err(e) => {
                     pool.stop();

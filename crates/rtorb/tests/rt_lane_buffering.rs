@@ -1,0 +1,343 @@
+//! A lane whose threads are all busy: it buffers requests up to its bound
+//! and runs them in arrival order once a thread is free, answers the next
+//! with `TRANSIENT` (checked on the wire), and never delays another lane.
+//! Scheduling is SCHED_OTHER (nice values), so no privilege is needed;
+//! raw GIOP peers, a connection each, send the requests.
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rtorb::minor::TRANSIENT_LANE_FULL;
+use rtorb::orb::Orb;
+use rtorb::rt::{
+    LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
+    ThreadpoolId,
+};
+use rtorb::runtime::{CdrDecode, CdrEncode, ServerRequest, Skeleton, SystemException};
+use rtorb_cdr::ByteOrder;
+use rtorb_giop::message::{Content, Message, ReplyStatus};
+use rtorb_giop::{CompletionStatus, SystemExceptionKind};
+use rtorb_test_support::net::{endpoint_address, read_message};
+use rtorb_test_support::wait::eventually;
+use rtorb_test_support::wire::request_to;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// `block` waits to be released; `record(n)` notes `n`; `whoami` says
+/// which thread runs it.
+struct Gate {
+    entered: Mutex<Sender<()>>,
+    release: Mutex<Receiver<()>>,
+    recorded: Mutex<Vec<u32>>,
+}
+
+impl Gate {
+    fn new() -> (Arc<Gate>, Receiver<()>, Sender<()>) {
+        let (entered, on_entry) = channel();
+        let (release, released) = channel();
+        let gate = Gate {
+            entered: Mutex::new(entered),
+            release: Mutex::new(released),
+            recorded: Mutex::new(Vec::new()),
+        };
+        (Arc::new(gate), on_entry, release)
+    }
+
+    fn recorded(&self) -> Vec<u32> {
+        self.recorded.lock().unwrap().clone()
+    }
+}
+
+impl Skeleton for Gate {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:Gate:1.0"]
+    }
+
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        match req.operation() {
+            "block" => {
+                let _ = self.entered.lock().unwrap().send(());
+                let _ = self.release.lock().unwrap().recv_timeout(TIMEOUT);
+                req.write_results(|_| Ok(()))
+            }
+            "record" => {
+                let n = u32::decode(req.arguments())?;
+                self.recorded.lock().unwrap().push(n);
+                req.write_results(|_| Ok(()))
+            }
+            "whoami" => {
+                let name = std::thread::current().name().unwrap_or("").to_owned();
+                req.write_results(|e| name.encode(e))
+            }
+            _ => Err(rtorb::runtime::bad_operation()),
+        }
+    }
+}
+
+fn low() -> Priority {
+    Priority::MIN
+}
+
+fn high() -> Priority {
+    Priority::new(8_000).unwrap()
+}
+
+/// A server with `pool` (lane 0 low, lane 1 high), the gate `Low` in the
+/// low lane and `High` in the high one.
+struct Server {
+    orb: Orb,
+    pool: ThreadpoolId,
+    gate: Arc<Gate>,
+    entered: Receiver<()>,
+    release: Sender<()>,
+}
+
+impl Server {
+    fn start(pool: ThreadpoolConfig) -> Server {
+        let orb = Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .sched_policy(SchedPolicy::Other)
+            .build()
+            .unwrap();
+        let pool = orb.create_threadpool(pool).unwrap();
+        let (gate, entered, release) = Gate::new();
+        orb.activate_with_key_at(
+            &b"Low"[..],
+            gate.clone(),
+            PriorityModelPolicy::server_declared(low()),
+        )
+        .unwrap();
+        orb.activate_with_key_at(
+            &b"High"[..],
+            gate.clone(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+        Server {
+            orb,
+            pool,
+            gate,
+            entered,
+            release,
+        }
+    }
+
+    fn lane(&self, index: u16) -> LaneId {
+        LaneId {
+            pool: self.pool,
+            index,
+        }
+    }
+
+    fn stats(&self, index: u16) -> LaneStats {
+        self.orb.lane_stats(self.lane(index)).unwrap()
+    }
+
+    /// A raw connection to the lane `index`.
+    fn connect(&self, index: u16) -> TcpStream {
+        let lanes = self.orb.lane_endpoints(self.pool).unwrap();
+        let endpoint = &lanes[usize::from(index)].1[0];
+        let s = TcpStream::connect(endpoint_address(endpoint)).unwrap();
+        s.set_read_timeout(Some(TIMEOUT)).unwrap();
+        s
+    }
+
+    /// Sends `block` on a connection of the low lane, and waits until its
+    /// one thread runs it.
+    fn block_low_lane(&self) -> TcpStream {
+        let mut c = self.connect(0);
+        c.write_all(&request_to(
+            ByteOrder::Big,
+            1,
+            b"Low",
+            "block",
+            true,
+            |_| {},
+        ))
+        .unwrap();
+        self.entered.recv_timeout(TIMEOUT).unwrap();
+        c
+    }
+}
+
+fn record(id: u32, n: u32, response: bool) -> bytes::Bytes {
+    request_to(ByteOrder::Big, id, b"Low", "record", response, |w| {
+        n.encode(w.body()).unwrap();
+    })
+}
+
+fn reply_status(m: &Message) -> (u32, ReplyStatus) {
+    let Content::Reply(r) = &m.content else {
+        panic!("not a reply: {m:?}");
+    };
+    (r.header.request_id, r.header.reply_status)
+}
+
+fn one_thread_lanes(low_lane: LaneConfig) -> ThreadpoolConfig {
+    ThreadpoolConfig::new()
+        .lane(low_lane)
+        .lane(LaneConfig::new(high()).static_threads(1))
+}
+
+/// The low lane's object answered through an rtorb client, meanwhile: at
+/// once, from the high lane's thread.
+fn high_lane_answers(server: &Server) {
+    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let hi = server
+        .orb
+        .activate_with_key_at(
+            &b"High2"[..],
+            server.gate.clone(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let hi = client
+        .string_to_object(&server.orb.object_to_string(&hi).unwrap())
+        .unwrap();
+    for _ in 0..3 {
+        let name = hi
+            .invoke("whoami", |_| Ok(()))
+            .unwrap()
+            .decode::<String, SystemException>(String::decode)
+            .unwrap();
+        assert!(name.ends_with("-1"), "{name}");
+    }
+}
+
+/// The `TRANSIENT` reply to request `id`, in big-endian GIOP 1.2, octet by
+/// octet: `SYSTEM_EXCEPTION`, no service context, the repository id,
+/// rtorb's minor code and `COMPLETED_NO`.
+fn assert_transient_bytes(c: &mut TcpStream, id: u32) {
+    let mut header = [0u8; 12];
+    std::io::Read::read_exact(c, &mut header).unwrap();
+    assert_eq!(&header[..8], b"GIOP\x01\x02\x00\x01");
+    let size = u32::from_be_bytes(header[8..12].try_into().unwrap()) as usize;
+    let mut body = vec![0u8; size];
+    std::io::Read::read_exact(c, &mut body).unwrap();
+    let repository_id = b"IDL:omg.org/CORBA/TRANSIENT:1.0\0";
+    let mut expected = Vec::new();
+    expected.extend_from_slice(&id.to_be_bytes());
+    expected.extend_from_slice(&2u32.to_be_bytes()); // SYSTEM_EXCEPTION
+    expected.extend_from_slice(&0u32.to_be_bytes()); // no service context
+    expected.extend_from_slice(&(repository_id.len() as u32).to_be_bytes());
+    expected.extend_from_slice(repository_id);
+    expected.extend_from_slice(&TRANSIENT_LANE_FULL.to_be_bytes());
+    expected.extend_from_slice(&1u32.to_be_bytes()); // COMPLETED_NO
+    assert_eq!(body, expected);
+}
+
+#[test]
+fn a_busy_lane_buffers_up_to_its_bound_answers_transient_past_it_and_runs_them_in_order() {
+    let server = Server::start(one_thread_lanes(
+        LaneConfig::new(low()).max_buffered_requests(3),
+    ));
+    let mut blocked = server.block_low_lane();
+    // Three requests, each on a connection of its own, each buffered
+    // before the next is sent.
+    let mut waiting = Vec::new();
+    for n in 1..=3u32 {
+        let mut c = server.connect(0);
+        c.write_all(&record(10 + n, n, true)).unwrap();
+        assert!(eventually(TIMEOUT, || server.stats(0).waiting == n as usize));
+        waiting.push(c);
+    }
+    // The fourth finds the buffer full: TRANSIENT at once, on the wire.
+    let mut refused = server.connect(0);
+    refused.write_all(&record(14, 4, true)).unwrap();
+    assert_transient_bytes(&mut refused, 14);
+    // Meanwhile the high lane answers at once.
+    high_lane_answers(&server);
+    assert!(server.gate.recorded().is_empty());
+    let stats = server.stats(0);
+    assert_eq!((stats.waiting, stats.buffered, stats.refused), (3, 3, 1));
+
+    server.release.send(()).unwrap();
+    assert_eq!(
+        reply_status(&read_message(&mut blocked)),
+        (1, ReplyStatus::NoException)
+    );
+    for (n, c) in (1..=3u32).zip(&mut waiting) {
+        assert_eq!(
+            reply_status(&read_message(c)),
+            (10 + n, ReplyStatus::NoException)
+        );
+    }
+    assert_eq!(server.gate.recorded(), [1, 2, 3]);
+    // The refused request's connection keeps serving.
+    refused.write_all(&record(15, 5, true)).unwrap();
+    assert_eq!(
+        reply_status(&read_message(&mut refused)),
+        (15, ReplyStatus::NoException)
+    );
+    assert_eq!(server.gate.recorded(), [1, 2, 3, 5]);
+    assert_eq!(server.stats(0).waiting, 0);
+    server.orb.shutdown();
+}
+
+#[test]
+fn without_buffering_a_busy_lane_answers_transient_at_once_and_drops_oneways() {
+    let server =
+        Server::start(one_thread_lanes(LaneConfig::new(low())).allow_request_buffering(false));
+    let mut blocked = server.block_low_lane();
+    let mut c = server.connect(0);
+    c.write_all(&record(20, 1, true)).unwrap();
+    let m = read_message(&mut c);
+    assert_eq!(reply_status(&m).1, ReplyStatus::SystemException);
+    let Content::Reply(r) = &m.content else {
+        unreachable!()
+    };
+    let e = r.system_exception(m.order).unwrap();
+    assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
+    assert_eq!(e.minor, TRANSIENT_LANE_FULL);
+    assert_eq!(e.completed, CompletionStatus::No);
+    // A oneway is dropped, and counted.
+    c.write_all(&record(21, 2, false)).unwrap();
+    assert!(eventually(TIMEOUT, || server.stats(0).dropped_oneways == 1));
+    high_lane_answers(&server);
+
+    server.release.send(()).unwrap();
+    assert_eq!(
+        reply_status(&read_message(&mut blocked)),
+        (1, ReplyStatus::NoException)
+    );
+    c.write_all(&record(22, 3, true)).unwrap();
+    assert_eq!(
+        reply_status(&read_message(&mut c)),
+        (22, ReplyStatus::NoException)
+    );
+    assert_eq!(server.gate.recorded(), [3]);
+    let stats = server.stats(0);
+    assert_eq!((stats.buffered, stats.refused), (0, 1));
+    server.orb.shutdown();
+}
+
+#[test]
+fn a_bound_of_zero_is_no_limit() {
+    let server = Server::start(one_thread_lanes(
+        LaneConfig::new(low()).max_buffered_requests(0),
+    ));
+    let mut blocked = server.block_low_lane();
+    let mut waiting = Vec::new();
+    for n in 1..=8u32 {
+        let mut c = server.connect(0);
+        c.write_all(&record(30 + n, n, true)).unwrap();
+        waiting.push(c);
+    }
+    assert!(eventually(TIMEOUT, || server.stats(0).waiting == 8));
+    server.release.send(()).unwrap();
+    read_message(&mut blocked);
+    for (n, c) in (1..=8u32).zip(&mut waiting) {
+        assert_eq!(
+            reply_status(&read_message(c)),
+            (30 + n, ReplyStatus::NoException)
+        );
+    }
+    let mut recorded = server.gate.recorded();
+    recorded.sort_unstable();
+    assert_eq!(recorded, (1..=8).collect::<Vec<_>>());
+    assert_eq!(server.stats(0).refused, 0);
+    server.orb.shutdown();
+}
