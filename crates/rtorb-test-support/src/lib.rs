@@ -26,6 +26,7 @@ pub mod echo;
 pub mod live;
 pub mod log;
 pub mod net;
+pub mod sched;
 pub mod text;
 pub mod wait;
 pub mod wire;

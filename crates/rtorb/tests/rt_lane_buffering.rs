@@ -16,18 +16,19 @@ use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
     ThreadpoolId,
 };
-use rtorb::runtime::{CdrDecode, CdrEncode, ServerRequest, Skeleton, SystemException};
+use rtorb::runtime::{CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException};
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
 use rtorb_test_support::net::{endpoint_address, read_message};
+use rtorb_test_support::sched::thread_nice;
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::request_to;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// `block` waits to be released; `record(n)` notes `n`; `whoami` says
-/// which thread runs it.
+/// which thread runs it, and at which nice value.
 struct Gate {
     entered: Mutex<Sender<()>>,
     release: Mutex<Receiver<()>>,
@@ -70,7 +71,11 @@ impl Skeleton for Gate {
             }
             "whoami" => {
                 let name = std::thread::current().name().unwrap_or("").to_owned();
-                req.write_results(|e| name.encode(e))
+                let nice = thread_nice();
+                req.write_results(|e| {
+                    name.encode(e)?;
+                    nice.encode(e)
+                })
             }
             _ => Err(rtorb::runtime::bad_operation()),
         }
@@ -198,13 +203,19 @@ fn high_lane_answers(server: &Server) {
         .string_to_object(&server.orb.object_to_string(&hi).unwrap())
         .unwrap();
     for _ in 0..3 {
-        let name = hi
-            .invoke("whoami", |_| Ok(()))
-            .unwrap()
-            .decode::<String, SystemException>(String::decode)
-            .unwrap();
+        let (name, _) = whoami(&hi).unwrap();
         assert!(name.ends_with("-1"), "{name}");
     }
+}
+
+fn whoami(obj: &Object) -> Result<(String, i32), SystemException> {
+    obj.invoke("whoami", |_| Ok(()))?
+        .decode::<(String, i32), SystemException>(|d| Ok((String::decode(d)?, i32::decode(d)?)))
+}
+
+/// The nice value `priority` maps to on `orb`.
+fn nice_of(orb: &Orb, priority: Priority) -> i32 {
+    -i32::from(orb.priority_control().to_native(priority).unwrap().get())
 }
 
 /// The `TRANSIENT` reply to request `id`, in big-endian GIOP 1.2, octet by
@@ -339,5 +350,84 @@ fn a_bound_of_zero_is_no_limit() {
     recorded.sort_unstable();
     assert_eq!(recorded, (1..=8).collect::<Vec<_>>());
     assert_eq!(server.stats(0).refused, 0);
+    server.orb.shutdown();
+}
+
+#[test]
+fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
+    let server = Server::start(
+        one_thread_lanes(LaneConfig::new(low()).static_threads(1)).allow_borrowing(true),
+    );
+    assert_ne!(nice_of(&server.orb, high()), nice_of(&server.orb, low()));
+    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let object = |key: &'static [u8], priority| {
+        let o = server
+            .orb
+            .activate_with_key_at(
+                key,
+                server.gate.clone(),
+                PriorityModelPolicy::server_declared(priority),
+            )
+            .unwrap();
+        client
+            .string_to_object(&server.orb.object_to_string(&o).unwrap())
+            .unwrap()
+    };
+    let (hi, lo) = (object(b"High3", high()), object(b"Low3", low()));
+    let low_thread = format!("rtorb-lane-{}-0", server.pool.index());
+    // The high lane's one thread is in the servant.
+    let mut blocked = server.connect(1);
+    blocked
+        .write_all(&request_to(
+            ByteOrder::Big,
+            1,
+            b"High",
+            "block",
+            true,
+            |_| {},
+        ))
+        .unwrap();
+    server.entered.recv_timeout(TIMEOUT).unwrap();
+    // Its next request runs on the low lane's thread, at the high lane's
+    // priority; that thread then serves its own lane at its own again.
+    for _ in 0..3 {
+        assert_eq!(
+            whoami(&hi).unwrap(),
+            (low_thread.clone(), nice_of(&server.orb, high()))
+        );
+        assert_eq!(
+            whoami(&lo).unwrap(),
+            (low_thread.clone(), nice_of(&server.orb, low()))
+        );
+    }
+    assert_eq!(server.stats(1).refused, 0);
+    server.release.send(()).unwrap();
+    assert_eq!(
+        reply_status(&read_message(&mut blocked)),
+        (1, ReplyStatus::NoException)
+    );
+    server.orb.shutdown();
+}
+
+#[test]
+fn a_higher_lane_does_not_lend() {
+    let server = Server::start(
+        one_thread_lanes(LaneConfig::new(low()).static_threads(1)).allow_borrowing(true),
+    );
+    let mut blocked = server.block_low_lane();
+    let mut c = server.connect(0);
+    c.write_all(&record(2, 7, true)).unwrap();
+    assert!(eventually(TIMEOUT, || server.stats(0).waiting == 1));
+    // The high lane serves its own, and leaves the low lane's waiting.
+    high_lane_answers(&server);
+    assert_eq!(server.stats(0).waiting, 1);
+    assert!(server.gate.recorded().is_empty());
+    server.release.send(()).unwrap();
+    read_message(&mut blocked);
+    assert_eq!(
+        reply_status(&read_message(&mut c)),
+        (2, ReplyStatus::NoException)
+    );
+    assert_eq!(server.gate.recorded(), [7]);
     server.orb.shutdown();
 }

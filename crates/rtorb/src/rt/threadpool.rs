@@ -29,7 +29,14 @@
 //! locks. A connection runs its requests one at a time, in order, so the
 //! requests a lane buffers are those of different connections (a client
 //! thread's own connection, as in the real-time configuration of `rtorb
-//! bench priority`). Borrowing is recorded and not yet acted on.
+//! bench priority`).
+//!
+//! In a pool that allows borrowing ([`ThreadpoolConfig::allow_borrowing`]),
+//! such a lane first asks its lower lanes: while one has a thread free,
+//! the request is kept whatever the bounds, and a free thread of a lower
+//! lane (or the next to be free) runs the lane's waiting requests at the
+//! lane's priority, then sets its own back and returns to its lane. Only
+//! lower lanes lend.
 
 use std::fmt;
 use std::str::FromStr;
@@ -288,8 +295,10 @@ impl ThreadpoolConfig {
         self
     }
 
-    /// Whether a lane may borrow a thread of a lower lane (which then runs
-    /// at the borrowing lane's priority).
+    /// Whether a lane whose threads are all busy may borrow a thread of a
+    /// lower lane of the pool, which runs the lane's waiting requests at
+    /// the lane's priority and then goes back to its own lane, at its own
+    /// priority (not allowed by default).
     pub fn allow_borrowing(mut self, allow: bool) -> ThreadpoolConfig {
         self.allow_borrowing = allow;
         self

@@ -226,6 +226,8 @@ struct EventLoop {
     growth: Growth,
     /// A lane's request buffering (`buffering.rs`).
     buffering: Option<buffering::Buffering>,
+    /// The lanes of its pool it lends threads to (`borrowing.rs`).
+    peers: Option<borrowing::Peers>,
 }
 
 /// Starts `threads` event-loop threads (1: the reactive strategy; more:
@@ -264,6 +266,7 @@ pub(crate) fn spawn_with(
     let accepting = vec![false; acceptors.len()];
     let growth = Growth::new(&start, name);
     let buffering = start.buffering.clone().map(buffering::Buffering::new);
+    let peers = start.borrowing.clone().and_then(borrowing::Peers::new);
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -288,7 +291,9 @@ pub(crate) fn spawn_with(
         free: AtomicUsize::new(0),
         growth,
         buffering,
+        peers,
     });
+    shared.join_pool();
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
         let s = Arc::clone(&shared);
@@ -347,6 +352,9 @@ impl EventLoop {
                 let slot = self.lead(idle, false);
                 let free = self.free.fetch_sub(1, Ordering::SeqCst) - 1;
                 let Some(slot) = slot else {
+                    if self.lend() {
+                        continue;
+                    }
                     break;
                 };
                 if free == 0 {
@@ -401,6 +409,9 @@ impl EventLoop {
                 }
             } else if let Some(slot) = self.take_waiting() {
                 return Some(slot);
+            } else if self.help_wanted() {
+                // A higher lane borrows this thread (`run` lends it).
+                return None;
             }
             while let Some(slot) = ready.pop_front() {
                 if !slot.only_end_of_stream() {
@@ -758,8 +769,10 @@ impl EventLoop {
     }
 }
 
+mod borrowing;
 mod buffering;
 mod growth;
+pub(crate) use borrowing::{LaneBorrowing, PoolLanes};
 pub(crate) use buffering::{BufferPolicy, LaneCounters};
 #[cfg(test)]
 mod tests;

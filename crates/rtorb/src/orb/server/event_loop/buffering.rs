@@ -142,14 +142,21 @@ impl Buffering {
         }
     }
 
-    /// Whether a request of `octets` may wait; if so, its charge is in
+    /// Whether a request of `octets` may wait (whatever the bounds if it
+    /// is to run on a `borrowed` thread); if so, its charge is in
     /// `charge`.
-    fn admit(&self, octets: usize, core: &ServerCore, charge: &mut Option<Charge>) -> bool {
+    fn admit(
+        &self,
+        octets: usize,
+        core: &ServerCore,
+        charge: &mut Option<Charge>,
+        borrowed: bool,
+    ) -> bool {
         let p = &self.policy;
-        if !p.allowed {
+        if !p.allowed && !borrowed {
             return false;
         }
-        {
+        if !borrowed {
             let q = lock(&self.queue);
             if (p.max_requests != 0 && q.requests >= p.max_requests)
                 || (p.max_octets != 0 && q.octets.saturating_add(octets) > p.max_octets)
@@ -331,7 +338,10 @@ impl EventLoop {
             let mut refused = Refused::default();
             let ahead = conn.read_ahead(
                 &self.core,
-                &mut |octets| b.admit(octets, &self.core, &mut charge),
+                &mut |octets| {
+                    let lender = self.peers.is_some() && self.lender_free();
+                    b.admit(octets, &self.core, &mut charge, lender)
+                },
                 &|| b.refusal(),
                 &mut refused,
             );
@@ -344,6 +354,9 @@ impl EventLoop {
             match ahead {
                 Ahead::Whole { len, request } => {
                     b.push(Arc::clone(slot), len, charge.filter(|_| request));
+                    if request {
+                        self.ask_help();
+                    }
                     return;
                 }
                 Ahead::Serve => {

@@ -31,6 +31,8 @@ pub(crate) struct ThreadStart {
     pub(crate) idle: Duration,
     /// A lane's request buffering (`buffering.rs`).
     pub(crate) buffering: Option<super::BufferPolicy>,
+    /// A lane's place in a pool whose lanes lend threads (`borrowing.rs`).
+    pub(crate) borrowing: Option<super::LaneBorrowing>,
 }
 
 impl Default for ThreadStart {
@@ -41,6 +43,7 @@ impl Default for ThreadStart {
             dynamic: 0,
             idle: crate::rt::DEFAULT_DYNAMIC_THREAD_IDLE,
             buffering: None,
+            borrowing: None,
         }
     }
 }

@@ -23,7 +23,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use super::ServerCore;
-use super::event_loop::{self, BufferPolicy, LaneCounters, ThreadStart};
+use super::event_loop::{self, BufferPolicy, LaneBorrowing, LaneCounters, PoolLanes, ThreadStart};
 use crate::rt::{
     LaneConfig, LaneId, LaneStats, Priority, SchedulingError, ThreadpoolConfig, ThreadpoolId,
 };
@@ -59,7 +59,8 @@ impl Lane {
     /// `acceptors`: its static threads, each at the lane's priority before
     /// it serves anything, and its reader (`event_loop/buffering.rs`),
     /// which buffers requests if `buffering` (else refuses them) while
-    /// every thread is busy. Fails (with every thread of the lane ended)
+    /// every thread is busy, and borrows threads of the lower lanes of
+    /// `borrowing` (its pool's lanes, if they lend). Fails (with every thread of the lane ended)
     /// if one of them cannot be set to it.
     pub(crate) fn start(
         core: &ServerCore,
@@ -67,6 +68,7 @@ impl Lane {
         index: u16,
         config: &LaneConfig,
         buffering: bool,
+        borrowing: Option<&Arc<PoolLanes>>,
         acceptors: Vec<Box<dyn Acceptor>>,
     ) -> Result<Lane, LaneError> {
         let id = LaneId { pool, index };
@@ -85,6 +87,11 @@ impl Lane {
                 max_requests: config.buffered_requests(),
                 max_octets: config.request_buffer_size(),
                 counters: Arc::clone(&counters),
+            }),
+            borrowing: borrowing.map(|pool| LaneBorrowing {
+                pool: Arc::clone(pool),
+                index: usize::from(index),
+                priority: config.priority(),
             }),
         };
         let name = format!("rtorb-lane-{}-{}", pool.index(), index);
@@ -156,9 +163,19 @@ impl Threadpool {
             id,
             lanes: Vec::with_capacity(config.lanes().len()),
         };
+        let lending = config.borrowing().then(|| Arc::new(PoolLanes::default()));
         for (i, (lane, acceptors)) in config.lanes().iter().zip(acceptors).enumerate() {
             let index = u16::try_from(i).unwrap_or(u16::MAX);
-            match Lane::start(core, id, index, lane, config.request_buffering(), acceptors) {
+            let buffering = config.request_buffering();
+            match Lane::start(
+                core,
+                id,
+                index,
+                lane,
+                buffering,
+                lending.as_ref(),
+                acceptors,
+            ) {
                 Ok(l) => pool.lanes.push(l),
                 Err(e) => {
                     pool.stop();
@@ -166,6 +183,9 @@ impl Threadpool {
                     return Err(e);
                 }
             }
+        }
+        if let Some(lanes) = &lending {
+            lanes.seal();
         }
         Ok(pool)
     }

@@ -1,0 +1,203 @@
+//! Thread borrowing between the lanes of a pool (`allow_borrowing` of
+//! `RTCORBA::RTORB::create_threadpool_with_lanes`).
+//!
+//! A lane borrows only where it would otherwise buffer: its reader
+//! (`buffering.rs`) has a whole request, no thread of the lane is free and
+//! no dynamic thread is left. If a lane of the same pool with a lower
+//! priority has a thread free (leading or waiting to), the request is
+//! kept whatever the lane's bounds (else it is kept within them, or
+//! refused, as without borrowing). Every lower lane is then asked for
+//! help: a bit set in an atomic word of its own, and its leader woken, so
+//! that the lower lane's thread free now, or the next one to be, takes
+//! the request if the borrowing lane still has no thread free. The
+//! lender's thread gives up leadership (to its lane's next thread), sets
+//! its own priority to the borrowing lane's, runs the borrowing lane's
+//! waiting connections, oldest first, while that lane still has no thread
+//! free, and sets its priority back before it goes back to its lane. The
+//! highest lane asking is helped first.
+//!
+//! Neither lane waits for a lock of the other on its request path: the
+//! borrower only sets a bit and writes to the lender's waker; the lender
+//! takes the borrower's waiting queue (the borrower's lock) only at the
+//! borrower's priority, as a thread of the borrower would. The lanes of a
+//! pool know each other once all have started; a lane of a pool without
+//! borrowing has none of this, and its request path only reads whether
+//! help is wanted (one atomic load) when it has peers.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
+
+use super::EventLoop;
+use crate::rt::Priority;
+use crate::sync::Mutex;
+
+/// The lanes of one pool that lend each other threads.
+#[derive(Default)]
+pub(crate) struct PoolLanes {
+    /// The lanes started so far.
+    joining: Mutex<Vec<(usize, Priority, Weak<EventLoop>)>>,
+    /// Every lane, by index, once all have started.
+    lanes: OnceLock<Vec<(Priority, Weak<EventLoop>)>>,
+}
+
+impl PoolLanes {
+    /// Lets the lanes lend to each other, once every lane has started.
+    pub(crate) fn seal(&self) {
+        let mut joining = std::mem::take(&mut *self.joining.lock());
+        joining.sort_by_key(|(i, _, _)| *i);
+        let _ = self
+            .lanes
+            .set(joining.into_iter().map(|(_, p, l)| (p, l)).collect());
+    }
+}
+
+/// A lane's place in its pool, for borrowing.
+#[derive(Clone)]
+pub(crate) struct LaneBorrowing {
+    /// The lanes of the pool.
+    pub(crate) pool: Arc<PoolLanes>,
+    /// The lane's index in the pool (below 64).
+    pub(crate) index: usize,
+    /// The lane's priority.
+    pub(crate) priority: Priority,
+}
+
+impl std::fmt::Debug for LaneBorrowing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LaneBorrowing")
+            .field("index", &self.index)
+            .field("priority", &self.priority)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A running lane's peers.
+pub(super) struct Peers {
+    lane: LaneBorrowing,
+    /// The lanes (bit `i`: lane `i`) that want a thread of this one.
+    help: AtomicU64,
+}
+
+impl Peers {
+    pub(super) fn new(lane: LaneBorrowing) -> Option<Peers> {
+        (lane.index < 64).then(|| Peers {
+            lane,
+            help: AtomicU64::new(0),
+        })
+    }
+}
+
+impl EventLoop {
+    /// Joins the pool's lanes.
+    pub(super) fn join_pool(self: &Arc<Self>) {
+        if let Some(p) = &self.peers {
+            p.lane
+                .pool
+                .joining
+                .lock()
+                .push((p.lane.index, p.lane.priority, Arc::downgrade(self)));
+        }
+    }
+
+    /// Whether a lower lane of the pool has a thread free.
+    #[cold]
+    pub(super) fn lender_free(&self) -> bool {
+        let Some(p) = &self.peers else {
+            return false;
+        };
+        let Some(lanes) = p.lane.pool.lanes.get() else {
+            return false;
+        };
+        lanes
+            .iter()
+            .filter(|(priority, _)| *priority < p.lane.priority)
+            .filter_map(|(_, l)| l.upgrade())
+            .any(|l| l.free.load(Ordering::SeqCst) > 0 && !l.core.stopping())
+    }
+
+    /// Asks every lower lane of the pool for a thread (this lane has a
+    /// request waiting): one free now, or the next to be.
+    #[cold]
+    pub(super) fn ask_help(&self) {
+        let Some(me) = &self.peers else {
+            return;
+        };
+        let Some(lanes) = me.lane.pool.lanes.get() else {
+            return;
+        };
+        for (priority, lender) in lanes {
+            if *priority >= me.lane.priority {
+                continue;
+            }
+            let Some(lender) = lender.upgrade() else {
+                continue;
+            };
+            if let Some(them) = &lender.peers {
+                them.help.fetch_or(1 << me.lane.index, Ordering::SeqCst);
+                let _ = lender.waker.wake();
+            }
+        }
+    }
+
+    /// Whether a higher lane asks for a thread of this one.
+    #[inline]
+    pub(super) fn help_wanted(&self) -> bool {
+        self.peers
+            .as_ref()
+            .is_some_and(|p| p.help.load(Ordering::Acquire) != 0)
+    }
+
+    /// Lends the calling thread (which has given up leadership) to the
+    /// lanes that asked; `false` if none did (or the loop stops).
+    #[cold]
+    pub(super) fn lend(&self) -> bool {
+        let Some(p) = &self.peers else {
+            return false;
+        };
+        if self.core.stopping() {
+            return false;
+        }
+        let wanted = p.help.swap(0, Ordering::AcqRel);
+        if wanted == 0 {
+            return false;
+        }
+        let Some(lanes) = p.lane.pool.lanes.get() else {
+            return true;
+        };
+        let mut borrowers: Vec<(Priority, Arc<EventLoop>)> = lanes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < 64 && wanted & (1 << i) != 0)
+            .filter_map(|(_, (priority, l))| Some((*priority, l.upgrade()?)))
+            .filter(|(priority, _)| *priority > p.lane.priority)
+            .collect();
+        borrowers.sort_by_key(|(priority, _)| std::cmp::Reverse(*priority));
+        for (priority, borrower) in borrowers {
+            self.run_for(&borrower, priority);
+        }
+        true
+    }
+
+    /// Runs `borrower`'s waiting connections at its `priority` while it
+    /// has no thread free, then sets the thread back to its own lane's.
+    fn run_for(&self, borrower: &EventLoop, priority: Priority) {
+        let Some(p) = &self.peers else {
+            return;
+        };
+        if let Some(control) = &self.core.priorities
+            && control.set_thread_priority(priority).is_err()
+        {
+            return;
+        }
+        while borrower.free.load(Ordering::SeqCst) == 0 && !borrower.core.stopping() {
+            let Some(slot) = borrower.take_waiting() else {
+                break;
+            };
+            borrower.serve(&slot);
+        }
+        if let Some(control) = &self.core.priorities {
+            // Back to the lane's priority, which it had before.
+            let _ = control.set_thread_priority(p.lane.priority);
+        }
+    }
+}
