@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rtorb::minor::TRANSIENT_LANE_FULL;
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, OrbConfig};
 use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
     ThreadpoolId,
@@ -108,6 +108,24 @@ impl Server {
             .build()
             .unwrap();
         let pool = orb.create_threadpool(pool).unwrap();
+        Server::serve(orb, pool)
+    }
+
+    /// The server of the lanes of `-ORB` options.
+    fn from_options(args: &[&str]) -> Server {
+        let mut config = OrbConfig::default();
+        config.apply_args(args.iter().copied()).unwrap();
+        let orb = Orb::builder()
+            .config(config)
+            .listen("iiop://127.0.0.1:0")
+            .sched_policy(SchedPolicy::Other)
+            .build()
+            .unwrap();
+        let pool = orb.threadpools()[0];
+        Server::serve(orb, pool)
+    }
+
+    fn serve(orb: Orb, pool: ThreadpoolId) -> Server {
         let (gate, entered, release) = Gate::new();
         orb.activate_with_key_at(
             &b"Low"[..],
@@ -429,5 +447,35 @@ fn a_higher_lane_does_not_lend() {
         (2, ReplyStatus::NoException)
     );
     assert_eq!(server.gate.recorded(), [7]);
+    server.orb.shutdown();
+}
+
+#[test]
+fn lane_buffering_comes_from_orb_options() {
+    let (lo, hi) = (low().get().to_string(), high().get().to_string());
+    let server = Server::from_options(&[
+        "-ORBLane",
+        &format!("{lo}:1"),
+        "-ORBLane",
+        &format!("{hi}:1"),
+        "-ORBLaneBuffering",
+        "1",
+        "-ORBLaneBorrowing",
+        "no",
+    ]);
+    let mut blocked = server.block_low_lane();
+    let mut kept = server.connect(0);
+    kept.write_all(&record(2, 1, true)).unwrap();
+    assert!(eventually(TIMEOUT, || server.stats(0).waiting == 1));
+    let mut refused = server.connect(0);
+    refused.write_all(&record(3, 2, true)).unwrap();
+    assert_transient_bytes(&mut refused, 3);
+    server.release.send(()).unwrap();
+    read_message(&mut blocked);
+    assert_eq!(
+        reply_status(&read_message(&mut kept)),
+        (2, ReplyStatus::NoException)
+    );
+    assert_eq!(server.gate.recorded(), [1]);
     server.orb.shutdown();
 }

@@ -11,7 +11,7 @@ use rtorb_cdr::CodeSetId;
 use super::OrbError;
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
-use crate::rt::{LaneConfig, MappingKind, SchedPolicy, WhenDenied};
+use crate::rt::{LaneBuffering, LaneConfig, MappingKind, SchedPolicy, WhenDenied};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -214,6 +214,13 @@ pub struct OrbConfig {
     /// The lanes of a thread pool the ORB starts with (`-ORBLane
     /// PRIORITY:THREADS[:ENDPOINT]`, repeatable; none by default).
     pub lanes: Vec<LaneConfig>,
+    /// How the lanes of `-ORBLane` buffer requests while their threads
+    /// are all busy (`-ORBLaneBuffering REQUESTS[:OCTETS]` or `no`; 64
+    /// requests by default).
+    pub lane_buffering: LaneBuffering,
+    /// Whether the lanes of `-ORBLane` borrow threads of lower lanes
+    /// (`-ORBLaneBorrowing yes|no`; no by default).
+    pub lane_borrowing: bool,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -270,6 +277,8 @@ impl Default for OrbConfig {
             priority_mapping: MappingKind::Linear,
             sched_denied: WhenDenied::RunAtOther,
             lanes: Vec::new(),
+            lane_buffering: LaneBuffering::default(),
+            lane_borrowing: false,
         }
     }
 }
@@ -432,6 +441,24 @@ impl OrbConfig {
                         .parse()
                         .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
                     self.lanes.push(lane);
+                }
+                "lanebuffering" => {
+                    let v = value()?;
+                    self.lane_buffering = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                }
+                "laneborrowing" => {
+                    let v = value()?;
+                    self.lane_borrowing = match v.trim().to_ascii_lowercase().as_str() {
+                        "yes" | "true" | "1" => true,
+                        "no" | "false" | "0" => false,
+                        _ => {
+                            return Err(OrbError::Args(format!(
+                                "{arg} wants yes or no, not {v:?}"
+                            )));
+                        }
+                    };
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

@@ -483,6 +483,7 @@ impl OrbBuilder {
             code_sets: config.code_sets,
         });
         let lanes = config.lanes.clone();
+        let (buffering, borrowing) = (config.lane_buffering, config.lane_borrowing);
         let orb = Orb {
             registry,
             config,
@@ -499,7 +500,13 @@ impl OrbBuilder {
         let from_options = (!lanes.is_empty()).then(|| {
             lanes
                 .into_iter()
+                .map(|l| {
+                    l.max_buffered_requests(buffering.max_requests)
+                        .max_request_buffer_size(buffering.max_octets)
+                })
                 .fold(ThreadpoolConfig::new(), ThreadpoolConfig::lane)
+                .allow_request_buffering(buffering.allowed)
+                .allow_borrowing(borrowing)
         });
         for pool in from_options.into_iter().chain(self.threadpools) {
             orb.create_threadpool(pool)?;

@@ -353,6 +353,26 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "none",
         example: "20000:2:iiop://127.0.0.1:0",
     },
+    OrbOption {
+        name: "LaneBuffering",
+        aliases: &[],
+        builder: Some("threadpool"),
+        policy: None,
+        omniorb: None,
+        values: "what each `-ORBLane` lane buffers while its threads are all busy, `REQUESTS[:OCTETS]` (0: no limit), or no (TRANSIENT at once)",
+        default: "64",
+        example: "16:65536",
+    },
+    OrbOption {
+        name: "LaneBorrowing",
+        aliases: &[],
+        builder: Some("threadpool"),
+        policy: None,
+        omniorb: None,
+        values: "yes or no: a busy `-ORBLane` lane runs requests on a free thread of a lower lane, at its own priority",
+        default: "no",
+        example: "yes",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

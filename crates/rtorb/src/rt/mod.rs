@@ -53,7 +53,7 @@ pub use policy::{
 };
 pub use priority::{NativePriority, Priority, PriorityError};
 pub use threadpool::{
-    BadLane, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId,
-    LaneStats, ThreadpoolConfig, ThreadpoolId,
+    BadLane, BadLaneBuffering, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS,
+    LaneBuffering, LaneConfig, LaneId, LaneStats, ThreadpoolConfig, ThreadpoolId,
 };
 pub use watchdog::{Watchdog, WatchdogExpired};

@@ -208,6 +208,79 @@ pub struct LaneStats {
     pub dropped_oneways: u64,
 }
 
+/// How the lanes of the ORB's `-ORBLane` pool buffer requests
+/// (`-ORBLaneBuffering`): `REQUESTS[:OCTETS]` bounds every lane (0: no
+/// limit), `no` answers `TRANSIENT` at once when a lane's threads are all
+/// busy.
+///
+/// ```
+/// use rtorb::rt::LaneBuffering;
+///
+/// let b: LaneBuffering = "16:65536".parse().unwrap();
+/// assert_eq!((b.allowed, b.max_requests, b.max_octets), (true, 16, 65536));
+/// assert!(!"no".parse::<LaneBuffering>().unwrap().allowed);
+/// assert_eq!(LaneBuffering::default().to_string(), "64");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaneBuffering {
+    /// Whether lanes buffer ([`ThreadpoolConfig::allow_request_buffering`]).
+    pub allowed: bool,
+    /// [`LaneConfig::max_buffered_requests`] of every lane.
+    pub max_requests: usize,
+    /// [`LaneConfig::max_request_buffer_size`] of every lane.
+    pub max_octets: usize,
+}
+
+impl Default for LaneBuffering {
+    /// Allowed, [`DEFAULT_LANE_BUFFERED_REQUESTS`], no octet bound.
+    fn default() -> LaneBuffering {
+        LaneBuffering {
+            allowed: true,
+            max_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
+            max_octets: 0,
+        }
+    }
+}
+
+/// `-ORBLaneBuffering` is neither `no` nor `REQUESTS[:OCTETS]`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed lane buffering {0:?} (REQUESTS[:OCTETS], 0 for no limit, or no)")]
+pub struct BadLaneBuffering(pub String);
+
+impl FromStr for LaneBuffering {
+    type Err = BadLaneBuffering;
+
+    fn from_str(s: &str) -> Result<LaneBuffering, BadLaneBuffering> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("no") {
+            return Ok(LaneBuffering {
+                allowed: false,
+                ..LaneBuffering::default()
+            });
+        }
+        let bad = || BadLaneBuffering(s.to_owned());
+        let (requests, octets) = s.split_once(':').unwrap_or((s, "0"));
+        Ok(LaneBuffering {
+            allowed: true,
+            max_requests: requests.trim().parse().map_err(|_| bad())?,
+            max_octets: octets.trim().parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+impl fmt::Display for LaneBuffering {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.allowed {
+            return f.write_str("no");
+        }
+        write!(f, "{}", self.max_requests)?;
+        if self.max_octets != 0 {
+            write!(f, ":{}", self.max_octets)?;
+        }
+        Ok(())
+    }
+}
+
 /// A lane written as `PRIORITY:THREADS[:ENDPOINT]` is malformed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -354,6 +354,10 @@ impl EventLoop {
             match ahead {
                 Ahead::Whole { len, request } => {
                     b.push(Arc::clone(slot), len, charge.filter(|_| request));
+                    // A thread of the lane may have become free and lead
+                    // meanwhile (the reader then waits for leadership):
+                    // it takes the connection at its next look.
+                    let _ = self.waker.wake();
                     if request {
                         self.ask_help();
                     }
