@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rtorb::orb::Orb;
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb::sync::thread_acquisitions;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
@@ -40,6 +41,37 @@ impl Skeleton for Counting {
     }
 }
 
+impl Counting {
+    fn new() -> Arc<Counting> {
+        Arc::new(Counting {
+            inner: CubitSkeleton(CubitImpl::default()),
+            last: AtomicU64::new(0),
+            sum: AtomicU64::new(0),
+            turns: AtomicU64::new(0),
+        })
+    }
+
+    /// Calls `cubit` `calls` times after a warm-up, and gives back the
+    /// lock acquisitions per call on the calling thread and per turn of
+    /// the server thread.
+    fn measure(&self, cubit: &Cubit, calls: u64) -> (f64, f64) {
+        for l in 0..50 {
+            assert_eq!(cubit.cube_long(l).unwrap(), l * l * l);
+        }
+        self.sum.store(0, Ordering::SeqCst);
+        self.turns.store(0, Ordering::SeqCst);
+        let before = thread_acquisitions().unwrap();
+        for l in 0..calls as i32 {
+            assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
+        }
+        let client = (thread_acquisitions().unwrap() - before) as f64 / calls as f64;
+        let turns = self.turns.load(Ordering::SeqCst);
+        assert_eq!(turns, calls);
+        let server = self.sum.load(Ordering::SeqCst) as f64 / turns as f64;
+        (client, server)
+    }
+}
+
 #[test]
 fn lock_acquisitions_per_cube_long_through_the_orb() {
     assert!(
@@ -52,30 +84,12 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
         format!("uiop://{}", path.display()),
     ] {
         let server = Orb::builder().listen(endpoint.clone()).build().unwrap();
-        let counting = Arc::new(Counting {
-            inner: CubitSkeleton(CubitImpl::default()),
-            last: AtomicU64::new(0),
-            sum: AtomicU64::new(0),
-            turns: AtomicU64::new(0),
-        });
+        let counting = Counting::new();
         let obj = server.activate_with_key(&b"Cubit"[..], counting.clone());
         let ior = server.object_to_string(&obj).expect("a reference");
         let client = Orb::builder().build().unwrap();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
-        for l in 0..50 {
-            assert_eq!(cubit.cube_long(l).unwrap(), l * l * l);
-        }
-        counting.sum.store(0, Ordering::SeqCst);
-        counting.turns.store(0, Ordering::SeqCst);
-        const CALLS: u64 = 1000;
-        let before = thread_acquisitions().unwrap();
-        for l in 0..CALLS as i32 {
-            assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
-        }
-        let client_locks = (thread_acquisitions().unwrap() - before) as f64 / CALLS as f64;
-        let turns = counting.turns.load(Ordering::SeqCst);
-        assert_eq!(turns, CALLS);
-        let server_locks = counting.sum.load(Ordering::SeqCst) as f64 / turns as f64;
+        let (client_locks, server_locks) = counting.measure(&cubit, 1000);
         println!("{endpoint}: locks per cube_long: client {client_locks}, server {server_locks}");
         // None on the client (a thread finds the connection it put back
         // in its endpoint's lock-free slot), none on the server: a
@@ -90,4 +104,43 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
         server.shutdown();
     }
     let _ = std::fs::remove_file(path);
+}
+
+/// A lane's thread leads its event loop and serves what it reads: per
+/// request the leader lock (to wait for events) and the connection (to
+/// read and reply), and nothing else; its connection table is the
+/// leader's alone. The lane shares no lock with another lane (each has its
+/// own event loop), so at most two per request on the server side of a
+/// high-priority client's path, as the priority-inversion benchmark asks.
+#[test]
+fn a_lane_takes_two_locks_per_request() {
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap();
+    let priority = Priority::MIN;
+    server
+        .create_threadpool(
+            ThreadpoolConfig::new().lane(LaneConfig::new(priority).static_threads(1)),
+        )
+        .unwrap();
+    let counting = Counting::new();
+    let obj = server
+        .activate_with_key_at(
+            &b"Cubit"[..],
+            counting.clone(),
+            PriorityModelPolicy::server_declared(priority),
+        )
+        .unwrap();
+    let ior = server.object_to_string(&obj).expect("a reference");
+    let client = Orb::builder().build().unwrap();
+    let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
+    let (client_locks, server_locks) = counting.measure(&cubit, 1000);
+    println!("lane: locks per cube_long: client {client_locks}, server {server_locks}");
+    assert_eq!(client_locks, 0.0, "client");
+    // Three before the table moved under the leader lock.
+    assert!(server_locks <= 2.0, "server: {server_locks} per request");
+    client.shutdown();
+    server.shutdown();
 }

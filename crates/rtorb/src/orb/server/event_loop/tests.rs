@@ -214,6 +214,23 @@ struct Listener {
     bell: (UnixStream, UnixStream),
     queue: Mutex<VecDeque<Box<dyn Transport>>>,
     then: Then,
+    /// Connections handed out.
+    accepted: Arc<AtomicUsize>,
+    /// Written to its peer at the next accept, which is noted in
+    /// [`Clock::armed_at`].
+    armed: Arc<Mutex<Option<Armed>>>,
+    clock: Arc<Clock>,
+}
+
+/// A client's end and the request to write on it.
+type Armed = (UnixStream, Vec<u8>);
+
+/// Accept counts: when a client's request was written, and when the
+/// server next read that client.
+#[derive(Debug)]
+struct Clock {
+    armed_at: AtomicUsize,
+    seen_at: AtomicUsize,
 }
 
 impl std::fmt::Debug for Listener {
@@ -231,6 +248,12 @@ impl Listener {
             bell: (bell, ringer),
             queue: Mutex::new(queue.into()),
             then,
+            accepted: Arc::new(AtomicUsize::new(0)),
+            armed: Arc::new(Mutex::new(None)),
+            clock: Arc::new(Clock {
+                armed_at: AtomicUsize::new(usize::MAX),
+                seen_at: AtomicUsize::new(usize::MAX),
+            }),
         }
     }
 }
@@ -246,6 +269,11 @@ impl Acceptor for Listener {
         &self.endpoint
     }
     fn accept(&self) -> Result<Box<dyn Transport>, TransportError> {
+        let n = self.accepted.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some((mut peer, request)) = self.armed.lock().take() {
+            self.clock.armed_at.store(n, Ordering::SeqCst);
+            peer.write_all(&request).unwrap();
+        }
         if let Some(t) = self.queue.lock().pop_front() {
             return Ok(t);
         }
@@ -330,7 +358,13 @@ fn client() -> (UnixTransport, UnixStream) {
     let (server, mut peer) = UnixStream::pair().unwrap();
     peer.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    let locate = encode_message(&Message::new(
+    peer.write_all(&locate_request()).unwrap();
+    (unix(server), peer)
+}
+
+/// A GIOP 1.2 `LocateRequest` for a key no adapter has.
+fn locate_request() -> Vec<u8> {
+    encode_message(&Message::new(
         Version::V1_2,
         ByteOrder::Big,
         Content::LocateRequest(LocateRequest {
@@ -338,9 +372,8 @@ fn client() -> (UnixTransport, UnixStream) {
             target: TargetAddress::Key(bytes::Bytes::from_static(b"none")),
         }),
     ))
-    .unwrap();
-    peer.write_all(&locate).unwrap();
-    (unix(server), peer)
+    .unwrap()
+    .to_vec()
 }
 
 /// Reads the `LocateReply` the client's call gets (within the read
@@ -419,6 +452,90 @@ fn a_refused_connection_takes_a_turn_not_the_loop() {
     assert!(
         read <= most,
         "{read} octets read of {REFUSED} refused connections before another was served (at most {most})"
+    );
+    stop(&core, threads);
+}
+
+/// A client's transport that notes the accept count at its first read
+/// after its request was written (see [`Listener::armed`]).
+#[derive(Debug)]
+struct Timed {
+    inner: UnixTransport,
+    accepted: Arc<AtomicUsize>,
+    clock: Arc<Clock>,
+}
+
+impl AsRawFd for Timed {
+    fn as_raw_fd(&self) -> std::os::fd::RawFd {
+        self.inner.as_raw_fd()
+    }
+}
+
+impl Transport for Timed {
+    fn protocol(&self) -> &'static str {
+        self.inner.protocol()
+    }
+    fn messaging(&self) -> FrameProtocol {
+        self.inner.messaging()
+    }
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.clock.armed_at.load(Ordering::SeqCst) != usize::MAX {
+            let now = self.accepted.load(Ordering::SeqCst);
+            let _ = self.clock.seen_at.compare_exchange(
+                usize::MAX,
+                now,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            );
+        }
+        self.inner.read(buf)
+    }
+    fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+        self.inner.writev(bufs)
+    }
+    fn shutdown(&mut self, how: std::net::Shutdown) -> std::io::Result<()> {
+        self.inner.shutdown(how)
+    }
+    fn peer(&self) -> String {
+        self.inner.peer()
+    }
+    fn set_nonblocking(&mut self, on: bool) -> std::io::Result<()> {
+        self.inner.set_nonblocking(on)
+    }
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_write_timeout(t)
+    }
+}
+
+#[test]
+fn a_served_client_waits_for_at_most_a_round_of_accepts() {
+    // A client served once, then connections that never stop coming; its
+    // second request is written during an accept: the server reads it
+    // before it has accepted more than the rest of that round.
+    let core = core();
+    let (server, mut peer) = client();
+    let mut listener = Listener::new(Vec::new(), Then::Churn);
+    let timed = Timed {
+        inner: server,
+        accepted: Arc::clone(&listener.accepted),
+        clock: Arc::clone(&listener.clock),
+    };
+    listener.queue = Mutex::new(VecDeque::from([Box::new(timed) as Box<dyn Transport>]));
+    let (armed, clock) = (Arc::clone(&listener.armed), Arc::clone(&listener.clock));
+    let threads = spawn(Arc::clone(&core), vec![Box::new(listener)], 1).unwrap();
+    answered(&mut peer, "first request, accepting without end");
+    *armed.lock() = Some((peer.try_clone().unwrap(), locate_request()));
+    answered(&mut peer, "second request, accepting without end");
+    let (at, seen) = (
+        clock.armed_at.load(Ordering::SeqCst),
+        clock.seen_at.load(Ordering::SeqCst),
+    );
+    assert!(
+        seen - at < ACCEPTS_PER_TURN,
+        "request written at accept {at}, read at accept {seen}: more than the rest of a round ({ACCEPTS_PER_TURN})"
     );
     stop(&core, threads);
 }
