@@ -450,15 +450,9 @@ impl OrbConfig {
                 }
                 "laneborrowing" => {
                     let v = value()?;
-                    self.lane_borrowing = match v.trim().to_ascii_lowercase().as_str() {
-                        "yes" | "true" | "1" => true,
-                        "no" | "false" | "0" => false,
-                        _ => {
-                            return Err(OrbError::Args(format!(
-                                "{arg} wants yes or no, not {v:?}"
-                            )));
-                        }
-                    };
+                    self.lane_borrowing = crate::rt::yes_or_no(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants yes or no, not {v:?}"))
+                    })?;
                 }
                 "serverwritetimeout" => {
                     let v = value()?;

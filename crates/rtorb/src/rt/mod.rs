@@ -52,6 +52,7 @@ pub use policy::{
     priority_context,
 };
 pub use priority::{NativePriority, Priority, PriorityError};
+pub(crate) use threadpool::yes_or_no;
 pub use threadpool::{
     BadLane, BadLaneBuffering, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS,
     LaneBuffering, LaneConfig, LaneId, LaneStats, ThreadpoolConfig, ThreadpoolId,

@@ -281,6 +281,16 @@ impl fmt::Display for LaneBuffering {
     }
 }
 
+/// `yes` or `no` (or `true`, `false`, `1`, `0`), in any case
+/// (`-ORBLaneBorrowing`).
+pub(crate) fn yes_or_no(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" => Some(true),
+        "no" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
 /// A lane written as `PRIORITY:THREADS[:ENDPOINT]` is malformed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -415,5 +425,22 @@ mod tests {
         for bad in ["", "x:1", "-1:1", "10:0", "10", "40000:1"] {
             assert!(bad.parse::<LaneConfig>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn lane_buffering_and_borrowing_parse() {
+        let b: LaneBuffering = "0".parse().unwrap();
+        assert_eq!((b.allowed, b.max_requests, b.max_octets), (true, 0, 0));
+        assert_eq!("NO".parse::<LaneBuffering>().unwrap().to_string(), "no");
+        assert_eq!(
+            "16:65536".parse::<LaneBuffering>().unwrap().to_string(),
+            "16:65536"
+        );
+        for bad in ["", "x", "1:x", "-1", "yes"] {
+            assert!(bad.parse::<LaneBuffering>().is_err(), "{bad}");
+        }
+        assert_eq!(yes_or_no(" Yes "), Some(true));
+        assert_eq!(yes_or_no("0"), Some(false));
+        assert_eq!(yes_or_no("maybe"), None);
     }
 }

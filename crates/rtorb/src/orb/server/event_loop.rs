@@ -254,10 +254,8 @@ struct EventLoop {
     free: AtomicUsize,
     /// The dynamic threads it may start.
     growth: Growth,
-    /// A lane's request buffering (`buffering.rs`).
-    buffering: Option<buffering::Buffering>,
-    /// The lanes of its pool it lends threads to (`borrowing.rs`).
-    peers: Option<borrowing::Peers>,
+    /// A lane's buffering and borrowing (`buffering.rs`, `borrowing.rs`).
+    lane: buffering::LaneParts,
 }
 
 /// Starts `threads` event-loop threads (1: the reactive strategy; more:
@@ -295,8 +293,7 @@ pub(crate) fn spawn_with(
     let threads = threads.max(1);
     let accepting = vec![false; acceptors.len()];
     let growth = Growth::new(&start, name);
-    let buffering = start.buffering.clone().map(buffering::Buffering::new);
-    let peers = start.borrowing.clone().and_then(borrowing::Peers::new);
+    let lane = buffering::LaneParts::new(&start);
     let shared = Arc::new(EventLoop {
         core,
         registry,
@@ -322,10 +319,8 @@ pub(crate) fn spawn_with(
         running: AtomicUsize::new(threads),
         free: AtomicUsize::new(0),
         growth,
-        buffering,
-        peers,
+        lane,
     });
-    shared.join_pool();
     let mut handles = Vec::with_capacity(threads);
     for _ in 0..threads {
         let s = Arc::clone(&shared);
@@ -349,18 +344,7 @@ pub(crate) fn spawn_with(
             }
         }
     }
-    match shared.spawn_reader(&start, name) {
-        Ok(reader) => handles.extend(reader),
-        Err(e) => {
-            // The threads started end with the loop.
-            shared.core.stop();
-            for h in handles {
-                let _ = h.join();
-            }
-            return Err(e);
-        }
-    }
-    Ok(handles)
+    shared.start_lane(&start, name, handles)
 }
 
 impl EventLoop {
@@ -394,10 +378,7 @@ impl EventLoop {
                     self.note_busy();
                 }
                 self.serve(&slot);
-                // A lane's requests that waited for a thread, oldest first.
-                while let Some(waiting) = self.take_waiting() {
-                    self.serve(&waiting);
-                }
+                self.serve_waiting();
             }
         }
         if self.running.fetch_sub(1, Ordering::AcqRel) == 1 {
@@ -416,9 +397,8 @@ impl EventLoop {
     /// became ready before it, and for at most one turn of a busy one.
     ///
     /// With `idle` (a dynamic thread), it also returns `None` once it has
-    /// led for that long with nothing to do. A lane's `reader`
-    /// (`buffering.rs`) returns `None` once a thread of the lane is free;
-    /// the lane's threads take its waiting connections first.
+    /// led for that long with nothing to do. See `buffering.rs` for a
+    /// lane's `reader`, and what a lane's threads take first.
     fn lead(&self, idle: Option<Duration>, reader: bool) -> Option<Arc<Slot>> {
         let mut guard = lock(&self.leader);
         let since = idle.map(|_| Instant::now());
@@ -436,15 +416,8 @@ impl EventLoop {
             if self.core.stopping() {
                 return None;
             }
-            if reader {
-                if self.free.load(Ordering::SeqCst) > 0 {
-                    return None;
-                }
-            } else if let Some(slot) = self.take_waiting() {
-                return Some(slot);
-            } else if self.help_wanted() {
-                // A higher lane borrows this thread (`run` lends it).
-                return None;
+            if let Some(turn) = self.lane_turn(reader) {
+                return turn;
             }
             while let Some(slot) = ready.pop_front() {
                 if !slot.only_end_of_stream() {

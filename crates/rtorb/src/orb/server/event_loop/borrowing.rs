@@ -90,7 +90,7 @@ impl Peers {
 impl EventLoop {
     /// Joins the pool's lanes.
     pub(super) fn join_pool(self: &Arc<Self>) {
-        if let Some(p) = &self.peers {
+        if let Some(p) = &self.lane.peers {
             p.lane
                 .pool
                 .joining
@@ -102,7 +102,7 @@ impl EventLoop {
     /// Whether a lower lane of the pool has a thread free.
     #[cold]
     pub(super) fn lender_free(&self) -> bool {
-        let Some(p) = &self.peers else {
+        let Some(p) = &self.lane.peers else {
             return false;
         };
         let Some(lanes) = p.lane.pool.lanes.get() else {
@@ -119,7 +119,7 @@ impl EventLoop {
     /// request waiting): one free now, or the next to be.
     #[cold]
     pub(super) fn ask_help(&self) {
-        let Some(me) = &self.peers else {
+        let Some(me) = &self.lane.peers else {
             return;
         };
         let Some(lanes) = me.lane.pool.lanes.get() else {
@@ -132,7 +132,7 @@ impl EventLoop {
             let Some(lender) = lender.upgrade() else {
                 continue;
             };
-            if let Some(them) = &lender.peers {
+            if let Some(them) = &lender.lane.peers {
                 them.help.fetch_or(1 << me.lane.index, Ordering::SeqCst);
                 let _ = lender.waker.wake();
             }
@@ -142,7 +142,8 @@ impl EventLoop {
     /// Whether a higher lane asks for a thread of this one.
     #[inline]
     pub(super) fn help_wanted(&self) -> bool {
-        self.peers
+        self.lane
+            .peers
             .as_ref()
             .is_some_and(|p| p.help.load(Ordering::Acquire) != 0)
     }
@@ -151,7 +152,7 @@ impl EventLoop {
     /// lanes that asked; `false` if none did (or the loop stops).
     #[cold]
     pub(super) fn lend(&self) -> bool {
-        let Some(p) = &self.peers else {
+        let Some(p) = &self.lane.peers else {
             return false;
         };
         if self.core.stopping() {
@@ -181,7 +182,7 @@ impl EventLoop {
     /// Runs `borrower`'s waiting connections at its `priority` while it
     /// has no thread free, then sets the thread back to its own lane's.
     fn run_for(&self, borrower: &EventLoop, priority: Priority) {
-        let Some(p) = &self.peers else {
+        let Some(p) = &self.lane.peers else {
             return;
         };
         if let Some(control) = &self.core.priorities

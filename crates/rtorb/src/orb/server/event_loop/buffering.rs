@@ -49,6 +49,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 use super::super::ServerCore;
 use super::super::budget::Charge;
 use super::super::connection::{Ahead, Refused};
+use super::borrowing::Peers;
 use super::{EventLoop, Slot, ThreadStart, lock};
 use crate::minor::TRANSIENT_LANE_FULL;
 use crate::rt::{LaneId, LaneStats};
@@ -246,31 +247,87 @@ impl Buffering {
     }
 }
 
+/// What an event loop has of a lane: its buffering and its peers.
+pub(super) struct LaneParts {
+    buffering: Option<Buffering>,
+    pub(super) peers: Option<Peers>,
+}
+
+impl LaneParts {
+    pub(super) fn new(start: &ThreadStart) -> LaneParts {
+        LaneParts {
+            buffering: start.buffering.clone().map(Buffering::new),
+            peers: start.borrowing.clone().and_then(Peers::new),
+        }
+    }
+}
+
 impl EventLoop {
-    /// Starts the reader of a lane that buffers.
-    pub(super) fn spawn_reader(
+    /// After its threads (`handles`) have started: joins the loop's pool
+    /// and starts the reader of a lane; on failure the loop stops and its
+    /// threads are joined.
+    pub(super) fn start_lane(
         self: &Arc<Self>,
         start: &ThreadStart,
         name: &str,
-    ) -> std::io::Result<Option<JoinHandle<()>>> {
-        let Some(b) = &self.buffering else {
-            return Ok(None);
+        mut handles: Vec<JoinHandle<()>>,
+    ) -> std::io::Result<Vec<JoinHandle<()>>> {
+        self.join_pool();
+        let Some(b) = &self.lane.buffering else {
+            return Ok(handles);
         };
         let s = Arc::clone(self);
         let start = ThreadStart {
             report: None,
             ..start.clone()
         };
-        let h = std::thread::Builder::new()
+        let spawned = std::thread::Builder::new()
             .name(format!("{name}-reader"))
-            .spawn(move || s.reader(&start))?;
-        let _ = b.reader.set(h.thread().clone());
-        Ok(Some(h))
+            .spawn(move || s.reader(&start));
+        match spawned {
+            Ok(h) => {
+                let _ = b.reader.set(h.thread().clone());
+                handles.push(h);
+                Ok(handles)
+            }
+            Err(e) => {
+                // The threads started end with the loop.
+                self.core.stop();
+                for h in handles {
+                    let _ = h.join();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// What a leader does first, in a lane: the `reader` gives leadership
+    /// back once a thread of the lane is free; a thread takes the lane's
+    /// waiting connections first, and is lent to a higher lane that asks
+    /// (`None`: `run` lends it). `None` when the leader goes on.
+    #[inline]
+    pub(super) fn lane_turn(&self, reader: bool) -> Option<Option<Arc<Slot>>> {
+        if reader {
+            return (self.free.load(Ordering::SeqCst) > 0).then_some(None);
+        }
+        if let Some(slot) = self.take_waiting() {
+            return Some(Some(slot));
+        }
+        self.help_wanted().then_some(None)
+    }
+
+    /// After a turn: the lane's connections that waited for a thread,
+    /// oldest first.
+    #[inline]
+    pub(super) fn serve_waiting(&self) {
+        while let Some(waiting) = self.take_waiting() {
+            self.serve(&waiting);
+        }
     }
 
     /// The reader's life (see the module docs).
     fn reader(self: &Arc<Self>, start: &ThreadStart) {
-        let Some(b) = &self.buffering else {
+        let Some(b) = &self.lane.buffering else {
             return;
         };
         if !start.apply(&self.core, false) {
@@ -339,7 +396,7 @@ impl EventLoop {
             let ahead = conn.read_ahead(
                 &self.core,
                 &mut |octets| {
-                    let lender = self.peers.is_some() && self.lender_free();
+                    let lender = self.lane.peers.is_some() && self.lender_free();
                     b.admit(octets, &self.core, &mut charge, lender)
                 },
                 &|| b.refusal(),
@@ -379,13 +436,13 @@ impl EventLoop {
     /// The oldest connection waiting for a thread of the lane, if any.
     #[inline]
     pub(super) fn take_waiting(&self) -> Option<Arc<Slot>> {
-        self.buffering.as_ref()?.take()
+        self.lane.buffering.as_ref()?.take()
     }
 
     /// A thread took a connection with no other thread free.
     #[inline]
     pub(super) fn note_busy(&self) {
-        if let Some(b) = &self.buffering {
+        if let Some(b) = &self.lane.buffering {
             b.turns.fetch_add(1, Ordering::Relaxed);
             if !b.armed.load(Ordering::SeqCst) {
                 b.arm();
@@ -396,7 +453,7 @@ impl EventLoop {
     /// A thread is about to lead: the reader, if it leads, gives way.
     #[inline]
     pub(super) fn reader_gives_way(&self) {
-        if let Some(b) = &self.buffering
+        if let Some(b) = &self.lane.buffering
             && b.reading.load(Ordering::SeqCst)
         {
             let _ = self.waker.wake();
@@ -405,7 +462,7 @@ impl EventLoop {
 
     /// Forgets the connections waiting (after the last thread).
     pub(super) fn drop_waiting(&self) {
-        if let Some(b) = &self.buffering {
+        if let Some(b) = &self.lane.buffering {
             let mut q = lock(&b.queue);
             q.waiting.clear();
             q.requests = 0;
