@@ -51,7 +51,9 @@ impl Connection {
     /// offered to `admit` (with its length): if it takes it, the
     /// connection waits for a thread with it; if not, it is answered with
     /// `refusal` (a oneway is dropped) and reading goes on. Any other
-    /// whole message waits for a thread, counted by nobody.
+    /// whole message waits for a thread, counted by nobody. Like a turn,
+    /// it reads nothing while the connection's queued answers exceed the
+    /// output bound.
     #[cold]
     pub(crate) fn read_ahead(
         &mut self,
@@ -63,6 +65,16 @@ impl Connection {
         loop {
             if self.state != State::Open || core.stopping() || self.activity.is_shed() {
                 return Ahead::Serve;
+            }
+            if self.write.flush(&mut *self.transport).is_err() {
+                return Ahead::Serve;
+            }
+            if self.write.queued() > core.limits.max_output_buffer
+                || (!self.write.is_empty() && core.budget.spent())
+            {
+                // A client that does not read its answers is read no
+                // further (room to write brings the connection back).
+                return Ahead::Wait;
             }
             let next = match self.read.peek_next() {
                 Err(()) => return Ahead::Serve,

@@ -106,8 +106,9 @@ struct Waiting {
     slot: Arc<Slot>,
     /// The octets of its request counted in the bound (0: not a request).
     octets: usize,
-    /// Its request's octets, charged to the memory budget.
-    _charge: Option<Charge>,
+    /// Its request's octets, charged to the memory budget (released when
+    /// dropped).
+    charge: Option<Charge>,
 }
 
 #[derive(Default)]
@@ -202,7 +203,7 @@ impl Buffering {
         q.waiting.push_back(Waiting {
             slot,
             octets: if charge.is_some() { octets } else { 0 },
-            _charge: charge,
+            charge,
         });
         self.policy
             .counters
@@ -223,7 +224,7 @@ impl Buffering {
     fn take_slow(&self) -> Option<Arc<Slot>> {
         let mut q = lock(&self.queue);
         let w = q.waiting.pop_front()?;
-        if w._charge.is_some() {
+        if w.charge.is_some() {
             q.requests -= 1;
             q.octets -= w.octets;
         }
