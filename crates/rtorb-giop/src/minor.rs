@@ -337,6 +337,10 @@ minor_codes! {
     /// priority none of the pool's lanes has.
     BAD_PARAM_NO_SUCH_LANE = BadParam, RTORB_VMCID | 0x344,
         "no lane of the thread pool has the object's declared priority";
+    /// rtorb minor 0x34a: a lane's threads could not be restricted to the
+    /// CPUs configured for it.
+    BAD_PARAM_LANE_CPUS = BadParam, RTORB_VMCID | 0x34a,
+        "a lane's threads cannot run on the CPUs configured for it (none given, or not available to the process)";
 }
 
 /// The row of [`REGISTRY`] for a system exception's kind and minor code.

@@ -78,6 +78,14 @@ impl Skeleton for Probe {
                     nice.encode(e)
                 })
             }
+            "cpus" => {
+                let cpus: Vec<u32> = rtorb::rt::thread_affinity()
+                    .unwrap()
+                    .into_iter()
+                    .map(|c| c as u32)
+                    .collect();
+                req.write_results(|e| cpus.encode(e))
+            }
             "block" => {
                 let _ = self.entered.lock().unwrap().send(());
                 let _ = self.release.lock().unwrap().recv_timeout(TIMEOUT);
@@ -435,6 +443,53 @@ fn a_lane_whose_threads_are_busy_does_not_delay_another() {
     }
     release.send(()).unwrap();
     blocked.join().unwrap().unwrap();
+    orb.shutdown();
+}
+
+#[test]
+fn a_lane_s_threads_run_on_its_cpus() {
+    let cpus = rtorb::rt::available_cpus().unwrap();
+    let last = *cpus.last().unwrap();
+    let orb = server(Orb::builder());
+    let pinned = LaneConfig::new(high())
+        .static_threads(2)
+        .dynamic_threads(1)
+        .cpus([last]);
+    orb.create_threadpool(ThreadpoolConfig::new().lane(pinned))
+        .unwrap();
+    let (probe, _, _) = Probe::new();
+    let obj = orb
+        .activate_with_key_at(
+            &b"Pinned"[..],
+            probe,
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let c = client();
+    let obj = c
+        .string_to_object(&orb.object_to_string(&obj).unwrap())
+        .unwrap();
+    for _ in 0..5 {
+        let ran_on = obj
+            .invoke("cpus", |_| Ok(()))
+            .unwrap()
+            .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
+            .unwrap();
+        assert_eq!(ran_on, [last as u32]);
+    }
+    // A CPU the process does not have: the lane is not started, and says
+    // why.
+    let missing = LaneConfig::new(low()).cpus([1023]);
+    match orb.create_threadpool(ThreadpoolConfig::new().lane(missing)) {
+        Err(OrbError::Scheduling(e @ SchedulingError::Affinity(_))) => {
+            assert!(e.to_string().contains("1023"), "{e}");
+            assert_eq!(
+                e.to_system_exception().minor,
+                rtorb_giop::minor::BAD_PARAM_LANE_CPUS
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     orb.shutdown();
 }
 

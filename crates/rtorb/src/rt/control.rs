@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind, minor};
 
+use super::affinity::AffinityError;
 use super::mapping::{MappingKind, NativeRange, PriorityMapping, SchedPolicy};
 use super::native;
 use super::priority::{NativePriority, Priority, PriorityError};
@@ -94,6 +95,9 @@ pub enum SchedulingError {
         /// What the system said.
         source: io::Error,
     },
+    /// The thread could not be restricted to the CPUs asked for.
+    #[error(transparent)]
+    Affinity(#[from] AffinityError),
 }
 
 impl SchedulingError {
@@ -112,6 +116,9 @@ impl SchedulingError {
                 SystemExceptionKind::DataConversion,
                 minor::DATA_CONVERSION_PRIORITY_MAPPING,
             ),
+            SchedulingError::Affinity(_) => {
+                (SystemExceptionKind::BadParam, minor::BAD_PARAM_LANE_CPUS)
+            }
         };
         SystemException::new(kind, code, CompletionStatus::No).with_detail(self)
     }

@@ -70,6 +70,7 @@ pub struct LaneConfig {
     endpoints: Vec<String>,
     max_buffered_requests: usize,
     dynamic_idle: Duration,
+    cpus: Vec<usize>,
 }
 
 impl LaneConfig {
@@ -84,6 +85,7 @@ impl LaneConfig {
             endpoints: Vec::new(),
             max_buffered_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
             dynamic_idle: DEFAULT_DYNAMIC_THREAD_IDLE,
+            cpus: Vec::new(),
         }
     }
 
@@ -122,6 +124,24 @@ impl LaneConfig {
     pub fn max_buffered_requests(mut self, requests: usize) -> LaneConfig {
         self.max_buffered_requests = requests;
         self
+    }
+
+    /// Restricts the lane's threads (static and dynamic) to `cpus`, set
+    /// when each starts (by default they may run on any CPU of the
+    /// process). With the client threads of the lane's priority on the
+    /// same CPUs, a request and its reply wake their threads without
+    /// crossing CPUs (see [`crate::rt::set_thread_affinity`]). A CPU the
+    /// process may not use makes the lane fail to start.
+    pub fn cpus(mut self, cpus: impl IntoIterator<Item = usize>) -> LaneConfig {
+        self.cpus = cpus.into_iter().collect();
+        self.cpus.sort_unstable();
+        self.cpus.dedup();
+        self
+    }
+
+    /// The CPUs its threads are restricted to (empty: any).
+    pub fn affinity(&self) -> &[usize] {
+        &self.cpus
     }
 
     /// The lane's CORBA priority.

@@ -29,6 +29,8 @@ pub(crate) struct ThreadStart {
     pub(crate) dynamic: usize,
     /// How long a dynamic thread may lead with nothing to do.
     pub(crate) idle: Duration,
+    /// The CPUs the threads are restricted to (empty: any).
+    pub(crate) cpus: Vec<usize>,
 }
 
 impl Default for ThreadStart {
@@ -38,21 +40,27 @@ impl Default for ThreadStart {
             report: None,
             dynamic: 0,
             idle: crate::rt::DEFAULT_DYNAMIC_THREAD_IDLE,
+            cpus: Vec::new(),
         }
     }
 }
 
 impl ThreadStart {
-    /// Sets the thread's priority; `false` if the thread must end (and,
+    /// Restricts the thread to its CPUs and sets its priority; `false` if the thread must end (and,
     /// where `stop` — a static thread — the loop with it).
     pub(super) fn apply(&self, core: &ServerCore, stop: bool) -> bool {
-        let Some(p) = self.priority else {
+        if self.priority.is_none() && self.cpus.is_empty() {
             return true;
+        }
+        let pinned = if self.cpus.is_empty() {
+            Ok(())
+        } else {
+            crate::rt::set_thread_affinity(&self.cpus).map_err(SchedulingError::from)
         };
-        let set = match &core.priorities {
-            Some(control) => control.set_thread_priority(p).map(|_| ()),
-            None => Ok(()),
-        };
+        let set = pinned.and_then(|()| match (&core.priorities, self.priority) {
+            (Some(control), Some(p)) => control.set_thread_priority(p).map(|_| ()),
+            _ => Ok(()),
+        });
         let ok = set.is_ok();
         if stop {
             if let Some(report) = &self.report {

@@ -71,6 +71,7 @@ impl Lane {
             report: Some(report),
             dynamic: config.dynamic(),
             idle: config.dynamic_idle(),
+            cpus: config.affinity().to_vec(),
         };
         let name = format!("rtorb-lane-{}-{}", pool.index(), index);
         let threads = config.threads();
