@@ -17,6 +17,8 @@
 //!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
 //!   GIOP message from a socket;
+//! - [`sched`]: what the tests of priorities read of threads (their nice
+//!   value);
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
 //!   the tests of code sets.
 
@@ -26,6 +28,7 @@ pub mod echo;
 pub mod live;
 pub mod log;
 pub mod net;
+pub mod sched;
 pub mod text;
 pub mod wait;
 pub mod wire;

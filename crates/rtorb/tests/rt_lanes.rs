@@ -32,17 +32,10 @@ use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
+use rtorb_test_support::sched::thread_nice;
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// The nice value of the calling thread.
-fn thread_nice() -> i32 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
-    // After the command name in parentheses: state is field 3, nice 19.
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
-    rest.split_whitespace().nth(16).unwrap().parse().unwrap()
-}
 
 /// Tells where it runs (`whoami`: the thread's name and nice value), and
 /// blocks in `block` until released.

@@ -28,6 +28,7 @@ use rtorb_giop::message::{
 use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_test_support::net::{endpoint_address, read_message};
+use rtorb_test_support::sched::thread_nice;
 
 const LONG: Duration = Duration::from_secs(20);
 
@@ -42,21 +43,12 @@ impl Skeleton for Reporter {
 
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
         let corba = rtorb::rt::thread_priority().map_or(-1, Priority::get);
-        let nice = nice_of_this_thread();
+        let nice = thread_nice();
         req.write_results(|e| {
             corba.encode(e)?;
             nice.encode(e)
         })
     }
-}
-
-/// The calling thread's nice value, from `/proc/thread-self/stat` (field
-/// 19).
-fn nice_of_this_thread() -> i32 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
-    // The command name (field 2) is in parentheses and may hold spaces.
-    let after = &stat[stat.rfind(')').unwrap() + 2..];
-    after.split(' ').nth(16).unwrap().parse().unwrap()
 }
 
 /// A server of `strategy` whose priorities map linearly onto nice values,

@@ -27,7 +27,10 @@
 //! A servant locator is asked when the queued upcall runs: a
 //! `ForwardRequest` it raises then can no longer reach the client, which
 //! has its acknowledgement, and the request is dropped as a oneway's
-//! failure is. A servant, or a servant manager, that
+//! failure is. The queued upcall runs at the priority the servant's
+//! Real-time CORBA priority model gives the request, as every upcall
+//! does, and the thread is put back after; a priority it cannot run at
+//! drops the request likewise. A servant, or a servant manager, that
 //! panics fails its request with `UNKNOWN`
 //! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
@@ -367,18 +370,31 @@ impl Dispatcher {
                     ))
                     .to_system_exception()),
                     Some(arguments) if header.response_flags == RESPONSE_WITH_SERVER => {
-                        // SYNC_WITH_SERVER that could not be queued:
-                        // acknowledged before the upcall, which then runs
-                        // here as a plain oneway.
-                        let sent = match self.reply.complete(Ok(())) {
-                            Ok(()) => write.send_reply(transport, &mut self.reply),
-                            Err(_) => return message_error(),
+                        // SYNC_WITH_SERVER that could not be queued: runs
+                        // here as a plain oneway at the request's
+                        // priority, acknowledged once the thread is at it
+                        // and before the upcall; a priority it cannot run
+                        // at is answered instead of the acknowledgement.
+                        let reply = &mut self.reply;
+                        let run = |at| {
+                            at_priority(core, at, || {
+                                let sent = match reply.complete(Ok(())) {
+                                    Ok(()) => write.send_reply(transport, reply),
+                                    Err(_) => return message_error(),
+                                };
+                                reply.reset(encoding, header.request_id);
+                                let mut req =
+                                    arguments.request(header.operation, key, false, reply);
+                                let _ = upcall(core, &**servant.skeleton(), &mut req);
+                                sent
+                            })
                         };
-                        self.reply.reset(encoding, header.request_id);
-                        let mut req =
-                            arguments.request(header.operation, key, false, &mut self.reply);
-                        let _ = upcall(core, &**servant.skeleton(), &mut req);
-                        return sent;
+                        match request_priority(servant.priority_model(), header.priority)
+                            .and_then(run)
+                        {
+                            Ok(sent) => return sent,
+                            Err(e) => Err(e),
+                        }
                     }
                     Some(arguments) => {
                         self.probe.lap(Stage::ServerDemux);
@@ -459,6 +475,7 @@ impl Dispatcher {
             message: message.clone(),
             encoding,
             body,
+            priority: header.priority,
             lite: self.messaging == FrameProtocol::Lite,
         };
         deferred.push(Box::new(move |core| {
@@ -481,6 +498,8 @@ struct DeferredRequest {
     message: Bytes,
     encoding: Encoding,
     body: OwnedBody,
+    /// What its `RTCorbaPriority` context held (see [`Incoming`]).
+    priority: Result<Option<i16>, ()>,
     lite: bool,
 }
 
@@ -494,12 +513,17 @@ enum OwnedBody {
 
 impl DeferredRequest {
     /// Finds the servant and runs the upcall, on the thread of the
-    /// connection's deferred upcalls; what fails is dropped, as a
-    /// oneway's failure is.
+    /// connection's deferred upcalls, at the priority the servant's
+    /// priority model gives the request (the thread put back after, as
+    /// for every upcall); what fails (a priority it cannot run at among
+    /// it) is dropped, as a oneway's failure is.
     fn run(self, core: &ServerCore) {
         let mut cache = PlainKeyCache::default();
         let Ok(Found::Servant(servant)) = core.lookup(&self.key, &self.operation, &mut cache)
         else {
+            return;
+        };
+        let Ok(at) = request_priority(servant.priority_model(), self.priority) else {
             return;
         };
         let mut reply =
@@ -509,7 +533,7 @@ impl DeferredRequest {
             OwnedBody::Decoder(d) => Arguments::Decoder(d),
         };
         let mut req = arguments.request(&self.operation, &self.key, false, &mut reply);
-        let _ = upcall(core, &**servant.skeleton(), &mut req);
+        let _ = upcall_at(core, at, &**servant.skeleton(), &mut req);
     }
 }
 
@@ -642,11 +666,21 @@ fn upcall_at(
     skeleton: &dyn Skeleton,
     req: &mut ServerRequest<'_>,
 ) -> Result<(), SystemException> {
+    at_priority(core, priority, || upcall(core, skeleton, req)).unwrap_or_else(Err)
+}
+
+/// Runs `f` with the thread at `priority` (if given, and the ORB has
+/// priorities), then puts the thread back; a priority it cannot run at
+/// is the exception, and `f` does not run.
+#[inline]
+fn at_priority<T>(
+    core: &ServerCore,
+    priority: Option<Priority>,
+    f: impl FnOnce() -> T,
+) -> Result<T, SystemException> {
     match (priority, &core.priorities) {
-        (Some(p), Some(control)) => control
-            .run_at(p, || upcall(core, skeleton, req))
-            .unwrap_or_else(|e| Err(e.to_system_exception())),
-        _ => upcall(core, skeleton, req),
+        (Some(p), Some(control)) => control.run_at(p, f).map_err(|e| e.to_system_exception()),
+        _ => Ok(f()),
     }
 }
 
