@@ -35,12 +35,10 @@
 //! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
 
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{Decoder, Encoding, Version};
-use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
@@ -53,13 +51,13 @@ use rtorb_giop::{
 use super::ServerCore;
 use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
+use super::upcall::{at_priority, request_priority, upcall, upcall_at};
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
-use crate::minor::{MARSHAL_PRIORITY_CONTEXT, MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
+use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
-use crate::rt::{Priority, PriorityModelPolicy};
-use crate::runtime::{ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker};
+use crate::runtime::{ReplyBuilder, ServerRequest};
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
 
@@ -627,80 +625,6 @@ fn lane_forward(
         },
         other => other,
     }
-}
-
-/// The priority a request runs at under its POA's Real-time CORBA
-/// priority model: the declared one (`SERVER_DECLARED`), or the one the
-/// client sent (`CLIENT_PROPAGATED`; the POA's default where it sent
-/// none). `None` where the POA has no model: the thread's own.
-#[inline]
-fn request_priority(
-    model: Option<PriorityModelPolicy>,
-    propagated: Result<Option<i16>, ()>,
-) -> Result<Option<Priority>, SystemException> {
-    let Some(model) = model else {
-        return Ok(None);
-    };
-    match (model.model, propagated) {
-        (PriorityModel::ServerDeclared, _) => Ok(Some(model.server_priority)),
-        (PriorityModel::ClientPropagated, Ok(None)) => Ok(Some(model.server_priority)),
-        (PriorityModel::ClientPropagated, Ok(Some(p))) => Priority::new(p)
-            .map(Some)
-            .map_err(|e| e.to_system_exception()),
-        (PriorityModel::ClientPropagated, Err(())) => Err(SystemException::new(
-            SystemExceptionKind::Marshal,
-            MARSHAL_PRIORITY_CONTEXT,
-            CompletionStatus::No,
-        )),
-    }
-}
-
-/// [`upcall`] with the thread at `priority` (if given) meanwhile; a
-/// priority the mapping cannot map, or the system refuses under
-/// [`WhenDenied::Fail`](crate::rt::WhenDenied::Fail), is the request's
-/// exception and the upcall does not run.
-#[inline]
-fn upcall_at(
-    core: &ServerCore,
-    priority: Option<Priority>,
-    skeleton: &dyn Skeleton,
-    req: &mut ServerRequest<'_>,
-) -> Result<(), SystemException> {
-    at_priority(core, priority, || upcall(core, skeleton, req)).unwrap_or_else(Err)
-}
-
-/// Runs `f` with the thread at `priority` (if given, and the ORB has
-/// priorities), then puts the thread back; a priority it cannot run at
-/// is the exception, and `f` does not run.
-#[inline]
-fn at_priority<T>(
-    core: &ServerCore,
-    priority: Option<Priority>,
-    f: impl FnOnce() -> T,
-) -> Result<T, SystemException> {
-    match (priority, &core.priorities) {
-        (Some(p), Some(control)) => control.run_at(p, f).map_err(|e| e.to_system_exception()),
-        _ => Ok(f()),
-    }
-}
-
-/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
-/// a servant that panics gives `UNKNOWN`.
-fn upcall(
-    core: &ServerCore,
-    skeleton: &dyn Skeleton,
-    req: &mut ServerRequest<'_>,
-) -> Result<(), SystemException> {
-    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        with_invoker(&core.invoker, || dispatch(skeleton, req))
-    }));
-    run.unwrap_or_else(|_| {
-        Err(SystemException::new(
-            SystemExceptionKind::Unknown,
-            UNKNOWN_SERVANT_PANICKED,
-            CompletionStatus::Maybe,
-        ))
-    })
 }
 
 #[cfg(test)]
