@@ -17,8 +17,8 @@
 //!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
 //!   GIOP message from a socket;
-//! - [`sched`]: what the tests of priorities read of threads (their nice
-//!   value);
+//! - [`sched`]: what the tests of priorities read of threads (nice value,
+//!   policy and real-time priority) and finding threads by name;
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
 //!   the tests of code sets.
 
