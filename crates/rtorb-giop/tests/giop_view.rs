@@ -214,9 +214,17 @@ fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {
         assert_eq!(view, None, "the view accepts what the decoder rejects");
         return;
     };
+    // The view reads GIOP replies with no context or only a well-formed
+    // RTCorbaPriority one, GIOPlite replies with none.
+    let contexts_in_shape = |contexts: &ServiceContextList| {
+        contexts.0.is_empty()
+            || (protocol.is_some()
+                && contexts.len() == 1
+                && matches!(contexts.rt_corba_priority(), Some(Ok(_))))
+    };
     let in_shape = match &full.content {
         Content::Reply(r) => {
-            r.header.service_context.0.is_empty()
+            contexts_in_shape(&r.header.service_context)
                 && matches!(
                     r.header.reply_status,
                     ReplyStatus::NoException | ReplyStatus::UserException
@@ -242,6 +250,13 @@ fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {
     assert_eq!(v.reply_status, r.header.reply_status);
     assert_eq!(v.body_offset, r.body_offset);
     assert_eq!(&message[v.body_offset..], &r.body[..]);
+    assert_eq!(
+        v.priority,
+        r.header
+            .service_context
+            .rt_corba_priority()
+            .and_then(Result::ok)
+    );
 }
 
 /// `message` with the octet at `at` (modulo its length) replaced, or cut

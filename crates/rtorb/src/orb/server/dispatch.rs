@@ -51,7 +51,7 @@ use rtorb_giop::{
 use super::ServerCore;
 use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
-use super::upcall::{at_priority, request_priority, upcall, upcall_at};
+use super::upcall::{at_priority, request_priority, sent_back_priority, upcall, upcall_at};
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
 use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
@@ -396,9 +396,13 @@ impl Dispatcher {
                     }
                     Some(arguments) => {
                         self.probe.lap(Stage::ServerDemux);
-                        match request_priority(servant.priority_model(), header.priority) {
+                        let model = servant.priority_model();
+                        match request_priority(model, header.priority) {
                             Err(e) => Err(e),
                             Ok(at) => {
+                                if let Some(p) = sent_back_priority(model, header.priority) {
+                                    self.reply.send_back_priority(p);
+                                }
                                 let mut req = arguments.request(
                                     header.operation,
                                     key,

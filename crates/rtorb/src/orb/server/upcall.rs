@@ -39,6 +39,21 @@ pub(super) fn request_priority(
     }
 }
 
+/// The priority a reply sends back in an `RTCorbaPriority` context: the
+/// one the request propagated, to a POA of the `CLIENT_PROPAGATED` model
+/// (TAO's servers copy the request's context into the reply, in
+/// `TAO_RT_Servant_Dispatcher::pre_invoke_remote_request`).
+#[inline]
+pub(super) fn sent_back_priority(
+    model: Option<PriorityModelPolicy>,
+    propagated: Result<Option<i16>, ()>,
+) -> Option<i16> {
+    match (model?.model, propagated) {
+        (PriorityModel::ClientPropagated, Ok(Some(p))) => Some(p),
+        _ => None,
+    }
+}
+
 /// [`upcall`] with the thread at `priority` (if given) meanwhile; a
 /// priority the mapping cannot map, or the system refuses under
 /// [`WhenDenied::Fail`](crate::rt::WhenDenied::Fail), is the request's
