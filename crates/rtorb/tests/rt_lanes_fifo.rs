@@ -12,21 +12,14 @@ use std::time::Duration;
 
 use rtorb::orb::Orb;
 use rtorb::rt::{
-    LaneConfig, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
-    ThreadpoolConfig, Watchdog, WhenDenied,
+    LaneConfig, MappingKind, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
+    Watchdog, WhenDenied,
 };
 use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::privilege::may_use_fifo;
 use rtorb_test_support::sched::{SCHED_FIFO, Sched, task_sched, threads_named};
 
 const LONG: Duration = Duration::from_secs(20);
-
-/// Whether this process may use SCHED_FIFO.
-fn may_use_fifo() -> bool {
-    let control = PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, WhenDenied::Fail);
-    std::thread::spawn(move || control.set_thread_priority(Priority::MIN).is_ok())
-        .join()
-        .unwrap()
-}
 
 /// The scheduling of every thread named `name`.
 fn scheduling_of(name: &str) -> Vec<Sched> {

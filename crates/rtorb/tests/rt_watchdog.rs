@@ -22,6 +22,7 @@ use rtorb::rt::{
 };
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::privilege::may_use_fifo;
 use rtorb_test_support::sched::{SCHED_FIFO, SCHED_OTHER, task_sched, thread_sched, threads_named};
 use rtorb_test_support::wait::eventually;
 
@@ -61,7 +62,7 @@ fn client() -> Orb {
 #[test]
 fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
     assert!(
-        in_thread(|| fifo(WhenDenied::Fail).set_thread_priority(low()).is_ok()),
+        may_use_fifo(),
         "this test needs SCHED_FIFO: run it as root or with CAP_SYS_NICE"
     );
     assert!(!realtime_revoked());
