@@ -7,10 +7,8 @@
 
 use rtorb_cdr::{ByteOrder, Encoding};
 
-use crate::header::{
-    GiopError, HEADER_LEN, MessageHeader, MsgType, has_12_layout, is_supported_version,
-};
-use crate::message::{MessageWriter, ReplyStatus};
+use crate::header::{GiopError, HEADER_LEN, MessageHeader, MsgType, has_12_layout};
+use crate::message::{MessageWriter, ReplyStatus, check_reply};
 use crate::service_context::RT_CORBA_PRIORITY;
 
 /// The octets after the message header: request id, status, and the
@@ -33,14 +31,7 @@ impl MessageWriter {
         priority: i16,
     ) -> Result<(), GiopError> {
         let version = encoding.version;
-        if !is_supported_version(version) {
-            return Err(GiopError::UnsupportedVersion(version));
-        }
-        if !status.allowed_in(version) {
-            return Err(GiopError::Cdr(rtorb_cdr::CdrError::Unsupported(
-                "this reply status in this GIOP version",
-            )));
-        }
+        check_reply(version, status)?;
         let order = encoding.order;
         let ulong = |v: u32| match order {
             ByteOrder::Big => v.to_be_bytes(),

@@ -17,6 +17,8 @@
 //!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
 //!   GIOP message from a socket;
+//! - [`priority`]: a servant that reports the priority it runs at, and
+//!   objects in POAs of a priority model;
 //! - [`privilege`]: running part of a test in a child process without the
 //!   privilege to raise priorities;
 //! - [`sched`]: what the tests of priorities read of threads (nice value,
@@ -30,6 +32,7 @@ pub mod echo;
 pub mod live;
 pub mod log;
 pub mod net;
+pub mod priority;
 pub mod privilege;
 pub mod sched;
 pub mod text;

@@ -23,6 +23,7 @@ use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::net::try_read_message;
+use rtorb_test_support::priority::activate_in_poa;
 use rtorb_test_support::wire::{raw_reference, reply};
 
 #[global_allocator]
@@ -210,21 +211,13 @@ fn a_priority_propagated_and_sent_back_costs_no_allocation_on_either_side() {
         .sched_denied(WhenDenied::RunAtOther)
         .build()
         .unwrap();
-    let root = server.root_poa();
-    let poa = root
-        .create_poa(
-            "propagated",
-            Some(&root.the_poa_manager()),
-            &[rtorb::poa::Policy::PriorityModel(
-                PriorityModelPolicy::client_propagated(Priority::MIN),
-            )],
-        )
-        .unwrap();
-    root.the_poa_manager().activate().unwrap();
-    let id = poa.activate_object(std::sync::Arc::new(Cuber)).unwrap();
-    let ior = server
-        .object_to_string(&poa.id_to_reference(&id).unwrap())
-        .unwrap();
+    let object = activate_in_poa(
+        &server,
+        "propagated",
+        Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
+        std::sync::Arc::new(Cuber),
+    );
+    let ior = server.object_to_string(&object).unwrap();
     let client = Orb::builder().round_trip_timeout(LONG).build().unwrap();
     let object = client.string_to_object(&ior).unwrap();
     let (on_client, on_server) = at_priority(Priority::new(7).unwrap(), move || {

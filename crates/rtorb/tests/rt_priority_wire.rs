@@ -24,10 +24,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::Orb;
-use rtorb::poa::Policy;
 use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied};
-use rtorb::runtime::{CdrEncode, ServerRequest, Skeleton, SystemException};
-use rtorb_cdr::{ByteOrder, CdrDecode, Encoding, Version};
+use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{Profile, tags};
 use rtorb_giop::message::{
@@ -37,28 +35,9 @@ use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContext, ServiceCont
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{Message, decode_message};
 use rtorb_test_support::net::endpoint_address;
-use rtorb_test_support::sched::thread_nice;
+use rtorb_test_support::priority::{Reporter, activate_in_poa, decode_report};
 
 const LONG: Duration = Duration::from_secs(20);
-
-/// `where` answers the CORBA priority the upcall runs at (-1: none) and
-/// the thread's nice value.
-struct Reporter;
-
-impl Skeleton for Reporter {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Reporter:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        let corba = rtorb::rt::thread_priority().map_or(-1, Priority::get);
-        let nice = thread_nice();
-        req.write_results(|e| {
-            corba.encode(e)?;
-            nice.encode(e)
-        })
-    }
-}
 
 /// A server with a reporter in a POA of each of `models`; the server and
 /// the reporters' references.
@@ -70,26 +49,14 @@ fn server(models: &[PriorityModelPolicy]) -> (Orb, Vec<ObjectReference>) {
         .sched_denied(WhenDenied::Fail)
         .build()
         .unwrap();
-    let root = orb.root_poa();
     let references = models
         .iter()
         .enumerate()
         .map(|(n, model)| {
-            let poa = root
-                .create_poa(
-                    &format!("rt{n}"),
-                    Some(&root.the_poa_manager()),
-                    &[Policy::PriorityModel(*model)],
-                )
-                .unwrap();
-            let id = poa.activate_object(Arc::new(Reporter)).unwrap();
-            let ior = orb
-                .object_to_string(&poa.id_to_reference(&id).unwrap())
-                .unwrap();
-            ObjectReference::from_stringified(&ior).unwrap()
+            let object = activate_in_poa(&orb, &format!("rt{n}"), Some(*model), Arc::new(Reporter));
+            ObjectReference::from_stringified(&orb.object_to_string(&object).unwrap()).unwrap()
         })
         .collect();
-    root.the_poa_manager().activate().unwrap();
     (orb, references)
 }
 
@@ -149,7 +116,7 @@ fn exchange(stream: &mut TcpStream, request: &[u8]) -> (Vec<u8>, Message, (i16, 
     let mut d = message
         .body_decoder(&buffer, message.encoding().codesets)
         .unwrap();
-    let results = (i16::decode(&mut d).unwrap(), i32::decode(&mut d).unwrap());
+    let results = decode_report(&mut d).unwrap();
     (octets, message, results)
 }
 

@@ -13,12 +13,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::poa::Policy as PoaPolicy;
 use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied};
 use rtorb::runtime::{
     Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, SystemExceptionKind,
     bad_operation,
 };
+use rtorb_test_support::priority::{activate_in_poa, nice_client};
 use rtorb_test_support::sched::thread_nice;
 
 const LONG: Duration = Duration::from_secs(20);
@@ -73,36 +73,21 @@ fn server(
         builder = builder.memory_budget(octets);
     }
     let orb = builder.build().unwrap();
-    let root = orb.root_poa();
     let (send, seen) = channel();
     let mut iors = Vec::new();
     for (tag, model) in models.iter().enumerate() {
-        let policies: Vec<_> = model.iter().map(|m| PoaPolicy::PriorityModel(*m)).collect();
-        let poa = root
-            .create_poa(
-                &format!("poa{tag}"),
-                Some(&root.the_poa_manager()),
-                &policies,
-            )
-            .unwrap();
         let noter = Arc::new(Noter {
             tag: tag as u32,
             seen: Mutex::new(send.clone()),
         });
-        let id = poa.activate_object(noter).unwrap();
-        let object = poa.id_to_reference(&id).unwrap();
+        let object = activate_in_poa(&orb, &format!("poa{tag}"), *model, noter);
         iors.push(orb.object_to_string(&object).unwrap());
     }
-    root.the_poa_manager().activate().unwrap();
     (orb, iors, seen)
 }
 
 fn client() -> Orb {
-    Orb::builder()
-        .round_trip_timeout(LONG)
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap()
+    nice_client(LONG)
 }
 
 /// The `SYNC_WITH_SERVER` reference to `ior`.
@@ -132,12 +117,6 @@ fn notes_at(
     .unwrap()
 }
 
-const STRATEGIES: [ServerStrategy; 3] = [
-    ServerStrategy::ThreadPerConnection,
-    ServerStrategy::Reactive,
-    ServerStrategy::LeaderFollowers,
-];
-
 #[test]
 fn sync_with_server_upcalls_run_at_the_request_s_priority_and_the_thread_is_put_back() {
     // What the server's threads run at when nothing sets their priority:
@@ -149,7 +128,7 @@ fn sync_with_server_upcalls_run_at_the_request_s_priority_and_the_thread_is_put_
     // Deferred (the default budget), and run where read (no budget to
     // queue the request in).
     for (budget, deferred) in [(None, true), (Some(0), false)] {
-        for strategy in STRATEGIES {
+        for strategy in ServerStrategy::ALL {
             let (orb, iors, seen) = server(
                 strategy,
                 budget,

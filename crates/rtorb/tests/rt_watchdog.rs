@@ -15,13 +15,13 @@ use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use rtorb::orb::{Orb, OrbError};
-use rtorb::poa::Policy as PoaPolicy;
 use rtorb::rt::{
     Current, LaneConfig, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
     SchedulingError, ThreadpoolConfig, Watchdog, WhenDenied, realtime_revoked, thread_priority,
 };
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::priority::activate_in_poa;
 use rtorb_test_support::privilege::may_use_fifo;
 use rtorb_test_support::sched::{SCHED_FIFO, SCHED_OTHER, task_sched, thread_sched, threads_named};
 use rtorb_test_support::wait::eventually;
@@ -135,21 +135,13 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
     }
     // An upcall at a declared real-time priority: refused with the
     // exception.
-    let root = orb.root_poa();
-    let poa = root
-        .create_poa(
-            "declared",
-            Some(&root.the_poa_manager()),
-            &[PoaPolicy::PriorityModel(
-                PriorityModelPolicy::server_declared(high()),
-            )],
-        )
-        .unwrap();
-    root.the_poa_manager().activate().unwrap();
-    let id = poa.activate_object(Arc::new(Echo)).unwrap();
-    let ior = orb
-        .object_to_string(&poa.id_to_reference(&id).unwrap())
-        .unwrap();
+    let object = activate_in_poa(
+        &orb,
+        "declared",
+        Some(PriorityModelPolicy::server_declared(high())),
+        Arc::new(Echo),
+    );
+    let ior = orb.object_to_string(&object).unwrap();
     let c = client();
     let e = echo(&c.string_to_object(&ior).unwrap(), 1).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::NoPermission), "{e}");

@@ -8,8 +8,8 @@ mod rt_support;
 
 use rt_support::{Noting, cubit_client};
 use rtorb::orb::Orb;
-use rtorb::poa::Policy;
 use rtorb::rt::{Priority, PriorityModelPolicy, SchedPolicy};
+use rtorb_test_support::priority::activate_in_poa;
 
 /// Runs omniORB's `cubit_client` on a Cubit in a POA of `model`; the
 /// priorities its upcalls ran at.
@@ -20,20 +20,9 @@ fn omniorb_calls(model: PriorityModelPolicy) -> Vec<Option<i16>> {
         .sched_policy(SchedPolicy::Other)
         .build()
         .unwrap();
-    let root = orb.root_poa();
-    let poa = root
-        .create_poa(
-            "rt",
-            Some(&root.the_poa_manager()),
-            &[Policy::PriorityModel(model)],
-        )
-        .unwrap();
-    root.the_poa_manager().activate().unwrap();
     let noting = Noting::new();
-    let id = poa.activate_object(noting.clone()).unwrap();
-    let ior = orb
-        .object_to_string(&poa.id_to_reference(&id).unwrap())
-        .unwrap();
+    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
+    let ior = orb.object_to_string(&object).unwrap();
     let output = cubit_client(&ior);
     orb.shutdown();
     let seen = noting.seen();
