@@ -337,6 +337,10 @@ minor_codes! {
     /// priority none of the pool's lanes has.
     BAD_PARAM_NO_SUCH_LANE = BadParam, RTORB_VMCID | 0x344,
         "no lane of the thread pool has the object's declared priority";
+    /// rtorb minor 0x345: after a watchdog fired, the process runs under
+    /// SCHED_OTHER for good.
+    NO_PERMISSION_REALTIME_REVOKED = NoPermission, RTORB_VMCID | 0x345,
+        "a watchdog put the process under SCHED_OTHER after real-time work overran; real-time priorities are refused from then on, and the ORB is configured to fail";
     /// rtorb minor 0x34a: a lane's threads could not be restricted to the
     /// CPUs configured for it.
     BAD_PARAM_LANE_CPUS = BadParam, RTORB_VMCID | 0x34a,

@@ -8,12 +8,8 @@
 //! Priorities are nice values (SCHED_OTHER), so the tests need no
 //! real-time privilege and cannot starve the machine.
 
-// The child process gives up its privileges through the C library.
-#![allow(unsafe_code)]
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::Command;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,17 +28,11 @@ use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
+use rtorb_test_support::privilege::without_priority_privilege;
+use rtorb_test_support::sched::{thread_nice, threads_named};
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// The nice value of the calling thread.
-fn thread_nice() -> i32 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
-    // After the command name in parentheses: state is field 3, nice 19.
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
-    rest.split_whitespace().nth(16).unwrap().parse().unwrap()
-}
 
 /// Tells where it runs (`whoami`: the thread's name and nice value), and
 /// blocks in `block` until released.
@@ -493,15 +483,6 @@ fn a_lane_s_threads_run_on_its_cpus() {
     orb.shutdown();
 }
 
-/// The threads of this process named `name`.
-fn threads_named(name: &str) -> usize {
-    std::fs::read_dir("/proc/self/task")
-        .unwrap()
-        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .filter(|comm| comm.trim_end() == name)
-        .count()
-}
-
 #[test]
 fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle() {
     let orb = server(Orb::builder());
@@ -518,7 +499,7 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
         .unwrap();
     let name = format!("rtorb-lane-{}-0", pool.index());
     assert_eq!(name, "rtorb-lane-1-0");
-    assert_eq!(threads_named(&name), 1);
+    assert_eq!(threads_named(&name).len(), 1);
     let (probe, entered, release) = Probe::new();
     let lo = orb
         .activate_with_key_at(
@@ -543,14 +524,14 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
     let lo = c.string_to_object(&ior).unwrap();
     let (served_by, _) = whoami(&lo).unwrap();
     assert_eq!(served_by, name);
-    assert_eq!(threads_named(&name), 2);
+    assert_eq!(threads_named(&name).len(), 2);
     release.send(()).unwrap();
     blocked.join().unwrap().unwrap();
     // Idle, the dynamic thread ends.
     assert!(
-        eventually(TIMEOUT, || threads_named(&name) == 1),
+        eventually(TIMEOUT, || threads_named(&name).len() == 1),
         "{} threads",
-        threads_named(&name)
+        threads_named(&name).len()
     );
     orb.shutdown();
 }
@@ -579,33 +560,10 @@ fn lanes_come_from_orb_options() {
     orb.shutdown();
 }
 
-/// Set in the child process that runs without the privilege.
-const UNPRIVILEGED: &str = "RTORB_TEST_UNPRIVILEGED";
-
-/// Gives up what lets the process raise its priority: RLIMIT_RTPRIO and
-/// RLIMIT_NICE to 0 and, for root, the user id (and with it
-/// CAP_SYS_NICE).
-fn give_up_priority() {
-    let zero = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: plain system calls on values of this function.
-    unsafe {
-        assert_eq!(libc::setrlimit(libc::RLIMIT_RTPRIO, &zero), 0);
-        assert_eq!(libc::setrlimit(libc::RLIMIT_NICE, &zero), 0);
-        if libc::geteuid() == 0 {
-            assert_eq!(libc::setgid(65534), 0);
-            assert_eq!(libc::setuid(65534), 0);
-        }
-    }
-}
-
 #[test]
 fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
     const NAME: &str = "where_the_lane_s_priority_is_denied_the_orb_follows_its_policy";
-    if std::env::var_os(UNPRIVILEGED).is_some() {
-        give_up_priority();
+    without_priority_privilege(NAME, || {
         let lane = || ThreadpoolConfig::new().lane(LaneConfig::new(Priority::MAX));
         // Fail: the pool is not created, and says why.
         let orb = Orb::builder()
@@ -643,18 +601,5 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
         let (name, _) = whoami(&obj).unwrap();
         assert_eq!(name, "rtorb-lane-0-0");
         orb.shutdown();
-        println!("child done");
-        return;
-    }
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
-        .env(UNPRIVILEGED, "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("child done"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    });
 }

@@ -59,4 +59,4 @@ pub use threadpool::{
     BadLane, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS, LaneConfig, LaneId,
     ThreadpoolConfig, ThreadpoolId,
 };
-pub use watchdog::{Watchdog, WatchdogExpired};
+pub use watchdog::{Watchdog, WatchdogExpired, realtime_revoked};
