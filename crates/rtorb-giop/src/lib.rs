@@ -85,6 +85,7 @@ pub mod message;
 pub mod minor;
 pub mod op_hash;
 pub mod operation;
+mod reply_priority;
 pub mod service_context;
 pub mod target;
 pub mod view;

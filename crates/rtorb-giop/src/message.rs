@@ -494,6 +494,17 @@ impl Message {
     }
 }
 
+/// Whether a reply with `status` can be written in `version`.
+pub(crate) fn check_reply(version: Version, status: ReplyStatus) -> Result<(), GiopError> {
+    if !is_supported_version(version) {
+        return Err(GiopError::UnsupportedVersion(version));
+    }
+    if !status.allowed_in(version) {
+        return Err(not_representable("this reply status", version));
+    }
+    Ok(())
+}
+
 fn not_representable(what: &'static str, version: Version) -> GiopError {
     GiopError::NotRepresentable {
         what,
@@ -926,13 +937,7 @@ impl MessageWriter {
         request_id: u32,
         status: ReplyStatus,
     ) -> Result<(), GiopError> {
-        let version = encoding.version;
-        if !is_supported_version(version) {
-            return Err(GiopError::UnsupportedVersion(version));
-        }
-        if !status.allowed_in(version) {
-            return Err(not_representable("this reply status", version));
-        }
+        check_reply(encoding.version, status)?;
         self.write_reply_without_contexts(encoding, request_id, status);
         Ok(())
     }

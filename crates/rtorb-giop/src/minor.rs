@@ -337,9 +337,17 @@ minor_codes! {
     /// priority none of the pool's lanes has.
     BAD_PARAM_NO_SUCH_LANE = BadParam, RTORB_VMCID | 0x344,
         "no lane of the thread pool has the object's declared priority";
-    /// rtorb minor 0x345: Real-time CORBA names `TRANSIENT` for a request
+    /// rtorb minor 0x345: after a watchdog fired, the process runs under
+    /// SCHED_OTHER for good.
+    NO_PERMISSION_REALTIME_REVOKED = NoPermission, RTORB_VMCID | 0x345,
+        "a watchdog put the process under SCHED_OTHER after real-time work overran; real-time priorities are refused from then on, and the ORB is configured to fail";
+    /// rtorb minor 0x34a: a lane's threads could not be restricted to the
+    /// CPUs configured for it.
+    BAD_PARAM_LANE_CPUS = BadParam, RTORB_VMCID | 0x34a,
+        "a lane's threads cannot run on the CPUs configured for it (none given, or not available to the process)";
+    /// rtorb minor 0x34b: Real-time CORBA names `TRANSIENT` for a request
     /// a thread pool can neither run nor buffer.
-    TRANSIENT_LANE_FULL = Transient, RTORB_VMCID | 0x345,
+    TRANSIENT_LANE_FULL = Transient, RTORB_VMCID | 0x34b,
         "every thread of the thread pool lane is busy and its request buffer is full (or buffering is not allowed)";
 }
 

@@ -10,9 +10,9 @@
 //! The views here read the commonest shapes without owning anything: a
 //! whole (unfragmented) Request addressed by object key, and a whole Reply
 //! with `NO_EXCEPTION` or `USER_EXCEPTION`, in GIOP 1.0, 1.1, 1.2 or
-//! GIOPlite, without service contexts (a GIOP request may carry one: the
-//! `RTCorbaPriority` context of Real-time CORBA, whose priority the view
-//! reads). The header fields are copied out or
+//! GIOPlite, without service contexts (a GIOP request or reply may carry
+//! one: the `RTCorbaPriority` context of Real-time CORBA, whose priority
+//! the view reads). The header fields are copied out or
 //! borrowed from the message, and the body is given as an offset into it.
 //! Anything else (other service contexts, other addressing, other statuses,
 //! fragments, and every malformed message) gives `None`, and the caller
@@ -61,7 +61,7 @@ impl RequestView<'_> {
 }
 
 /// A whole `NO_EXCEPTION` or `USER_EXCEPTION` Reply with no service
-/// contexts, read in place.
+/// contexts but an `RTCorbaPriority` one, read in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyView {
     /// The GIOP version (1.2 for GIOPlite).
@@ -74,6 +74,10 @@ pub struct ReplyView {
     pub reply_status: ReplyStatus,
     /// Where the body starts in the message.
     pub body_offset: usize,
+    /// The CORBA priority of its `RTCorbaPriority` service context, its
+    /// only one, if it has it (a server of the `CLIENT_PROPAGATED` model
+    /// sends back the priority the request carried).
+    pub priority: Option<i16>,
 }
 
 /// Reads CDR primitives from a message in place, aligned relative to its
@@ -144,13 +148,7 @@ impl<'a> Cursor<'a> {
         (*nul == 0 && plain).then_some(name)
     }
 
-    /// An empty service context list.
-    #[inline(always)]
-    fn no_service_contexts(&mut self) -> Option<()> {
-        (self.u32()? == 0).then_some(())
-    }
-
-    /// A request's service context list, if it is empty (`Some(None)`) or
+    /// A service context list, if it is empty (`Some(None)`) or
     /// holds only a well-formed `RTCorbaPriority` context (its priority).
     #[inline(always)]
     fn priority_contexts(&mut self) -> Option<Option<i16>> {
@@ -319,16 +317,16 @@ pub fn reply_view(message: &[u8], protocol: FrameProtocol) -> Option<ReplyView> 
 #[inline]
 pub fn reply_view_framed(message: &[u8], header: &FrameHeader) -> Option<ReplyView> {
     let (version, mut c, info, giop) = start(message, header, MsgType::Reply)?;
-    let (request_id, status) = if !giop {
-        (c.u32()?, u32::from(info))
+    let (request_id, status, priority) = if !giop {
+        (c.u32()?, u32::from(info), None)
     } else if version >= Version::V1_2 {
         let request_id = c.u32()?;
         let status = c.u32()?;
-        c.no_service_contexts()?;
-        (request_id, status)
+        let priority = c.priority_contexts()?;
+        (request_id, status, priority)
     } else {
-        c.no_service_contexts()?;
-        (c.u32()?, c.u32()?)
+        let priority = c.priority_contexts()?;
+        (c.u32()?, c.u32()?, priority)
     };
     let reply_status = match status {
         0 => ReplyStatus::NoException,
@@ -346,5 +344,6 @@ pub fn reply_view_framed(message: &[u8], header: &FrameHeader) -> Option<ReplyVi
         request_id,
         reply_status,
         body_offset,
+        priority,
     })
 }

@@ -160,17 +160,9 @@ fn check_request(protocol: Option<Version>, message: &Bytes, covered: bool) {
         assert_eq!(view, None, "the view accepts what the decoder rejects");
         return;
     };
-    // The view reads GIOP requests with no context or only a well-formed
-    // RTCorbaPriority one, GIOPlite requests with none.
-    let priority_only = |r: &Request| {
-        let contexts = &r.header.service_context;
-        protocol.is_some()
-            && contexts.len() == 1
-            && matches!(contexts.rt_corba_priority(), Some(Ok(_)))
-    };
     let in_shape = match &full.content {
         Content::Request(r) => {
-            (r.header.service_context.0.is_empty() || priority_only(r))
+            contexts_in_shape(protocol, &r.header.service_context)
                 && matches!(r.header.target, TargetAddress::Key(_))
                 && !full.more_fragments
         }
@@ -199,13 +191,23 @@ fn check_request(protocol: Option<Version>, message: &Bytes, covered: bool) {
     assert_eq!(v.operation, r.header.operation.as_bytes());
     assert_eq!(v.body_offset, r.body_offset);
     assert_eq!(&message[v.body_offset..], &r.body[..]);
-    assert_eq!(
-        v.priority,
-        r.header
-            .service_context
-            .rt_corba_priority()
-            .and_then(Result::ok)
-    );
+    assert_eq!(v.priority, context_priority(&r.header.service_context));
+}
+
+/// Whether the views read a message with `contexts`: GIOP messages with
+/// no context or only a well-formed `RTCorbaPriority` one, GIOPlite
+/// messages with none.
+fn contexts_in_shape(protocol: Option<Version>, contexts: &ServiceContextList) -> bool {
+    contexts.0.is_empty()
+        || (protocol.is_some()
+            && contexts.len() == 1
+            && matches!(contexts.rt_corba_priority(), Some(Ok(_))))
+}
+
+/// The priority of the well-formed `RTCorbaPriority` context of
+/// `contexts`, if there is one.
+fn context_priority(contexts: &ServiceContextList) -> Option<i16> {
+    contexts.rt_corba_priority().and_then(Result::ok)
 }
 
 fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {
@@ -216,7 +218,7 @@ fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {
     };
     let in_shape = match &full.content {
         Content::Reply(r) => {
-            r.header.service_context.0.is_empty()
+            contexts_in_shape(protocol, &r.header.service_context)
                 && matches!(
                     r.header.reply_status,
                     ReplyStatus::NoException | ReplyStatus::UserException
@@ -242,6 +244,7 @@ fn check_reply(protocol: Option<Version>, message: &Bytes, covered: bool) {
     assert_eq!(v.reply_status, r.header.reply_status);
     assert_eq!(v.body_offset, r.body_offset);
     assert_eq!(&message[v.body_offset..], &r.body[..]);
+    assert_eq!(v.priority, context_priority(&r.header.service_context));
 }
 
 /// `message` with the octet at `at` (modulo its length) replaced, or cut

@@ -17,6 +17,12 @@
 //!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
 //!   GIOP message from a socket;
+//! - [`priority`]: a servant that reports the priority it runs at, and
+//!   objects in POAs of a priority model;
+//! - [`privilege`]: running part of a test in a child process without the
+//!   privilege to raise priorities;
+//! - [`sched`]: what the tests of priorities read of threads (nice value,
+//!   policy and real-time priority) and finding threads by name;
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
 //!   the tests of code sets.
 
@@ -26,6 +32,8 @@ pub mod echo;
 pub mod live;
 pub mod log;
 pub mod net;
+pub mod priority;
+pub mod privilege;
 pub mod sched;
 pub mod text;
 pub mod wait;

@@ -8,12 +8,8 @@
 //! Priorities are nice values (SCHED_OTHER), so the tests need no
 //! real-time privilege and cannot starve the machine.
 
-// The child process gives up its privileges through the C library.
-#![allow(unsafe_code)]
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::Command;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,7 +28,8 @@ use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
-use rtorb_test_support::sched::thread_nice;
+use rtorb_test_support::privilege::without_priority_privilege;
+use rtorb_test_support::sched::{thread_nice, threads_named};
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -70,6 +67,14 @@ impl Skeleton for Probe {
                     name.encode(e)?;
                     nice.encode(e)
                 })
+            }
+            "cpus" => {
+                let cpus: Vec<u32> = rtorb::rt::thread_affinity()
+                    .unwrap()
+                    .into_iter()
+                    .map(|c| c as u32)
+                    .collect();
+                req.write_results(|e| cpus.encode(e))
             }
             "block" => {
                 let _ = self.entered.lock().unwrap().send(());
@@ -431,13 +436,51 @@ fn a_lane_whose_threads_are_busy_does_not_delay_another() {
     orb.shutdown();
 }
 
-/// The threads of this process named `name`.
-fn threads_named(name: &str) -> usize {
-    std::fs::read_dir("/proc/self/task")
-        .unwrap()
-        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .filter(|comm| comm.trim_end() == name)
-        .count()
+#[test]
+fn a_lane_s_threads_run_on_its_cpus() {
+    let cpus = rtorb::rt::available_cpus().unwrap();
+    let last = *cpus.last().unwrap();
+    let orb = server(Orb::builder());
+    let pinned = LaneConfig::new(high())
+        .static_threads(2)
+        .dynamic_threads(1)
+        .cpus([last]);
+    orb.create_threadpool(ThreadpoolConfig::new().lane(pinned))
+        .unwrap();
+    let (probe, _, _) = Probe::new();
+    let obj = orb
+        .activate_with_key_at(
+            &b"Pinned"[..],
+            probe,
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let c = client();
+    let obj = c
+        .string_to_object(&orb.object_to_string(&obj).unwrap())
+        .unwrap();
+    for _ in 0..5 {
+        let ran_on = obj
+            .invoke("cpus", |_| Ok(()))
+            .unwrap()
+            .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
+            .unwrap();
+        assert_eq!(ran_on, [last as u32]);
+    }
+    // A CPU the process does not have: the lane is not started, and says
+    // why.
+    let missing = LaneConfig::new(low()).cpus([1023]);
+    match orb.create_threadpool(ThreadpoolConfig::new().lane(missing)) {
+        Err(OrbError::Scheduling(e @ SchedulingError::Affinity(_))) => {
+            assert!(e.to_string().contains("1023"), "{e}");
+            assert_eq!(
+                e.to_system_exception().minor,
+                rtorb_giop::minor::BAD_PARAM_LANE_CPUS
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    orb.shutdown();
 }
 
 #[test]
@@ -456,7 +499,7 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
         .unwrap();
     let name = format!("rtorb-lane-{}-0", pool.index());
     assert_eq!(name, "rtorb-lane-1-0");
-    assert_eq!(threads_named(&name), 1);
+    assert_eq!(threads_named(&name).len(), 1);
     let (probe, entered, release) = Probe::new();
     let lo = orb
         .activate_with_key_at(
@@ -481,14 +524,14 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
     let lo = c.string_to_object(&ior).unwrap();
     let (served_by, _) = whoami(&lo).unwrap();
     assert_eq!(served_by, name);
-    assert_eq!(threads_named(&name), 2);
+    assert_eq!(threads_named(&name).len(), 2);
     release.send(()).unwrap();
     blocked.join().unwrap().unwrap();
     // Idle, the dynamic thread ends.
     assert!(
-        eventually(TIMEOUT, || threads_named(&name) == 1),
+        eventually(TIMEOUT, || threads_named(&name).len() == 1),
         "{} threads",
-        threads_named(&name)
+        threads_named(&name).len()
     );
     orb.shutdown();
 }
@@ -517,33 +560,10 @@ fn lanes_come_from_orb_options() {
     orb.shutdown();
 }
 
-/// Set in the child process that runs without the privilege.
-const UNPRIVILEGED: &str = "RTORB_TEST_UNPRIVILEGED";
-
-/// Gives up what lets the process raise its priority: RLIMIT_RTPRIO and
-/// RLIMIT_NICE to 0 and, for root, the user id (and with it
-/// CAP_SYS_NICE).
-fn give_up_priority() {
-    let zero = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: plain system calls on values of this function.
-    unsafe {
-        assert_eq!(libc::setrlimit(libc::RLIMIT_RTPRIO, &zero), 0);
-        assert_eq!(libc::setrlimit(libc::RLIMIT_NICE, &zero), 0);
-        if libc::geteuid() == 0 {
-            assert_eq!(libc::setgid(65534), 0);
-            assert_eq!(libc::setuid(65534), 0);
-        }
-    }
-}
-
 #[test]
 fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
     const NAME: &str = "where_the_lane_s_priority_is_denied_the_orb_follows_its_policy";
-    if std::env::var_os(UNPRIVILEGED).is_some() {
-        give_up_priority();
+    without_priority_privilege(NAME, || {
         let lane = || ThreadpoolConfig::new().lane(LaneConfig::new(Priority::MAX));
         // Fail: the pool is not created, and says why.
         let orb = Orb::builder()
@@ -581,18 +601,5 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
         let (name, _) = whoami(&obj).unwrap();
         assert_eq!(name, "rtorb-lane-0-0");
         orb.shutdown();
-        println!("child done");
-        return;
-    }
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
-        .env(UNPRIVILEGED, "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("child done"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    });
 }

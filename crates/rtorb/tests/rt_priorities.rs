@@ -2,45 +2,12 @@
 //! use it, and the path where it may not (EPERM), in a child process that
 //! gives up the privilege first.
 
-// The child process gives up its privileges through the C library.
-#![allow(unsafe_code)]
-
-use std::process::Command;
-
 use rtorb::rt::{
     Current, MappingKind, NativePriority, Priority, PriorityControl, SchedPolicy, WhenDenied,
 };
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_test_support::log::capture;
-
-/// Set in the child process that runs without the privilege.
-const UNPRIVILEGED: &str = "RTORB_TEST_UNPRIVILEGED";
-
-/// Whether this process may use SCHED_FIFO (root, CAP_SYS_NICE or
-/// RLIMIT_RTPRIO).
-fn may_use_fifo() -> bool {
-    let control = PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, WhenDenied::Fail);
-    std::thread::spawn(move || control.set_thread_priority(Priority::MIN).is_ok())
-        .join()
-        .unwrap()
-}
-
-/// Gives up what lets the process use real-time priorities: RLIMIT_RTPRIO
-/// to 0 and, for root, the user id (and with it CAP_SYS_NICE).
-fn give_up_realtime() {
-    let zero = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: plain system calls on values of this function.
-    unsafe {
-        assert_eq!(libc::setrlimit(libc::RLIMIT_RTPRIO, &zero), 0);
-        if libc::geteuid() == 0 {
-            assert_eq!(libc::setgid(65534), 0);
-            assert_eq!(libc::setuid(65534), 0);
-        }
-    }
-}
+use rtorb_test_support::privilege::{may_use_fifo, without_priority_privilege};
 
 #[test]
 fn a_fifo_thread_runs_at_its_mapped_priority() {
@@ -73,8 +40,7 @@ fn a_fifo_thread_runs_at_its_mapped_priority() {
 #[test]
 fn where_real_time_is_denied_the_orb_says_so_once_and_follows_its_policy() {
     const NAME: &str = "where_real_time_is_denied_the_orb_says_so_once_and_follows_its_policy";
-    if std::env::var_os(UNPRIVILEGED).is_some() {
-        give_up_realtime();
+    without_priority_privilege(NAME, || {
         let ((), lines) = capture(|| {
             let fail =
                 PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, WhenDenied::Fail);
@@ -113,18 +79,5 @@ fn where_real_time_is_denied_the_orb_says_so_once_and_follows_its_policy() {
             "{}",
             warnings[0].message
         );
-        println!("child done");
-        return;
-    }
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", NAME, "--nocapture", "--test-threads=1"])
-        .env(UNPRIVILEGED, "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("child done"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    });
 }

@@ -23,12 +23,22 @@ use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::net::try_read_message;
+use rtorb_test_support::priority::activate_in_poa;
 use rtorb_test_support::wire::{raw_reference, reply};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 const LONG: Duration = Duration::from_secs(20);
+
+/// Held by each test: the allocations of the process are counted, so the
+/// tests of this binary run one at a time.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// What the peer saw of a request: its `RTCorbaPriority` context's data,
 /// if it had one, and the byte order of the request.
@@ -101,6 +111,7 @@ fn at_priority<T: Send + 'static>(priority: Priority, f: impl FnOnce() -> T + Se
 
 #[test]
 fn a_client_propagated_reference_carries_the_thread_s_priority() {
+    let _serial = serial();
     for strategy in [
         ConnectionStrategy::Exclusive,
         ConnectionStrategy::Multiplexed,
@@ -137,6 +148,7 @@ fn a_client_propagated_reference_carries_the_thread_s_priority() {
 
 #[test]
 fn other_references_carry_no_priority() {
+    let _serial = serial();
     let (port, seen) = peer();
     let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
     let declared = ExposedPolicies {
@@ -154,6 +166,7 @@ fn other_references_carry_no_priority() {
 
 #[test]
 fn a_propagated_priority_costs_no_allocation_per_call() {
+    let _serial = serial();
     let (port, _seen) = peer();
     let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
     let propagated = ExposedPolicies {
@@ -167,4 +180,51 @@ fn a_propagated_priority_costs_no_allocation_per_call() {
         })
     });
     assert_eq!(mine, 0.0);
+}
+
+/// `cube_long` answers its argument cubed.
+struct Cuber;
+
+impl rtorb::runtime::Skeleton for Cuber {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:rtorb/Cuber:1.0"]
+    }
+
+    fn dispatch(
+        &self,
+        req: &mut rtorb::runtime::ServerRequest<'_>,
+    ) -> Result<(), rtorb::runtime::SystemException> {
+        let l = i32::decode(req.arguments())?;
+        req.write_results(|e| l.wrapping_pow(3).encode(e))
+    }
+}
+
+/// Between two rtorb ORBs, a call that propagates its priority to a
+/// `CLIENT_PROPAGATED` POA, which runs the upcall at it and sends it back
+/// in the reply, allocates nothing on either side.
+#[test]
+fn a_priority_propagated_and_sent_back_costs_no_allocation_on_either_side() {
+    let _serial = serial();
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .sched_denied(WhenDenied::RunAtOther)
+        .build()
+        .unwrap();
+    let object = activate_in_poa(
+        &server,
+        "propagated",
+        Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
+        std::sync::Arc::new(Cuber),
+    );
+    let ior = server.object_to_string(&object).unwrap();
+    let client = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let object = client.string_to_object(&ior).unwrap();
+    let (on_client, on_server) = at_priority(Priority::new(7).unwrap(), move || {
+        allocations_per_call(100, 1000, || {
+            assert_eq!(call(&object), 8);
+        })
+    });
+    assert_eq!((on_client, on_server), (0.0, 0.0));
+    server.shutdown();
 }

@@ -15,11 +15,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::poa::Policy;
 use rtorb::rt::{
     ExposedPolicies, MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied,
 };
-use rtorb::runtime::{CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException};
+use rtorb::runtime::{Object, SystemException};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ior::Profile;
 use rtorb_giop::message::{
@@ -28,36 +27,9 @@ use rtorb_giop::message::{
 use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_test_support::net::{endpoint_address, read_message};
+use rtorb_test_support::priority::{Reporter, activate_in_poa, decode_report, nice_client};
 
 const LONG: Duration = Duration::from_secs(20);
-
-/// `where` answers the CORBA priority the upcall runs at (-1: none) and
-/// the thread's nice value.
-struct Reporter;
-
-impl Skeleton for Reporter {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Reporter:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        let corba = rtorb::rt::thread_priority().map_or(-1, Priority::get);
-        let nice = nice_of_this_thread();
-        req.write_results(|e| {
-            corba.encode(e)?;
-            nice.encode(e)
-        })
-    }
-}
-
-/// The calling thread's nice value, from `/proc/thread-self/stat` (field
-/// 19).
-fn nice_of_this_thread() -> i32 {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
-    // The command name (field 2) is in parentheses and may hold spaces.
-    let after = &stat[stat.rfind(')').unwrap() + 2..];
-    after.split(' ').nth(16).unwrap().parse().unwrap()
-}
 
 /// A server of `strategy` whose priorities map linearly onto nice values,
 /// with a reporter in a POA of `model`; the server and the reporter's
@@ -75,17 +47,7 @@ fn server(
         .sched_denied(WhenDenied::Fail)
         .build()
         .unwrap();
-    let root = orb.root_poa();
-    let poa = root
-        .create_poa(
-            "rt",
-            Some(&root.the_poa_manager()),
-            &[Policy::PriorityModel(model)],
-        )
-        .unwrap();
-    root.the_poa_manager().activate().unwrap();
-    let id = poa.activate_object(Arc::new(Reporter)).unwrap();
-    let object = poa.id_to_reference(&id).unwrap();
+    let object = activate_in_poa(&orb, "rt", Some(model), Arc::new(Reporter));
     (orb, object)
 }
 
@@ -104,18 +66,14 @@ fn report(
         }
         object
             .invoke("where", |_| Ok(()))?
-            .decode::<_, SystemException>(|d| Ok((i16::decode(d)?, i32::decode(d)?)))
+            .decode::<_, SystemException>(decode_report)
     })
     .join()
     .unwrap()
 }
 
 fn client() -> Orb {
-    Orb::builder()
-        .round_trip_timeout(LONG)
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap()
+    nice_client(LONG)
 }
 
 const STRATEGIES: [ServerStrategy; 3] = [
@@ -321,7 +279,7 @@ fn a_collocated_call_runs_at_the_declared_priority_or_the_caller_s() {
                 .unwrap();
             object
                 .invoke("where", |_| Ok(()))?
-                .decode::<_, SystemException>(|d| Ok((i16::decode(d)?, i32::decode(d)?)))
+                .decode::<_, SystemException>(decode_report)
         })
         .join()
         .unwrap()

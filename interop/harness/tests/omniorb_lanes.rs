@@ -4,44 +4,14 @@
 //! forward, and every request runs in the lane's threads at the lane's
 //! priority. A missing omniORB fails this test.
 
-use std::process::Command;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+mod rt_support;
 
+use rt_support::{Noting, cubit_client};
 use rtorb::orb::Orb;
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
-use rtorb_interop::ensure_peers;
-use rtorb_interop::process::run_to_end;
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// A Cubit that notes the thread and CORBA priority of each upcall.
-struct Noting {
-    cubit: Arc<dyn Skeleton>,
-    seen: Mutex<Vec<(String, Option<i16>)>>,
-}
-
-impl Skeleton for Noting {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        self.cubit.repository_ids()
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        let thread = std::thread::current().name().unwrap_or("").to_owned();
-        let priority = rtorb::rt::thread_priority().map(Priority::get);
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((thread, priority));
-        self.cubit.dispatch(req)
-    }
-}
 
 #[test]
 fn omniorb_reaches_a_lane_object_through_its_forward() {
-    let peers = ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"));
     let (low, high) = (Priority::new(0).unwrap(), Priority::new(8_000).unwrap());
     // Nice values: no privilege needed for the priorities used here.
     let orb = Orb::builder()
@@ -54,10 +24,7 @@ fn omniorb_reaches_a_lane_object_through_its_forward() {
         )
         .build()
         .unwrap();
-    let noting = Arc::new(Noting {
-        cubit: Arc::new(CubitSkeleton(CubitImpl::default())),
-        seen: Mutex::new(Vec::new()),
-    });
+    let noting = Noting::new();
     orb.activate_with_key_at(
         &b"High"[..],
         noting.clone(),
@@ -65,21 +32,9 @@ fn omniorb_reaches_a_lane_object_through_its_forward() {
     )
     .unwrap();
     let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
-    let url = format!("corbaloc::1.2@{main}/High");
-    let mut command = Command::new(&peers.cubit_client);
-    command
-        .arg("-ORBclientCallTimeOutPeriod")
-        .arg(TIMEOUT.as_millis().to_string())
-        .arg(&url);
-    let (status, output) = run_to_end(&mut command, "cubit_client", TIMEOUT)
-        .unwrap_or_else(|e| panic!("cubit_client: {e}"));
-    assert!(status.success(), "cubit_client failed ({status}): {output}");
+    let output = cubit_client(&format!("corbaloc::1.2@{main}/High"));
     orb.shutdown();
-    let seen = noting
-        .seen
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let seen = noting.seen();
     assert!(!seen.is_empty(), "no upcall: {output}");
     assert!(
         seen.iter()

@@ -4,84 +4,30 @@
 //! the priority the server declared, or at the POA's default for the
 //! `CLIENT_PROPAGATED` model. A missing omniORB fails these tests.
 
-use std::process::Command;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+mod rt_support;
 
+use rt_support::{Noting, cubit_client};
 use rtorb::orb::Orb;
-use rtorb::poa::Policy;
 use rtorb::rt::{Priority, PriorityModelPolicy, SchedPolicy};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
-use rtorb_interop::ensure_peers;
-use rtorb_interop::process::run_to_end;
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// A Cubit that notes the CORBA priority each upcall runs at.
-struct Noting {
-    cubit: Arc<dyn Skeleton>,
-    seen: Mutex<Vec<Option<i16>>>,
-}
-
-impl Skeleton for Noting {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        self.cubit.repository_ids()
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        let priority = rtorb::rt::thread_priority().map(Priority::get);
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(priority);
-        self.cubit.dispatch(req)
-    }
-}
+use rtorb_test_support::priority::activate_in_poa;
 
 /// Runs omniORB's `cubit_client` on a Cubit in a POA of `model`; the
 /// priorities its upcalls ran at.
 fn omniorb_calls(model: PriorityModelPolicy) -> Vec<Option<i16>> {
-    let peers = ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"));
     // Nice values: no privilege needed for the priorities used here.
     let orb = Orb::builder()
         .listen("iiop://127.0.0.1:0")
         .sched_policy(SchedPolicy::Other)
         .build()
         .unwrap();
-    let root = orb.root_poa();
-    let poa = root
-        .create_poa(
-            "rt",
-            Some(&root.the_poa_manager()),
-            &[Policy::PriorityModel(model)],
-        )
-        .unwrap();
-    root.the_poa_manager().activate().unwrap();
-    let noting = Arc::new(Noting {
-        cubit: Arc::new(CubitSkeleton(CubitImpl::default())),
-        seen: Mutex::new(Vec::new()),
-    });
-    let id = poa.activate_object(noting.clone()).unwrap();
-    let ior = orb
-        .object_to_string(&poa.id_to_reference(&id).unwrap())
-        .unwrap();
-    let mut command = Command::new(&peers.cubit_client);
-    command
-        .arg("-ORBclientCallTimeOutPeriod")
-        .arg(TIMEOUT.as_millis().to_string())
-        .arg(&ior);
-    let (status, output) = run_to_end(&mut command, "cubit_client", TIMEOUT)
-        .unwrap_or_else(|e| panic!("cubit_client: {e}"));
-    assert!(status.success(), "cubit_client failed ({status}): {output}");
+    let noting = Noting::new();
+    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
+    let ior = orb.object_to_string(&object).unwrap();
+    let output = cubit_client(&ior);
     orb.shutdown();
-    let seen = noting
-        .seen
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
+    let seen = noting.seen();
     assert!(!seen.is_empty(), "no upcall: {output}");
-    seen
+    seen.into_iter().map(|(_, p)| p).collect()
 }
 
 #[test]

@@ -24,9 +24,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind, minor};
 
+use super::affinity::AffinityError;
 use super::mapping::{MappingKind, NativeRange, PriorityMapping, SchedPolicy};
 use super::native;
 use super::priority::{NativePriority, Priority, PriorityError};
+use super::watchdog::realtime_revoked;
 
 /// What to do when the process may not use the configured policy or
 /// priority (`-ORBSchedDenied`).
@@ -51,6 +53,16 @@ impl FromStr for WhenDenied {
             _ => Err(format!(
                 "{s:?} is not what to do when real-time scheduling is denied (fail or other)"
             )),
+        }
+    }
+}
+
+impl WhenDenied {
+    /// What follows a refusal, for the log.
+    fn consequence(self) -> &'static str {
+        match self {
+            WhenDenied::Fail => "each attempt fails with NO_PERMISSION",
+            WhenDenied::RunAtOther => "threads run on under SCHED_OTHER",
         }
     }
 }
@@ -84,6 +96,20 @@ pub enum SchedulingError {
         /// What the system said.
         source: io::Error,
     },
+    /// A [`Watchdog`](super::Watchdog) of the process fired: real-time
+    /// policies are refused from then on, and the ORB is configured to
+    /// fail.
+    #[error(
+        "{policy} priority {native} refused: a watchdog put the process under SCHED_OTHER \
+         after real-time work overran its deadline; configure -ORBSchedDenied other to run on \
+         under SCHED_OTHER"
+    )]
+    Revoked {
+        /// The policy.
+        policy: SchedPolicy,
+        /// The native priority asked for.
+        native: NativePriority,
+    },
     /// The system rejected the native priority for another reason.
     #[error("{policy} priority {native}: {source}")]
     Rejected {
@@ -94,6 +120,9 @@ pub enum SchedulingError {
         /// What the system said.
         source: io::Error,
     },
+    /// The thread could not be restricted to the CPUs asked for.
+    #[error(transparent)]
+    Affinity(#[from] AffinityError),
 }
 
 impl SchedulingError {
@@ -108,10 +137,17 @@ impl SchedulingError {
                 SystemExceptionKind::NoPermission,
                 minor::NO_PERMISSION_REALTIME_SCHEDULING,
             ),
+            SchedulingError::Revoked { .. } => (
+                SystemExceptionKind::NoPermission,
+                minor::NO_PERMISSION_REALTIME_REVOKED,
+            ),
             SchedulingError::Rejected { .. } => (
                 SystemExceptionKind::DataConversion,
                 minor::DATA_CONVERSION_PRIORITY_MAPPING,
             ),
+            SchedulingError::Affinity(_) => {
+                (SystemExceptionKind::BadParam, minor::BAD_PARAM_LANE_CPUS)
+            }
         };
         SystemException::new(kind, code, CompletionStatus::No).with_detail(self)
     }
@@ -221,12 +257,27 @@ impl PriorityControl {
     /// native priority (or, denied, follows [`WhenDenied`]) and remembers
     /// it in the thread. Gives the native priority the thread runs at
     /// (`None`: denied, running on as it was).
+    ///
+    /// After a [`Watchdog`](super::Watchdog) of the process has fired, a
+    /// real-time policy is denied as the system would deny it (but with
+    /// [`SchedulingError::Revoked`]), and the thread stays under
+    /// SCHED_OTHER.
     pub fn set_thread_priority(
         &self,
         priority: Priority,
     ) -> Result<Option<NativePriority>, SchedulingError> {
         let native = self.to_native(priority)?;
+        let realtime = self.policy.is_realtime();
+        if realtime && realtime_revoked() {
+            return self.revoked(priority, native);
+        }
         match native::set_current(self.policy, native) {
+            Ok(()) if realtime && realtime_revoked() => {
+                // The watchdog fired meanwhile, and may have looked at this
+                // thread before it was set.
+                let _ = native::demote(native::current_tid());
+                self.revoked(priority, native)
+            }
             Ok(()) => {
                 CURRENT.with(|c| c.set(Some(priority)));
                 Ok(Some(native))
@@ -253,10 +304,33 @@ impl PriorityControl {
         }
     }
 
+    /// A real-time priority asked for after a watchdog fired: refused, or
+    /// the thread left under SCHED_OTHER, as [`WhenDenied`] says.
+    #[cold]
+    fn revoked(
+        &self,
+        priority: Priority,
+        native: NativePriority,
+    ) -> Result<Option<NativePriority>, SchedulingError> {
+        log_revoked(self.policy, native, self.when_denied);
+        match self.when_denied {
+            WhenDenied::Fail => Err(SchedulingError::Revoked {
+                policy: self.policy,
+                native,
+            }),
+            WhenDenied::RunAtOther => {
+                CURRENT.with(|c| c.set(Some(priority)));
+                Ok(None)
+            }
+        }
+    }
+
     /// Runs `f` with the calling thread at `priority`, then puts the
     /// thread back as it was (its CORBA priority and its native policy
     /// and priority): how a server runs an upcall at its request's
-    /// priority. A thread already at `priority` runs `f` as it is.
+    /// priority. A thread already at `priority` runs `f` as it is. A
+    /// thread that was under a real-time policy when a watchdog fired is
+    /// put back under SCHED_OTHER.
     pub fn run_at<T>(
         &self,
         priority: Priority,
@@ -269,8 +343,14 @@ impl PriorityControl {
         let native_before = native::current().ok();
         self.set_thread_priority(priority)?;
         let out = f();
-        if let Some((policy, native)) = native_before {
-            let _ = native::set_current(policy, native);
+        match native_before {
+            Some((policy, _)) if policy.is_realtime() && realtime_revoked() => {
+                let _ = native::demote(native::current_tid());
+            }
+            Some((policy, native)) => {
+                let _ = native::set_current(policy, native);
+            }
+            None => {}
         }
         CURRENT.with(|c| c.set(before));
         Ok(out)
@@ -306,15 +386,32 @@ fn log_denial(policy: SchedPolicy, native: NativePriority, e: &io::Error, then: 
     if DENIAL_LOGGED.swap(true, Ordering::AcqRel) {
         return;
     }
-    let what = match then {
-        WhenDenied::Fail => "each attempt fails with NO_PERMISSION",
-        WhenDenied::RunAtOther => "threads run on under SCHED_OTHER",
-    };
+    let what = then.consequence();
     tracing::warn!(
         policy = policy.name(),
         native = native.get(),
         "this process may not use {policy} priority {native} ({e}): {what}; run as root, \
          give the program CAP_SYS_NICE or raise RLIMIT_RTPRIO for real-time priorities"
+    );
+}
+
+/// Whether the warning that real-time priorities are refused after a
+/// watchdog fired was logged.
+static REVOKED_LOGGED: AtomicBool = AtomicBool::new(false);
+
+/// Logs, once per process, that a real-time priority was asked for after
+/// a watchdog fired.
+#[cold]
+fn log_revoked(policy: SchedPolicy, native: NativePriority, then: WhenDenied) {
+    if REVOKED_LOGGED.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let what = then.consequence();
+    tracing::warn!(
+        policy = policy.name(),
+        native = native.get(),
+        "{policy} priority {native} asked for after a watchdog put the process under \
+         SCHED_OTHER: {what}"
     );
 }
 

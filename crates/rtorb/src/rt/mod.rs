@@ -1,6 +1,7 @@
 //! Real-time CORBA's priorities: CORBA priorities, the mappings onto this
 //! host's scheduling policies, the priority of the calling thread, a mutex
-//! with priority inheritance, and a watchdog for real-time work.
+//! with priority inheritance, a watchdog for real-time work, and the CPUs
+//! a thread may run on.
 //!
 //! A [`Priority`] (`0..=32767`) is the same on every host and travels with
 //! requests; a [`PriorityControl`] maps it onto a [`SchedPolicy`]
@@ -32,6 +33,7 @@
 //! system calls are in one small module (`native`), and the mutex's in
 //! another.
 
+mod affinity;
 mod control;
 mod mapping;
 mod mutex;
@@ -41,6 +43,7 @@ mod priority;
 mod threadpool;
 mod watchdog;
 
+pub use affinity::{AffinityError, available_cpus, set_thread_affinity, thread_affinity};
 pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
 pub use mapping::{
     ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
@@ -57,4 +60,4 @@ pub use threadpool::{
     BadLane, BadLaneBuffering, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS,
     LaneBuffering, LaneConfig, LaneId, LaneStats, ThreadpoolConfig, ThreadpoolId,
 };
-pub use watchdog::{Watchdog, WatchdogExpired};
+pub use watchdog::{Watchdog, WatchdogExpired, realtime_revoked};

@@ -93,6 +93,7 @@ pub struct LaneConfig {
     max_buffered_requests: usize,
     max_request_buffer_size: usize,
     dynamic_idle: Duration,
+    cpus: Vec<usize>,
 }
 
 impl LaneConfig {
@@ -108,6 +109,7 @@ impl LaneConfig {
             max_buffered_requests: DEFAULT_LANE_BUFFERED_REQUESTS,
             max_request_buffer_size: 0,
             dynamic_idle: DEFAULT_DYNAMIC_THREAD_IDLE,
+            cpus: Vec::new(),
         }
     }
 
@@ -154,6 +156,24 @@ impl LaneConfig {
     pub fn max_request_buffer_size(mut self, octets: usize) -> LaneConfig {
         self.max_request_buffer_size = octets;
         self
+    }
+
+    /// Restricts the lane's threads (static and dynamic) to `cpus`, set
+    /// when each starts (by default they may run on any CPU of the
+    /// process). With the client threads of the lane's priority on the
+    /// same CPUs, a request and its reply wake their threads without
+    /// crossing CPUs (see [`crate::rt::set_thread_affinity`]). A CPU the
+    /// process may not use makes the lane fail to start.
+    pub fn cpus(mut self, cpus: impl IntoIterator<Item = usize>) -> LaneConfig {
+        self.cpus = cpus.into_iter().collect();
+        self.cpus.sort_unstable();
+        self.cpus.dedup();
+        self
+    }
+
+    /// The CPUs its threads are restricted to (empty: any).
+    pub fn affinity(&self) -> &[usize] {
+        &self.cpus
     }
 
     /// The lane's CORBA priority.

@@ -9,6 +9,16 @@
 //! so on standard error, and [`Watchdog::disarm`] reports the expiry so
 //! that the benchmark or test fails clearly instead of freezing the
 //! machine.
+//!
+//! Once a watchdog has fired, the process stays under SCHED_OTHER: a
+//! thread that asks for a real-time priority again (through a
+//! [`PriorityControl`](super::PriorityControl), [`Current`](super::Current),
+//! an upcall's priority or a lane's) is refused it as the system would
+//! refuse it, following [`WhenDenied`](super::WhenDenied): it fails with
+//! `NO_PERMISSION` (minor
+//! [`NO_PERMISSION_REALTIME_REVOKED`](crate::minor::NO_PERMISSION_REALTIME_REVOKED)),
+//! or runs on under SCHED_OTHER with its CORBA priority remembered. Work
+//! that overran once is not given the means to freeze the machine again.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +41,15 @@ pub struct WatchdogExpired {
     pub what: String,
     /// Its deadline.
     pub deadline: Duration,
+}
+
+/// Whether a watchdog of this process has fired.
+static REVOKED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a watchdog of this process has fired, and real-time priorities
+/// are refused from then on.
+pub fn realtime_revoked() -> bool {
+    REVOKED.load(Ordering::SeqCst)
 }
 
 #[derive(Debug, Default)]
@@ -118,9 +137,12 @@ impl Drop for Watchdog {
 /// the deadline or disarming; at the deadline, demotes every thread.
 fn watch(shared: &Shared, what: &str, deadline: Duration) {
     let (_, max) = native::priority_range(SchedPolicy::Fifo);
-    // Where the process may not use SCHED_FIFO, no thread of it runs under
-    // it either, and an ordinary watchdog thread suffices.
-    let _ = native::set_current(SchedPolicy::Fifo, NativePriority::new(max));
+    // Where the process may not use SCHED_FIFO (or no longer does, another
+    // watchdog having fired), no thread of it runs under it either, and an
+    // ordinary watchdog thread suffices.
+    if !realtime_revoked() {
+        let _ = native::set_current(SchedPolicy::Fifo, NativePriority::new(max));
+    }
     let end = Instant::now() + deadline;
     let mut disarmed = shared.disarmed.lock();
     while !*disarmed {
@@ -135,6 +157,10 @@ fn watch(shared: &Shared, what: &str, deadline: Duration) {
     }
     drop(disarmed);
     shared.fired.store(true, Ordering::Release);
+    // Before the threads are demoted: a thread that sets a real-time
+    // policy after it looks again and demotes itself (see
+    // `PriorityControl::set_thread_priority`).
+    REVOKED.store(true, Ordering::SeqCst);
     let mut demoted = 0;
     for tid in native::process_threads() {
         if native::demote(tid).is_ok() {

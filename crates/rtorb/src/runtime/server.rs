@@ -172,6 +172,8 @@ pub(crate) struct ReplyBuilder {
     request_id: u32,
     lite: bool,
     started: bool,
+    /// The priority of the `RTCorbaPriority` context to send back, if any.
+    priority: Option<i16>,
     writer: MessageWriter,
 }
 
@@ -184,6 +186,7 @@ impl ReplyBuilder {
             request_id,
             lite: false,
             started: false,
+            priority: None,
             writer: MessageWriter::empty(encoding),
         }
     }
@@ -210,17 +213,35 @@ impl ReplyBuilder {
         self.encoding = encoding;
         self.request_id = request_id;
         self.started = false;
+        self.priority = None;
+    }
+
+    /// Sends `priority` back in an `RTCorbaPriority` service context of
+    /// the reply (GIOP; a GIOPlite reply carries no contexts): what a
+    /// server of the `CLIENT_PROPAGATED` model does with the priority a
+    /// request propagated, as TAO's servers do. Until the next
+    /// [`ReplyBuilder::reset`].
+    #[inline]
+    pub(crate) fn send_back_priority(&mut self, priority: i16) {
+        self.priority = Some(priority);
     }
 
     /// Starts the reply with `status` (dropping any reply started before)
     /// and returns the encoder for its body.
     pub(crate) fn start(&mut self, status: ReplyStatus) -> Result<&mut Encoder, GiopError> {
-        if self.lite {
-            self.writer
-                .restart_lite_reply(self.encoding, self.request_id, status);
-        } else {
-            self.writer
-                .restart_reply(self.encoding, self.request_id, status)?;
+        match (self.lite, self.priority) {
+            (true, _) => self
+                .writer
+                .restart_lite_reply(self.encoding, self.request_id, status),
+            (false, None) => self
+                .writer
+                .restart_reply(self.encoding, self.request_id, status)?,
+            (false, Some(p)) => self.writer.restart_reply_with_priority(
+                self.encoding,
+                self.request_id,
+                status,
+                p,
+            )?,
         }
         self.started = true;
         Ok(self.writer.body())

@@ -136,6 +136,11 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
         let (denied, barrier, start) = (denied.clone(), barrier.clone(), start.clone());
         let policy = plan.policy;
         let duration_ms = plan.duration_ms;
+        let cpus = if high {
+            plan.configuration.high_cpus()
+        } else {
+            Vec::new()
+        };
         let name = if high {
             "C0".to_owned()
         } else {
@@ -144,7 +149,12 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
         let spawned = std::thread::Builder::new()
             .name(name.clone())
             .spawn(move || {
-                let ready = cubit.and_then(|c| prepare(c, policy, fifo, &control, &denied));
+                let ready = cubit.and_then(|c| {
+                    if !cpus.is_empty() {
+                        rtorb::rt::set_thread_affinity(&cpus).map_err(|e| e.to_string())?;
+                    }
+                    prepare(c, policy, fifo, &control, &denied)
+                });
                 barrier.wait();
                 barrier.wait();
                 let cubit = ready.map_err(|e| format!("{name}: {e}"))?;

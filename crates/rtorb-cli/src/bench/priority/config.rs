@@ -18,7 +18,8 @@ pub(crate) enum Configuration {
     /// priority [`HIGH_FIFO`], `Low` in one at [`LOW_FIFO`] (the direct
     /// mapping onto SCHED_FIFO), server-declared, each lane with its own
     /// endpoint; the client's threads each call over an exclusive
-    /// connection of their own (the high thread's to the high lane).
+    /// connection of their own (the high thread's to the high lane); C0
+    /// and the high lane share a CPU ([`Configuration::high_cpus`]).
     RealTime,
 }
 
@@ -49,11 +50,28 @@ impl Configuration {
                 priority_mapping: MappingKind::Direct,
                 sched_denied: WhenDenied::RunAtOther,
                 lanes: vec![
-                    LaneConfig::new(fifo(HIGH_FIFO)?).static_threads(HIGH_LANE_THREADS),
+                    LaneConfig::new(fifo(HIGH_FIFO)?)
+                        .static_threads(HIGH_LANE_THREADS)
+                        .cpus(self.high_cpus()),
                     LaneConfig::new(fifo(LOW_FIFO)?).static_threads(LOW_LANE_THREADS),
                 ],
                 ..OrbConfig::default()
             }),
+        }
+    }
+
+    /// The CPUs of the high-priority path: in the real-time configuration,
+    /// on a machine of two CPUs or more, C0 and the high lane share the
+    /// last CPU (a request and its reply then wake their threads without
+    /// crossing CPUs), and everything else may run anywhere; otherwise
+    /// none (any CPU).
+    pub(crate) fn high_cpus(self) -> Vec<usize> {
+        match self {
+            Configuration::Conventional => Vec::new(),
+            Configuration::RealTime => match rtorb::rt::available_cpus() {
+                Ok(cpus) if cpus.len() >= 2 => cpus.last().copied().into_iter().collect(),
+                _ => Vec::new(),
+            },
         }
     }
 

@@ -27,17 +27,18 @@
 //! A servant locator is asked when the queued upcall runs: a
 //! `ForwardRequest` it raises then can no longer reach the client, which
 //! has its acknowledgement, and the request is dropped as a oneway's
-//! failure is. A servant, or a servant manager, that
+//! failure is. The queued upcall runs at the priority the servant's
+//! Real-time CORBA priority model gives the request, as every upcall
+//! does, and the thread is put back after; a priority it cannot run at
+//! drops the request likewise. A servant, or a servant manager, that
 //! panics fails its request with `UNKNOWN`
 //! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
 
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{Decoder, Encoding, Version};
-use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
@@ -50,13 +51,13 @@ use rtorb_giop::{
 use super::ServerCore;
 use super::budget::{Charge, MemoryBudget};
 use super::deferred::DeferredUpcalls;
+use super::upcall::{at_priority, request_priority, sent_back_priority, upcall, upcall_at};
 use super::write::{Control, Next, WriteHalf};
 use crate::codesets::ServerCodeSets;
-use crate::minor::{MARSHAL_PRIORITY_CONTEXT, MARSHAL_TARGET_NOT_A_KEY, UNKNOWN_SERVANT_PANICKED};
+use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
-use crate::rt::{Priority, PriorityModelPolicy};
-use crate::runtime::{ReplyBuilder, ServerRequest, Skeleton, dispatch, with_invoker};
+use crate::runtime::{ReplyBuilder, ServerRequest};
 use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
 
@@ -367,24 +368,41 @@ impl Dispatcher {
                     ))
                     .to_system_exception()),
                     Some(arguments) if header.response_flags == RESPONSE_WITH_SERVER => {
-                        // SYNC_WITH_SERVER that could not be queued:
-                        // acknowledged before the upcall, which then runs
-                        // here as a plain oneway.
-                        let sent = match self.reply.complete(Ok(())) {
-                            Ok(()) => write.send_reply(transport, &mut self.reply),
-                            Err(_) => return message_error(),
+                        // SYNC_WITH_SERVER that could not be queued: runs
+                        // here as a plain oneway at the request's
+                        // priority, acknowledged once the thread is at it
+                        // and before the upcall; a priority it cannot run
+                        // at is answered instead of the acknowledgement.
+                        let reply = &mut self.reply;
+                        let run = |at| {
+                            at_priority(core, at, || {
+                                let sent = match reply.complete(Ok(())) {
+                                    Ok(()) => write.send_reply(transport, reply),
+                                    Err(_) => return message_error(),
+                                };
+                                reply.reset(encoding, header.request_id);
+                                let mut req =
+                                    arguments.request(header.operation, key, false, reply);
+                                let _ = upcall(core, &**servant.skeleton(), &mut req);
+                                sent
+                            })
                         };
-                        self.reply.reset(encoding, header.request_id);
-                        let mut req =
-                            arguments.request(header.operation, key, false, &mut self.reply);
-                        let _ = upcall(core, &**servant.skeleton(), &mut req);
-                        return sent;
+                        match request_priority(servant.priority_model(), header.priority)
+                            .and_then(run)
+                        {
+                            Ok(sent) => return sent,
+                            Err(e) => Err(e),
+                        }
                     }
                     Some(arguments) => {
                         self.probe.lap(Stage::ServerDemux);
-                        match request_priority(servant.priority_model(), header.priority) {
+                        let model = servant.priority_model();
+                        match request_priority(model, header.priority) {
                             Err(e) => Err(e),
                             Ok(at) => {
+                                if let Some(p) = sent_back_priority(model, header.priority) {
+                                    self.reply.send_back_priority(p);
+                                }
                                 let mut req = arguments.request(
                                     header.operation,
                                     key,
@@ -459,6 +477,7 @@ impl Dispatcher {
             message: message.clone(),
             encoding,
             body,
+            priority: header.priority,
             lite: self.messaging == FrameProtocol::Lite,
         };
         deferred.push(Box::new(move |core| {
@@ -481,6 +500,8 @@ struct DeferredRequest {
     message: Bytes,
     encoding: Encoding,
     body: OwnedBody,
+    /// What its `RTCorbaPriority` context held (see [`Incoming`]).
+    priority: Result<Option<i16>, ()>,
     lite: bool,
 }
 
@@ -494,12 +515,17 @@ enum OwnedBody {
 
 impl DeferredRequest {
     /// Finds the servant and runs the upcall, on the thread of the
-    /// connection's deferred upcalls; what fails is dropped, as a
-    /// oneway's failure is.
+    /// connection's deferred upcalls, at the priority the servant's
+    /// priority model gives the request (the thread put back after, as
+    /// for every upcall); what fails (a priority it cannot run at among
+    /// it) is dropped, as a oneway's failure is.
     fn run(self, core: &ServerCore) {
         let mut cache = PlainKeyCache::default();
         let Ok(Found::Servant(servant)) = core.lookup(&self.key, &self.operation, &mut cache)
         else {
+            return;
+        };
+        let Ok(at) = request_priority(servant.priority_model(), self.priority) else {
             return;
         };
         let mut reply =
@@ -509,7 +535,7 @@ impl DeferredRequest {
             OwnedBody::Decoder(d) => Arguments::Decoder(d),
         };
         let mut req = arguments.request(&self.operation, &self.key, false, &mut reply);
-        let _ = upcall(core, &**servant.skeleton(), &mut req);
+        let _ = upcall_at(core, at, &**servant.skeleton(), &mut req);
     }
 }
 
@@ -603,70 +629,6 @@ fn lane_forward(
         },
         other => other,
     }
-}
-
-/// The priority a request runs at under its POA's Real-time CORBA
-/// priority model: the declared one (`SERVER_DECLARED`), or the one the
-/// client sent (`CLIENT_PROPAGATED`; the POA's default where it sent
-/// none). `None` where the POA has no model: the thread's own.
-#[inline]
-fn request_priority(
-    model: Option<PriorityModelPolicy>,
-    propagated: Result<Option<i16>, ()>,
-) -> Result<Option<Priority>, SystemException> {
-    let Some(model) = model else {
-        return Ok(None);
-    };
-    match (model.model, propagated) {
-        (PriorityModel::ServerDeclared, _) => Ok(Some(model.server_priority)),
-        (PriorityModel::ClientPropagated, Ok(None)) => Ok(Some(model.server_priority)),
-        (PriorityModel::ClientPropagated, Ok(Some(p))) => Priority::new(p)
-            .map(Some)
-            .map_err(|e| e.to_system_exception()),
-        (PriorityModel::ClientPropagated, Err(())) => Err(SystemException::new(
-            SystemExceptionKind::Marshal,
-            MARSHAL_PRIORITY_CONTEXT,
-            CompletionStatus::No,
-        )),
-    }
-}
-
-/// [`upcall`] with the thread at `priority` (if given) meanwhile; a
-/// priority the mapping cannot map, or the system refuses under
-/// [`WhenDenied::Fail`](crate::rt::WhenDenied::Fail), is the request's
-/// exception and the upcall does not run.
-#[inline]
-fn upcall_at(
-    core: &ServerCore,
-    priority: Option<Priority>,
-    skeleton: &dyn Skeleton,
-    req: &mut ServerRequest<'_>,
-) -> Result<(), SystemException> {
-    match (priority, &core.priorities) {
-        (Some(p), Some(control)) => control
-            .run_at(p, || upcall(core, skeleton, req))
-            .unwrap_or_else(|e| Err(e.to_system_exception())),
-        _ => upcall(core, skeleton, req),
-    }
-}
-
-/// Runs `req` on `skeleton` with the ORB's invoker for references in it;
-/// a servant that panics gives `UNKNOWN`.
-fn upcall(
-    core: &ServerCore,
-    skeleton: &dyn Skeleton,
-    req: &mut ServerRequest<'_>,
-) -> Result<(), SystemException> {
-    let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        with_invoker(&core.invoker, || dispatch(skeleton, req))
-    }));
-    run.unwrap_or_else(|_| {
-        Err(SystemException::new(
-            SystemExceptionKind::Unknown,
-            UNKNOWN_SERVANT_PANICKED,
-            CompletionStatus::Maybe,
-        ))
-    })
 }
 
 #[cfg(test)]

@@ -91,6 +91,7 @@ mod read;
 mod shedding;
 pub mod strategy;
 mod thread_per_connection;
+mod upcall;
 mod write;
 
 use std::panic::AssertUnwindSafe;

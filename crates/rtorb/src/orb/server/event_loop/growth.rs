@@ -33,6 +33,8 @@ pub(crate) struct ThreadStart {
     pub(crate) buffering: Option<super::BufferPolicy>,
     /// A lane's place in a pool whose lanes lend threads (`borrowing.rs`).
     pub(crate) borrowing: Option<super::LaneBorrowing>,
+    /// The CPUs the threads are restricted to (empty: any).
+    pub(crate) cpus: Vec<usize>,
 }
 
 impl Default for ThreadStart {
@@ -44,21 +46,27 @@ impl Default for ThreadStart {
             idle: crate::rt::DEFAULT_DYNAMIC_THREAD_IDLE,
             buffering: None,
             borrowing: None,
+            cpus: Vec::new(),
         }
     }
 }
 
 impl ThreadStart {
-    /// Sets the thread's priority; `false` if the thread must end (and,
+    /// Restricts the thread to its CPUs and sets its priority; `false` if the thread must end (and,
     /// where `stop` — a static thread — the loop with it).
     pub(super) fn apply(&self, core: &ServerCore, stop: bool) -> bool {
-        let Some(p) = self.priority else {
+        if self.priority.is_none() && self.cpus.is_empty() {
             return true;
+        }
+        let pinned = if self.cpus.is_empty() {
+            Ok(())
+        } else {
+            crate::rt::set_thread_affinity(&self.cpus).map_err(SchedulingError::from)
         };
-        let set = match &core.priorities {
-            Some(control) => control.set_thread_priority(p).map(|_| ()),
-            None => Ok(()),
-        };
+        let set = pinned.and_then(|()| match (&core.priorities, self.priority) {
+            (Some(control), Some(p)) => control.set_thread_priority(p).map(|_| ()),
+            _ => Ok(()),
+        });
         let ok = set.is_ok();
         if stop {
             if let Some(report) = &self.report {

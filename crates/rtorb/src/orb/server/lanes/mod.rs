@@ -93,6 +93,7 @@ impl Lane {
                 index: usize::from(index),
                 priority: config.priority(),
             }),
+            cpus: config.affinity().to_vec(),
         };
         let name = format!("rtorb-lane-{}-{}", pool.index(), index);
         let threads = config.threads();

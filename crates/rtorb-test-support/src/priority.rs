@@ -1,0 +1,85 @@
+//! Servers of the priority tests: a servant that reports the priority its
+//! upcalls run at, and objects in POAs of a Real-time CORBA priority
+//! model.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::Orb;
+use rtorb::poa::Policy;
+use rtorb::rt::{Priority, PriorityModelPolicy, SchedPolicy};
+use rtorb::runtime::{
+    CdrDecode, CdrEncode, CdrError, Decoder, Object, ServerRequest, Skeleton, SystemException,
+    bad_operation,
+};
+
+use crate::sched::thread_nice;
+
+/// The operation of a [`Reporter`].
+pub const WHERE: &str = "where";
+
+/// Answers [`WHERE`] with the CORBA priority the upcall runs at (-1:
+/// none) and the thread's nice value.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Reporter;
+
+impl Skeleton for Reporter {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        &["IDL:rtorb/Reporter:1.0"]
+    }
+
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        if req.operation() != WHERE {
+            return Err(bad_operation());
+        }
+        let corba = rtorb::rt::thread_priority().map_or(-1, Priority::get);
+        let nice = thread_nice();
+        req.write_results(|e| {
+            corba.encode(e)?;
+            nice.encode(e)
+        })
+    }
+}
+
+/// Reads a [`Reporter`]'s answer: the CORBA priority and the nice value.
+pub fn decode_report(d: &mut Decoder) -> Result<(i16, i32), CdrError> {
+    Ok((i16::decode(d)?, i32::decode(d)?))
+}
+
+/// Calls [`WHERE`] on `object`.
+pub fn report(object: &Object) -> Result<(i16, i32), SystemException> {
+    object
+        .invoke(WHERE, |_| Ok(()))?
+        .decode::<_, SystemException>(decode_report)
+}
+
+/// Activates `servant` in a new POA `name` under the Root POA (sharing
+/// its manager, which is activated) with the priority model `model`, if
+/// any; the object's reference.
+pub fn activate_in_poa(
+    orb: &Orb,
+    name: &str,
+    model: Option<PriorityModelPolicy>,
+    servant: Arc<dyn Skeleton>,
+) -> Object {
+    let root = orb.root_poa();
+    let policies: Vec<_> = model.into_iter().map(Policy::PriorityModel).collect();
+    let poa = root
+        .create_poa(name, Some(&root.the_poa_manager()), &policies)
+        .expect("a new POA");
+    root.the_poa_manager()
+        .activate()
+        .expect("an active manager");
+    let id = poa.activate_object(servant).expect("an activated servant");
+    poa.id_to_reference(&id).expect("a reference")
+}
+
+/// A client ORB whose calls time out after `timeout`, and whose threads'
+/// priorities map onto nice values (no privilege needed to lower them).
+pub fn nice_client(timeout: Duration) -> Orb {
+    Orb::builder()
+        .round_trip_timeout(timeout)
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .expect("a client ORB")
+}

@@ -1,0 +1,73 @@
+//! The rtorb side of the Real-time CORBA tests with omniORB: a Cubit that
+//! notes where each upcall runs, and omniORB's `cubit_client` run on a
+//! reference to it.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rtorb::rt::Priority;
+use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb_interop::ensure_peers;
+use rtorb_interop::process::run_to_end;
+use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+
+/// How long `cubit_client` may take, and each of its calls.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Where an upcall ran: the thread's name and its CORBA priority.
+pub type Upcall = (String, Option<i16>);
+
+/// A Cubit that notes the thread and CORBA priority of each upcall.
+pub struct Noting {
+    cubit: Arc<dyn Skeleton>,
+    seen: Mutex<Vec<Upcall>>,
+}
+
+impl Noting {
+    /// A Cubit that has noted nothing yet.
+    pub fn new() -> Arc<Noting> {
+        Arc::new(Noting {
+            cubit: Arc::new(CubitSkeleton(CubitImpl::default())),
+            seen: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The upcalls noted so far, in order.
+    pub fn seen(&self) -> Vec<Upcall> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl Skeleton for Noting {
+    fn repository_ids(&self) -> &'static [&'static str] {
+        self.cubit.repository_ids()
+    }
+
+    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+        let thread = std::thread::current().name().unwrap_or("").to_owned();
+        let priority = rtorb::rt::thread_priority().map(Priority::get);
+        self.seen
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((thread, priority));
+        self.cubit.dispatch(req)
+    }
+}
+
+/// Runs omniORB's `cubit_client` on `target` (an IOR or a `corbaloc`),
+/// which must succeed; its output. A missing omniORB fails the test.
+pub fn cubit_client(target: &str) -> String {
+    let peers = ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"));
+    let mut command = Command::new(&peers.cubit_client);
+    command
+        .arg("-ORBclientCallTimeOutPeriod")
+        .arg(TIMEOUT.as_millis().to_string())
+        .arg(target);
+    let (status, output) = run_to_end(&mut command, "cubit_client", TIMEOUT)
+        .unwrap_or_else(|e| panic!("cubit_client: {e}"));
+    assert!(status.success(), "cubit_client failed ({status}): {output}");
+    output
+}
