@@ -14,7 +14,7 @@
 //! A lane whose threads are all running upcalls, with no dynamic thread
 //! left to start, still reads its connections: its *reader*, one more
 //! thread at the lane's priority that never runs an upcall, takes over
-//! once the lane has stayed so for a couple of milliseconds, and keeps
+//! once the lane has stayed so for a few milliseconds, and keeps
 //! each whole request, in arrival order, up to the lane's bounds
 //! ([`LaneConfig::max_buffered_requests`],
 //! [`LaneConfig::max_request_buffer_size`], 0 meaning no limit, as in

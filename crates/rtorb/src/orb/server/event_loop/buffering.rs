@@ -59,11 +59,11 @@ use crate::sync::Mutex;
 /// the lane's threads are all still in the upcalls they were in: a request
 /// that finds them so waits between one and two intervals before it is
 /// read.
-pub(crate) const CHECK: Duration = Duration::from_millis(2);
+pub(crate) const CHECK: Duration = Duration::from_millis(5);
 
 /// The checks in a row that find a thread of the lane free before the
-/// reader sleeps until the lane is busy again.
-const QUIET_CHECKS: u32 = 50;
+/// reader sleeps until the lane is busy again (a tenth of a second).
+const QUIET_CHECKS: u32 = 20;
 
 /// A lane's buffering, as configured (see `ThreadpoolConfig`).
 #[derive(Debug, Clone)]
@@ -278,8 +278,11 @@ impl EventLoop {
             return Ok(handles);
         };
         let s = Arc::clone(self);
+        // At the lane's priority, on any CPU: its checks do not wake on the
+        // CPUs a lane may share with its clients.
         let start = ThreadStart {
             report: None,
+            cpus: Vec::new(),
             ..start.clone()
         };
         let spawned = std::thread::Builder::new()
