@@ -358,6 +358,11 @@ pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
                         continue;
                     };
                     let c0 = &p.client.high;
+                    // The unflooded point at this n, for comparison.
+                    let calm = results.get(configuration, rates, *n).map(|r| &r.high);
+                    let was = |f: &dyn Fn(&super::stats::ClassStats) -> String| {
+                        calm.map_or_else(String::new, |c| format!(" (unflooded {})", f(c)))
+                    };
                     if c0.mean_us > baseline * MEAN_FACTOR {
                         misses.push(format!(
                             "n = {n}: mean {:.1} µs > {:.1} µs",
@@ -366,11 +371,13 @@ pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
                         ));
                     }
                     if c0.missed > 0 {
-                        misses.push(format!("n = {n}: {} missed", c0.missed));
+                        let was = was(&|c| c.missed.to_string());
+                        misses.push(format!("n = {n}: {} missed{was}", c0.missed));
                     }
                     if c0.p99_us > P99_FACTOR * c0.mean_us {
+                        let was = was(&|c| format!("{:.1} µs", c.p99_us));
                         misses.push(format!(
-                            "n = {n}: p99 {:.1} µs > 2 × mean {:.1} µs",
+                            "n = {n}: p99 {:.1} µs > 2 × mean {:.1} µs{was}",
                             c0.p99_us, c0.mean_us
                         ));
                     }
