@@ -41,6 +41,7 @@ fn quick_run_as_json_with_plots() {
     let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(v["n"], serde_json::json!([1, 2]), "{v}");
     assert!(v["policy"] == "fifo", "{v}");
+    assert!(v["flood"].is_null(), "no flood asked for: {v}");
     for (rates, high, low) in [("seed", 20, 10), ("scaled", 2000, 1000)] {
         let info = &v["rate_sets"][rates];
         assert_eq!(info["high_hz"], high, "{v}");
@@ -123,6 +124,7 @@ fn the_table_names_every_column() {
             "bench", "priority", "--quick", "--rates", "scaled", "-n", "1",
         ])
         .args(["--duration-ms", "100", "--policy", "other"])
+        .args(["--flood", "garbage"])
         .output()
         .expect("run rtorb bench priority");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -166,6 +168,24 @@ fn the_table_names_every_column() {
         text.contains("ran SCHED_OTHER: asked for (--policy other)"),
         "{text}"
     );
+    // Each configuration's point again under the flood, beside it, and
+    // whether C0's targets hold under it.
+    let flooded = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("+ garbage") && l.contains(" C0 "))
+        .count();
+    assert!(flooded >= 2, "{text}");
+    for configuration in ["rtorb real-time", "rtorb conventional"] {
+        assert!(
+            text.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with(configuration)
+                    && l.contains("garbage")
+                    && (l.ends_with(": hold") || l.contains(": missed: "))
+            }),
+            "{configuration}: {text}"
+        );
+    }
 }
 
 #[test]
@@ -173,6 +193,7 @@ fn bad_options_are_clear_errors() {
     for (args, want) in [
         (&["priority", "-n", "0"][..], "-n"),
         (&["priority", "--rates", "hourly"][..], "hourly"),
+        (&["priority", "--flood", "teardrop"][..], "teardrop"),
         (
             &["priority-server", "--real-time", "--", "-ORBLane", "x:1"][..],
             "-ORBLane",

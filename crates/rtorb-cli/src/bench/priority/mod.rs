@@ -22,7 +22,9 @@
 //!   installed.
 //!
 //! The results are a table or JSON
-//! ([`report`]), and plots ([`plot`]).
+//! ([`report`]), and plots ([`plot`]). With `--flood`, every point runs
+//! again under each flood asked for, aimed at `Low`'s own endpoint
+//! ([`flood`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,6 +33,7 @@ use clap::Args;
 
 mod client;
 mod config;
+mod flood;
 mod peers;
 mod plot;
 mod report;
@@ -103,6 +106,12 @@ pub(crate) struct PriorityArgs {
     /// into this directory.
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// Run every point again under each of these floods aimed at the Low
+    /// object's own endpoint (the low lane's, in the real-time
+    /// configuration): connections, garbage, half-messages,
+    /// unread-replies, or all.
+    #[arg(long, value_enum, value_name = "KIND,...", value_delimiter = ',')]
+    flood: Vec<flood::FloodArg>,
 }
 
 /// The options of `rtorb bench priority-server`.
@@ -267,7 +276,17 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         policy: args.policy.name(),
         results: BTreeMap::new(),
         notes,
+        flood: None,
     };
+    let floods = flood::Flood::select(&args.flood);
+    // The attacker's thousands of connections need descriptors.
+    let _limit = (!floods.is_empty()).then(super::overload::DescriptorLimit::raise);
+    if !floods.is_empty() {
+        results.flood = Some(flood::FloodResults {
+            kinds: floods.clone(),
+            ..Default::default()
+        });
+    }
     for rates in &sets {
         for n in &ns {
             for column in &columns {
@@ -275,13 +294,34 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                     rates: *rates,
                     lows: *n,
                     duration_ms: duration(*rates),
+                    flood: None,
                 };
+                for kind in &floods {
+                    eprintln!(
+                        "rtorb bench priority: {} rates, n = {n}: {}, flood {}",
+                        rates.name(),
+                        column.label(),
+                        kind.name()
+                    );
+                    let flooded = Point {
+                        flood: Some(*kind),
+                        ..point
+                    };
+                    let (_, under) =
+                        peers::run_point(&programs, *column, flooded).map_err(|e| {
+                            let (c, r) = (column.label(), rates.name());
+                            format!("{c}, {r} rates, n = {n}, flood {}: {e}", kind.name())
+                        })?;
+                    if let (Some(f), Some(under)) = (&mut results.flood, under) {
+                        f.insert(column.label(), *rates, *n, under);
+                    }
+                }
                 eprintln!(
                     "rtorb bench priority: {} rates, n = {n}: {}",
                     rates.name(),
                     column.label()
                 );
-                let report = peers::run_point(&programs, *column, point).map_err(|e| {
+                let (report, _) = peers::run_point(&programs, *column, point).map_err(|e| {
                     format!("{}, {} rates, n = {n}: {e}", column.label(), rates.name())
                 })?;
                 if let Some(note) = &report.note {
@@ -303,6 +343,10 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                     .insert(*n, report);
             }
         }
+    }
+    let verdicts = flood::judge(&results);
+    if let Some(f) = &mut results.flood {
+        f.targets = verdicts;
     }
     let mut out = if args.json {
         report::json(&results)?

@@ -16,6 +16,7 @@ use super::super::omni::PriorityPeers;
 use super::super::server::STATS_PREFIX;
 use super::client::{ClientReport, watchdog_deadline};
 use super::config::{Configuration, Policy};
+use super::flood::{self, Flood, FloodPoint};
 use super::schedule::RateSet;
 use super::server::{ServerReport, parse_url};
 
@@ -57,6 +58,8 @@ pub(crate) struct Point {
     pub(crate) lows: u32,
     /// Length of the run, ms.
     pub(crate) duration_ms: u64,
+    /// The flood aimed at `Low`'s endpoint during the run, if any.
+    pub(crate) flood: Option<Flood>,
 }
 
 /// The programs the points run.
@@ -162,12 +165,13 @@ impl Drop for ServerProc {
 }
 
 /// Runs one point of `column` against a fresh server: the client's
-/// report, with the server's lock counts where it gives them.
+/// report, with the server's lock counts where it gives them; under a
+/// flood, the report goes with what the flood did.
 pub(crate) fn run_point(
     programs: &Programs,
     column: Column,
     point: Point,
-) -> Result<ClientReport, String> {
+) -> Result<(ClientReport, Option<(Flood, FloodPoint)>), String> {
     let omniorb = || {
         programs
             .omniorb
@@ -212,6 +216,8 @@ pub(crate) fn run_point(
             }
         }
     };
+    // Started before the client, stopped once it has reported.
+    let flood = point.flood.map(|f| flood::start(f, &low)).transpose()?;
     let lows = point.lows.to_string();
     let high_hz = point.rates.high_hz().to_string();
     let low_hz = point.rates.low_hz().to_string();
@@ -239,6 +245,7 @@ pub(crate) fn run_point(
     let line = output.lines().last().unwrap_or_default();
     let mut report: ClientReport =
         serde_json::from_str(line).map_err(|e| format!("the client's report: {e}: {line:?}"))?;
+    let flood = flood.map(|f| f.finish(report.clone()));
     let rest = server.finish(Duration::from_secs(20))?;
     if server_name == "rtorb" {
         let line = rest
@@ -250,7 +257,13 @@ pub(crate) fn run_point(
         report.high.server_locks = stats.high.locks;
         report.low.server_locks = stats.low.locks;
     }
-    Ok(report)
+    Ok(match flood {
+        Some((kind, mut point)) => {
+            point.client = report;
+            (point.client.clone(), Some((kind, point)))
+        }
+        None => (report, None),
+    })
 }
 
 /// The command-line flag of a configuration.

@@ -37,6 +37,8 @@ pub(crate) struct Results {
     pub(crate) results: BTreeMap<String, BTreeMap<&'static str, BTreeMap<u32, ClientReport>>>,
     /// Configurations left out, and why; scheduling notes.
     pub(crate) notes: Vec<String>,
+    /// The points again under floods, with `--flood` (see [`super::flood`]).
+    pub(crate) flood: Option<super::flood::FloodResults>,
 }
 
 impl Results {
@@ -58,7 +60,8 @@ fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"))
 }
 
-fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
+/// One row of the table: the figures of one class of threads.
+pub(super) fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
     let _ = writeln!(
         out,
         "{n:>4}  {configuration:<20} {class:<4} {:>7} {:>7} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>6} {:>6}",
@@ -120,9 +123,11 @@ pub(crate) fn table(results: &Results) -> String {
                 first = false;
                 row(&mut out, &label, configuration, "C0", &r.high);
                 row(&mut out, "", "", "low", &r.low);
+                super::flood::rows(&mut out, results, configuration, rates, *n);
             }
         }
     }
+    super::flood::summary(&mut out, results);
     for note in &results.notes {
         let _ = writeln!(out, "\n{note}");
     }
