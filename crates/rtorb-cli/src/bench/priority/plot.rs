@@ -51,6 +51,8 @@ struct Line {
     points: Vec<(u32, f64)>,
     color: RGBColor,
     dashed: bool,
+    /// Whether each point is marked.
+    marks: bool,
 }
 
 const COLORS: [RGBColor; 4] = [
@@ -79,9 +81,23 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
                     points,
                     color: COLORS[i % COLORS.len()],
                     dashed: !high,
+                    marks: true,
                 });
             }
         }
+    }
+    if let Some(floor) = results.floor.get(rates.name()) {
+        // A horizontal line across the points: the average of the floor's
+        // runs before and after them.
+        let y = floor.average(|s| metric.of(s));
+        let right = results.n.iter().copied().max().unwrap_or(1);
+        out.push(Line {
+            label: super::floor::LABEL.to_owned(),
+            points: vec![(0, y), (right, y)],
+            color: RGBColor(0x60, 0x60, 0x60),
+            dashed: true,
+            marks: false,
+        });
     }
     out
 }
@@ -127,13 +143,15 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
             series.label(line.label.clone()).legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
             });
-            chart
-                .draw_series(
-                    line.points
-                        .iter()
-                        .map(|p| Circle::new(*p, 3, color.filled())),
-                )
-                .map_err(|e| err(&e))?;
+            if line.marks {
+                chart
+                    .draw_series(
+                        line.points
+                            .iter()
+                            .map(|p| Circle::new(*p, 3, color.filled())),
+                    )
+                    .map_err(|e| err(&e))?;
+            }
         }
         chart
             .configure_series_labels()
