@@ -23,8 +23,8 @@
 //!
 //! Beside them, per rate set, the machine's floor ([`floor`]): C0's slots
 //! calling a bare TCP echo, before the points and after. Every process
-//! locks its memory and the run holds the CPUs' wake-up latency at 0
-//! ([`habits`]).
+//! locks its memory; the run holds the CPUs' wake-up latency at 0 if
+//! asked to ([`habits`]).
 //!
 //! The results are a table or JSON
 //! ([`report`]), and plots ([`plot`]).
@@ -118,10 +118,10 @@ pub(crate) struct PriorityArgs {
     /// Do not lock the memory of the clients and servers (mlockall).
     #[arg(long = "no-mlock")]
     no_mlock: bool,
-    /// Do not hold the CPUs' wake-up latency at 0 through
-    /// /dev/cpu_dma_latency for the run.
-    #[arg(long = "no-pm-qos")]
-    no_pm_qos: bool,
+    /// Hold the CPUs' wake-up latency at 0 through /dev/cpu_dma_latency
+    /// for the run, as cyclictest does (not by default: see README).
+    #[arg(long = "pm-qos")]
+    pm_qos: bool,
 }
 
 /// The options of `rtorb bench priority-server`.
@@ -261,7 +261,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         })
     };
     // Held until the run ends.
-    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, !args.no_pm_qos);
+    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, args.pm_qos);
     let mut notes = Vec::new();
     let mut columns = vec![
         Column::Rtorb(Configuration::RealTime),
