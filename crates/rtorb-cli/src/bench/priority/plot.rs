@@ -87,10 +87,11 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
         }
     }
     if let Some(floor) = results.floor.get(rates.name()) {
-        // A horizontal line across the points: the average of the floor's
-        // runs before and after them.
+        // A horizontal line across the plot: the average of the floor's
+        // runs before and after the points.
         let y = floor.average(|s| metric.of(s));
-        let right = results.n.iter().copied().max().unwrap_or(1);
+        let n = results.n.iter().copied().max().unwrap_or(1);
+        let right = n + n.div_ceil(20);
         out.push(Line {
             label: super::floor::LABEL.to_owned(),
             points: vec![(0, y), (right, y)],
@@ -105,8 +106,10 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
 /// The SVG of one plot.
 fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
     let err = |e: &dyn std::fmt::Display| format!("plotting {title}: {e}");
+    // The x axis is the points'; an unmarked line spans it.
     let max_x = lines
         .iter()
+        .filter(|l| l.marks)
         .flat_map(|l| l.points.iter().map(|p| p.0))
         .fold(1, u32::max);
     let max_y = lines
