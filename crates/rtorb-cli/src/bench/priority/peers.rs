@@ -17,6 +17,7 @@ use super::super::server::STATS_PREFIX;
 use super::client::{ClientReport, watchdog_deadline};
 use super::config::{Configuration, Policy};
 use super::flood::{self, Flood, FloodPoint};
+use super::habits::Habits;
 use super::schedule::RateSet;
 use super::server::{ServerReport, parse_url};
 
@@ -70,6 +71,8 @@ pub(crate) struct Programs {
     pub(crate) omniorb: Option<PriorityPeers>,
     /// The client threads' scheduling.
     pub(crate) policy: Policy,
+    /// The memory and timer habits of the run.
+    pub(crate) habits: Habits,
 }
 
 /// A server process, killed when dropped; its standard input held open
@@ -192,7 +195,8 @@ pub(crate) fn run_point(
             .arg(configuration_flag(configuration))
             // The server outlives the client's run by at most the time
             // the client is given, and as long again to shut down.
-            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()]);
+            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()])
+            .args(programs.habits.child_args());
             let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
             let urls = server.urls(start)?;
             (server, "rtorb", urls)
@@ -206,7 +210,8 @@ pub(crate) fn run_point(
                 c.args([
                     "-ORBendPoint",
                     &format!("giop:tcp:127.0.0.1:{}", free_port()?),
-                ]);
+                ])
+                .args(programs.habits.child_args());
                 let mut server = ServerProc::spawn(c, "omniORB priority_server")?;
                 match server.urls(start) {
                     Ok(urls) => break (server, "omniORB", urls),
@@ -230,6 +235,7 @@ pub(crate) fn run_point(
                 .args(["--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
                 .arg(configuration_flag(configuration))
+                .args(programs.habits.child_args())
                 .args([&high, &low]);
             run_client(c, "rtorb bench priority-client", limit)?
         }
@@ -237,6 +243,7 @@ pub(crate) fn run_point(
             let mut c = Command::new(&omniorb()?.client);
             c.args(["-n", &lows, "--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
+                .args(programs.habits.child_args())
                 .args([&high, &low])
                 .args(OMNIORB_CLIENT_OPTIONS);
             run_client(c, "omniORB priority_client", limit)?

@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::client::ClientReport;
+use super::floor::{self, Floor};
+use super::habits::Habits;
 use super::schedule::RateSet;
 use super::stats::ClassStats;
 
@@ -39,6 +41,10 @@ pub(crate) struct Results {
     pub(crate) notes: Vec<String>,
     /// The points again under floods, with `--flood` (see [`super::flood`]).
     pub(crate) flood: Option<super::flood::FloodResults>,
+    /// Rate set → the machine's floor, before the points and after.
+    pub(crate) floor: BTreeMap<&'static str, Floor>,
+    /// The memory and timer habits of the run.
+    pub(crate) habits: Habits,
 }
 
 impl Results {
@@ -87,6 +93,7 @@ pub(crate) fn table(results: &Results) -> String {
          issued; jitter: standard deviation; c./s.lock: lock acquisitions per request on \
          the client and the server (- : not counted).\n",
     );
+    let _ = writeln!(out, "{}\n{}", floor::LEGEND, results.habits.describe());
     for rates in results.rate_sets() {
         let info = &results.rate_sets[rates.name()];
         let _ = writeln!(
@@ -113,6 +120,9 @@ pub(crate) fn table(results: &Results) -> String {
             "c.lock",
             "s.lock"
         );
+        if let Some(f) = results.floor.get(rates.name()) {
+            floor::rows(&mut out, f);
+        }
         for n in &results.n {
             let mut first = true;
             for configuration in &results.configurations {
