@@ -32,6 +32,10 @@ impl AccountServant for Teller {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let low = Priority::new(0)?;
     let high = Priority::new(8_000)?;
+    // The high lane's threads on the last CPU (as a high-priority client
+    // thread would be, with `rtorb::rt::set_thread_affinity`): a request
+    // and its reply then wake their threads without crossing CPUs.
+    let last = *rtorb::rt::available_cpus()?.last().ok_or("no CPU")?;
     let server = Orb::builder()
         .listen("iiop://127.0.0.1:0")
         .sched_policy(SchedPolicy::Other)
@@ -39,7 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .threadpool(
             ThreadpoolConfig::new()
                 .lane(LaneConfig::new(low).static_threads(1))
-                .lane(LaneConfig::new(high).static_threads(2)),
+                .lane(LaneConfig::new(high).static_threads(2).cpus([last])),
         )
         .build()?;
     let pool = server.threadpools()[0];

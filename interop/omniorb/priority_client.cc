@@ -23,9 +23,13 @@
 // percentile is the smallest time that at least that fraction of the
 // calls took no longer than.
 //
+// It locks its memory (mlockall), as rtorb's client does, unless given
+// --no-mlock; where the system refuses it warns and goes on.
+//
 // Usage: priority_client [-n N] [--high-hz HZ] [--low-hz HZ]
 //                        [--duration-ms MS] [--policy fifo|other]
-//                        [--watchdog-ms MS] [-ORB options] HIGH LOW
+//                        [--watchdog-ms MS] [--no-mlock] [-ORB options]
+//                        HIGH LOW
 // The watchdog's deadline is by default twice the run, and 20 s.
 // Exits 0 on success, 1 on a wrong result, 2 on a usage error, 3 on a
 // CORBA exception, 4 when the watchdog fired.
@@ -48,6 +52,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string>
+#include <sys/mman.h>
 #include <thread>
 #include <time.h>
 #include <unistd.h>
@@ -279,7 +284,7 @@ std::string class_json(const std::vector<ThreadResult>& results, size_t from, si
 
 int usage() {
   std::cerr << "usage: priority_client [-n N] [--high-hz HZ] [--low-hz HZ] [--duration-ms MS] "
-               "[--policy fifo|other] [--watchdog-ms MS] [-ORB options] HIGH LOW"
+               "[--policy fifo|other] [--watchdog-ms MS] [--no-mlock] [-ORB options] HIGH LOW"
             << std::endl;
   return 2;
 }
@@ -300,7 +305,7 @@ int main(int argc, char** argv) {
     CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
     omniORB::setClientCallTimeout(kCallTimeoutMs);
     uint64_t lows = 1, high_hz = 20, low_hz = 10, duration_ms = 1000, watchdog_ms = 0;
-    bool fifo = true;
+    bool fifo = true, mlock = true;
     std::vector<std::string> targets;
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -319,6 +324,8 @@ int main(int argc, char** argv) {
         std::string p = argv[++i];
         if (p != "fifo" && p != "other") return usage();
         fifo = p == "fifo";
+      } else if (a == "--no-mlock") {
+        mlock = false;
       } else if (!a.empty() && a[0] == '-') {
         return usage();
       } else {
@@ -326,6 +333,10 @@ int main(int argc, char** argv) {
       }
     }
     if (targets.size() != 2) return usage();
+    if (mlock && mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+      std::cerr << "priority_client: WARNING: cannot lock the memory (mlockall: "
+                << std::strerror(errno) << "): going on without" << std::endl;
+    }
 
     size_t threads = static_cast<size_t>(lows) + 1;
     std::vector<Cubit_var> refs;

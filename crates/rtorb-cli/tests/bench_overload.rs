@@ -81,6 +81,7 @@ fn every_scenario_against_the_reactive_server_as_json() {
         [
             "memory-flood",
             "unread-replies",
+            "garbage",
             "fragment-flood",
             "idle-flood 20",
             "half-header-flood 20",
@@ -97,6 +98,7 @@ fn every_scenario_against_the_reactive_server_as_json() {
         match row["scenario"].as_str().unwrap_or_default() {
             "memory-flood" => assert!(has("connections") && has("octets_sent"), "{row}"),
             "unread-replies" => assert!(has("connections") && has("requests_sent"), "{row}"),
+            "garbage" => assert!(has("connections") && has("blocks_sent"), "{row}"),
             "fragment-flood" => assert!(has("connections") && has("fragments_sent"), "{row}"),
             "idle-flood 20" | "half-header-flood 20" => {
                 assert_eq!(attacker["connections"], 20, "{row}");

@@ -24,6 +24,25 @@ const CLASS_FIELDS: [&str; 11] = [
     "server_locks",
 ];
 
+/// The machine's floor of each rate set in a run's JSON: runs before and
+/// after the points, each with a class's fields, one thread, its policy.
+fn check_floor(v: &Value, rates: &[&str]) {
+    for rates in rates {
+        for when in ["before", "after"] {
+            let f = &v["floor"][rates][when];
+            for k in CLASS_FIELDS {
+                assert!(f.get(k).is_some(), "floor {rates} {when}.{k}: {v}");
+            }
+            assert_eq!(f["threads"], 1, "{f}");
+            assert!(f["calls"].as_u64() <= f["slots"].as_u64(), "{f}");
+            assert!(f["policy"].is_string() && f.get("note").is_some(), "{f}");
+        }
+    }
+    let habits = &v["habits"];
+    assert!(habits["mlock"].is_boolean(), "{v}");
+    assert!(habits["cpu_dma_latency"].is_string(), "{v}");
+}
+
 #[test]
 fn quick_run_as_json_with_plots() {
     let plots = std::env::temp_dir().join(format!("rtorb-priority-plots-{}", std::process::id()));
@@ -41,6 +60,7 @@ fn quick_run_as_json_with_plots() {
     let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(v["n"], serde_json::json!([1, 2]), "{v}");
     assert!(v["policy"] == "fifo", "{v}");
+    assert!(v["flood"].is_null(), "no flood asked for: {v}");
     for (rates, high, low) in [("seed", 20, 10), ("scaled", 2000, 1000)] {
         let info = &v["rate_sets"][rates];
         assert_eq!(info["high_hz"], high, "{v}");
@@ -98,6 +118,7 @@ fn quick_run_as_json_with_plots() {
             }
         }
     }
+    check_floor(&v, &["seed", "scaled"]);
     for rates in ["seed", "scaled"] {
         for metric in ["latency", "jitter"] {
             let svg = plots.join(format!("priority-{rates}-{metric}.svg"));
@@ -105,7 +126,8 @@ fn quick_run_as_json_with_plots() {
             assert!(
                 svg.contains("<svg")
                     && svg.contains("rtorb conventional")
-                    && svg.contains("rtorb real-time"),
+                    && svg.contains("rtorb real-time")
+                    && svg.contains("machine floor (TCP echo, no ORB)"),
                 "{svg}"
             );
             let png = plots.join(format!("priority-{rates}-{metric}.png"));
@@ -123,6 +145,7 @@ fn the_table_names_every_column() {
             "bench", "priority", "--quick", "--rates", "scaled", "-n", "1",
         ])
         .args(["--duration-ms", "100", "--policy", "other"])
+        .args(["--flood", "garbage"])
         .output()
         .expect("run rtorb bench priority");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -166,6 +189,93 @@ fn the_table_names_every_column() {
         text.contains("ran SCHED_OTHER: asked for (--policy other)"),
         "{text}"
     );
+    // Each configuration's point again under the flood, beside it, and
+    // whether C0's targets hold under it.
+    let flooded = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("+ garbage") && l.contains(" C0 "))
+        .count();
+    assert!(flooded >= 2, "{text}");
+    for configuration in ["rtorb real-time", "rtorb conventional"] {
+        assert!(
+            text.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with(configuration)
+                    && l.contains("garbage")
+                    && (l.ends_with(": hold") || l.contains(": missed: "))
+            }),
+            "{configuration}: {text}"
+        );
+    }
+    // The floor's two rows, before the points' rows.
+    let floor = text
+        .find("      machine floor        pre")
+        .unwrap_or_else(|| panic!("{text}"));
+    let post = text
+        .find("      (TCP echo, no ORB)   post")
+        .unwrap_or_else(|| panic!("{text}"));
+    let points = text
+        .find("1  rtorb real-time")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(floor < post && post < points, "{text}");
+    assert!(text.contains("memory: "), "{text}");
+}
+
+/// `--floor-only`: the floor of each rate set and nothing else, as JSON
+/// and as a table, with and without the memory and timer habits.
+#[test]
+fn floor_only() {
+    let out = rtorb()
+        .args(["bench", "priority", "--floor-only", "--quick", "--json"])
+        .output()
+        .expect("run rtorb bench priority --floor-only");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["configurations"], serde_json::json!([]), "{v}");
+    assert_eq!(v["n"], serde_json::json!([]), "{v}");
+    assert_eq!(v["results"], serde_json::json!({}), "{v}");
+    assert_eq!(v["habits"]["mlock"], true, "{v}");
+    assert_eq!(
+        v["habits"]["cpu_dma_latency"], "not held (--pm-qos holds it at 0)",
+        "{v}"
+    );
+    check_floor(&v, &["seed", "scaled"]);
+    assert_eq!(v["floor"]["scaled"]["before"]["slots"], 600, "{v}");
+
+    let out = rtorb()
+        .args(["bench", "priority", "--floor-only", "--quick"])
+        .args(["--rates", "seed", "--policy", "other"])
+        .args(["--no-mlock", "--pm-qos"])
+        .output()
+        .expect("run rtorb bench priority --floor-only");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("== seed rates"), "{text}");
+    assert!(!text.contains("== scaled rates"), "{text}");
+    assert!(text.contains("      machine floor        pre "), "{text}");
+    assert!(text.contains("      (TCP echo, no ORB)   post"), "{text}");
+    assert!(!text.contains("rtorb real-time "), "{text}");
+    // Held, or a reason why not where the system refuses.
+    assert!(
+        text.contains(
+            "memory: not locked (--no-mlock); CPU wake-up latency \
+             (/dev/cpu_dma_latency): "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("machine floor (TCP echo, no ORB): the calling thread ran SCHED_OTHER"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -173,6 +283,7 @@ fn bad_options_are_clear_errors() {
     for (args, want) in [
         (&["priority", "-n", "0"][..], "-n"),
         (&["priority", "--rates", "hourly"][..], "hourly"),
+        (&["priority", "--flood", "teardrop"][..], "teardrop"),
         (
             &["priority-server", "--real-time", "--", "-ORBLane", "x:1"][..],
             "-ORBLane",
@@ -197,6 +308,16 @@ fn bad_options_are_clear_errors() {
                 "corbaloc::1.2@127.0.0.1:1/Low",
             ][..],
             "not-a-reference",
+        ),
+        (
+            &[
+                "priority-echo-client",
+                "--policy",
+                "other",
+                "--no-mlock",
+                "127.0.0.1:1",
+            ][..],
+            "127.0.0.1:1",
         ),
     ] {
         let out = rtorb().arg("bench").args(args).output().unwrap();

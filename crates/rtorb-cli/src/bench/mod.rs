@@ -110,6 +110,15 @@ pub(crate) enum BenchCommand {
     /// One high-priority thread calling `High` and n low-priority threads
     /// calling `Low`, each call at its slot; print the figures as JSON.
     PriorityClient(priority::ClientArgs),
+    /// The priority benchmark's machine floor: a 48-byte TCP echo at
+    /// SCHED_FIFO 90; prints its address, serves until standard input
+    /// closes.
+    #[command(hide = true)]
+    PriorityEcho(priority::EchoArgs),
+    /// The priority benchmark's machine floor: C0's slots calling the
+    /// echo; prints the figures as JSON.
+    #[command(hide = true)]
+    PriorityEchoClient(priority::EchoClientArgs),
     /// The raw-socket floor's server (`tcp://HOST:PORT`, `unix:///PATH`).
     #[command(hide = true)]
     RawServer {
@@ -187,6 +196,8 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
         BenchCommand::Priority(args) => priority::run(&args),
         BenchCommand::PriorityServer(args) => priority::run_server(&args),
         BenchCommand::PriorityClient(args) => priority::run_client(&args),
+        BenchCommand::PriorityEcho(args) => priority::run_echo(&args),
+        BenchCommand::PriorityEchoClient(args) => priority::run_echo_client(&args),
         BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
         BenchCommand::RawClient {
             calls,

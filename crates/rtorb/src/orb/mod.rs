@@ -731,9 +731,17 @@ impl Orb {
     /// The octets the server holds now against its memory budget (see
     /// [`OrbConfig::memory_budget`]): the part received of large
     /// messages, fragments held for reassembly and queued replies, over
-    /// all connections.
+    /// all connections, those of thread pool lanes (each lane's charged
+    /// to a budget of its own) included.
     pub fn buffered_bytes(&self) -> usize {
-        self.server.buffered_bytes()
+        let lanes: usize = self
+            .pools
+            .lock()
+            .iter()
+            .flat_map(|p| p.lanes.iter())
+            .map(|l| l.core.buffered_bytes())
+            .sum();
+        self.server.buffered_bytes() + lanes
     }
 
     /// The most server connections open at once: the configured

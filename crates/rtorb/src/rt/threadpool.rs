@@ -19,7 +19,7 @@
 //! ([`LaneConfig::max_buffered_requests`],
 //! [`LaneConfig::max_request_buffer_size`], 0 meaning no limit, as in
 //! `RTCORBA::RTORB::create_threadpool_with_lanes`; the octets are charged
-//! to the ORB's memory budget). The next thread of the lane to finish
+//! to the lane's memory budget). The next thread of the lane to finish
 //! takes the oldest. A request past a bound, or any request when the pool
 //! does not allow buffering ([`ThreadpoolConfig::allow_request_buffering`]),
 //! is answered at once with `TRANSIENT` (minor `TRANSIENT_LANE_FULL`,
@@ -151,7 +151,7 @@ impl LaneConfig {
     }
 
     /// Sets the most octets of requests the lane buffers, their GIOP
-    /// headers included (0, the default: no limit but the ORB's memory
+    /// headers included (0, the default: no limit but the lane's memory
     /// budget, which they are charged to in any case).
     pub fn max_request_buffer_size(mut self, octets: usize) -> LaneConfig {
         self.max_request_buffer_size = octets;

@@ -15,7 +15,7 @@ use super::super::stats::Recorder;
 use super::{Scenario, Sizes, Stop, probe, wire};
 
 /// What an attacker thread reports: counts by name.
-type Details = Map<String, Value>;
+pub(in crate::bench) type Details = Map<String, Value>;
 
 /// Work done when the attack ends, from what the threads reported and
 /// the attack's length.
@@ -32,9 +32,30 @@ const POLL: Duration = Duration::from_millis(200);
 /// closed, and opens them again.
 const SWEEP: Duration = Duration::from_secs(1);
 
+/// The octets a garbage connection sends over and over.
+const GARBAGE_LEN: usize = 16 * 1024;
+
+/// `len` pseudo-random octets (xorshift), none of them the start of a
+/// GIOP header.
+fn garbage(len: usize) -> Vec<u8> {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut out: Vec<u8> = (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    if let Some(first) = out.first_mut() {
+        *first = b'X';
+    }
+    out
+}
+
 /// A running attack; dropping it stops its threads and closes every
 /// socket they hold.
-pub(super) struct Attack {
+pub(in crate::bench) struct Attack {
     stop: Arc<Stop>,
     started: Instant,
     threads: Vec<JoinHandle<Details>>,
@@ -64,7 +85,7 @@ fn set_timeouts(s: &TcpStream) -> std::io::Result<()> {
 
 impl Attack {
     /// Starts `scenario` against the object `key` at `address`.
-    pub(super) fn start(
+    pub(in crate::bench) fn start(
         scenario: Scenario,
         address: SocketAddr,
         key: &Bytes,
@@ -96,6 +117,15 @@ impl Attack {
                     let request = Arc::clone(&request);
                     spawn(Box::new(move |stop| {
                         send_forever(stop, address, &[], &request, "requests_sent")
+                    }));
+                }
+            }
+            Scenario::Garbage => {
+                let bytes: Arc<[u8]> = garbage(GARBAGE_LEN)[..].into();
+                for _ in 0..sizes.garbage_connections.max(1) {
+                    let bytes = Arc::clone(&bytes);
+                    spawn(Box::new(move |stop| {
+                        send_forever(stop, address, &[], &bytes, "blocks_sent")
                     }));
                 }
             }
@@ -178,7 +208,7 @@ impl Attack {
     }
 
     /// Stops the attack, closes its sockets and reports what it did.
-    pub(super) fn finish(mut self) -> Details {
+    pub(in crate::bench) fn finish(mut self) -> Details {
         let elapsed = self.started.elapsed();
         let mut out = Details::new();
         for d in self.stop_threads() {

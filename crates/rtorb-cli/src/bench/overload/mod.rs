@@ -17,15 +17,18 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-mod attack;
+// The attackers and their messages serve the priority benchmark's
+// floods as well.
+pub(super) mod attack;
 mod probe;
 mod report;
 mod target;
-mod wire;
+pub(super) mod wire;
 
 use report::Row;
+pub(super) use target::DescriptorLimit;
 pub(crate) use target::ServerKind;
-use target::{DescriptorLimit, Sampler, Server};
+use target::{Sampler, Server};
 
 /// The phase of a scenario, which the client's and the sampler's figures
 /// are filed under.
@@ -55,25 +58,25 @@ impl Phase {
 
 /// A stop flag threads wait on.
 #[derive(Default)]
-pub(super) struct Stop {
+pub(in crate::bench) struct Stop {
     stopped: Mutex<bool>,
     changed: Condvar,
 }
 
 impl Stop {
     /// Tells every thread to stop.
-    pub(super) fn set(&self) {
+    pub(in crate::bench) fn set(&self) {
         *self.stopped.lock().unwrap_or_else(|e| e.into_inner()) = true;
         self.changed.notify_all();
     }
 
     /// Whether the flag is set.
-    pub(super) fn is_set(&self) -> bool {
+    pub(in crate::bench) fn is_set(&self) -> bool {
         *self.stopped.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Waits up to `d` for the flag; whether it is set.
-    pub(super) fn wait(&self, d: Duration) -> bool {
+    pub(in crate::bench) fn wait(&self, d: Duration) -> bool {
         let guard = self.stopped.lock().unwrap_or_else(|e| e.into_inner());
         let (guard, _) = self
             .changed
@@ -91,6 +94,9 @@ pub(crate) enum Scenario {
     /// Connections that send large requests back to back and never read
     /// the replies.
     UnreadReplies,
+    /// Connections that send random bytes, connecting again when the
+    /// server closes them.
+    Garbage,
     /// Connections that send a request in fragments that never end.
     FragmentFlood,
     /// This many connections that never send a byte.
@@ -106,9 +112,10 @@ pub(crate) enum Scenario {
 }
 
 /// The scenario names on the command line, in the order they run.
-pub(crate) const SCENARIOS: [&str; 8] = [
+pub(crate) const SCENARIOS: [&str; 9] = [
     "memory-flood",
     "unread-replies",
+    "garbage",
     "fragment-flood",
     "idle-flood",
     "half-header-flood",
@@ -135,6 +142,7 @@ impl Scenario {
             match name {
                 "memory-flood" => out.push(Scenario::MemoryFlood),
                 "unread-replies" => out.push(Scenario::UnreadReplies),
+                "garbage" => out.push(Scenario::Garbage),
                 "fragment-flood" => out.push(Scenario::FragmentFlood),
                 "idle-flood" => out.extend(connections.iter().map(|n| Scenario::IdleFlood(*n))),
                 "half-header-flood" => {
@@ -153,6 +161,7 @@ impl Scenario {
         match self {
             Scenario::MemoryFlood => "memory-flood".to_owned(),
             Scenario::UnreadReplies => "unread-replies".to_owned(),
+            Scenario::Garbage => "garbage".to_owned(),
             Scenario::FragmentFlood => "fragment-flood".to_owned(),
             Scenario::IdleFlood(n) => format!("idle-flood {n}"),
             Scenario::HalfHeaderFlood(n) => format!("half-header-flood {n}"),
@@ -176,6 +185,8 @@ pub(crate) struct Sizes {
     pub(crate) unread_connections: usize,
     /// The size of each of their requests' sequence, octets.
     pub(crate) unread_request: usize,
+    /// Connections sending random bytes.
+    pub(crate) garbage_connections: usize,
     /// Connections sending fragments that never end.
     pub(crate) fragment_connections: usize,
     /// The size of each of their fragments, octets.
@@ -203,7 +214,7 @@ pub(crate) struct Sizes {
 #[derive(Debug, Args)]
 pub(crate) struct OverloadArgs {
     /// Run only this scenario (one of memory-flood, unread-replies,
-    /// fragment-flood, idle-flood, half-header-flood, pipelining, churn,
+    /// garbage, fragment-flood, idle-flood, half-header-flood, pipelining, churn,
     /// cancel-flood); may be given several times. Every scenario when
     /// absent.
     #[arg(long = "scenario", value_name = "NAME")]
@@ -256,6 +267,7 @@ impl OverloadArgs {
             announced: (64 << 20) - 1,
             unread_connections: 4,
             unread_request: if q { 1 << 20 } else { 32 << 20 },
+            garbage_connections: if q { 1 } else { 4 },
             fragment_connections: if q { 2 } else { 8 },
             fragment_size: 64 * 1024,
             flood_threads: if q { 1 } else { 16 },
@@ -402,6 +414,7 @@ mod tests {
             [
                 "memory-flood",
                 "unread-replies",
+                "garbage",
                 "fragment-flood",
                 "idle-flood 20",
                 "idle-flood 30",

@@ -66,14 +66,14 @@ impl ServerKind {
 
 /// The process's descriptor limit, raised to its hard limit for the
 /// attacker's sockets; the servers start with the limit as it was.
-pub(super) struct DescriptorLimit {
+pub(in crate::bench) struct DescriptorLimit {
     original: Rlimit,
     raised: Rlimit,
 }
 
 impl DescriptorLimit {
     /// Raises the soft limit to the hard one.
-    pub(super) fn raise() -> DescriptorLimit {
+    pub(in crate::bench) fn raise() -> DescriptorLimit {
         let original = getrlimit(Resource::Nofile);
         let raised = Rlimit {
             current: original.maximum,
@@ -88,7 +88,7 @@ impl DescriptorLimit {
     }
 
     /// The attacker's soft limit (`None`: unlimited).
-    pub(super) fn attacker(&self) -> Option<u64> {
+    pub(in crate::bench) fn attacker(&self) -> Option<u64> {
         self.raised.current
     }
 

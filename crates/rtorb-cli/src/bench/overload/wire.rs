@@ -11,7 +11,7 @@ use rtorb_giop::message::{
 };
 
 /// The GIOP message header's length.
-pub(super) const HEADER_LEN: usize = 12;
+pub(in crate::bench) const HEADER_LEN: usize = 12;
 
 /// The largest reply the clients read; a larger announced size is an
 /// error, not an allocation.
@@ -59,7 +59,7 @@ pub(super) fn huge_request_start(key: &Bytes, announced: u32) -> Result<Vec<u8>,
 }
 
 /// A whole `cube_octet_sequence` request to `key` with `len` octets.
-pub(super) fn octet_sequence_request(key: &Bytes, len: usize) -> Result<Bytes, String> {
+pub(in crate::bench) fn octet_sequence_request(key: &Bytes, len: usize) -> Result<Bytes, String> {
     let header = RequestHeader::new(1, key.clone(), "cube_octet_sequence");
     let mut w = MessageWriter::request(encoding(), &header).map_err(|e| e.to_string())?;
     w.body()
@@ -120,7 +120,7 @@ pub(super) fn fragment(id: u32, body: usize) -> Result<Vec<u8>, String> {
 }
 
 /// The body size a GIOP header announces (`None`: not a GIOP header).
-pub(super) fn announced_size(header: &[u8; HEADER_LEN]) -> Option<usize> {
+pub(in crate::bench) fn announced_size(header: &[u8; HEADER_LEN]) -> Option<usize> {
     if &header[..4] != b"GIOP" {
         return None;
     }

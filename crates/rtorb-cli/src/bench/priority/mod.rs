@@ -21,8 +21,15 @@
 //!   `priority_client`, with the same thread priorities, where omniORB is
 //!   installed.
 //!
+//! Beside them, per rate set, the machine's floor ([`floor`]): C0's slots
+//! calling a bare TCP echo, before the points and after. Every process
+//! locks its memory; the run holds the CPUs' wake-up latency at 0 if
+//! asked to ([`habits`]).
+//!
 //! The results are a table or JSON
-//! ([`report`]), and plots ([`plot`]).
+//! ([`report`]), and plots ([`plot`]). With `--flood`, every point runs
+//! again under each flood asked for, aimed at `Low`'s own endpoint
+//! ([`flood`]).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,6 +38,9 @@ use clap::Args;
 
 mod client;
 mod config;
+mod flood;
+mod floor;
+mod habits;
 mod peers;
 mod plot;
 mod report;
@@ -39,6 +49,7 @@ mod server;
 mod stats;
 
 use config::{Configuration, Policy};
+pub(crate) use floor::{EchoArgs, EchoClientArgs, run_echo, run_echo_client};
 use peers::{Column, Point, Programs};
 use report::{RateInfo, Results};
 use schedule::RateSet;
@@ -103,6 +114,23 @@ pub(crate) struct PriorityArgs {
     /// into this directory.
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// Run every point again under each of these floods aimed at the Low
+    /// object's own endpoint (the low lane's, in the real-time
+    /// configuration): connections, garbage, half-messages,
+    /// unread-replies, or all.
+    #[arg(long, value_enum, value_name = "KIND,...", value_delimiter = ',')]
+    flood: Vec<flood::FloodArg>,
+    /// Measure only the machine's floor (C0's slots calling a bare TCP
+    /// echo between two processes), no ORB.
+    #[arg(long = "floor-only")]
+    floor_only: bool,
+    /// Do not lock the memory of the clients and servers (mlockall).
+    #[arg(long = "no-mlock")]
+    no_mlock: bool,
+    /// Hold the CPUs' wake-up latency at 0 through /dev/cpu_dma_latency
+    /// for the run, as cyclictest does (not by default: see README).
+    #[arg(long = "pm-qos")]
+    pm_qos: bool,
 }
 
 /// The options of `rtorb bench priority-server`.
@@ -125,6 +153,9 @@ pub(crate) struct ServerArgs {
     #[arg(long = "watchdog-ms", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_ms: Option<u64>,
+    /// Do not lock the process's memory (mlockall).
+    #[arg(long = "no-mlock")]
+    no_mlock: bool,
     /// `-ORB` options for the server's ORB, after `--`.
     #[arg(last = true, value_name = "-ORB OPTIONS")]
     orb_options: Vec<String>,
@@ -166,6 +197,9 @@ pub(crate) struct ClientArgs {
     #[arg(long = "watchdog-ms", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_ms: Option<u64>,
+    /// Do not lock the process's memory (mlockall).
+    #[arg(long = "no-mlock")]
+    no_mlock: bool,
     /// The `High` object (`corbaloc::1.2@HOST:PORT/High`, or an IOR).
     high: String,
     /// The `Low` object.
@@ -185,6 +219,9 @@ fn configuration(real_time: bool) -> Configuration {
 
 /// Runs `rtorb bench priority-server`.
 pub(crate) fn run_server(args: &ServerArgs) -> Result<String, String> {
+    if !args.no_mlock {
+        habits::lock_memory("priority-server");
+    }
     server::run(
         configuration(args.real_time),
         &args.endpoints,
@@ -195,6 +232,9 @@ pub(crate) fn run_server(args: &ServerArgs) -> Result<String, String> {
 
 /// Runs `rtorb bench priority-client`; its report as one JSON line.
 pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
+    if !args.no_mlock {
+        habits::lock_memory("priority-client");
+    }
     let plan = client::ClientPlan {
         high: args.high.clone(),
         low: args.low.clone(),
@@ -216,6 +256,7 @@ pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
 /// Runs `rtorb bench priority`; returns the table or JSON.
 pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
     let ns: Vec<u32> = match (&args.n[..], args.quick) {
+        _ if args.floor_only => Vec::new(),
         ([], true) => QUICK_N.to_vec(),
         ([], false) => DEFAULT_N.to_vec(),
         (n, _) => n.to_vec(),
@@ -228,17 +269,21 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
             rates.default_duration_ms()
         })
     };
+    // Held until the run ends.
+    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, args.pm_qos);
     let mut notes = Vec::new();
     let mut columns = vec![
         Column::Rtorb(Configuration::RealTime),
         Column::Rtorb(Configuration::Conventional),
     ];
-    let omniorb = match super::omni::build_priority() {
-        Ok(peers) => {
+    columns.retain(|_| !args.floor_only);
+    let omniorb = match (!args.floor_only).then(super::omni::build_priority) {
+        None => None,
+        Some(Ok(peers)) => {
             columns.push(Column::Omniorb);
             Some(peers)
         }
-        Err(e) => {
+        Some(Err(e)) => {
             let note = format!("omniORB column left out: {e}");
             eprintln!("rtorb bench priority: {note}");
             notes.push(note);
@@ -249,6 +294,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         exe: std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
         omniorb,
         policy: args.policy,
+        habits: habits.clone(),
     };
     let mut results = Results {
         configurations: columns.iter().map(|c| c.label()).collect(),
@@ -267,21 +313,55 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         policy: args.policy.name(),
         results: BTreeMap::new(),
         notes,
+        flood: None,
+        floor: BTreeMap::new(),
+        habits,
     };
+    let floods = flood::Flood::select(&args.flood);
+    // The attacker's thousands of connections need descriptors.
+    let _limit = (!floods.is_empty()).then(super::overload::DescriptorLimit::raise);
+    if !floods.is_empty() {
+        results.flood = Some(flood::FloodResults {
+            kinds: floods.clone(),
+            ..Default::default()
+        });
+    }
     for rates in &sets {
+        let before = floor::measure_noted(&programs, *rates, duration(*rates), &mut results)?;
         for n in &ns {
             for column in &columns {
                 let point = Point {
                     rates: *rates,
                     lows: *n,
                     duration_ms: duration(*rates),
+                    flood: None,
                 };
+                for kind in &floods {
+                    eprintln!(
+                        "rtorb bench priority: {} rates, n = {n}: {}, flood {}",
+                        rates.name(),
+                        column.label(),
+                        kind.name()
+                    );
+                    let flooded = Point {
+                        flood: Some(*kind),
+                        ..point
+                    };
+                    let (_, under) =
+                        peers::run_point(&programs, *column, flooded).map_err(|e| {
+                            let (c, r) = (column.label(), rates.name());
+                            format!("{c}, {r} rates, n = {n}, flood {}: {e}", kind.name())
+                        })?;
+                    if let (Some(f), Some(under)) = (&mut results.flood, under) {
+                        f.insert(column.label(), *rates, *n, under);
+                    }
+                }
                 eprintln!(
                     "rtorb bench priority: {} rates, n = {n}: {}",
                     rates.name(),
                     column.label()
                 );
-                let report = peers::run_point(&programs, *column, point).map_err(|e| {
+                let (report, _) = peers::run_point(&programs, *column, point).map_err(|e| {
                     format!("{}, {} rates, n = {n}: {e}", column.label(), rates.name())
                 })?;
                 if let Some(note) = &report.note {
@@ -303,6 +383,14 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                     .insert(*n, report);
             }
         }
+        let after = floor::measure_noted(&programs, *rates, duration(*rates), &mut results)?;
+        results
+            .floor
+            .insert(rates.name(), floor::Floor { before, after });
+    }
+    let verdicts = flood::judge(&results);
+    if let Some(f) = &mut results.flood {
+        f.targets = verdicts;
     }
     let mut out = if args.json {
         report::json(&results)?

@@ -16,6 +16,8 @@ use super::super::omni::PriorityPeers;
 use super::super::server::STATS_PREFIX;
 use super::client::{ClientReport, watchdog_deadline};
 use super::config::{Configuration, Policy};
+use super::flood::{self, Flood, FloodPoint};
+use super::habits::Habits;
 use super::schedule::RateSet;
 use super::server::{ServerReport, parse_url};
 
@@ -57,6 +59,8 @@ pub(crate) struct Point {
     pub(crate) lows: u32,
     /// Length of the run, ms.
     pub(crate) duration_ms: u64,
+    /// The flood aimed at `Low`'s endpoint during the run, if any.
+    pub(crate) flood: Option<Flood>,
 }
 
 /// The programs the points run.
@@ -67,6 +71,8 @@ pub(crate) struct Programs {
     pub(crate) omniorb: Option<PriorityPeers>,
     /// The client threads' scheduling.
     pub(crate) policy: Policy,
+    /// The memory and timer habits of the run.
+    pub(crate) habits: Habits,
 }
 
 /// A server process, killed when dropped; its standard input held open
@@ -162,12 +168,13 @@ impl Drop for ServerProc {
 }
 
 /// Runs one point of `column` against a fresh server: the client's
-/// report, with the server's lock counts where it gives them.
+/// report, with the server's lock counts where it gives them; under a
+/// flood, the report goes with what the flood did.
 pub(crate) fn run_point(
     programs: &Programs,
     column: Column,
     point: Point,
-) -> Result<ClientReport, String> {
+) -> Result<(ClientReport, Option<(Flood, FloodPoint)>), String> {
     let omniorb = || {
         programs
             .omniorb
@@ -188,7 +195,8 @@ pub(crate) fn run_point(
             .arg(configuration_flag(configuration))
             // The server outlives the client's run by at most the time
             // the client is given, and as long again to shut down.
-            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()]);
+            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()])
+            .args(programs.habits.child_args());
             let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
             let urls = server.urls(start)?;
             (server, "rtorb", urls)
@@ -202,7 +210,8 @@ pub(crate) fn run_point(
                 c.args([
                     "-ORBendPoint",
                     &format!("giop:tcp:127.0.0.1:{}", free_port()?),
-                ]);
+                ])
+                .args(programs.habits.child_args());
                 let mut server = ServerProc::spawn(c, "omniORB priority_server")?;
                 match server.urls(start) {
                     Ok(urls) => break (server, "omniORB", urls),
@@ -212,6 +221,8 @@ pub(crate) fn run_point(
             }
         }
     };
+    // Started before the client, stopped once it has reported.
+    let flood = point.flood.map(|f| flood::start(f, &low)).transpose()?;
     let lows = point.lows.to_string();
     let high_hz = point.rates.high_hz().to_string();
     let low_hz = point.rates.low_hz().to_string();
@@ -224,6 +235,7 @@ pub(crate) fn run_point(
                 .args(["--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
                 .arg(configuration_flag(configuration))
+                .args(programs.habits.child_args())
                 .args([&high, &low]);
             run_client(c, "rtorb bench priority-client", limit)?
         }
@@ -231,6 +243,7 @@ pub(crate) fn run_point(
             let mut c = Command::new(&omniorb()?.client);
             c.args(["-n", &lows, "--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
+                .args(programs.habits.child_args())
                 .args([&high, &low])
                 .args(OMNIORB_CLIENT_OPTIONS);
             run_client(c, "omniORB priority_client", limit)?
@@ -239,6 +252,7 @@ pub(crate) fn run_point(
     let line = output.lines().last().unwrap_or_default();
     let mut report: ClientReport =
         serde_json::from_str(line).map_err(|e| format!("the client's report: {e}: {line:?}"))?;
+    let flood = flood.map(|f| f.finish(report.clone()));
     let rest = server.finish(Duration::from_secs(20))?;
     if server_name == "rtorb" {
         let line = rest
@@ -250,7 +264,13 @@ pub(crate) fn run_point(
         report.high.server_locks = stats.high.locks;
         report.low.server_locks = stats.low.locks;
     }
-    Ok(report)
+    Ok(match flood {
+        Some((kind, mut point)) => {
+            point.client = report;
+            (point.client.clone(), Some((kind, point)))
+        }
+        None => (report, None),
+    })
 }
 
 /// The command-line flag of a configuration.

@@ -51,6 +51,8 @@ struct Line {
     points: Vec<(u32, f64)>,
     color: RGBColor,
     dashed: bool,
+    /// Whether each point is marked.
+    marks: bool,
 }
 
 const COLORS: [RGBColor; 4] = [
@@ -79,9 +81,24 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
                     points,
                     color: COLORS[i % COLORS.len()],
                     dashed: !high,
+                    marks: true,
                 });
             }
         }
+    }
+    if let Some(floor) = results.floor.get(rates.name()) {
+        // A horizontal line across the plot: the average of the floor's
+        // runs before and after the points.
+        let y = floor.average(|s| metric.of(s));
+        let n = results.n.iter().copied().max().unwrap_or(1);
+        let right = n + n.div_ceil(20);
+        out.push(Line {
+            label: super::floor::LABEL.to_owned(),
+            points: vec![(0, y), (right, y)],
+            color: RGBColor(0x60, 0x60, 0x60),
+            dashed: true,
+            marks: false,
+        });
     }
     out
 }
@@ -89,8 +106,10 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
 /// The SVG of one plot.
 fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
     let err = |e: &dyn std::fmt::Display| format!("plotting {title}: {e}");
+    // The x axis is the points'; an unmarked line spans it.
     let max_x = lines
         .iter()
+        .filter(|l| l.marks)
         .flat_map(|l| l.points.iter().map(|p| p.0))
         .fold(1, u32::max);
     let max_y = lines
@@ -127,13 +146,15 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
             series.label(line.label.clone()).legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2))
             });
-            chart
-                .draw_series(
-                    line.points
-                        .iter()
-                        .map(|p| Circle::new(*p, 3, color.filled())),
-                )
-                .map_err(|e| err(&e))?;
+            if line.marks {
+                chart
+                    .draw_series(
+                        line.points
+                            .iter()
+                            .map(|p| Circle::new(*p, 3, color.filled())),
+                    )
+                    .map_err(|e| err(&e))?;
+            }
         }
         chart
             .configure_series_labels()

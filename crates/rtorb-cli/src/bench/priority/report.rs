@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::client::ClientReport;
+use super::floor::{self, Floor};
+use super::habits::Habits;
 use super::schedule::RateSet;
 use super::stats::ClassStats;
 
@@ -37,6 +39,12 @@ pub(crate) struct Results {
     pub(crate) results: BTreeMap<String, BTreeMap<&'static str, BTreeMap<u32, ClientReport>>>,
     /// Configurations left out, and why; scheduling notes.
     pub(crate) notes: Vec<String>,
+    /// The points again under floods, with `--flood` (see [`super::flood`]).
+    pub(crate) flood: Option<super::flood::FloodResults>,
+    /// Rate set → the machine's floor, before the points and after.
+    pub(crate) floor: BTreeMap<&'static str, Floor>,
+    /// The memory and timer habits of the run.
+    pub(crate) habits: Habits,
 }
 
 impl Results {
@@ -58,7 +66,8 @@ fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"))
 }
 
-fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
+/// One row of the table: the figures of one class of threads.
+pub(super) fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
     let _ = writeln!(
         out,
         "{n:>4}  {configuration:<20} {class:<4} {:>7} {:>7} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>6} {:>6}",
@@ -84,6 +93,7 @@ pub(crate) fn table(results: &Results) -> String {
          issued; jitter: standard deviation; c./s.lock: lock acquisitions per request on \
          the client and the server (- : not counted).\n",
     );
+    let _ = writeln!(out, "{}\n{}", floor::LEGEND, results.habits.describe());
     for rates in results.rate_sets() {
         let info = &results.rate_sets[rates.name()];
         let _ = writeln!(
@@ -110,6 +120,9 @@ pub(crate) fn table(results: &Results) -> String {
             "c.lock",
             "s.lock"
         );
+        if let Some(f) = results.floor.get(rates.name()) {
+            floor::rows(&mut out, f);
+        }
         for n in &results.n {
             let mut first = true;
             for configuration in &results.configurations {
@@ -120,9 +133,11 @@ pub(crate) fn table(results: &Results) -> String {
                 first = false;
                 row(&mut out, &label, configuration, "C0", &r.high);
                 row(&mut out, "", "", "low", &r.low);
+                super::flood::rows(&mut out, results, configuration, rates, *n);
             }
         }
     }
+    super::flood::summary(&mut out, results);
     for note in &results.notes {
         let _ = writeln!(out, "\n{note}");
     }

@@ -144,6 +144,8 @@ pub struct OrbConfig {
     /// 0 (the default): derived from the process's descriptor limit, which
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](super::derived_max_connections)).
+    /// The cap holds per lane of a thread pool as well: the connections
+    /// to a lane's endpoints are counted and shed within that lane.
     pub max_connections: usize,
     /// How many connections may wait to be accepted on each listening
     /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's
@@ -196,6 +198,12 @@ pub struct OrbConfig {
     /// to a request whose id has arrived, else `MessageError`) and its connection
     /// closed; a connection with replies queued is not read while the
     /// budget is spent. [`DEFAULT_MEMORY_BUDGET`] by default.
+    ///
+    /// Each lane of a thread pool has a budget of its own of this size
+    /// for the connections to its endpoints, so that what one lane's
+    /// peers hold never refuses another lane's requests: a server with
+    /// lanes buffers at most this much per lane and for its own
+    /// endpoints.
     pub memory_budget: usize,
     /// The native code sets, and those assumed when the other side tells
     /// none (`-ORBNativeCharCodeSet`, `-ORBNativeWCharCodeSet`,

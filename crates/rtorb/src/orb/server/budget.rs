@@ -1,5 +1,7 @@
 //! The memory budget of the server: one bound on the octets buffered for
-//! all its connections together, input and output.
+//! all its connections together, input and output; a thread pool lane's
+//! connections have a budget of their own, of the same size (see
+//! `lanes/mod.rs`), so that a lane's peers never spend another lane's.
 //!
 //! What a peer can make the server hold is counted against it: the part of
 //! a large message received so far (charged at its announced length, as

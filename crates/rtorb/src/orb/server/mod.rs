@@ -241,10 +241,13 @@ impl ServerCore {
     }
 
     /// A core for the connections of `lane`: the same object adapters,
-    /// limits, invoker, memory budget and priorities, and state of its
-    /// own (its stop flag, its wakers, its count of open connections),
-    /// so that nothing on a lane's request path is shared with another
-    /// lane but the lock-free demultiplexing.
+    /// limits, invoker and priorities, and state of its own (its stop
+    /// flag, its wakers, its count of open connections under the
+    /// connection cap, and a memory budget of the configured size with
+    /// its block pool), so that nothing on a lane's request path is
+    /// shared with another lane but the lock-free demultiplexing, and
+    /// what a lane's peers hold (connections, octets) never refuses
+    /// another lane's.
     pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
         ServerCore {
             adapters: Arc::clone(&self.adapters),
@@ -256,7 +259,7 @@ impl ServerCore {
             readers: Mutex::new(Readers::default()),
             invoker: Arc::clone(&self.invoker),
             fragment_size: self.fragment_size,
-            budget: Arc::clone(&self.budget),
+            budget: Arc::new(MemoryBudget::new(self.limits.memory_budget)),
             priorities: self.priorities.clone(),
             lane: Some((lane, priority)),
         }

@@ -17,7 +17,7 @@
 //! connection until its next message is whole, without running it
 //! (`connection/ahead.rs`). A whole request then waits, its connection
 //! claimed, in arrival order, up to the lane's bounds: requests (and
-//! octets, each charged to the ORB's memory budget while it waits). A
+//! octets, each charged to the lane's memory budget while it waits). A
 //! request past a bound, or any request when buffering is not allowed, is
 //! answered at once with `TRANSIENT` ([`TRANSIENT_LANE_FULL`],
 //! `COMPLETED_NO`, its detail naming the pool and lane), and reading

@@ -1,0 +1,526 @@
+//! `rtorb bench priority --flood`: each point again with a hostile peer
+//! aimed at the `Low` object's own endpoint, to see whether a flood on
+//! the low-priority side moves C0.
+//!
+//! The attacker is `rtorb bench overload`'s ([`Attack`]): threads of
+//! this process, which runs under SCHED_OTHER, started before the
+//! client and stopped once it has reported. Where it aims is asked of
+//! the server with a `LocateRequest` for `Low` at the URL the server
+//! printed: the real-time server forwards it to the low lane's endpoint
+//! (the first IIOP profile of the forwarded reference), the others
+//! answer that the object is there (the server's port).
+//!
+//! The kinds:
+//!
+//! - `connections`: [`CONNECTIONS`] connections that never send a byte;
+//! - `garbage`: connections that send random bytes, connecting again
+//!   each time the server closes them;
+//! - `half-messages`: [`CONNECTIONS`] connections that send half a GIOP
+//!   header and stall;
+//! - `unread-replies`: connections that send large `cube_octet_sequence`
+//!   requests back to back and never read the replies.
+//!
+//! The floods' figures are reported beside the unflooded ones, with
+//! whether C0's targets hold under each ([`judge`]): its mean within
+//! +10% of its unflooded mean at the smallest n (n = 1 by default), no
+//! missed call, and its p99 within twice its mean, at every n.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+use bytes::Bytes;
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::ObjectReference;
+use rtorb_giop::corbaloc::{Corbaloc, Location, ObjAddr};
+use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
+use rtorb_giop::target::TargetAddress;
+use rtorb_giop::{decode_message, encode_message};
+use serde::Serialize;
+
+use super::super::overload::attack::{Attack, Details};
+use super::super::overload::{Scenario, Sizes, wire};
+use super::client::ClientReport;
+use super::report::{Results, row};
+use super::schedule::RateSet;
+
+/// Connections of the `connections` and `half-messages` floods.
+pub(crate) const CONNECTIONS: usize = 2000;
+/// How long the attacker runs before the client starts, so that the
+/// measured window sees the flood in full.
+const LEAD: Duration = Duration::from_secs(1);
+/// How long finding the target may take.
+const LOCATE_TIMEOUT: Duration = Duration::from_secs(5);
+/// C0's mean under a flood may exceed its unflooded mean by this factor.
+const MEAN_FACTOR: f64 = 1.10;
+/// C0's p99 may be at most this many times its mean.
+const P99_FACTOR: f64 = 2.0;
+
+/// A `--flood` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FloodArg {
+    /// Thousands of idle connections.
+    Connections,
+    /// Connections sending random bytes.
+    Garbage,
+    /// Connections sending half a GIOP header, then nothing.
+    HalfMessages,
+    /// A client sending large requests that never reads the replies.
+    UnreadReplies,
+    /// Every kind.
+    All,
+}
+
+/// One kind of flood.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Flood {
+    /// Thousands of idle connections.
+    Connections,
+    /// Connections sending random bytes.
+    Garbage,
+    /// Connections sending half a GIOP header.
+    HalfMessages,
+    /// Large requests whose replies are never read.
+    UnreadReplies,
+}
+
+impl Flood {
+    /// Every kind, in the order they run.
+    const ALL: [Flood; 4] = [
+        Flood::Connections,
+        Flood::Garbage,
+        Flood::HalfMessages,
+        Flood::UnreadReplies,
+    ];
+
+    /// The kinds `args` select, each once, in the order they run.
+    pub(crate) fn select(args: &[FloodArg]) -> Vec<Flood> {
+        let all = args.contains(&FloodArg::All);
+        Flood::ALL
+            .into_iter()
+            .filter(|f| {
+                all || args.iter().any(|a| match a {
+                    FloodArg::Connections => *f == Flood::Connections,
+                    FloodArg::Garbage => *f == Flood::Garbage,
+                    FloodArg::HalfMessages => *f == Flood::HalfMessages,
+                    FloodArg::UnreadReplies => *f == Flood::UnreadReplies,
+                    FloodArg::All => true,
+                })
+            })
+            .collect()
+    }
+
+    /// The name on the command line and in the results.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Flood::Connections => "connections",
+            Flood::Garbage => "garbage",
+            Flood::HalfMessages => "half-messages",
+            Flood::UnreadReplies => "unread-replies",
+        }
+    }
+
+    fn scenario(self) -> Scenario {
+        match self {
+            Flood::Connections => Scenario::IdleFlood(CONNECTIONS),
+            Flood::Garbage => Scenario::Garbage,
+            Flood::HalfMessages => Scenario::HalfHeaderFlood(CONNECTIONS),
+            Flood::UnreadReplies => Scenario::UnreadReplies,
+        }
+    }
+}
+
+/// The attacker's sizes: those of `rtorb bench overload` that the kinds
+/// above use (the others unused).
+fn sizes() -> Sizes {
+    Sizes {
+        flood_connections: 0,
+        flood_body: 0,
+        announced: 0,
+        unread_connections: 4,
+        unread_request: 1 << 20,
+        garbage_connections: 4,
+        fragment_connections: 0,
+        fragment_size: 0,
+        flood_threads: 4,
+        churn_threads: 0,
+        cancel_connections: 0,
+        before_ms: 0,
+        attack_ms: 0,
+        after_ms: 0,
+        call_timeout_ms: 0,
+        call_interval_us: 0,
+    }
+}
+
+/// A flood under way.
+pub(crate) struct Running {
+    flood: Flood,
+    target: SocketAddr,
+    attack: Attack,
+}
+
+/// What a flood did in one point, and the client's report under it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FloodPoint {
+    /// Where it was aimed (`host:port`).
+    pub(crate) target: String,
+    /// What the attacker counted.
+    pub(crate) attacker: Details,
+    /// The client's figures.
+    pub(crate) client: ClientReport,
+}
+
+/// Starts `flood` against the endpoint of the object at `low_url`, and
+/// gives it [`LEAD`] to get going.
+pub(crate) fn start(flood: Flood, low_url: &str) -> Result<Running, String> {
+    let (target, key) = locate(low_url)?;
+    let attack = Attack::start(flood.scenario(), target, &key, &sizes())
+        .map_err(|e| format!("flood {}: {e}", flood.name()))?;
+    std::thread::sleep(LEAD);
+    Ok(Running {
+        flood,
+        target,
+        attack,
+    })
+}
+
+impl Running {
+    /// Stops the flood; what it did, with the client's `report`.
+    pub(crate) fn finish(self, client: ClientReport) -> (Flood, FloodPoint) {
+        let point = FloodPoint {
+            target: self.target.to_string(),
+            attacker: self.attack.finish(),
+            client,
+        };
+        (self.flood, point)
+    }
+}
+
+/// The address and key of the object at the IIOP `corbaloc` `url`, as
+/// its server tells a `LocateRequest`: forwarded elsewhere (a lane), or
+/// there.
+fn locate(url: &str) -> Result<(SocketAddr, Bytes), String> {
+    let loc = Corbaloc::parse(url).map_err(|e| format!("{url}: {e}"))?;
+    let Location::Addresses(addresses) = &loc.location else {
+        return Err(format!("{url}: no address"));
+    };
+    let Some(ObjAddr::Iiop(iiop)) = addresses.first() else {
+        return Err(format!("{url}: not an IIOP address"));
+    };
+    let port = iiop.port.unwrap_or(2809);
+    let at = resolve(&iiop.host.to_profile_host(), port)?;
+    let mut s =
+        TcpStream::connect_timeout(&at, LOCATE_TIMEOUT).map_err(|e| format!("{at}: {e}"))?;
+    s.set_read_timeout(Some(LOCATE_TIMEOUT))
+        .and_then(|()| s.set_write_timeout(Some(LOCATE_TIMEOUT)))
+        .map_err(|e| e.to_string())?;
+    let request = Message::new(
+        Version::V1_2,
+        ByteOrder::NATIVE,
+        Content::LocateRequest(LocateRequest {
+            request_id: 1,
+            target: TargetAddress::Key(loc.key.clone()),
+        }),
+    );
+    let bytes = encode_message(&request).map_err(|e| e.to_string())?;
+    s.write_all(&bytes).map_err(|e| format!("{at}: {e}"))?;
+    let mut header = [0u8; wire::HEADER_LEN];
+    s.read_exact(&mut header)
+        .map_err(|e| format!("{at}: {e}"))?;
+    let size = wire::announced_size(&header)
+        .filter(|n| *n <= 1 << 20)
+        .ok_or_else(|| format!("{at}: no GIOP answer to a LocateRequest"))?;
+    let mut whole = vec![0u8; wire::HEADER_LEN + size];
+    whole[..wire::HEADER_LEN].copy_from_slice(&header);
+    s.read_exact(&mut whole[wire::HEADER_LEN..])
+        .map_err(|e| format!("{at}: {e}"))?;
+    let message = decode_message(Bytes::from(whole)).map_err(|e| format!("{at}: {e}"))?;
+    let Content::LocateReply(reply) = message.content else {
+        return Err(format!("{at}: no LocateReply"));
+    };
+    match reply.status {
+        LocateStatus::ObjectHere => Ok((at, loc.key)),
+        LocateStatus::ObjectForward(ior) | LocateStatus::ObjectForwardPerm(ior) => {
+            let to = ObjectReference::from_ior(&ior).map_err(|e| e.to_string())?;
+            let (host, port) = to
+                .first_iiop_endpoint()
+                .ok_or_else(|| format!("{at}: forwarded to no IIOP endpoint"))?;
+            let key = to
+                .object_key()
+                .cloned()
+                .ok_or_else(|| format!("{at}: forwarded to no object key"))?;
+            Ok((resolve(host, port)?, key))
+        }
+        other => Err(format!("{at}: the object is not there: {other:?}")),
+    }
+}
+
+fn resolve(host: &str, port: u16) -> Result<SocketAddr, String> {
+    (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("{host}:{port}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("{host}:{port}: no address"))
+}
+
+/// Whether C0's targets hold under one flood, for one configuration and
+/// rate set.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Verdict {
+    /// The flood.
+    pub(crate) flood: Flood,
+    /// The configuration.
+    pub(crate) configuration: String,
+    /// The rate set.
+    pub(crate) rates: &'static str,
+    /// C0's unflooded mean at the smallest n, µs.
+    pub(crate) baseline_mean_us: f64,
+    /// The smallest n.
+    pub(crate) baseline_n: u32,
+    /// Every target held at every n.
+    pub(crate) holds: bool,
+    /// The targets missed.
+    pub(crate) misses: Vec<String>,
+}
+
+/// One configuration's points under one flood: rate set → n → point.
+type ByRates = BTreeMap<&'static str, BTreeMap<u32, FloodPoint>>;
+
+/// The floods' figures: flood → configuration → rate set → n → point,
+/// and the verdicts.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct FloodResults {
+    /// The kinds run.
+    pub(crate) kinds: Vec<Flood>,
+    /// The points.
+    pub(crate) results: BTreeMap<Flood, BTreeMap<String, ByRates>>,
+    /// Whether C0's targets hold under each flood.
+    pub(crate) targets: Vec<Verdict>,
+}
+
+impl FloodResults {
+    /// Files `point`.
+    pub(crate) fn insert(
+        &mut self,
+        configuration: String,
+        rates: RateSet,
+        n: u32,
+        (flood, point): (Flood, FloodPoint),
+    ) {
+        self.results
+            .entry(flood)
+            .or_default()
+            .entry(configuration)
+            .or_default()
+            .entry(rates.name())
+            .or_default()
+            .insert(n, point);
+    }
+
+    fn get(
+        &self,
+        flood: Flood,
+        configuration: &str,
+        rates: RateSet,
+        n: u32,
+    ) -> Option<&FloodPoint> {
+        self.results
+            .get(&flood)?
+            .get(configuration)?
+            .get(rates.name())?
+            .get(&n)
+    }
+}
+
+/// Judges every flood of `results` against C0's targets.
+pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
+    let Some(floods) = &results.flood else {
+        return Vec::new();
+    };
+    let Some(first) = results.n.iter().min().copied() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for flood in &floods.kinds {
+        for configuration in &results.configurations {
+            for rates in results.rate_sets() {
+                let Some(base) = results.get(configuration, rates, first) else {
+                    continue;
+                };
+                let baseline = base.high.mean_us;
+                let mut misses = Vec::new();
+                for n in &results.n {
+                    let Some(p) = floods.get(*flood, configuration, rates, *n) else {
+                        continue;
+                    };
+                    let c0 = &p.client.high;
+                    // The unflooded point at this n, for comparison.
+                    let calm = results.get(configuration, rates, *n).map(|r| &r.high);
+                    let was = |f: &dyn Fn(&super::stats::ClassStats) -> String| {
+                        calm.map_or_else(String::new, |c| format!(" (unflooded {})", f(c)))
+                    };
+                    if c0.mean_us > baseline * MEAN_FACTOR {
+                        misses.push(format!(
+                            "n = {n}: mean {:.1} µs > {:.1} µs",
+                            c0.mean_us,
+                            baseline * MEAN_FACTOR
+                        ));
+                    }
+                    if c0.missed > 0 {
+                        let was = was(&|c| c.missed.to_string());
+                        misses.push(format!("n = {n}: {} missed{was}", c0.missed));
+                    }
+                    if c0.p99_us > P99_FACTOR * c0.mean_us {
+                        let was = was(&|c| format!("{:.1} µs", c.p99_us));
+                        misses.push(format!(
+                            "n = {n}: p99 {:.1} µs > 2 × mean {:.1} µs{was}",
+                            c0.p99_us, c0.mean_us
+                        ));
+                    }
+                }
+                out.push(Verdict {
+                    flood: *flood,
+                    configuration: configuration.clone(),
+                    rates: rates.name(),
+                    baseline_mean_us: baseline,
+                    baseline_n: first,
+                    holds: misses.is_empty(),
+                    misses,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The rows of the floods of one configuration, rate set and n, under
+/// its unflooded rows.
+pub(crate) fn rows(
+    out: &mut String,
+    results: &Results,
+    configuration: &str,
+    rates: RateSet,
+    n: u32,
+) {
+    let Some(floods) = &results.flood else {
+        return;
+    };
+    for flood in &floods.kinds {
+        if let Some(p) = floods.get(*flood, configuration, rates, n) {
+            let label = format!("  + {}", flood.name());
+            row(out, "", &label, "C0", &p.client.high);
+            row(out, "", "", "low", &p.client.low);
+        }
+    }
+}
+
+/// Whether C0's targets hold under each flood, as lines of the table.
+pub(crate) fn summary(out: &mut String, results: &Results) {
+    let Some(floods) = &results.flood else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\nFloods (+ KIND rows) aimed at the Low object's own endpoint (the low lane's in the \
+         real-time configuration, the server's port otherwise) by threads under SCHED_OTHER: \
+         connections: {CONNECTIONS} idle connections; garbage: random bytes; half-messages: \
+         {CONNECTIONS} stalled half GIOP headers; unread-replies: 1 MiB requests whose replies \
+         are never read.\nC0's targets under a flood: mean within +10% of its unflooded mean at \
+         the smallest n, no missed call, p99 at most 2 × mean, at every n."
+    );
+    for v in &floods.targets {
+        let verdict = if v.holds {
+            "hold".to_owned()
+        } else {
+            format!("missed: {}", v.misses.join("; "))
+        };
+        let _ = writeln!(
+            out,
+            "  {:<20} {:<8} {:<15} (n = {} unflooded mean {:.1} µs): {verdict}",
+            v.configuration,
+            v.rates,
+            v.flood.name(),
+            v.baseline_n,
+            v.baseline_mean_us
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_selects_every_kind_once_in_order() {
+        assert_eq!(Flood::select(&[FloodArg::All]), Flood::ALL);
+        assert_eq!(
+            Flood::select(&[
+                FloodArg::UnreadReplies,
+                FloodArg::Garbage,
+                FloodArg::Garbage
+            ]),
+            [Flood::Garbage, Flood::UnreadReplies]
+        );
+        assert!(Flood::select(&[]).is_empty());
+    }
+
+    /// An object that answers nothing but `LocateRequest`s.
+    struct Nothing;
+
+    impl rtorb::runtime::Skeleton for Nothing {
+        fn repository_ids(&self) -> &'static [&'static str] {
+            &["IDL:Nothing:1.0"]
+        }
+
+        fn dispatch(
+            &self,
+            _: &mut rtorb::runtime::ServerRequest<'_>,
+        ) -> Result<(), rtorb::runtime::SystemException> {
+            Err(rtorb::runtime::bad_operation())
+        }
+    }
+
+    fn port_of(endpoint: &str) -> u16 {
+        endpoint
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap()
+    }
+
+    #[test]
+    fn the_target_is_the_server_s_port_or_the_lane_it_forwards_to() {
+        use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+        let orb = rtorb::orb::Orb::builder()
+            .listen("iiop://127.0.0.1:0")
+            .sched_policy(SchedPolicy::Other)
+            .build()
+            .unwrap();
+        let main = port_of(&orb.endpoints()[0]);
+        orb.activate_with_key(&b"Here"[..], std::sync::Arc::new(Nothing));
+        let (at, key) = locate(&format!("corbaloc::1.2@127.0.0.1:{main}/Here")).unwrap();
+        assert_eq!((at.port(), &key[..]), (main, &b"Here"[..]));
+        assert!(locate(&format!("corbaloc::1.2@127.0.0.1:{main}/None")).is_err());
+
+        let low = Priority::MIN;
+        let pool = orb
+            .create_threadpool(ThreadpoolConfig::new().lane(LaneConfig::new(low).static_threads(1)))
+            .unwrap();
+        orb.activate_with_key_at(
+            &b"Low"[..],
+            std::sync::Arc::new(Nothing),
+            PriorityModelPolicy::server_declared(low),
+        )
+        .unwrap();
+        let lane = port_of(&orb.lane_endpoints(pool).unwrap()[0].1[0]);
+        assert_ne!(lane, main);
+        let (at, key) = locate(&format!("corbaloc::1.2@127.0.0.1:{main}/Low")).unwrap();
+        assert_eq!((at.port(), &key[..]), (lane, &b"Low"[..]));
+        orb.shutdown();
+    }
+}

@@ -1,0 +1,465 @@
+//! The machine's floor beside the ORBs: C0's slots ([`run_slots`]) calling
+//! a 48-byte TCP echo over loopback, with no ORB on either side.
+//!
+//! On a small virtual machine the kernel alone (timer wake-ups, loopback
+//! TCP, scheduling of two real-time processes) takes tens of µs per round
+//! trip and now and then a few ms, so that even a bare socket misses some
+//! of its slots at 2000 Hz. The ORBs' figures mean little without this
+//! floor measured in the same run, on the same machine state: the
+//! benchmark measures it once per rate set before the points and once
+//! after (to see drift).
+//!
+//! Two processes, as a client and a server are: `rtorb bench
+//! priority-echo` answers every 48-byte message with the same bytes from
+//! a thread at SCHED_FIFO 90, and `rtorb bench priority-echo-client` calls
+//! it at C0's slots and rate from a thread at SCHED_FIFO 90
+//! (`TCP_NODELAY` on both sides), each under a [`Watchdog`].
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, Watchdog, WhenDenied};
+use serde::{Deserialize, Serialize};
+
+use super::super::compare::run_client;
+use super::client::watchdog_deadline;
+use super::config::{HIGH_FIFO, Policy};
+use super::habits::lock_memory;
+use super::peers::Programs;
+use super::report::{self, Results};
+use super::schedule::{self, RateSet, Schedule, run_slots};
+use super::stats::ClassStats;
+
+/// The size of a call and of its reply, bytes: a GIOP request header of
+/// `cube_octet` and a little more.
+pub(crate) const MESSAGE: usize = 48;
+
+/// Calls before the measured ones.
+const WARMUP_CALLS: u64 = 5;
+
+/// How long after the connection is ready the first slot is due, ns.
+const START_DELAY_NS: u64 = 20_000_000;
+
+/// A receive timeout, so that an echo that stops answering ends the run.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The line `priority-echo` prints before its address.
+const ADDRESS_PREFIX: &str = "echo ";
+
+/// The label of the floor in the table and the plots.
+pub(crate) const LABEL: &str = "machine floor (TCP echo, no ORB)";
+
+/// What the floor's rows of the table are.
+pub(crate) const LEGEND: &str = "machine floor (TCP echo, no ORB): C0's slots and rate, each call \
+     a 48-byte message echoed over loopback TCP (TCP_NODELAY) between two processes at \
+     SCHED_FIFO 90; pre: measured before the points, post: after them.";
+
+/// The options of `rtorb bench priority-echo`.
+#[derive(Debug, Args)]
+pub(crate) struct EchoArgs {
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:0", value_name = "HOST:PORT")]
+    listen: String,
+    /// The echo thread's scheduling (fifo: SCHED_FIFO 90; other:
+    /// SCHED_OTHER).
+    #[arg(long, value_enum, default_value_t = Policy::Fifo)]
+    policy: Policy,
+    /// The watchdog's deadline, ms (default: an hour).
+    #[arg(long = "watchdog-ms", value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watchdog_ms: Option<u64>,
+    /// Do not lock the process's memory.
+    #[arg(long = "no-mlock")]
+    no_mlock: bool,
+}
+
+/// The options of `rtorb bench priority-echo-client`.
+#[derive(Debug, Args)]
+pub(crate) struct EchoClientArgs {
+    /// Calls per second.
+    #[arg(long, default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    hz: u32,
+    /// The length of the run, ms.
+    #[arg(long = "duration-ms", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    duration_ms: u64,
+    /// The calling thread's scheduling (fifo: SCHED_FIFO 90; other:
+    /// SCHED_OTHER).
+    #[arg(long, value_enum, default_value_t = Policy::Fifo)]
+    policy: Policy,
+    /// The watchdog's deadline, ms (default: twice the run, and 20 s).
+    #[arg(long = "watchdog-ms", value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    watchdog_ms: Option<u64>,
+    /// Do not lock the process's memory.
+    #[arg(long = "no-mlock")]
+    no_mlock: bool,
+    /// The echo's address (`HOST:PORT`).
+    address: String,
+}
+
+/// What one run of the echo client measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct EchoReport {
+    /// The policy the calling thread ran under.
+    pub(crate) policy: String,
+    /// Why it did not run under SCHED_FIFO, if it did not.
+    pub(crate) note: Option<String>,
+    /// Its figures.
+    #[serde(flatten)]
+    pub(crate) stats: ClassStats,
+}
+
+/// The floor of one rate set: measured before the points and after.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct Floor {
+    /// Before the points.
+    pub(crate) before: EchoReport,
+    /// After them.
+    pub(crate) after: EchoReport,
+}
+
+impl Floor {
+    /// The mean of the two runs' values of `metric`.
+    pub(crate) fn average(&self, metric: impl Fn(&ClassStats) -> f64) -> f64 {
+        (metric(&self.before.stats) + metric(&self.after.stats)) / 2.0
+    }
+}
+
+/// The floor's rows of a rate set's table: the label over two lines,
+/// the runs before (`pre`) and after (`post`) the points.
+pub(crate) fn rows(out: &mut String, floor: &Floor) {
+    report::row(out, "", "machine floor", "pre", &floor.before.stats);
+    report::row(out, "", "(TCP echo, no ORB)", "post", &floor.after.stats);
+}
+
+/// Puts the calling thread at SCHED_FIFO 90 when `policy` asks for it;
+/// `Some(why)` when it runs under SCHED_OTHER.
+fn take_priority(policy: Policy, who: &str) -> Result<Option<String>, String> {
+    if policy == Policy::Other {
+        return Ok(Some("asked for (--policy other)".to_owned()));
+    }
+    let control = PriorityControl::new(
+        SchedPolicy::Fifo,
+        MappingKind::Direct,
+        WhenDenied::RunAtOther,
+    );
+    let priority = Priority::new(HIGH_FIFO).map_err(|e| e.to_string())?;
+    match control.set_thread_priority(priority) {
+        Ok(Some(_)) => Ok(None),
+        Ok(None) => {
+            eprintln!(
+                "rtorb bench {who}: WARNING: this process may not use SCHED_FIFO: \
+                 it runs under SCHED_OTHER"
+            );
+            Ok(Some(
+                "SCHED_FIFO is not permitted for this process".to_owned(),
+            ))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Answers each [`MESSAGE`] on `stream` with the same bytes until the
+/// peer closes.
+fn echo(mut stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let mut buf = [0u8; MESSAGE];
+    while stream.read_exact(&mut buf).is_ok() {
+        if stream.write_all(&buf).is_err() {
+            break;
+        }
+    }
+}
+
+/// Runs `rtorb bench priority-echo`: prints `echo ADDRESS` and `ready`,
+/// serves one connection after another from a thread at SCHED_FIFO 90
+/// until its standard input closes.
+pub(crate) fn run_echo(args: &EchoArgs) -> Result<String, String> {
+    if !args.no_mlock {
+        lock_memory("priority-echo");
+    }
+    let listener = TcpListener::bind(&args.listen).map_err(|e| format!("{}: {e}", args.listen))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    let watchdog = Watchdog::arm(
+        "the priority benchmark's echo",
+        args.watchdog_ms
+            .map_or(super::server::DEFAULT_WATCHDOG, Duration::from_millis),
+    );
+    let (ready, started) = mpsc::channel();
+    let policy = args.policy;
+    std::thread::Builder::new()
+        .name("echo".into())
+        .spawn(move || {
+            let _ = ready.send(take_priority(policy, "priority-echo"));
+            // A failed accept ends the thread rather than spin at
+            // SCHED_FIFO 90; the client then finds no echo.
+            for stream in listener.incoming().map_while(Result::ok) {
+                echo(stream);
+            }
+        })
+        .map_err(|e| format!("cannot start the echo thread: {e}"))?;
+    started
+        .recv()
+        .map_err(|_| "the echo thread ended".to_owned())??;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{ADDRESS_PREFIX}{address}\nready")
+        .and_then(|()| out.flush())
+        .map_err(|e| e.to_string())?;
+    drop(out);
+    let mut sink = [0u8; 256];
+    let mut stdin = std::io::stdin().lock();
+    while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+    watchdog.disarm().map_err(|e| e.to_string())?;
+    // The echo thread is left waiting for a connection: the process ends.
+    Ok("shut down\n".to_owned())
+}
+
+/// One call: `MESSAGE` bytes marked with `k`, and their echo checked.
+fn call(stream: &mut TcpStream, k: u64) -> Result<(), String> {
+    let mut msg = [0u8; MESSAGE];
+    msg[..8].copy_from_slice(&k.to_le_bytes());
+    stream.write_all(&msg).map_err(|e| format!("send: {e}"))?;
+    let mut reply = [0u8; MESSAGE];
+    stream
+        .read_exact(&mut reply)
+        .map_err(|e| format!("receive: {e}"))?;
+    if reply == msg {
+        Ok(())
+    } else {
+        Err(format!("call {k}: the echo differs"))
+    }
+}
+
+/// Runs `rtorb bench priority-echo-client`; its report as one JSON line.
+pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
+    if !args.no_mlock {
+        lock_memory("priority-echo-client");
+    }
+    let mut stream =
+        TcpStream::connect(&args.address).map_err(|e| format!("{}: {e}", args.address))?;
+    stream
+        .set_nodelay(true)
+        .and_then(|()| stream.set_read_timeout(Some(CALL_TIMEOUT)))
+        .map_err(|e| e.to_string())?;
+    let watchdog = Watchdog::arm(
+        format!("the echo client ({} Hz, {} ms)", args.hz, args.duration_ms),
+        args.watchdog_ms.map_or_else(
+            || watchdog_deadline(args.duration_ms),
+            Duration::from_millis,
+        ),
+    );
+    let policy = args.policy;
+    let (hz, duration_ms) = (args.hz, args.duration_ms);
+    // A thread of its own, as C0 has, so that the main thread keeps its
+    // priority.
+    let measured = std::thread::Builder::new()
+        .name("C0".into())
+        .spawn(move || {
+            let note = take_priority(policy, "priority-echo-client")?;
+            for k in 0..WARMUP_CALLS {
+                call(&mut stream, k).map_err(|e| format!("warm-up: {e}"))?;
+            }
+            let schedule = Schedule {
+                start_ns: schedule::now_ns() + START_DELAY_NS,
+                period_ns: schedule::period_ns(hz),
+                count: schedule::slots(hz, duration_ms),
+            };
+            let log = run_slots(&schedule, schedule::now_ns, schedule::sleep_until, |k| {
+                call(&mut stream, k).map_err(|e| format!("slot {k}: {e}"))
+            })?;
+            Ok::<_, String>((note, schedule.count, log))
+        })
+        .map_err(|e| format!("cannot start the calling thread: {e}"))?
+        .join()
+        .unwrap_or_else(|_| Err("the calling thread panicked".to_owned()));
+    watchdog.disarm().map_err(|e| e.to_string())?;
+    let (note, slots, log) = measured?;
+    let report = EchoReport {
+        policy: if note.is_some() {
+            "SCHED_OTHER"
+        } else {
+            "SCHED_FIFO"
+        }
+        .to_owned(),
+        note,
+        stats: ClassStats::of(1, slots, log.missed, log.latencies_ns, None),
+    };
+    serde_json::to_string(&report)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
+}
+
+/// The echo process of one measurement, killed when dropped.
+struct EchoProc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl EchoProc {
+    fn spawn(programs: &Programs, watchdog: Duration) -> Result<EchoProc, String> {
+        let mut child = Command::new(&programs.exe)
+            .args(["bench", "priority-echo", "--policy", programs.policy.name()])
+            .args(["--watchdog-ms", &watchdog.as_millis().to_string()])
+            .args(programs.habits.child_args())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("cannot start rtorb bench priority-echo: {e}"))?;
+        let stdin = child.stdin.take();
+        let out = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EchoProc {
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    /// The echo's address, once it says `ready`.
+    fn address(&mut self, timeout: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + timeout;
+        let mut address = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .map_err(|_| format!("the echo did not get ready within {timeout:?}"))?;
+            if let Some(a) = line.strip_prefix(ADDRESS_PREFIX) {
+                address = Some(a.to_owned());
+            }
+            if line == "ready" {
+                return address.ok_or_else(|| "the echo printed no address".to_owned());
+            }
+        }
+    }
+
+    /// Closes its standard input, which stops it, and waits for it.
+    fn finish(mut self, timeout: Duration) -> Result<(), String> {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(_) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("the echo did not stop within {timeout:?}"));
+                }
+            }
+        }
+        let status = self.child.wait().map_err(|e| e.to_string())?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("the echo failed: {status}"))
+        }
+    }
+}
+
+impl Drop for EchoProc {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Measures the floor once at `rates`' C0 rate for `duration_ms`: a fresh
+/// echo process and a fresh client process.
+pub(crate) fn measure(
+    programs: &Programs,
+    rates: RateSet,
+    duration_ms: u64,
+) -> Result<EchoReport, String> {
+    let limit = watchdog_deadline(duration_ms) + Duration::from_secs(30);
+    let mut echo = EchoProc::spawn(programs, 2 * limit)?;
+    let address = echo.address(Duration::from_secs(30))?;
+    let mut c = Command::new(&programs.exe);
+    c.args(["bench", "priority-echo-client"])
+        .args(["--hz", &rates.high_hz().to_string()])
+        .args(["--duration-ms", &duration_ms.to_string()])
+        .args(["--policy", programs.policy.name()])
+        .args(programs.habits.child_args())
+        .arg(&address);
+    let output = run_client(c, "rtorb bench priority-echo-client", limit)?;
+    let line = output.lines().last().unwrap_or_default();
+    let report: EchoReport = serde_json::from_str(line)
+        .map_err(|e| format!("the echo client's report: {e}: {line:?}"))?;
+    echo.finish(Duration::from_secs(20))?;
+    Ok(report)
+}
+
+/// [`measure`], saying so on standard error, its scheduling note added
+/// to `results`' notes.
+pub(crate) fn measure_noted(
+    programs: &Programs,
+    rates: RateSet,
+    duration_ms: u64,
+    results: &mut Results,
+) -> Result<EchoReport, String> {
+    eprintln!("rtorb bench priority: {} rates: {LABEL}", rates.name());
+    let report = measure(programs, rates, duration_ms)
+        .map_err(|e| format!("{LABEL}, {} rates: {e}", rates.name()))?;
+    if let Some(note) = &report.note {
+        let note = format!("{LABEL}: the calling thread ran {}: {note}", report.policy);
+        if !results.notes.contains(&note) {
+            results.notes.push(note);
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echo_answers_with_the_same_bytes() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = std::thread::spawn(move || echo(listener.accept().unwrap().0));
+        let mut stream = TcpStream::connect(address).unwrap();
+        for k in 0..3 {
+            call(&mut stream, k).unwrap();
+        }
+        drop(stream);
+        server.join().unwrap();
+    }
+
+    #[test]
+    fn a_report_reads_back_flat() {
+        let report = EchoReport {
+            policy: "SCHED_FIFO".to_owned(),
+            note: None,
+            stats: ClassStats::of(1, 3, 0, vec![1000, 2000, 3000], None),
+        };
+        let text = serde_json::to_string(&report).unwrap();
+        assert!(text.contains("\"mean_us\":2.0"), "{text}");
+        assert_eq!(serde_json::from_str::<EchoReport>(&text).unwrap(), report);
+        let floor = Floor {
+            before: report.clone(),
+            after: EchoReport {
+                stats: ClassStats::of(1, 3, 0, vec![3000, 4000, 5000], None),
+                ..report
+            },
+        };
+        assert_eq!(floor.average(|s| s.mean_us), 3.0);
+    }
+}

@@ -1,0 +1,144 @@
+//! The memory and timer habits of a real-time program, which the priority
+//! benchmark applies to every configuration alike:
+//!
+//! - every client and server process locks its memory
+//!   (`mlockall(MCL_CURRENT | MCL_FUTURE)`), so that no call waits for a
+//!   page to be brought in, its stacks and heap included;
+//! - when asked to (`--pm-qos`), the benchmark holds `/dev/cpu_dma_latency`
+//!   at 0 µs for the whole run, as `cyclictest` does, so that no idle core
+//!   sleeps in a state from which waking takes longer than a call. It is
+//!   not the default: on a virtual machine with the `haltpoll` idle driver
+//!   it keeps every idle virtual CPU polling, which takes the host's time
+//!   from others and, measured on a 2-core one, missed no fewer slots.
+//!
+//! Where the system refuses either, the benchmark warns and goes on.
+
+use std::fs::File;
+use std::io::Write as _;
+
+use rustix::mm::{MlockAllFlags, mlockall};
+use serde::Serialize;
+
+/// The PM QoS device through which a process asks every CPU for a
+/// wake-up latency bound, held as long as the file is open.
+const CPU_DMA_LATENCY: &str = "/dev/cpu_dma_latency";
+
+/// Locks the memory of this process, now and to come. `who` names the
+/// process in the warning printed where the system refuses; returns
+/// whether the memory is locked.
+pub(crate) fn lock_memory(who: &str) -> bool {
+    match mlockall(MlockAllFlags::CURRENT | MlockAllFlags::FUTURE) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!(
+                "rtorb bench {who}: WARNING: cannot lock the memory \
+                 (mlockall: {e}; run as root, with CAP_IPC_LOCK or a larger \
+                 RLIMIT_MEMLOCK): going on without"
+            );
+            false
+        }
+    }
+}
+
+/// The wake-up latency bound held for a run: the open device, written
+/// 0, until dropped.
+#[derive(Debug)]
+pub(crate) struct PmQos {
+    _device: File,
+}
+
+impl PmQos {
+    /// Asks every CPU for a wake-up latency of 0 µs, for as long as the
+    /// result lives; `Err` says why not.
+    pub(crate) fn hold() -> Result<PmQos, String> {
+        let mut device = File::options()
+            .write(true)
+            .open(CPU_DMA_LATENCY)
+            .map_err(|e| format!("{CPU_DMA_LATENCY}: {e}"))?;
+        // The device takes a binary 32-bit value in the machine's order.
+        device
+            .write_all(&0i32.to_ne_bytes())
+            .map_err(|e| format!("{CPU_DMA_LATENCY}: {e}"))?;
+        Ok(PmQos { _device: device })
+    }
+}
+
+/// What a run of the benchmark applied, for its report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Habits {
+    /// Whether every client and server was asked to lock its memory.
+    pub(crate) mlock: bool,
+    /// `/dev/cpu_dma_latency`: `held at 0`, or why not.
+    pub(crate) cpu_dma_latency: String,
+}
+
+impl Habits {
+    /// Applies the habits chosen for a run: returns what was applied and
+    /// the bound held (to be kept until the run ends). A bound the system
+    /// refuses is a warning.
+    pub(crate) fn start(mlock: bool, pm_qos: bool) -> (Habits, Option<PmQos>) {
+        let (held, cpu_dma_latency) = if pm_qos {
+            match PmQos::hold() {
+                Ok(h) => (Some(h), "held at 0 µs for the run".to_owned()),
+                Err(e) => {
+                    eprintln!(
+                        "rtorb bench priority: WARNING: cannot hold the CPUs' wake-up \
+                         latency at 0 ({e}): going on without"
+                    );
+                    (None, format!("not held: {e}"))
+                }
+            }
+        } else {
+            (None, "not held (--pm-qos holds it at 0)".to_owned())
+        };
+        (
+            Habits {
+                mlock,
+                cpu_dma_latency,
+            },
+            held,
+        )
+    }
+
+    /// One line for the report's header.
+    pub(crate) fn describe(&self) -> String {
+        let memory = if self.mlock {
+            "locked in every client and server (mlockall; --no-mlock: not)"
+        } else {
+            "not locked (--no-mlock)"
+        };
+        format!(
+            "memory: {memory}; CPU wake-up latency (/dev/cpu_dma_latency): {}.",
+            self.cpu_dma_latency
+        )
+    }
+
+    /// The flag that asks a child process not to lock its memory, if
+    /// that is the choice.
+    pub(crate) fn child_args(&self) -> &'static [&'static str] {
+        if self.mlock { &[] } else { &["--no-mlock"] }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_run_applied() {
+        let (habits, held) = Habits::start(false, false);
+        assert!(held.is_none());
+        assert_eq!(habits.child_args(), ["--no-mlock"]);
+        assert_eq!(
+            habits.describe(),
+            "memory: not locked (--no-mlock); CPU wake-up latency \
+             (/dev/cpu_dma_latency): not held (--pm-qos holds it at 0)."
+        );
+        let locked = Habits {
+            mlock: true,
+            cpu_dma_latency: "held at 0 µs for the run".to_owned(),
+        };
+        assert!(locked.child_args().is_empty());
+        assert!(locked.describe().contains("locked in every client"));
+    }
+}
