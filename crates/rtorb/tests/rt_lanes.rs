@@ -561,6 +561,52 @@ fn lanes_come_from_orb_options() {
 }
 
 #[test]
+fn lane_cpus_come_from_orb_options() {
+    let last = *rtorb::rt::available_cpus().unwrap().last().unwrap();
+    let mut config = OrbConfig::default();
+    config
+        .apply_args([
+            "-ORBLane",
+            &format!("{}:1", high().get()),
+            "-ORBLaneCpus",
+            &format!("{}:{last}", high().get()),
+        ])
+        .unwrap();
+    let orb = server(Orb::builder().config(config));
+    let (probe, _, _) = Probe::new();
+    let obj = orb
+        .activate_with_key_at(
+            &b"Pinned"[..],
+            probe,
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let c = client();
+    let obj = c
+        .string_to_object(&orb.object_to_string(&obj).unwrap())
+        .unwrap();
+    let ran_on = obj
+        .invoke("cpus", |_| Ok(()))
+        .unwrap()
+        .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
+        .unwrap();
+    assert_eq!(ran_on, [last as u32]);
+    orb.shutdown();
+
+    // CPUs for a priority no lane has, and a malformed list: clear errors.
+    let mut config = OrbConfig::default();
+    config
+        .apply_args(["-ORBLane", "5:1", "-ORBLaneCpus", "6:0"])
+        .unwrap();
+    let e = Orb::builder().config(config).build().err().unwrap();
+    assert!(e.to_string().contains("no -ORBLane has priority 6"), "{e}");
+    let e = OrbConfig::default()
+        .apply_args(["-ORBLaneCpus", "6:x"])
+        .unwrap_err();
+    assert!(e.to_string().contains("PRIORITY:CPUS"), "{e}");
+}
+
+#[test]
 fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
     const NAME: &str = "where_the_lane_s_priority_is_denied_the_orb_follows_its_policy";
     without_priority_privilege(NAME, || {

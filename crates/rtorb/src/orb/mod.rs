@@ -67,8 +67,8 @@ use rtorb_giop::{ObjectReference, SystemException};
 use crate::poa::table::{AdapterTable, Entry, References};
 use crate::poa::{Poa, PoaError};
 use crate::rt::{
-    Current, MappingKind, PriorityControl, PriorityMapping, SchedPolicy, ThreadpoolConfig,
-    WhenDenied,
+    Current, LaneConfig, MappingKind, PriorityControl, PriorityMapping, SchedPolicy,
+    ThreadpoolConfig, WhenDenied,
 };
 use crate::runtime::{ClientProtocolPolicy, Invoker, Object, Skeleton, SyncScope, Target};
 use crate::sync::Mutex;
@@ -381,6 +381,17 @@ impl OrbBuilder {
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
         config.code_sets.check().map_err(OrbError::Args)?;
+        if let Some(c) = config
+            .lane_cpus
+            .iter()
+            .find(|c| !config.lanes.iter().any(|l| l.priority() == c.priority))
+        {
+            return Err(OrbError::Args(format!(
+                "-ORBLaneCpus {}: no -ORBLane has priority {}",
+                c.priority.get(),
+                c.priority.get()
+            )));
+        }
         let priorities = match self.mapping {
             Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
             None => PriorityControl::new(
@@ -482,7 +493,16 @@ impl OrbBuilder {
             invoker: Arc::downgrade(&orb_invoker),
             code_sets: config.code_sets,
         });
-        let lanes = config.lanes.clone();
+        let lanes: Vec<LaneConfig> = config
+            .lanes
+            .iter()
+            .map(
+                |l| match config.lane_cpus.iter().find(|c| c.priority == l.priority()) {
+                    Some(c) => l.clone().cpus(c.cpus.iter().copied()),
+                    None => l.clone(),
+                },
+            )
+            .collect();
         let (buffering, borrowing) = (config.lane_buffering, config.lane_borrowing);
         let orb = Orb {
             registry,

@@ -373,6 +373,16 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "no",
         example: "yes",
     },
+    OrbOption {
+        name: "LaneCpus",
+        aliases: &[],
+        builder: Some("threadpool"),
+        policy: None,
+        omniorb: None,
+        values: "the CPUs of the `-ORBLane` lane at a priority, `PRIORITY:CPUS` (CPUS as 3, 0,2 or 1-3); repeatable",
+        default: "any CPU",
+        example: "90:1",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

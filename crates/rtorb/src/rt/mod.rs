@@ -57,7 +57,8 @@ pub use policy::{
 pub use priority::{NativePriority, Priority, PriorityError};
 pub(crate) use threadpool::yes_or_no;
 pub use threadpool::{
-    BadLane, BadLaneBuffering, DEFAULT_DYNAMIC_THREAD_IDLE, DEFAULT_LANE_BUFFERED_REQUESTS,
-    LaneBuffering, LaneConfig, LaneId, LaneStats, ThreadpoolConfig, ThreadpoolId,
+    BadLane, BadLaneBuffering, BadLaneCpus, DEFAULT_DYNAMIC_THREAD_IDLE,
+    DEFAULT_LANE_BUFFERED_REQUESTS, LaneBuffering, LaneConfig, LaneCpus, LaneId, LaneStats,
+    ThreadpoolConfig, ThreadpoolId,
 };
 pub use watchdog::{Watchdog, WatchdogExpired, realtime_revoked};

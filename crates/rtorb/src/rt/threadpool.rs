@@ -301,6 +301,59 @@ impl fmt::Display for LaneBuffering {
     }
 }
 
+/// The CPUs of the lane at a priority, written `PRIORITY:CPUS`
+/// (`-ORBLaneCpus`), the CPUs a comma-separated list of numbers and
+/// ranges (`2`, `0,2`, `1-3`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaneCpus {
+    /// The lane's priority.
+    pub priority: Priority,
+    /// Its CPUs, in increasing order.
+    pub cpus: Vec<usize>,
+}
+
+/// `-ORBLaneCpus` is malformed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "malformed lane CPUs {0:?} (PRIORITY:CPUS, PRIORITY in 0..=32767, CPUS a list such as 1 or 0,2 or 1-3)"
+)]
+pub struct BadLaneCpus(pub String);
+
+/// The most CPUs a range of `-ORBLaneCpus` may name.
+const MOST_LANE_CPUS: usize = 4096;
+
+impl FromStr for LaneCpus {
+    type Err = BadLaneCpus;
+
+    fn from_str(s: &str) -> Result<LaneCpus, BadLaneCpus> {
+        let bad = || BadLaneCpus(s.to_owned());
+        let (priority, list) = s.trim().split_once(':').ok_or_else(bad)?;
+        let priority = priority
+            .trim()
+            .parse::<i16>()
+            .ok()
+            .and_then(|p| Priority::new(p).ok())
+            .ok_or_else(bad)?;
+        let mut cpus = Vec::new();
+        for part in list.split(',').map(str::trim) {
+            let (from, to) = match part.split_once('-') {
+                Some((a, b)) => (a.trim().parse::<usize>(), b.trim().parse::<usize>()),
+                None => (part.parse::<usize>(), part.parse::<usize>()),
+            };
+            let (Ok(from), Ok(to)) = (from, to) else {
+                return Err(bad());
+            };
+            if from > to || to >= MOST_LANE_CPUS {
+                return Err(bad());
+            }
+            cpus.extend(from..=to);
+        }
+        cpus.sort_unstable();
+        cpus.dedup();
+        Ok(LaneCpus { priority, cpus })
+    }
+}
+
 /// `yes` or `no` (or `true`, `false`, `1`, `0`), in any case
 /// (`-ORBLaneBorrowing`).
 pub(crate) fn yes_or_no(s: &str) -> Option<bool> {
@@ -462,5 +515,24 @@ mod tests {
         assert_eq!(yes_or_no(" Yes "), Some(true));
         assert_eq!(yes_or_no("0"), Some(false));
         assert_eq!(yes_or_no("maybe"), None);
+    }
+
+    #[test]
+    fn lane_cpus_parse_lists_and_ranges() {
+        let c: LaneCpus = "90:3".parse().unwrap();
+        assert_eq!((c.priority.get(), c.cpus), (90, vec![3]));
+        let c: LaneCpus = " 10 : 2, 0-1 ,1 ".parse().unwrap();
+        assert_eq!(c.cpus, [0, 1, 2]);
+        for bad in [
+            "90",
+            "90:",
+            "x:1",
+            "40000:1",
+            "90:3-1",
+            "90:a",
+            "90:0-99999",
+        ] {
+            assert!(bad.parse::<LaneCpus>().is_err(), "{bad}");
+        }
     }
 }

@@ -174,6 +174,13 @@ impl OrbConfig {
                         .parse()
                         .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
                 }
+                "lanecpus" => {
+                    let v = value()?;
+                    let cpus = v
+                        .parse()
+                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
+                    self.lane_cpus.push(cpus);
+                }
                 "laneborrowing" => {
                     let v = value()?;
                     self.lane_borrowing = crate::rt::yes_or_no(&v).ok_or_else(|| {

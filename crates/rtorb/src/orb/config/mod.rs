@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
-use crate::rt::{LaneBuffering, LaneConfig, MappingKind, SchedPolicy, WhenDenied};
+use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -230,6 +230,10 @@ pub struct OrbConfig {
     /// Whether the lanes of `-ORBLane` borrow threads of lower lanes
     /// (`-ORBLaneBorrowing yes|no`; no by default).
     pub lane_borrowing: bool,
+    /// The CPUs of the `-ORBLane` lanes (`-ORBLaneCpus PRIORITY:CPUS`,
+    /// repeatable; each names the lane at its priority, which must be
+    /// one of `lanes`): by default a lane's threads may run on any CPU.
+    pub lane_cpus: Vec<LaneCpus>,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -288,6 +292,7 @@ impl Default for OrbConfig {
             lanes: Vec::new(),
             lane_buffering: LaneBuffering::default(),
             lane_borrowing: false,
+            lane_cpus: Vec::new(),
         }
     }
 }
