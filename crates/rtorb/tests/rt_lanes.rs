@@ -436,6 +436,29 @@ fn a_lane_whose_threads_are_busy_does_not_delay_another() {
     orb.shutdown();
 }
 
+/// A probe in the high lane of `orb`, as a stringified reference.
+fn probe_in_high_lane(orb: &Orb) -> String {
+    let obj = orb
+        .activate_with_key_at(
+            &b"Pinned"[..],
+            Probe::new().0,
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    orb.object_to_string(&obj).unwrap()
+}
+
+/// The CPUs the probe `ior` runs a request on.
+fn cpus_of(ior: &str) -> Vec<u32> {
+    client()
+        .string_to_object(ior)
+        .unwrap()
+        .invoke("cpus", |_| Ok(()))
+        .unwrap()
+        .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
+        .unwrap()
+}
+
 #[test]
 fn a_lane_s_threads_run_on_its_cpus() {
     let cpus = rtorb::rt::available_cpus().unwrap();
@@ -447,25 +470,9 @@ fn a_lane_s_threads_run_on_its_cpus() {
         .cpus([last]);
     orb.create_threadpool(ThreadpoolConfig::new().lane(pinned))
         .unwrap();
-    let (probe, _, _) = Probe::new();
-    let obj = orb
-        .activate_with_key_at(
-            &b"Pinned"[..],
-            probe,
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let c = client();
-    let obj = c
-        .string_to_object(&orb.object_to_string(&obj).unwrap())
-        .unwrap();
+    let probe = probe_in_high_lane(&orb);
     for _ in 0..5 {
-        let ran_on = obj
-            .invoke("cpus", |_| Ok(()))
-            .unwrap()
-            .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
-            .unwrap();
-        assert_eq!(ran_on, [last as u32]);
+        assert_eq!(cpus_of(&probe), [last as u32]);
     }
     // A CPU the process does not have: the lane is not started, and says
     // why.
@@ -573,24 +580,7 @@ fn lane_cpus_come_from_orb_options() {
         ])
         .unwrap();
     let orb = server(Orb::builder().config(config));
-    let (probe, _, _) = Probe::new();
-    let obj = orb
-        .activate_with_key_at(
-            &b"Pinned"[..],
-            probe,
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let c = client();
-    let obj = c
-        .string_to_object(&orb.object_to_string(&obj).unwrap())
-        .unwrap();
-    let ran_on = obj
-        .invoke("cpus", |_| Ok(()))
-        .unwrap()
-        .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
-        .unwrap();
-    assert_eq!(ran_on, [last as u32]);
+    assert_eq!(cpus_of(&probe_in_high_lane(&orb)), [last as u32]);
     orb.shutdown();
 
     // CPUs for a priority no lane has, and a malformed list: clear errors.

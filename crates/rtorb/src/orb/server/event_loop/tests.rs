@@ -291,13 +291,57 @@ impl Acceptor for Listener {
     }
 }
 
-/// A client's transport that notes, when the server first reads it, how
-/// much had been read of the [`Endless`] peers by then.
-#[derive(Debug)]
+/// A client's transport that calls `before_read` before each read (to
+/// note where the server stands when it reads this client).
 struct Watched {
     inner: UnixTransport,
-    total: Arc<AtomicUsize>,
-    seen: Arc<AtomicUsize>,
+    before_read: Box<dyn Fn() + Send + Sync>,
+}
+
+impl std::fmt::Debug for Watched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watched")
+    }
+}
+
+impl Watched {
+    /// Notes in `seen`, at the server's first read, how much had been
+    /// read of the [`Endless`] peers (`total`) by then.
+    fn first_read(
+        inner: UnixTransport,
+        total: &Arc<AtomicUsize>,
+        seen: &Arc<AtomicUsize>,
+    ) -> Watched {
+        let (total, seen) = (Arc::clone(total), Arc::clone(seen));
+        Watched {
+            inner,
+            before_read: Box::new(move || {
+                let total = total.load(Ordering::Relaxed);
+                let _ =
+                    seen.compare_exchange(usize::MAX, total, Ordering::Relaxed, Ordering::Relaxed);
+            }),
+        }
+    }
+
+    /// Notes in the listener's [`Clock`], at the server's first read after
+    /// a request was written, the accepts made by then.
+    fn read_after_arming(inner: UnixTransport, listener: &Listener) -> Watched {
+        let (accepted, clock) = (Arc::clone(&listener.accepted), Arc::clone(&listener.clock));
+        Watched {
+            inner,
+            before_read: Box::new(move || {
+                if clock.armed_at.load(Ordering::SeqCst) != usize::MAX {
+                    let now = accepted.load(Ordering::SeqCst);
+                    let _ = clock.seen_at.compare_exchange(
+                        usize::MAX,
+                        now,
+                        Ordering::SeqCst,
+                        Ordering::SeqCst,
+                    );
+                }
+            }),
+        }
+    }
 }
 
 impl AsRawFd for Watched {
@@ -314,10 +358,7 @@ impl Transport for Watched {
         self.inner.messaging()
     }
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let total = self.total.load(Ordering::Relaxed);
-        let _ = self
-            .seen
-            .compare_exchange(usize::MAX, total, Ordering::Relaxed, Ordering::Relaxed);
+        (self.before_read)();
         self.inner.read(buf)
     }
     fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
@@ -431,11 +472,7 @@ fn a_refused_connection_takes_a_turn_not_the_loop() {
         .collect();
     let (server, mut peer) = client();
     let seen = Arc::new(AtomicUsize::new(usize::MAX));
-    queue.push(Box::new(Watched {
-        inner: server,
-        total: Arc::clone(&total),
-        seen: Arc::clone(&seen),
-    }));
+    queue.push(Box::new(Watched::first_read(server, &total, &seen)));
     let threads = spawn(
         Arc::clone(&core),
         vec![Box::new(Listener::new(queue, Then::Nothing))],
@@ -456,60 +493,6 @@ fn a_refused_connection_takes_a_turn_not_the_loop() {
     stop(&core, threads);
 }
 
-/// A client's transport that notes the accept count at its first read
-/// after its request was written (see [`Listener::armed`]).
-#[derive(Debug)]
-struct Timed {
-    inner: UnixTransport,
-    accepted: Arc<AtomicUsize>,
-    clock: Arc<Clock>,
-}
-
-impl AsRawFd for Timed {
-    fn as_raw_fd(&self) -> std::os::fd::RawFd {
-        self.inner.as_raw_fd()
-    }
-}
-
-impl Transport for Timed {
-    fn protocol(&self) -> &'static str {
-        self.inner.protocol()
-    }
-    fn messaging(&self) -> FrameProtocol {
-        self.inner.messaging()
-    }
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.clock.armed_at.load(Ordering::SeqCst) != usize::MAX {
-            let now = self.accepted.load(Ordering::SeqCst);
-            let _ = self.clock.seen_at.compare_exchange(
-                usize::MAX,
-                now,
-                Ordering::SeqCst,
-                Ordering::SeqCst,
-            );
-        }
-        self.inner.read(buf)
-    }
-    fn writev(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
-        self.inner.writev(bufs)
-    }
-    fn shutdown(&mut self, how: std::net::Shutdown) -> std::io::Result<()> {
-        self.inner.shutdown(how)
-    }
-    fn peer(&self) -> String {
-        self.inner.peer()
-    }
-    fn set_nonblocking(&mut self, on: bool) -> std::io::Result<()> {
-        self.inner.set_nonblocking(on)
-    }
-    fn set_read_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
-        self.inner.set_read_timeout(t)
-    }
-    fn set_write_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
-        self.inner.set_write_timeout(t)
-    }
-}
-
 #[test]
 fn a_served_client_waits_for_at_most_a_round_of_accepts() {
     // A client served once, then connections that never stop coming; its
@@ -518,11 +501,7 @@ fn a_served_client_waits_for_at_most_a_round_of_accepts() {
     let core = core();
     let (server, mut peer) = client();
     let mut listener = Listener::new(Vec::new(), Then::Churn);
-    let timed = Timed {
-        inner: server,
-        accepted: Arc::clone(&listener.accepted),
-        clock: Arc::clone(&listener.clock),
-    };
+    let timed = Watched::read_after_arming(server, &listener);
     listener.queue = Mutex::new(VecDeque::from([Box::new(timed) as Box<dyn Transport>]));
     let (armed, clock) = (Arc::clone(&listener.armed), Arc::clone(&listener.clock));
     let threads = spawn(Arc::clone(&core), vec![Box::new(listener)], 1).unwrap();
