@@ -379,8 +379,8 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         builder: Some("threadpool"),
         policy: None,
         omniorb: None,
-        values: "the CPUs of the `-ORBLane` lane at a priority, `PRIORITY:CPUS` (CPUS as 3, 0,2 or 1-3); repeatable",
-        default: "any CPU",
+        values: "the CPUs of the `-ORBLane` lane at a priority, `PRIORITY:CPUS` (CPUS as 3, 0,2 or 1-3; without it, any CPU); repeatable",
+        default: "none",
         example: "90:1",
     },
 ];
