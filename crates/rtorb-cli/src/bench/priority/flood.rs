@@ -300,6 +300,24 @@ pub(crate) struct FloodResults {
     pub(crate) results: BTreeMap<Flood, BTreeMap<String, ByRates>>,
     /// Whether C0's targets hold under each flood.
     pub(crate) targets: Vec<Verdict>,
+    /// The points that could not be measured under their flood (the
+    /// client or the server gave up): a flood's result too.
+    pub(crate) failed: Vec<FailedPoint>,
+}
+
+/// A point that failed under its flood.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FailedPoint {
+    /// The flood.
+    pub(crate) flood: Flood,
+    /// The configuration.
+    pub(crate) configuration: String,
+    /// The rate set.
+    pub(crate) rates: &'static str,
+    /// The number of low threads.
+    pub(crate) n: u32,
+    /// What went wrong.
+    pub(crate) reason: String,
 }
 
 impl FloodResults {
@@ -319,6 +337,22 @@ impl FloodResults {
             .entry(rates.name())
             .or_default()
             .insert(n, point);
+    }
+
+    /// Why the point failed under `flood`, if it did.
+    fn failure(
+        &self,
+        flood: Flood,
+        configuration: &str,
+        rates: RateSet,
+        n: u32,
+    ) -> Option<&FailedPoint> {
+        self.failed.iter().find(|f| {
+            f.flood == flood
+                && f.configuration == configuration
+                && f.rates == rates.name()
+                && f.n == n
+        })
     }
 
     fn get(
@@ -354,6 +388,10 @@ pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
                 let baseline = base.high.mean_us;
                 let mut misses = Vec::new();
                 for n in &results.n {
+                    if let Some(f) = floods.failure(*flood, configuration, rates, *n) {
+                        misses.push(format!("n = {n}: failed ({})", f.reason));
+                        continue;
+                    }
                     let Some(p) = floods.get(*flood, configuration, rates, *n) else {
                         continue;
                     };
@@ -410,10 +448,12 @@ pub(crate) fn rows(
         return;
     };
     for flood in &floods.kinds {
+        let label = format!("  + {}", flood.name());
         if let Some(p) = floods.get(*flood, configuration, rates, n) {
-            let label = format!("  + {}", flood.name());
             row(out, "", &label, "C0", &p.client.high);
             row(out, "", "", "low", &p.client.low);
+        } else if let Some(f) = floods.failure(*flood, configuration, rates, n) {
+            let _ = writeln!(out, "      {label:<20} failed: {}", f.reason);
         }
     }
 }
@@ -522,5 +562,32 @@ mod tests {
         let (at, key) = locate(&format!("corbaloc::1.2@127.0.0.1:{main}/Low")).unwrap();
         assert_eq!((at.port(), &key[..]), (lane, &b"Low"[..]));
         orb.shutdown();
+    }
+
+    #[test]
+    fn a_point_that_failed_under_a_flood_is_found_by_its_coordinates() {
+        let results = FloodResults {
+            kinds: vec![Flood::ALL[0]],
+            failed: vec![FailedPoint {
+                flood: Flood::ALL[0],
+                configuration: "omniORB".into(),
+                rates: RateSet::Scaled.name(),
+                n: 10,
+                reason: "warm-up call timed out".into(),
+            }],
+            ..FloodResults::default()
+        };
+        let f = results.failure(Flood::ALL[0], "omniORB", RateSet::Scaled, 10);
+        assert_eq!(f.map(|f| f.reason.as_str()), Some("warm-up call timed out"));
+        assert!(
+            results
+                .failure(Flood::ALL[0], "omniORB", RateSet::Scaled, 1)
+                .is_none()
+        );
+        assert!(
+            results
+                .failure(Flood::ALL[0], "omniORB", RateSet::Seed, 10)
+                .is_none()
+        );
     }
 }

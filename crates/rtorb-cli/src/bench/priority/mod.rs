@@ -347,13 +347,31 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                         flood: Some(*kind),
                         ..point
                     };
-                    let (_, under) =
-                        peers::run_point(&programs, *column, flooded).map_err(|e| {
-                            let (c, r) = (column.label(), rates.name());
-                            format!("{c}, {r} rates, n = {n}, flood {}: {e}", kind.name())
-                        })?;
-                    if let (Some(f), Some(under)) = (&mut results.flood, under) {
-                        f.insert(column.label(), *rates, *n, under);
+                    // A configuration that cannot serve under a flood is
+                    // that flood's result, not the end of the run.
+                    match peers::run_point(&programs, *column, flooded) {
+                        Ok((_, under)) => {
+                            if let (Some(f), Some(under)) = (&mut results.flood, under) {
+                                f.insert(column.label(), *rates, *n, under);
+                            }
+                        }
+                        Err(e) => {
+                            eprintln!(
+                                "rtorb bench priority: {}, {} rates, n = {n}, flood {}: failed: {e}",
+                                column.label(),
+                                rates.name(),
+                                kind.name()
+                            );
+                            if let Some(f) = &mut results.flood {
+                                f.failed.push(flood::FailedPoint {
+                                    flood: *kind,
+                                    configuration: column.label(),
+                                    rates: rates.name(),
+                                    n: *n,
+                                    reason: e,
+                                });
+                            }
+                        }
                     }
                 }
                 eprintln!(
