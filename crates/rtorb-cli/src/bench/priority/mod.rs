@@ -368,7 +368,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                                     configuration: column.label(),
                                     rates: rates.name(),
                                     n: *n,
-                                    reason: e,
+                                    reason: e.trim().to_owned(),
                                 });
                             }
                         }
