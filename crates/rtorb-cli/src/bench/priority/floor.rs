@@ -15,11 +15,11 @@
 //! it at C0's slots and rate from a thread at SCHED_FIFO 90
 //! (`TCP_NODELAY` on both sides), each under a [`Watchdog`].
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use clap::Args;
 use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, Watchdog, WhenDenied};
@@ -29,7 +29,7 @@ use super::super::compare::run_client;
 use super::client::watchdog_deadline;
 use super::config::{HIGH_FIFO, Policy};
 use super::habits::lock_memory;
-use super::peers::Programs;
+use super::peers::{Programs, ServerProc};
 use super::report::{self, Results};
 use super::schedule::{self, RateSet, Schedule, run_slots};
 use super::stats::ClassStats;
@@ -295,92 +295,6 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The echo process of one measurement, killed when dropped.
-struct EchoProc {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl EchoProc {
-    fn spawn(programs: &Programs, watchdog: Duration) -> Result<EchoProc, String> {
-        let mut child = Command::new(&programs.exe)
-            .args(["bench", "priority-echo", "--policy", programs.policy.name()])
-            .args(["--watchdog-ms", &watchdog.as_millis().to_string()])
-            .args(programs.habits.child_args())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start rtorb bench priority-echo: {e}"))?;
-        let stdin = child.stdin.take();
-        let out = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(EchoProc {
-            child,
-            stdin,
-            lines,
-        })
-    }
-
-    /// The echo's address, once it says `ready`.
-    fn address(&mut self, timeout: Duration) -> Result<String, String> {
-        let deadline = Instant::now() + timeout;
-        let mut address = None;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .map_err(|_| format!("the echo did not get ready within {timeout:?}"))?;
-            if let Some(a) = line.strip_prefix(ADDRESS_PREFIX) {
-                address = Some(a.to_owned());
-            }
-            if line == "ready" {
-                return address.ok_or_else(|| "the echo printed no address".to_owned());
-            }
-        }
-    }
-
-    /// Closes its standard input, which stops it, and waits for it.
-    fn finish(mut self, timeout: Duration) -> Result<(), String> {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(_) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("the echo did not stop within {timeout:?}"));
-                }
-            }
-        }
-        let status = self.child.wait().map_err(|e| e.to_string())?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(format!("the echo failed: {status}"))
-        }
-    }
-}
-
-impl Drop for EchoProc {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
 /// Measures the floor once at `rates`' C0 rate for `duration_ms`: a fresh
 /// echo process and a fresh client process.
 pub(crate) fn measure(
@@ -389,8 +303,18 @@ pub(crate) fn measure(
     duration_ms: u64,
 ) -> Result<EchoReport, String> {
     let limit = watchdog_deadline(duration_ms) + Duration::from_secs(30);
-    let mut echo = EchoProc::spawn(programs, 2 * limit)?;
-    let address = echo.address(Duration::from_secs(30))?;
+    let mut cmd = Command::new(&programs.exe);
+    cmd.args(["bench", "priority-echo", "--policy", programs.policy.name()])
+        .args(["--watchdog-ms", &(2 * limit).as_millis().to_string()])
+        .args(programs.habits.child_args());
+    let mut echo = ServerProc::spawn(cmd, "rtorb bench priority-echo")?;
+    let mut address = None;
+    echo.ready(Duration::from_secs(30), |line| {
+        if let Some(a) = line.strip_prefix(ADDRESS_PREFIX) {
+            address = Some(a.to_owned());
+        }
+    })?;
+    let address = address.ok_or("the echo printed no address")?;
     let mut c = Command::new(&programs.exe);
     c.args(["bench", "priority-echo-client"])
         .args(["--hz", &rates.high_hz().to_string()])

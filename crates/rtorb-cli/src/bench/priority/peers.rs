@@ -77,7 +77,7 @@ pub(crate) struct Programs {
 
 /// A server process, killed when dropped; its standard input held open
 /// until [`ServerProc::finish`].
-struct ServerProc {
+pub(super) struct ServerProc {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -85,7 +85,7 @@ struct ServerProc {
 }
 
 impl ServerProc {
-    fn spawn(mut cmd: Command, name: &str) -> Result<ServerProc, String> {
+    pub(super) fn spawn(mut cmd: Command, name: &str) -> Result<ServerProc, String> {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -110,33 +110,45 @@ impl ServerProc {
         })
     }
 
-    /// The `High` and `Low` URLs, once the server says `ready`.
-    fn urls(&mut self, timeout: Duration) -> Result<(String, String), String> {
+    /// Hands each line it prints to `line` until it says `ready`.
+    pub(super) fn ready(
+        &mut self,
+        timeout: Duration,
+        mut line: impl FnMut(&str),
+    ) -> Result<(), String> {
         let deadline = Instant::now() + timeout;
-        let (mut high, mut low) = (None, None);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.lines.recv_timeout(left).map_err(|_| {
+            let l = self.lines.recv_timeout(left).map_err(|_| {
                 let status = self.child.try_wait().ok().flatten();
                 format!(
                     "{} did not get ready within {timeout:?} (exit: {status:?})",
                     self.name
                 )
             })?;
-            high = high.or_else(|| parse_url(&line, "High"));
-            low = low.or_else(|| parse_url(&line, "Low"));
-            if line == "ready" {
-                return match (high, low) {
-                    (Some(h), Some(l)) => Ok((h, l)),
-                    _ => Err(format!("{} printed no High and Low URLs", self.name)),
-                };
+            if l == "ready" {
+                return Ok(());
             }
+            line(&l);
+        }
+    }
+
+    /// The `High` and `Low` URLs, once the server says `ready`.
+    fn urls(&mut self, timeout: Duration) -> Result<(String, String), String> {
+        let (mut high, mut low) = (None, None);
+        self.ready(timeout, |line| {
+            high = high.take().or_else(|| parse_url(line, "High"));
+            low = low.take().or_else(|| parse_url(line, "Low"));
+        })?;
+        match (high, low) {
+            (Some(h), Some(l)) => Ok((h, l)),
+            _ => Err(format!("{} printed no High and Low URLs", self.name)),
         }
     }
 
     /// Closes its standard input, which stops it; the lines it printed
     /// after, once it has exited.
-    fn finish(mut self, timeout: Duration) -> Result<Vec<String>, String> {
+    pub(super) fn finish(mut self, timeout: Duration) -> Result<Vec<String>, String> {
         drop(self.stdin.take());
         let deadline = Instant::now() + timeout;
         let mut rest = Vec::new();
