@@ -145,6 +145,18 @@ impl Slot {
                 .is_some_and(|live| live.connection.only_end_of_stream())
     }
 
+    /// Locks the connection for a turn, having told it of an end of
+    /// stream the poller saw (`None` inside once it is closed).
+    fn take_turn(&self) -> MutexGuard<'_, Option<Live>> {
+        let mut guard = lock(&self.live);
+        if self.read_closed.load(Ordering::Acquire)
+            && let Some(live) = guard.as_mut()
+        {
+            live.connection.set_read_closed();
+        }
+        guard
+    }
+
     /// Signals an event; whether the caller now owns the connection (and
     /// must see that it is served).
     fn signal(&self) -> bool {
@@ -659,14 +671,11 @@ impl EventLoop {
     fn serve(&self, slot: &Arc<Slot>) {
         let mut again = false;
         loop {
-            let mut guard = lock(&slot.live);
+            let mut guard = slot.take_turn();
             let Some(live) = guard.as_mut() else {
                 return;
             };
             let conn = &mut live.connection;
-            if slot.read_closed.load(Ordering::Acquire) {
-                conn.set_read_closed();
-            }
             let outcome = if conn.flush().is_err() {
                 Progress::Close
             } else {

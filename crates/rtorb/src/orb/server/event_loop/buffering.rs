@@ -387,14 +387,11 @@ impl EventLoop {
     /// or is served here when that runs nothing.
     fn read_ahead(self: &Arc<Self>, b: &Buffering, slot: &Arc<Slot>) {
         loop {
-            let mut guard = lock(&slot.live);
+            let mut guard = slot.take_turn();
             let Some(live) = guard.as_mut() else {
                 return;
             };
             let conn = &mut live.connection;
-            if slot.read_closed.load(Ordering::Acquire) {
-                conn.set_read_closed();
-            }
             let mut charge = None;
             let mut refused = Refused::default();
             let ahead = conn.read_ahead(
