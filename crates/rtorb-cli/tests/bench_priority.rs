@@ -227,6 +227,7 @@ fn the_table_names_every_column() {
 fn floor_only() {
     let out = rtorb()
         .args(["bench", "priority", "--floor-only", "--quick", "--json"])
+        .arg("--no-pm-qos")
         .output()
         .expect("run rtorb bench priority --floor-only");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -241,7 +242,7 @@ fn floor_only() {
     assert_eq!(v["results"], serde_json::json!({}), "{v}");
     assert_eq!(v["habits"]["mlock"], true, "{v}");
     assert_eq!(
-        v["habits"]["cpu_dma_latency"], "not held (--pm-qos holds it at 0)",
+        v["habits"]["cpu_dma_latency"], "not held (--no-pm-qos)",
         "{v}"
     );
     check_floor(&v, &["seed", "scaled"]);
@@ -250,7 +251,7 @@ fn floor_only() {
     let out = rtorb()
         .args(["bench", "priority", "--floor-only", "--quick"])
         .args(["--rates", "seed", "--policy", "other"])
-        .args(["--no-mlock", "--pm-qos"])
+        .args(["--no-mlock"])
         .output()
         .expect("run rtorb bench priority --floor-only");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();

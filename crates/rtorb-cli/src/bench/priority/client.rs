@@ -209,6 +209,7 @@ fn class(threads: Vec<ThreadResult>) -> ClassStats {
     let count = threads.len() as u64;
     let slots = threads.iter().map(|t| t.slots).sum();
     let missed = threads.iter().map(|t| t.log.missed).sum();
+    let late = threads.iter().map(|t| t.log.missed_late_wakeup).sum();
     let locks: Option<u64> = threads.iter().map(|t| t.locks).sum();
     let latencies: Vec<u64> = threads
         .into_iter()
@@ -222,6 +223,7 @@ fn class(threads: Vec<ThreadResult>) -> ClassStats {
         latencies,
         locks.map(|l| l as f64 / calls),
     )
+    .with_late_wakeups(late)
 }
 
 /// A thread's priority and warm-up.

@@ -75,6 +75,21 @@ impl Configuration {
         }
     }
 
+    /// The CPUs a flood's attacker is kept on: in the real-time
+    /// configuration, every CPU but [`Configuration::high_cpus`], as a
+    /// real-time system steers the interrupts and the protocol work of
+    /// traffic it does not serve first away from the CPU of its
+    /// high-priority path; otherwise none (any CPU).
+    pub(crate) fn other_cpus(self) -> Vec<usize> {
+        let high = self.high_cpus();
+        if high.is_empty() {
+            return Vec::new();
+        }
+        rtorb::rt::available_cpus()
+            .map(|cpus| cpus.into_iter().filter(|c| !high.contains(c)).collect())
+            .unwrap_or_default()
+    }
+
     /// The priority the server declares for the object of class `class`
     /// (0: `High`, 1: `Low`), where its objects live in lanes.
     pub(crate) fn declared(self, class: usize) -> Result<Option<Priority>, String> {

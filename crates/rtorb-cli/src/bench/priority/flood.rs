@@ -4,7 +4,14 @@
 //!
 //! The attacker is `rtorb bench overload`'s ([`Attack`]): threads of
 //! this process, which runs under SCHED_OTHER, started before the
-//! client and stopped once it has reported. Where it aims is asked of
+//! client and stopped once it has reported. In the real-time
+//! configuration they are kept off the CPU of C0 and the high lane
+//! ([`Configuration::other_cpus`]): over loopback, the kernel's protocol
+//! work for a sender's packets runs on the sender's CPU, where on a
+//! network it would run on the CPU the interface's interrupts are steered
+//! to, which a real-time system keeps away from its high-priority path.
+//!
+//! [`Configuration::other_cpus`]: super::config::Configuration::other_cpus Where it aims is asked of
 //! the server with a `LocateRequest` for `Low` at the URL the server
 //! printed: the real-time server forwards it to the low lane's endpoint
 //! (the first IIOP profile of the forwarded reference), the others
@@ -174,12 +181,15 @@ pub(crate) struct FloodPoint {
     pub(crate) client: ClientReport,
 }
 
-/// Starts `flood` against the endpoint of the object at `low_url`, and
-/// gives it [`LEAD`] to get going.
-pub(crate) fn start(flood: Flood, low_url: &str) -> Result<Running, String> {
+/// Starts `flood` against the endpoint of the object at `low_url`, its
+/// threads kept on `cpus` (any CPU when empty), and gives it [`LEAD`] to
+/// get going.
+pub(crate) fn start(flood: Flood, low_url: &str, cpus: &[usize]) -> Result<Running, String> {
     let (target, key) = locate(low_url)?;
-    let attack = Attack::start(flood.scenario(), target, &key, &sizes())
-        .map_err(|e| format!("flood {}: {e}", flood.name()))?;
+    let attack = on_cpus(cpus, || {
+        Attack::start(flood.scenario(), target, &key, &sizes())
+            .map_err(|e| format!("flood {}: {e}", flood.name()))
+    })?;
     std::thread::sleep(LEAD);
     Ok(Running {
         flood,
@@ -198,6 +208,20 @@ impl Running {
         };
         (self.flood, point)
     }
+}
+
+/// Runs `start` with the calling thread kept on `cpus` (unless empty), so
+/// that the threads it starts, which inherit the calling thread's CPUs,
+/// run there; then gives the calling thread its CPUs back.
+fn on_cpus<T>(cpus: &[usize], start: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    if cpus.is_empty() {
+        return start();
+    }
+    let mine = rtorb::rt::thread_affinity().map_err(|e| e.to_string())?;
+    rtorb::rt::set_thread_affinity(cpus).map_err(|e| format!("the attacker's CPUs: {e}"))?;
+    let started = start();
+    rtorb::rt::set_thread_affinity(&mine).map_err(|e| e.to_string())?;
+    started
 }
 
 /// The address and key of the object at the IIOP `corbaloc` `url`, as

@@ -13,7 +13,10 @@
 //! priority-echo` answers every 48-byte message with the same bytes from
 //! a thread at SCHED_FIFO 90, and `rtorb bench priority-echo-client` calls
 //! it at C0's slots and rate from a thread at SCHED_FIFO 90
-//! (`TCP_NODELAY` on both sides), each under a [`Watchdog`].
+//! (`TCP_NODELAY` on both sides), each under a [`Watchdog`]. Both threads
+//! run on the CPUs of the real-time configuration's C0 and high lane
+//! ([`Configuration::high_cpus`]), so that the floor is the machine's
+//! where that path runs.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -27,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::compare::run_client;
 use super::client::watchdog_deadline;
-use super::config::{HIGH_FIFO, Policy};
+use super::config::{Configuration, HIGH_FIFO, Policy};
 use super::habits::lock_memory;
 use super::peers::{Programs, ServerProc};
 use super::report::{self, Results};
@@ -56,7 +59,8 @@ pub(crate) const LABEL: &str = "machine floor (TCP echo, no ORB)";
 /// What the floor's rows of the table are.
 pub(crate) const LEGEND: &str = "machine floor (TCP echo, no ORB): C0's slots and rate, each call \
      a 48-byte message echoed over loopback TCP (TCP_NODELAY) between two processes at \
-     SCHED_FIFO 90; pre: measured before the points, post: after them.";
+     SCHED_FIFO 90, on the CPU of the real-time configuration's C0; pre: measured before the \
+     points, post: after them.";
 
 /// The options of `rtorb bench priority-echo`.
 #[derive(Debug, Args)]
@@ -75,6 +79,9 @@ pub(crate) struct EchoArgs {
     /// Do not lock the process's memory.
     #[arg(long = "no-mlock")]
     no_mlock: bool,
+    /// The CPUs of the echo thread, comma-separated (default: any).
+    #[arg(long, value_delimiter = ',', value_name = "CPU,...")]
+    cpus: Vec<usize>,
 }
 
 /// The options of `rtorb bench priority-echo-client`.
@@ -99,6 +106,9 @@ pub(crate) struct EchoClientArgs {
     /// Do not lock the process's memory.
     #[arg(long = "no-mlock")]
     no_mlock: bool,
+    /// The CPUs of the calling thread, comma-separated (default: any).
+    #[arg(long, value_delimiter = ',', value_name = "CPU,...")]
+    cpus: Vec<usize>,
     /// The echo's address (`HOST:PORT`).
     address: String,
 }
@@ -138,9 +148,13 @@ pub(crate) fn rows(out: &mut String, floor: &Floor) {
     report::row(out, "", "(TCP echo, no ORB)", "post", &floor.after.stats);
 }
 
-/// Puts the calling thread at SCHED_FIFO 90 when `policy` asks for it;
-/// `Some(why)` when it runs under SCHED_OTHER.
-fn take_priority(policy: Policy, who: &str) -> Result<Option<String>, String> {
+/// Keeps the calling thread on `cpus` (unless empty), then puts it at
+/// SCHED_FIFO 90 when `policy` asks for it; `Some(why)` when it runs
+/// under SCHED_OTHER.
+fn take_priority(policy: Policy, cpus: &[usize], who: &str) -> Result<Option<String>, String> {
+    if !cpus.is_empty() {
+        rtorb::rt::set_thread_affinity(cpus).map_err(|e| format!("{who}: {e}"))?;
+    }
     if policy == Policy::Other {
         return Ok(Some("asked for (--policy other)".to_owned()));
     }
@@ -192,11 +206,11 @@ pub(crate) fn run_echo(args: &EchoArgs) -> Result<String, String> {
             .map_or(super::server::DEFAULT_WATCHDOG, Duration::from_millis),
     );
     let (ready, started) = mpsc::channel();
-    let policy = args.policy;
+    let (policy, cpus) = (args.policy, args.cpus.clone());
     std::thread::Builder::new()
         .name("echo".into())
         .spawn(move || {
-            let _ = ready.send(take_priority(policy, "priority-echo"));
+            let _ = ready.send(take_priority(policy, &cpus, "priority-echo"));
             // A failed accept ends the thread rather than spin at
             // SCHED_FIFO 90; the client then finds no echo.
             for stream in listener.incoming().map_while(Result::ok) {
@@ -254,14 +268,14 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
             Duration::from_millis,
         ),
     );
-    let policy = args.policy;
+    let (policy, cpus) = (args.policy, args.cpus.clone());
     let (hz, duration_ms) = (args.hz, args.duration_ms);
     // A thread of its own, as C0 has, so that the main thread keeps its
     // priority.
     let measured = std::thread::Builder::new()
         .name("C0".into())
         .spawn(move || {
-            let note = take_priority(policy, "priority-echo-client")?;
+            let note = take_priority(policy, &cpus, "priority-echo-client")?;
             for k in 0..WARMUP_CALLS {
                 call(&mut stream, k).map_err(|e| format!("warm-up: {e}"))?;
             }
@@ -288,11 +302,23 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
         }
         .to_owned(),
         note,
-        stats: ClassStats::of(1, slots, log.missed, log.latencies_ns, None),
+        stats: ClassStats::of(1, slots, log.missed, log.latencies_ns, None)
+            .with_late_wakeups(log.missed_late_wakeup),
     };
     serde_json::to_string(&report)
         .map(|s| s + "\n")
         .map_err(|e| e.to_string())
+}
+
+/// The CPUs of the floor's echo and calling threads, comma-separated: those
+/// of the real-time configuration's C0 and high lane, so that the floor is
+/// measured where its high-priority path runs (empty: any CPU).
+fn floor_cpus() -> String {
+    let cpus = Configuration::RealTime.high_cpus();
+    cpus.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Measures the floor once at `rates`' C0 rate for `duration_ms`: a fresh
@@ -303,8 +329,15 @@ pub(crate) fn measure(
     duration_ms: u64,
 ) -> Result<EchoReport, String> {
     let limit = watchdog_deadline(duration_ms) + Duration::from_secs(30);
+    let cpus = floor_cpus();
+    let placed: &[&str] = if cpus.is_empty() {
+        &[]
+    } else {
+        &["--cpus", &cpus]
+    };
     let mut cmd = Command::new(&programs.exe);
     cmd.args(["bench", "priority-echo", "--policy", programs.policy.name()])
+        .args(placed)
         .args(["--watchdog-ms", &(2 * limit).as_millis().to_string()])
         .args(programs.habits.child_args());
     let mut echo = ServerProc::spawn(cmd, "rtorb bench priority-echo")?;
@@ -320,6 +353,7 @@ pub(crate) fn measure(
         .args(["--hz", &rates.high_hz().to_string()])
         .args(["--duration-ms", &duration_ms.to_string()])
         .args(["--policy", programs.policy.name()])
+        .args(placed)
         .args(programs.habits.child_args())
         .arg(&address);
     let output = run_client(c, "rtorb bench priority-echo-client", limit)?;

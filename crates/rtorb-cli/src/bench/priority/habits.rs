@@ -4,12 +4,15 @@
 //! - every client and server process locks its memory
 //!   (`mlockall(MCL_CURRENT | MCL_FUTURE)`), so that no call waits for a
 //!   page to be brought in, its stacks and heap included;
-//! - when asked to (`--pm-qos`), the benchmark holds `/dev/cpu_dma_latency`
-//!   at 0 µs for the whole run, as `cyclictest` does, so that no idle core
-//!   sleeps in a state from which waking takes longer than a call. It is
-//!   not the default: on a virtual machine with the `haltpoll` idle driver
-//!   it keeps every idle virtual CPU polling, which takes the host's time
-//!   from others and, measured on a 2-core one, missed no fewer slots.
+//! - unless asked not to (`--no-pm-qos`), the benchmark holds
+//!   `/dev/cpu_dma_latency` at 0 µs for the whole run, as `cyclictest`
+//!   does by default, so that no idle CPU sleeps in a state from which
+//!   waking takes longer than a call. At the seed's rates C0's CPU is idle
+//!   for 50 ms between two calls, and the wake-up from a halted CPU is
+//!   then a large share of its round trip. On a virtual machine with the
+//!   `haltpoll` idle driver it keeps every idle virtual CPU polling, which
+//!   takes the host's time from other guests: `--no-pm-qos` for a shared
+//!   host.
 //!
 //! Where the system refuses either, the benchmark warns and goes on.
 
@@ -89,7 +92,7 @@ impl Habits {
                 }
             }
         } else {
-            (None, "not held (--pm-qos holds it at 0)".to_owned())
+            (None, "not held (--no-pm-qos)".to_owned())
         };
         (
             Habits {
@@ -132,7 +135,7 @@ mod tests {
         assert_eq!(
             habits.describe(),
             "memory: not locked (--no-mlock); CPU wake-up latency \
-             (/dev/cpu_dma_latency): not held (--pm-qos holds it at 0)."
+             (/dev/cpu_dma_latency): not held (--no-pm-qos)."
         );
         let locked = Habits {
             mlock: true,

@@ -127,10 +127,11 @@ pub(crate) struct PriorityArgs {
     /// Do not lock the memory of the clients and servers (mlockall).
     #[arg(long = "no-mlock")]
     no_mlock: bool,
-    /// Hold the CPUs' wake-up latency at 0 through /dev/cpu_dma_latency
-    /// for the run, as cyclictest does (not by default: see README).
-    #[arg(long = "pm-qos")]
-    pm_qos: bool,
+    /// Do not hold the CPUs' wake-up latency at 0 through
+    /// /dev/cpu_dma_latency for the run (held by default, as cyclictest
+    /// does: see README).
+    #[arg(long = "no-pm-qos")]
+    no_pm_qos: bool,
 }
 
 /// The options of `rtorb bench priority-server`.
@@ -270,7 +271,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         })
     };
     // Held until the run ends.
-    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, args.pm_qos);
+    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, !args.no_pm_qos);
     let mut notes = Vec::new();
     let mut columns = vec![
         Column::Rtorb(Configuration::RealTime),

@@ -234,7 +234,14 @@ pub(crate) fn run_point(
         }
     };
     // Started before the client, stopped once it has reported.
-    let flood = point.flood.map(|f| flood::start(f, &low)).transpose()?;
+    let attacker_cpus = match column {
+        Column::Rtorb(configuration) => configuration.other_cpus(),
+        Column::Omniorb => Vec::new(),
+    };
+    let flood = point
+        .flood
+        .map(|f| flood::start(f, &low, &attacker_cpus))
+        .transpose()?;
     let lows = point.lows.to_string();
     let high_hz = point.rates.high_hz().to_string();
     let low_hz = point.rates.low_hz().to_string();

@@ -70,9 +70,9 @@ fn opt(v: Option<f64>) -> String {
 pub(super) fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
     let _ = writeln!(
         out,
-        "{n:>4}  {configuration:<20} {class:<4} {:>7} {:>7} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>6} {:>6}",
+        "{n:>4}  {configuration:<20} {class:<4} {:>7} {:>9} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>6} {:>6}",
         s.calls,
-        s.missed,
+        s.missed_cell(),
         s.mean_us,
         s.p50_us,
         s.p99_us,
@@ -90,7 +90,9 @@ pub(crate) fn table(results: &Results) -> String {
          object High and n low-priority threads calling Low (twoway cube_octet), every call \
          at its slot, the phases aligned.\n\
          calls: answered; missed: slots whose reply came after the next slot, or never \
-         issued; jitter: standard deviation; c./s.lock: lock acquisitions per request on \
+         issued (a/b: b of the a were woken for too late: the thread slept for its slot and \
+         woke so late that a round trip within the period still ended after the deadline, \
+         a miss of the system's timer, not of the call); jitter: standard deviation; c./s.lock: lock acquisitions per request on \
          the client and the server (- : not counted).\n",
     );
     let _ = writeln!(out, "{}\n{}", floor::LEGEND, results.habits.describe());
@@ -106,7 +108,7 @@ pub(crate) fn table(results: &Results) -> String {
         );
         let _ = writeln!(
             out,
-            "{:>4}  {:<20} {:<4} {:>7} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}",
+            "{:>4}  {:<20} {:<4} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}",
             "n",
             "configuration",
             "",

@@ -8,6 +8,13 @@
 //! with `clock_nanosleep(TIMER_ABSTIME)`; a call whose slot is already
 //! past is issued at once, and no slot is skipped. A call's deadline is
 //! its next slot: a reply after it is a missed call.
+//!
+//! A missed call is the timer's rather than the call's when the thread
+//! slept for its slot and woke so late that a round trip no longer than
+//! the period still ended after the deadline: had the thread woken on
+//! time, the reply would have met it. Those are counted apart
+//! ([`SlotLog::missed_late_wakeup`]), so that a miss the system's timer
+//! caused is told from one the call's own latency caused.
 
 use rustix::thread::{ClockId, clock_nanosleep_absolute};
 use rustix::time::{Timespec, clock_gettime};
@@ -132,6 +139,10 @@ pub(crate) struct SlotLog {
     pub(crate) latencies_ns: Vec<u64>,
     /// Slots missed.
     pub(crate) missed: u64,
+    /// Of the slots missed, those the thread woke for too late: it slept
+    /// for the slot, and the call's round trip was no longer than the
+    /// period (on time, it would have met its deadline).
+    pub(crate) missed_late_wakeup: u64,
 }
 
 /// Runs `call` once per slot of `schedule`: waits for each slot (or not,
@@ -148,11 +159,13 @@ pub(crate) fn run_slots<E>(
     let mut log = SlotLog {
         latencies_ns: Vec::with_capacity(schedule.count.min(1 << 24) as usize),
         missed: 0,
+        missed_late_wakeup: 0,
     };
     for k in 0..schedule.count {
         let due = schedule.due(k);
         let mut now = clock();
-        if now < due {
+        let slept = now < due;
+        if slept {
             wait_until(due);
             now = clock();
         }
@@ -162,9 +175,13 @@ pub(crate) fn run_slots<E>(
         }
         call(k)?;
         let replied = clock();
-        log.latencies_ns.push(replied.saturating_sub(now));
+        let round_trip = replied.saturating_sub(now);
+        log.latencies_ns.push(round_trip);
         if replied > schedule.deadline(k) {
             log.missed += 1;
+            if slept && round_trip <= schedule.period_ns {
+                log.missed_late_wakeup += 1;
+            }
         }
     }
     Ok(log)
@@ -233,7 +250,34 @@ mod tests {
         let (log, issued) = simulate(s, |k| if k == 1 { 250 } else { 10 });
         assert_eq!(issued, [0, 100, 350, 360, 400]);
         assert_eq!(log.missed, 2);
+        // Neither miss is the timer's: slot 1's call took longer than a
+        // period, and slot 2 did not sleep.
+        assert_eq!(log.missed_late_wakeup, 0);
         assert_eq!(log.latencies_ns.len(), 5);
+    }
+
+    #[test]
+    fn a_miss_after_a_late_wake_up_is_the_timer_s() {
+        let s = Schedule {
+            start_ns: 0,
+            period_ns: 100,
+            count: 4,
+        };
+        // The thread wakes 95 ns late for slot 2 (at 295): its 10 ns call
+        // ends at 305, after the deadline (300), though it took less than
+        // a period.
+        let now = Cell::new(0u64);
+        let log = run_slots::<()>(
+            &s,
+            || now.get(),
+            |t| now.set(if t == 200 { 295 } else { now.get().max(t) }),
+            |_| {
+                now.set(now.get() + 10);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!((log.missed, log.missed_late_wakeup), (1, 1));
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub(crate) struct ClassStats {
     /// Slots missed: replies after the slot's deadline (its next slot),
     /// and slots not issued by the end of the run.
     pub(crate) missed: u64,
+    /// Of the slots missed, those a thread woke for too late (see
+    /// `schedule.rs`): the timer's misses, not the calls'.
+    #[serde(default)]
+    pub(crate) missed_late_wakeup: u64,
     /// Mean round trip, µs.
     pub(crate) mean_us: f64,
     /// Median, µs.
@@ -78,6 +82,7 @@ impl ClassStats {
             slots,
             calls: n as u64,
             missed,
+            missed_late_wakeup: 0,
             mean_us: us(mean),
             p50_us: us(quantile(&latencies_ns, 0.5) as f64),
             p99_us: us(quantile(&latencies_ns, 0.99) as f64),
@@ -85,6 +90,23 @@ impl ClassStats {
             stddev_us: us(stddev),
             client_locks,
             server_locks: None,
+        }
+    }
+
+    /// The same figures, `late` of whose missed slots were woken for too
+    /// late.
+    pub(crate) fn with_late_wakeups(mut self, late: u64) -> ClassStats {
+        self.missed_late_wakeup = late.min(self.missed);
+        self
+    }
+
+    /// The missed slots as the table shows them: `missed`, or
+    /// `missed/late` when some were the timer's.
+    pub(crate) fn missed_cell(&self) -> String {
+        if self.missed_late_wakeup == 0 {
+            self.missed.to_string()
+        } else {
+            format!("{}/{}", self.missed, self.missed_late_wakeup)
         }
     }
 }
@@ -103,6 +125,9 @@ mod tests {
         assert_eq!(s.max_us, 6.0);
         assert!((s.stddev_us - 1.788_854).abs() < 1e-5, "{}", s.stddev_us);
         assert_eq!(s.client_locks, Some(2.0));
+        assert_eq!(s.missed_cell(), "1");
+        assert_eq!(s.clone().with_late_wakeups(1).missed_cell(), "1/1");
+        assert_eq!(s.with_late_wakeups(5).missed_late_wakeup, 1);
         let none = ClassStats::of(1, 3, 3, Vec::new(), None);
         assert_eq!((none.calls, none.mean_us, none.p99_us), (0, 0.0, 0.0));
     }
