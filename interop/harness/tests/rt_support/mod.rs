@@ -71,3 +71,21 @@ pub fn cubit_client(target: &str) -> String {
     assert!(status.success(), "cubit_client failed ({status}): {output}");
     output
 }
+
+/// Runs JacORB's `CubitDiiClient` on `target` (an IOR or a `corbaloc`)
+/// for `calls` calls, which must all succeed; its output. A missing JDK,
+/// Maven or JacORB fails the test.
+pub fn jacorb_client(target: &str, calls: u32) -> String {
+    let peers = rtorb_interop::ensure_jacorb()
+        .unwrap_or_else(|e| panic!("the JacORB peers cannot be built: {e}"));
+    let mut command = peers.java("CubitDiiClient", &[]);
+    command.arg(target).arg(calls.to_string());
+    // The first run of a JVM on a loaded machine is slow.
+    let (status, output) = run_to_end(&mut command, "CubitDiiClient", 3 * TIMEOUT)
+        .unwrap_or_else(|e| panic!("CubitDiiClient: {e}"));
+    assert!(
+        status.success() && output.contains(&format!("calls {calls} failures 0")),
+        "JacORB's client failed ({status}): {output}"
+    );
+    output
+}

@@ -1,0 +1,96 @@
+//! JacORB, whose client sends no RTCorbaPriority context, calls rtorb
+//! objects with a priority model: its requests run at the priority the
+//! server declared, or at the POA's default for the `CLIENT_PROPAGATED`
+//! model, and an object bound to a thread pool lane, reached through a
+//! `corbaloc` to the server's own port, is forwarded to the lane and
+//! served by the lane's threads at the lane's priority. A missing JDK,
+//! Maven or JacORB fails these tests.
+
+mod rt_support;
+
+use rt_support::{Noting, Upcall, jacorb_client};
+use rtorb::orb::Orb;
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb_test_support::priority::activate_in_poa;
+
+const CALLS: u32 = 10;
+
+/// Runs JacORB's client on a Cubit in a POA of `model`; where its upcalls
+/// ran.
+fn jacorb_calls(model: PriorityModelPolicy) -> Vec<Upcall> {
+    // Nice values: no privilege needed for the priorities used here.
+    let orb = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap();
+    let noting = Noting::new();
+    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
+    let ior = orb.object_to_string(&object).unwrap();
+    let output = jacorb_client(&ior, CALLS);
+    orb.shutdown();
+    let seen = noting.seen();
+    assert_eq!(seen.len(), CALLS as usize, "{seen:?}: {output}");
+    seen
+}
+
+#[test]
+fn jacorb_requests_run_at_the_declared_priority() {
+    let declared = Priority::new(4567).unwrap();
+    let seen = jacorb_calls(PriorityModelPolicy::server_declared(declared));
+    assert!(seen.iter().all(|(_, p)| *p == Some(4567)), "{seen:?}");
+}
+
+#[test]
+fn jacorb_requests_run_at_the_client_propagated_default() {
+    let default = Priority::new(123).unwrap();
+    let seen = jacorb_calls(PriorityModelPolicy::client_propagated(default));
+    assert!(seen.iter().all(|(_, p)| *p == Some(123)), "{seen:?}");
+}
+
+#[test]
+fn jacorb_reaches_a_lane_object_through_its_forward() {
+    let (low, high) = (Priority::new(0).unwrap(), Priority::new(8_000).unwrap());
+    let orb = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .threadpool(
+            ThreadpoolConfig::new()
+                .lane(LaneConfig::new(low))
+                .lane(LaneConfig::new(high)),
+        )
+        .build()
+        .unwrap();
+    let (in_high, in_low) = (Noting::new(), Noting::new());
+    orb.activate_with_key_at(
+        &b"High"[..],
+        in_high.clone(),
+        PriorityModelPolicy::server_declared(high),
+    )
+    .unwrap();
+    orb.activate_with_key_at(
+        &b"Low"[..],
+        in_low.clone(),
+        PriorityModelPolicy::server_declared(low),
+    )
+    .unwrap();
+    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
+    let high_output = jacorb_client(&format!("corbaloc::1.2@{main}/High"), CALLS);
+    let low_output = jacorb_client(&format!("corbaloc::1.2@{main}/Low"), CALLS);
+    orb.shutdown();
+    let (high_seen, low_seen) = (in_high.seen(), in_low.seen());
+    assert_eq!(high_seen.len(), CALLS as usize, "{high_output}");
+    assert_eq!(low_seen.len(), CALLS as usize, "{low_output}");
+    assert!(
+        high_seen
+            .iter()
+            .all(|(thread, p)| thread == "rtorb-lane-0-1" && *p == Some(8_000)),
+        "{high_seen:?}"
+    );
+    assert!(
+        low_seen
+            .iter()
+            .all(|(thread, p)| thread == "rtorb-lane-0-0" && *p == Some(0)),
+        "{low_seen:?}"
+    );
+}
