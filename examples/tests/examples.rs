@@ -185,6 +185,26 @@ fn priorities_travel_with_calls_and_declared_ones_hold() {
 }
 
 #[test]
+fn an_orb_takes_up_the_real_time_habits_or_says_why_not() {
+    let out = run("rt_habits", &[]);
+    assert!(out.contains("memory locked: "), "{out}");
+    // Held where the example may (CI runs as root), or said not to be.
+    assert!(
+        out.contains("wake-up latency bound held: 0 µs")
+            || out.contains("wake-up latency bound held: none (not permitted here)"),
+        "{out}"
+    );
+    assert!(out.contains("serving at iiop://"), "{out}");
+    assert!(out.contains("shut down: the bound is released"), "{out}");
+    let out = run("rt_habits", &["-ORBCpuLatency", "10"]);
+    assert!(
+        out.contains("wake-up latency bound held: 10 µs")
+            || out.contains("wake-up latency bound held: none (not permitted here)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn lanes_serve_their_objects_at_their_priorities() {
     let out = run("rt_lanes", &[]);
     for line in [

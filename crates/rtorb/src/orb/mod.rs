@@ -49,6 +49,7 @@
 pub mod client;
 pub mod collocation;
 pub mod config;
+mod habits;
 mod init;
 pub mod options;
 pub mod server;
@@ -356,6 +357,20 @@ impl OrbBuilder {
         self
     }
 
+    /// Locks the process's memory when the ORB starts (see
+    /// [`OrbConfig::lock_memory`]).
+    pub fn lock_memory(mut self, lock: bool) -> Self {
+        self.config.lock_memory = lock;
+        self
+    }
+
+    /// Bounds the CPUs' wake-up latency while the ORB runs (see
+    /// [`OrbConfig::cpu_latency`]).
+    pub fn cpu_latency(mut self, latency: Option<Duration>) -> Self {
+        self.config.cpu_latency = latency;
+        self
+    }
+
     /// Sets what happens where the system refuses the scheduling policy
     /// (see [`OrbConfig::sched_denied`]).
     pub fn sched_denied(mut self, then: WhenDenied) -> Self {
@@ -392,6 +407,7 @@ impl OrbBuilder {
                 c.priority.get()
             )));
         }
+        let cpu_latency = habits::take_up(&config);
         let priorities = match self.mapping {
             Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
             None => PriorityControl::new(
@@ -516,6 +532,7 @@ impl OrbBuilder {
             root,
             priorities,
             pools: Mutex::new(Vec::new()),
+            cpu_latency: Mutex::new(cpu_latency),
         };
         let from_options = (!lanes.is_empty()).then(|| {
             lanes
@@ -552,6 +569,9 @@ pub struct Orb {
     priorities: PriorityControl,
     /// The thread pools with lanes, in creation order.
     pools: Mutex<Vec<server::Threadpool>>,
+    /// The CPUs' wake-up latency bound held while the ORB runs
+    /// (`-ORBCpuLatency`), released at shutdown.
+    cpu_latency: Mutex<Option<crate::rt::CpuLatencyBound>>,
 }
 
 impl std::fmt::Debug for Orb {
@@ -584,6 +604,13 @@ impl Orb {
     /// `-ORBSchedDenied`).
     pub fn priority_control(&self) -> &PriorityControl {
         &self.priorities
+    }
+
+    /// The CPUs' wake-up latency bound this ORB holds (`-ORBCpuLatency`):
+    /// `None` when none was asked for, when the system refused it, or
+    /// after shutdown.
+    pub fn cpu_latency_bound(&self) -> Option<Duration> {
+        self.cpu_latency.lock().as_ref().map(|b| b.latency())
     }
 
     /// `RTCORBA::Current`: reads and sets the calling thread's CORBA
@@ -811,6 +838,7 @@ impl Orb {
             pool.join();
         }
         self.client.close_idle();
+        self.cpu_latency.lock().take();
     }
 }
 

@@ -383,6 +383,26 @@ pub const ORB_OPTIONS: &[OrbOption] = &[
         default: "none",
         example: "90:1",
     },
+    OrbOption {
+        name: "LockMemory",
+        aliases: &[],
+        builder: Some("lock_memory"),
+        policy: None,
+        omniorb: None,
+        values: "yes or no: lock the process's memory when the ORB starts (mlockall), so that no request waits for a page",
+        default: "no",
+        example: "yes",
+    },
+    OrbOption {
+        name: "CpuLatency",
+        aliases: &[],
+        builder: Some("cpu_latency"),
+        policy: None,
+        omniorb: None,
+        values: "microseconds, or none: the CPUs' wake-up latency bound held through /dev/cpu_dma_latency while the ORB runs",
+        default: "none",
+        example: "0",
+    },
 ];
 
 /// The option `name` (what follows `-ORB`, in any case) names, by its

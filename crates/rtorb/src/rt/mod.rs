@@ -1,7 +1,8 @@
 //! Real-time CORBA's priorities: CORBA priorities, the mappings onto this
 //! host's scheduling policies, the priority of the calling thread, a mutex
-//! with priority inheritance, a watchdog for real-time work, and the CPUs
-//! a thread may run on.
+//! with priority inheritance, a watchdog for real-time work, the CPUs
+//! a thread may run on, and the memory and timer habits of a real-time
+//! process.
 //!
 //! A [`Priority`] (`0..=32767`) is the same on every host and travels with
 //! requests; a [`PriorityControl`] maps it onto a [`SchedPolicy`]
@@ -35,6 +36,7 @@
 
 mod affinity;
 mod control;
+mod habits;
 mod mapping;
 mod mutex;
 mod native;
@@ -45,6 +47,7 @@ mod watchdog;
 
 pub use affinity::{AffinityError, available_cpus, set_thread_affinity, thread_affinity};
 pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
+pub use habits::{CPU_DMA_LATENCY, CpuLatencyBound, HabitError, lock_memory};
 pub use mapping::{
     ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
     SchedPolicy,

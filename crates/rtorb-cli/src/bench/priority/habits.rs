@@ -16,53 +16,21 @@
 //!
 //! Where the system refuses either, the benchmark warns and goes on.
 
-use std::fs::File;
-use std::io::Write as _;
+use std::time::Duration;
 
-use rustix::mm::{MlockAllFlags, mlockall};
+use rtorb::rt::CpuLatencyBound;
 use serde::Serialize;
 
-/// The PM QoS device through which a process asks every CPU for a
-/// wake-up latency bound, held as long as the file is open.
-const CPU_DMA_LATENCY: &str = "/dev/cpu_dma_latency";
-
-/// Locks the memory of this process, now and to come. `who` names the
-/// process in the warning printed where the system refuses; returns
-/// whether the memory is locked.
+/// Locks the memory of this process, now and to come
+/// ([`rtorb::rt::lock_memory`]). `who` names the process in the warning
+/// printed where the system refuses; returns whether the memory is locked.
 pub(crate) fn lock_memory(who: &str) -> bool {
-    match mlockall(MlockAllFlags::CURRENT | MlockAllFlags::FUTURE) {
+    match rtorb::rt::lock_memory() {
         Ok(()) => true,
         Err(e) => {
-            eprintln!(
-                "rtorb bench {who}: WARNING: cannot lock the memory \
-                 (mlockall: {e}; run as root, with CAP_IPC_LOCK or a larger \
-                 RLIMIT_MEMLOCK): going on without"
-            );
+            eprintln!("rtorb bench {who}: WARNING: {e}: going on without");
             false
         }
-    }
-}
-
-/// The wake-up latency bound held for a run: the open device, written
-/// 0, until dropped.
-#[derive(Debug)]
-pub(crate) struct PmQos {
-    _device: File,
-}
-
-impl PmQos {
-    /// Asks every CPU for a wake-up latency of 0 µs, for as long as the
-    /// result lives; `Err` says why not.
-    pub(crate) fn hold() -> Result<PmQos, String> {
-        let mut device = File::options()
-            .write(true)
-            .open(CPU_DMA_LATENCY)
-            .map_err(|e| format!("{CPU_DMA_LATENCY}: {e}"))?;
-        // The device takes a binary 32-bit value in the machine's order.
-        device
-            .write_all(&0i32.to_ne_bytes())
-            .map_err(|e| format!("{CPU_DMA_LATENCY}: {e}"))?;
-        Ok(PmQos { _device: device })
     }
 }
 
@@ -79,15 +47,12 @@ impl Habits {
     /// Applies the habits chosen for a run: returns what was applied and
     /// the bound held (to be kept until the run ends). A bound the system
     /// refuses is a warning.
-    pub(crate) fn start(mlock: bool, pm_qos: bool) -> (Habits, Option<PmQos>) {
+    pub(crate) fn start(mlock: bool, pm_qos: bool) -> (Habits, Option<CpuLatencyBound>) {
         let (held, cpu_dma_latency) = if pm_qos {
-            match PmQos::hold() {
+            match CpuLatencyBound::hold(Duration::ZERO) {
                 Ok(h) => (Some(h), "held at 0 µs for the run".to_owned()),
                 Err(e) => {
-                    eprintln!(
-                        "rtorb bench priority: WARNING: cannot hold the CPUs' wake-up \
-                         latency at 0 ({e}): going on without"
-                    );
+                    eprintln!("rtorb bench priority: WARNING: {e}: going on without");
                     (None, format!("not held: {e}"))
                 }
             }

@@ -181,6 +181,31 @@ impl OrbConfig {
                         .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
                     self.lane_cpus.push(cpus);
                 }
+                "lockmemory" => {
+                    let v = value()?;
+                    self.lock_memory = crate::rt::yes_or_no(&v).ok_or_else(|| {
+                        OrbError::Args(format!("{arg} wants yes or no, not {v:?}"))
+                    })?;
+                }
+                "cpulatency" => {
+                    let v = value()?;
+                    self.cpu_latency = if v.trim().eq_ignore_ascii_case("none") {
+                        None
+                    } else {
+                        let micros = v
+                            .trim()
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|m| i32::try_from(*m).is_ok());
+                        Some(Duration::from_micros(u64::from(micros.ok_or_else(
+                            || {
+                                OrbError::Args(format!(
+                                    "{arg} wants microseconds or none, not {v:?}"
+                                ))
+                            },
+                        )?)))
+                    };
+                }
                 "laneborrowing" => {
                     let v = value()?;
                     self.lane_borrowing = crate::rt::yes_or_no(&v).ok_or_else(|| {

@@ -234,6 +234,20 @@ pub struct OrbConfig {
     /// repeatable; each names the lane at its priority, which must be
     /// one of `lanes`): by default a lane's threads may run on any CPU.
     pub lane_cpus: Vec<LaneCpus>,
+    /// Whether the ORB locks its process's memory when it starts
+    /// (`-ORBLockMemory yes|no`; no by default): every page the process
+    /// has and will map stays in RAM, so that no request waits for one to
+    /// be read back in. Process-wide, for the life of the process; where
+    /// the system refuses, one `warn` line and the ORB runs on (see
+    /// [`crate::rt::lock_memory`]).
+    pub lock_memory: bool,
+    /// A bound on every CPU's wake-up latency held while the ORB runs
+    /// (`-ORBCpuLatency MICROSECONDS` or `none`; none by default), through
+    /// `/dev/cpu_dma_latency`, so that a lane's thread on an idle CPU wakes
+    /// for a request without leaving a deep sleep state. Machine-wide;
+    /// where the system refuses, one `warn` line and the ORB runs on (see
+    /// [`crate::rt::CpuLatencyBound`]).
+    pub cpu_latency: Option<Duration>,
 }
 
 /// The largest configuration file (or `file://` reference file) read, in
@@ -293,6 +307,8 @@ impl Default for OrbConfig {
             lane_buffering: LaneBuffering::default(),
             lane_borrowing: false,
             lane_cpus: Vec::new(),
+            lock_memory: false,
+            cpu_latency: None,
         }
     }
 }
