@@ -13,6 +13,10 @@
 //!   [`CubitImpl`](cubit::CubitImpl), the one Cubit servant of the tests;
 //! - [`echo`]: a servant that echoes a `long`, for tests about connections
 //!   and threads;
+//! - [`hold`]: a [`Hold`](hold::Hold) that keeps an upcall in its servant
+//!   until the test releases it, and [`HeldServant`](hold::HeldServant),
+//!   the servant of the lane tests, which blocks there and says where it
+//!   runs;
 //! - [`log`]: capturing what the ORB logs through `tracing`, for tests of
 //!   log lines;
 //! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
@@ -29,6 +33,7 @@
 pub mod alloc;
 pub mod cubit;
 pub mod echo;
+pub mod hold;
 pub mod live;
 pub mod log;
 pub mod net;

@@ -83,3 +83,13 @@ pub fn nice_client(timeout: Duration) -> Orb {
         .build()
         .expect("a client ORB")
 }
+
+/// The nice value that `priority` maps to on `orb`, whose priorities map
+/// onto nice values (`SchedPolicy::Other`).
+pub fn nice_of(orb: &Orb, priority: Priority) -> i32 {
+    let native = orb
+        .priority_control()
+        .to_native(priority)
+        .expect("a priority the mapping takes");
+    -i32::from(native.get())
+}

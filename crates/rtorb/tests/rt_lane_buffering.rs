@@ -6,8 +6,7 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::minor::TRANSIENT_LANE_FULL;
@@ -16,71 +15,17 @@ use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
     ThreadpoolId,
 };
-use rtorb::runtime::{CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException};
+use rtorb::runtime::CdrEncode;
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
+use rtorb_test_support::hold::{HeldServant, whoami};
 use rtorb_test_support::net::{endpoint_address, read_message};
-use rtorb_test_support::sched::thread_nice;
+use rtorb_test_support::priority::nice_of;
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::request_to;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// `block` waits to be released; `record(n)` notes `n`; `whoami` says
-/// which thread runs it, and at which nice value.
-struct Gate {
-    entered: Mutex<Sender<()>>,
-    release: Mutex<Receiver<()>>,
-    recorded: Mutex<Vec<u32>>,
-}
-
-impl Gate {
-    fn new() -> (Arc<Gate>, Receiver<()>, Sender<()>) {
-        let (entered, on_entry) = channel();
-        let (release, released) = channel();
-        let gate = Gate {
-            entered: Mutex::new(entered),
-            release: Mutex::new(released),
-            recorded: Mutex::new(Vec::new()),
-        };
-        (Arc::new(gate), on_entry, release)
-    }
-
-    fn recorded(&self) -> Vec<u32> {
-        self.recorded.lock().unwrap().clone()
-    }
-}
-
-impl Skeleton for Gate {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Gate:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "block" => {
-                let _ = self.entered.lock().unwrap().send(());
-                let _ = self.release.lock().unwrap().recv_timeout(TIMEOUT);
-                req.write_results(|_| Ok(()))
-            }
-            "record" => {
-                let n = u32::decode(req.arguments())?;
-                self.recorded.lock().unwrap().push(n);
-                req.write_results(|_| Ok(()))
-            }
-            "whoami" => {
-                let name = std::thread::current().name().unwrap_or("").to_owned();
-                let nice = thread_nice();
-                req.write_results(|e| {
-                    name.encode(e)?;
-                    nice.encode(e)
-                })
-            }
-            _ => Err(rtorb::runtime::bad_operation()),
-        }
-    }
-}
 
 fn low() -> Priority {
     Priority::MIN
@@ -90,14 +35,12 @@ fn high() -> Priority {
     Priority::new(8_000).unwrap()
 }
 
-/// A server with `pool` (lane 0 low, lane 1 high), the gate `Low` in the
-/// low lane and `High` in the high one.
+/// A server with `pool` (lane 0 low, lane 1 high), the servant `gate` as
+/// `Low` in the low lane and as `High` in the high one.
 struct Server {
     orb: Orb,
     pool: ThreadpoolId,
-    gate: Arc<Gate>,
-    entered: Receiver<()>,
-    release: Sender<()>,
+    gate: Arc<HeldServant>,
 }
 
 impl Server {
@@ -126,7 +69,7 @@ impl Server {
     }
 
     fn serve(orb: Orb, pool: ThreadpoolId) -> Server {
-        let (gate, entered, release) = Gate::new();
+        let gate = HeldServant::new(TIMEOUT);
         orb.activate_with_key_at(
             &b"Low"[..],
             gate.clone(),
@@ -139,13 +82,7 @@ impl Server {
             PriorityModelPolicy::server_declared(high()),
         )
         .unwrap();
-        Server {
-            orb,
-            pool,
-            gate,
-            entered,
-            release,
-        }
+        Server { orb, pool, gate }
     }
 
     fn lane(&self, index: u16) -> LaneId {
@@ -181,7 +118,7 @@ impl Server {
             |_| {},
         ))
         .unwrap();
-        self.entered.recv_timeout(TIMEOUT).unwrap();
+        assert!(self.gate.hold().wait_entered(TIMEOUT));
         c
     }
 }
@@ -224,16 +161,6 @@ fn high_lane_answers(server: &Server) {
         let (name, _) = whoami(&hi).unwrap();
         assert!(name.ends_with("-1"), "{name}");
     }
-}
-
-fn whoami(obj: &Object) -> Result<(String, i32), SystemException> {
-    obj.invoke("whoami", |_| Ok(()))?
-        .decode::<(String, i32), SystemException>(|d| Ok((String::decode(d)?, i32::decode(d)?)))
-}
-
-/// The nice value `priority` maps to on `orb`.
-fn nice_of(orb: &Orb, priority: Priority) -> i32 {
-    -i32::from(orb.priority_control().to_native(priority).unwrap().get())
 }
 
 /// The `TRANSIENT` reply to request `id`, in big-endian GIOP 1.2, octet by
@@ -283,7 +210,7 @@ fn a_busy_lane_buffers_up_to_its_bound_answers_transient_past_it_and_runs_them_i
     let stats = server.stats(0);
     assert_eq!((stats.waiting, stats.buffered, stats.refused), (3, 3, 1));
 
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     assert_eq!(
         reply_status(&read_message(&mut blocked)),
         (1, ReplyStatus::NoException)
@@ -327,7 +254,7 @@ fn without_buffering_a_busy_lane_answers_transient_at_once_and_drops_oneways() {
     assert!(eventually(TIMEOUT, || server.stats(0).dropped_oneways == 1));
     high_lane_answers(&server);
 
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     assert_eq!(
         reply_status(&read_message(&mut blocked)),
         (1, ReplyStatus::NoException)
@@ -356,7 +283,7 @@ fn a_bound_of_zero_is_no_limit() {
         waiting.push(c);
     }
     assert!(eventually(TIMEOUT, || server.stats(0).waiting == 8));
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     read_message(&mut blocked);
     for (n, c) in (1..=8u32).zip(&mut waiting) {
         assert_eq!(
@@ -405,7 +332,7 @@ fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
             |_| {},
         ))
         .unwrap();
-    server.entered.recv_timeout(TIMEOUT).unwrap();
+    assert!(server.gate.hold().wait_entered(TIMEOUT));
     // Its next request runs on the low lane's thread, at the high lane's
     // priority; that thread then serves its own lane at its own again.
     for _ in 0..3 {
@@ -419,7 +346,7 @@ fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
         );
     }
     assert_eq!(server.stats(1).refused, 0);
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     assert_eq!(
         reply_status(&read_message(&mut blocked)),
         (1, ReplyStatus::NoException)
@@ -440,7 +367,7 @@ fn a_higher_lane_does_not_lend() {
     high_lane_answers(&server);
     assert_eq!(server.stats(0).waiting, 1);
     assert!(server.gate.recorded().is_empty());
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     read_message(&mut blocked);
     assert_eq!(
         reply_status(&read_message(&mut c)),
@@ -470,7 +397,7 @@ fn lane_buffering_comes_from_orb_options() {
     let mut refused = server.connect(0);
     refused.write_all(&record(3, 2, true)).unwrap();
     assert_transient_bytes(&mut refused, 3);
-    server.release.send(()).unwrap();
+    server.gate.hold().release();
     read_message(&mut blocked);
     assert_eq!(
         reply_status(&read_message(&mut kept)),

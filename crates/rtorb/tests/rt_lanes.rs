@@ -8,10 +8,9 @@
 //! Priorities are nice values (SCHED_OTHER), so the tests need no
 //! real-time privilege and cannot starve the machine.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -19,77 +18,21 @@ use rtorb::orb::{Orb, OrbConfig, OrbError};
 use rtorb::poa::{PoaError, Policy};
 use rtorb::rt::{
     LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, SchedulingError, ThreadpoolConfig,
-    WhenDenied,
+    ThreadpoolId, WhenDenied,
 };
-use rtorb::runtime::{
-    Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
-};
-use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
-use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, decode_message};
+use rtorb::runtime::{Object, SystemException, SystemExceptionKind};
+use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
+use rtorb_test_support::hold::{HELD_ID, HeldServant, cpus, whoami};
+use rtorb_test_support::net::read_message;
+use rtorb_test_support::priority::nice_of;
 use rtorb_test_support::privilege::without_priority_privilege;
-use rtorb_test_support::sched::{thread_nice, threads_named};
+use rtorb_test_support::sched::threads_named;
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Tells where it runs (`whoami`: the thread's name and nice value), and
-/// blocks in `block` until released.
-struct Probe {
-    entered: Mutex<Sender<()>>,
-    release: Mutex<Receiver<()>>,
-}
-
-impl Probe {
-    fn new() -> (Arc<Probe>, Receiver<()>, Sender<()>) {
-        let (entered, on_entry) = channel();
-        let (release, released) = channel();
-        let probe = Probe {
-            entered: Mutex::new(entered),
-            release: Mutex::new(released),
-        };
-        (Arc::new(probe), on_entry, release)
-    }
-}
-
-impl Skeleton for Probe {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Probe:1.0"]
-    }
-
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "whoami" => {
-                let name = std::thread::current().name().unwrap_or("").to_owned();
-                let nice = thread_nice();
-                req.write_results(|e| {
-                    name.encode(e)?;
-                    nice.encode(e)
-                })
-            }
-            "cpus" => {
-                let cpus: Vec<u32> = rtorb::rt::thread_affinity()
-                    .unwrap()
-                    .into_iter()
-                    .map(|c| c as u32)
-                    .collect();
-                req.write_results(|e| cpus.encode(e))
-            }
-            "block" => {
-                let _ = self.entered.lock().unwrap().send(());
-                let _ = self.release.lock().unwrap().recv_timeout(TIMEOUT);
-                req.write_results(|_| Ok(()))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
-fn whoami(obj: &Object) -> Result<(String, i32), SystemException> {
-    obj.invoke("whoami", |_| Ok(()))?
-        .decode::<(String, i32), SystemException>(|d| Ok((String::decode(d)?, i32::decode(d)?)))
-}
 
 fn low() -> Priority {
     Priority::MIN
@@ -108,19 +51,76 @@ fn server(builder: rtorb::orb::OrbBuilder) -> Orb {
         .unwrap()
 }
 
-fn two_lanes() -> ThreadpoolConfig {
-    ThreadpoolConfig::new()
-        .lane(LaneConfig::new(low()).static_threads(1))
-        .lane(LaneConfig::new(high()).static_threads(2))
-}
-
 fn client() -> Orb {
     Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
 }
 
-/// The nice value `priority` maps to on `orb`.
-fn nice_of(orb: &Orb, priority: Priority) -> i32 {
-    -i32::from(orb.priority_control().to_native(priority).unwrap().get())
+/// A server with a pool of two lanes (low: one thread, high: two) and the
+/// servant its tests activate.
+struct Lanes {
+    orb: Orb,
+    pool: ThreadpoolId,
+    servant: Arc<HeldServant>,
+}
+
+impl Lanes {
+    fn start() -> Lanes {
+        let orb = server(Orb::builder());
+        let pool = orb
+            .create_threadpool(
+                ThreadpoolConfig::new()
+                    .lane(LaneConfig::new(low()).static_threads(1))
+                    .lane(LaneConfig::new(high()).static_threads(2)),
+            )
+            .unwrap();
+        Lanes {
+            orb,
+            pool,
+            servant: HeldServant::new(TIMEOUT),
+        }
+    }
+
+    /// The servant as `key`, of the priority model `model`.
+    fn activate(&self, key: &'static [u8], model: PriorityModelPolicy) -> Object {
+        self.orb
+            .activate_with_key_at(key, self.servant.clone(), model)
+            .unwrap()
+    }
+
+    /// The servant as `key`, served at the declared `priority`.
+    fn declared(&self, key: &'static [u8], priority: Priority) -> Object {
+        self.activate(key, PriorityModelPolicy::server_declared(priority))
+    }
+
+    /// The name of the threads of lane `lane`.
+    fn lane_thread(&self, lane: usize) -> String {
+        format!("rtorb-lane-{}-{lane}", self.pool.index())
+    }
+
+    /// The endpoints of lane `lane`.
+    fn lane_endpoints(&self, lane: usize) -> Vec<String> {
+        self.orb.lane_endpoints(self.pool).unwrap()[lane].1.clone()
+    }
+}
+
+/// The endpoints the reference of `obj` publishes.
+fn published(orb: &Orb, obj: &Object) -> Vec<String> {
+    published_in(orb, &reference(orb, obj))
+}
+
+/// The endpoints `r` publishes.
+fn published_in(orb: &Orb, r: &ObjectReference) -> Vec<String> {
+    orb.registry()
+        .endpoints_of(r)
+        .into_iter()
+        .map(|(_, e)| e.to_string())
+        .collect()
+}
+
+/// `obj` as `c` sees it, through its stringified reference.
+fn remote(orb: &Orb, c: &Orb, obj: &Object) -> Object {
+    c.string_to_object(&orb.object_to_string(obj).unwrap())
+        .unwrap()
 }
 
 fn reference(orb: &Orb, obj: &Object) -> ObjectReference {
@@ -129,34 +129,19 @@ fn reference(orb: &Orb, obj: &Object) -> ObjectReference {
 
 #[test]
 fn requests_run_in_their_lane_s_threads_at_its_priority() {
-    let orb = server(Orb::builder());
-    let pool = orb.create_threadpool(two_lanes()).unwrap();
-    let (probe, _, _) = Probe::new();
-    let hi = orb
-        .activate_with_key_at(
-            &b"High"[..],
-            probe.clone(),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let lo = orb
-        .activate_with_key_at(
-            &b"Low"[..],
-            probe,
-            PriorityModelPolicy::server_declared(low()),
-        )
-        .unwrap();
-    assert_ne!(nice_of(&orb, high()), nice_of(&orb, low()));
+    let lanes = Lanes::start();
+    let hi = lanes.declared(b"High", high());
+    let lo = lanes.declared(b"Low", low());
+    let orb = &lanes.orb;
+    assert_ne!(nice_of(orb, high()), nice_of(orb, low()));
 
     let c = client();
     for (obj, lane, priority) in [(&hi, 1, high()), (&lo, 0, low())] {
-        let obj = c
-            .string_to_object(&orb.object_to_string(obj).unwrap())
-            .unwrap();
+        let obj = remote(orb, &c, obj);
         for _ in 0..3 {
             let (name, nice) = whoami(&obj).unwrap();
-            assert_eq!(name, format!("rtorb-lane-{}-{lane}", pool.index()));
-            assert_eq!(nice, nice_of(&orb, priority));
+            assert_eq!(name, lanes.lane_thread(lane));
+            assert_eq!(nice, nice_of(orb, priority));
         }
     }
     orb.shutdown();
@@ -164,28 +149,16 @@ fn requests_run_in_their_lane_s_threads_at_its_priority() {
 
 #[test]
 fn references_carry_their_lane_s_endpoints_and_policies() {
-    let orb = server(Orb::builder());
-    let pool = orb.create_threadpool(two_lanes()).unwrap();
-    let (probe, _, _) = Probe::new();
-    let hi = orb
-        .activate_with_key_at(
-            &b"High"[..],
-            probe.clone(),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let lanes = orb.lane_endpoints(pool).unwrap();
-    assert_eq!(lanes.len(), 2);
-    assert_eq!(lanes[1].0, high());
-    let r = reference(&orb, &hi);
-    let published: Vec<String> = orb
-        .registry()
-        .endpoints_of(&r)
-        .into_iter()
-        .map(|(_, e)| e.to_string())
-        .collect();
-    assert_eq!(published, lanes[1].1);
-    assert!(!published.contains(&orb.endpoints()[0]));
+    let lanes = Lanes::start();
+    let orb = &lanes.orb;
+    let hi = lanes.declared(b"High", high());
+    let endpoints = orb.lane_endpoints(lanes.pool).unwrap();
+    assert_eq!(endpoints.len(), 2);
+    assert_eq!(endpoints[1].0, high());
+    let r = reference(orb, &hi);
+    let high_published = published_in(orb, &r);
+    assert_eq!(high_published, endpoints[1].1);
+    assert!(!high_published.contains(&orb.endpoints()[0]));
     // The declared model travels in TAG_POLICIES, as for a POA's objects.
     let exposed = rtorb::rt::ExposedPolicies::of(&r.profiles[0]);
     assert_eq!(
@@ -194,27 +167,15 @@ fn references_carry_their_lane_s_endpoints_and_policies() {
     );
 
     // CLIENT_PROPAGATED: a profile per lane, the lowest first.
-    let any = orb
-        .activate_with_key_at(
-            &b"Any"[..],
-            probe.clone(),
-            PriorityModelPolicy::client_propagated(low()),
-        )
-        .unwrap();
-    let published: Vec<String> = orb
-        .registry()
-        .endpoints_of(&reference(&orb, &any))
-        .into_iter()
-        .map(|(_, e)| e.to_string())
-        .collect();
-    let expected: Vec<String> = lanes.iter().flat_map(|(_, e)| e.clone()).collect();
-    assert_eq!(published, expected);
+    let any = lanes.activate(b"Any", PriorityModelPolicy::client_propagated(low()));
+    let expected: Vec<String> = endpoints.iter().flat_map(|(_, e)| e.clone()).collect();
+    assert_eq!(published(orb, &any), expected);
 
     // No lane at the declared priority: BAD_PARAM, and nothing served.
     let e = orb
         .activate_with_key_at(
             &b"Nowhere"[..],
-            probe,
+            lanes.servant.clone(),
             PriorityModelPolicy::server_declared(Priority::new(1234).unwrap()),
         )
         .unwrap_err();
@@ -225,18 +186,11 @@ fn references_carry_their_lane_s_endpoints_and_policies() {
 
 #[test]
 fn rtorb_s_client_calls_a_propagated_object_through_the_lane_of_its_priority() {
-    let orb = server(Orb::builder());
-    let pool = orb.create_threadpool(two_lanes()).unwrap();
-    let (probe, _, _) = Probe::new();
-    let any = orb
-        .activate_with_key_at(
-            &b"Any"[..],
-            probe,
-            PriorityModelPolicy::client_propagated(low()),
-        )
-        .unwrap();
+    let lanes = Lanes::start();
+    let orb = &lanes.orb;
+    let any = lanes.activate(b"Any", PriorityModelPolicy::client_propagated(low()));
     // Each profile names its lane's priority.
-    let r = reference(&orb, &any);
+    let r = reference(orb, &any);
     let tagged: Vec<Option<Priority>> =
         r.profiles.iter().map(rtorb::rt::lane_priority_of).collect();
     assert_eq!(tagged, [Some(low()), Some(high())]);
@@ -262,26 +216,16 @@ fn rtorb_s_client_calls_a_propagated_object_through_the_lane_of_its_priority() {
         })
         .join()
         .unwrap();
-        assert_eq!(
-            name,
-            format!("rtorb-lane-{}-{lane}", pool.index()),
-            "{at:?}"
-        );
+        assert_eq!(name, lanes.lane_thread(lane), "{at:?}");
     }
     orb.shutdown();
 }
 
 #[test]
 fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
-    let orb = server(Orb::builder());
-    let pool = orb.create_threadpool(two_lanes()).unwrap();
-    let (probe, _, _) = Probe::new();
-    orb.activate_with_key_at(
-        &b"High"[..],
-        probe,
-        PriorityModelPolicy::server_declared(high()),
-    )
-    .unwrap();
+    let lanes = Lanes::start();
+    let orb = &lanes.orb;
+    lanes.declared(b"High", high());
     let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
     let c = client();
     let obj = c
@@ -289,8 +233,8 @@ fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
         .unwrap();
     for _ in 0..2 {
         let (name, nice) = whoami(&obj).unwrap();
-        assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
-        assert_eq!(nice, nice_of(&orb, high()));
+        assert_eq!(name, lanes.lane_thread(1));
+        assert_eq!(nice, nice_of(orb, high()));
     }
     // A LocateRequest on the main port: OBJECT_FORWARD to the lane.
     let mut conn = TcpStream::connect(&main).unwrap();
@@ -304,13 +248,7 @@ fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
         }),
     );
     conn.write_all(&encode_message(&request).unwrap()).unwrap();
-    let mut header = [0u8; 12];
-    conn.read_exact(&mut header).unwrap();
-    let size = u32::from_be_bytes(header[8..12].try_into().unwrap()) as usize;
-    let mut whole = header.to_vec();
-    whole.resize(12 + size, 0);
-    conn.read_exact(&mut whole[12..]).unwrap();
-    let Content::LocateReply(reply) = decode_message(Bytes::from(whole)).unwrap().content else {
+    let Content::LocateReply(reply) = read_message(&mut conn).content else {
         panic!("not a LocateReply");
     };
     assert_eq!(reply.request_id, 7);
@@ -318,21 +256,14 @@ fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
         panic!("{:?}", reply.status);
     };
     let to = ObjectReference::from_ior(&ior).unwrap();
-    let lanes = orb.lane_endpoints(pool).unwrap();
-    let endpoints: Vec<String> = orb
-        .registry()
-        .endpoints_of(&to)
-        .into_iter()
-        .map(|(_, e)| e.to_string())
-        .collect();
-    assert_eq!(endpoints, lanes[1].1);
+    assert_eq!(published_in(orb, &to), lanes.lane_endpoints(1));
     orb.shutdown();
 }
 
 #[test]
 fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
-    let orb = server(Orb::builder());
-    let pool = orb.create_threadpool(two_lanes()).unwrap();
+    let lanes = Lanes::start();
+    let orb = &lanes.orb;
     let root = orb.root_poa();
     let manager = root.the_poa_manager();
     let poa = root
@@ -341,35 +272,24 @@ fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
             Some(&manager),
             &[
                 Policy::PriorityModel(PriorityModelPolicy::server_declared(high())),
-                Policy::Threadpool(pool),
+                Policy::Threadpool(lanes.pool),
             ],
         )
         .unwrap();
     manager.activate().unwrap();
-    let (probe, _, _) = Probe::new();
-    let id = poa.activate_object(probe.clone()).unwrap();
+    let id = poa.activate_object(lanes.servant.clone()).unwrap();
     let obj = poa.id_to_reference(&id).unwrap();
-    let lanes = orb.lane_endpoints(pool).unwrap();
-    let published: Vec<String> = orb
-        .registry()
-        .endpoints_of(&reference(&orb, &obj))
-        .into_iter()
-        .map(|(_, e)| e.to_string())
-        .collect();
-    assert_eq!(published, lanes[1].1);
+    assert_eq!(published(orb, &obj), lanes.lane_endpoints(1));
     let c = client();
-    let remote = c
-        .string_to_object(&orb.object_to_string(&obj).unwrap())
-        .unwrap();
-    let (name, nice) = whoami(&remote).unwrap();
-    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
-    assert_eq!(nice, nice_of(&orb, high()));
+    let (name, nice) = whoami(&remote(orb, &c, &obj)).unwrap();
+    assert_eq!(name, lanes.lane_thread(1));
+    assert_eq!(nice, nice_of(orb, high()));
     // The same key through the ORB's own endpoint: forwarded to the lane.
     let key = obj.target().object_key().clone();
-    let main = orb.reference("IDL:Probe:1.0", &key);
+    let main = orb.reference(HELD_ID, &key);
     let main = c.string_to_object(&main.to_stringified().unwrap()).unwrap();
     let (name, _) = whoami(&main).unwrap();
-    assert_eq!(name, format!("rtorb-lane-{}-1", pool.index()));
+    assert_eq!(name, lanes.lane_thread(1));
 
     // A declared priority no lane of the pool has: its references cannot
     // be made.
@@ -381,11 +301,11 @@ fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
                 Policy::PriorityModel(PriorityModelPolicy::server_declared(
                     Priority::new(1234).unwrap(),
                 )),
-                Policy::Threadpool(pool),
+                Policy::Threadpool(lanes.pool),
             ],
         )
         .unwrap();
-    let id = nowhere.activate_object(probe).unwrap();
+    let id = nowhere.activate_object(lanes.servant.clone()).unwrap();
     match nowhere.id_to_reference(&id) {
         Err(PoaError::System(e)) => {
             assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
@@ -396,67 +316,51 @@ fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
     orb.shutdown();
 }
 
+/// Calls `block` on `ior` from a thread of its own, through a client ORB
+/// of its own; the thread answers the call's outcome.
+fn block_in(ior: String) -> std::thread::JoinHandle<Result<(), SystemException>> {
+    std::thread::spawn(move || {
+        let c = client();
+        let obj = c.string_to_object(&ior).unwrap();
+        obj.invoke("block", |_| Ok(())).map(|_| ())
+    })
+}
+
 #[test]
 fn a_lane_whose_threads_are_busy_does_not_delay_another() {
-    let orb = server(Orb::builder());
-    orb.create_threadpool(two_lanes()).unwrap();
-    let (probe, entered, release) = Probe::new();
-    let hi = orb
-        .activate_with_key_at(
-            &b"High"[..],
-            probe.clone(),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let lo = orb
-        .activate_with_key_at(
-            &b"Low"[..],
-            probe,
-            PriorityModelPolicy::server_declared(low()),
-        )
-        .unwrap();
-    let lo_ior = orb.object_to_string(&lo).unwrap();
-    let blocked = std::thread::spawn(move || {
-        let c = client();
-        let lo = c.string_to_object(&lo_ior).unwrap();
-        lo.invoke("block", |_| Ok(())).map(|_| ())
-    });
+    let lanes = Lanes::start();
+    let orb = &lanes.orb;
+    let hi = lanes.declared(b"High", high());
+    let lo = lanes.declared(b"Low", low());
+    let blocked = block_in(orb.object_to_string(&lo).unwrap());
     // The low lane's one thread is in the servant.
-    entered.recv_timeout(TIMEOUT).unwrap();
+    assert!(lanes.servant.hold().wait_entered(TIMEOUT));
     let c = client();
-    let hi = c
-        .string_to_object(&orb.object_to_string(&hi).unwrap())
-        .unwrap();
+    let hi = remote(orb, &c, &hi);
     for _ in 0..5 {
         let (name, _) = whoami(&hi).unwrap();
         assert!(name.ends_with("-1"), "{name}");
     }
-    release.send(()).unwrap();
+    lanes.servant.hold().release();
     blocked.join().unwrap().unwrap();
     orb.shutdown();
 }
 
-/// A probe in the high lane of `orb`, as a stringified reference.
+/// A servant in the high lane of `orb`, as a stringified reference.
 fn probe_in_high_lane(orb: &Orb) -> String {
     let obj = orb
         .activate_with_key_at(
             &b"Pinned"[..],
-            Probe::new().0,
+            HeldServant::new(TIMEOUT),
             PriorityModelPolicy::server_declared(high()),
         )
         .unwrap();
     orb.object_to_string(&obj).unwrap()
 }
 
-/// The CPUs the probe `ior` runs a request on.
+/// The CPUs the servant `ior` runs a request on.
 fn cpus_of(ior: &str) -> Vec<u32> {
-    client()
-        .string_to_object(ior)
-        .unwrap()
-        .invoke("cpus", |_| Ok(()))
-        .unwrap()
-        .decode::<Vec<u32>, SystemException>(Vec::<u32>::decode)
-        .unwrap()
+    cpus(&client().string_to_object(ior).unwrap()).unwrap()
 }
 
 #[test]
@@ -507,32 +411,25 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
     let name = format!("rtorb-lane-{}-0", pool.index());
     assert_eq!(name, "rtorb-lane-1-0");
     assert_eq!(threads_named(&name).len(), 1);
-    let (probe, entered, release) = Probe::new();
+    let servant = HeldServant::new(TIMEOUT);
     let lo = orb
         .activate_with_key_at(
             &b"Low"[..],
-            probe,
+            servant.clone(),
             PriorityModelPolicy::server_declared(low()),
         )
         .unwrap();
     let ior = orb.object_to_string(&lo).unwrap();
-    let blocked = {
-        let ior = ior.clone();
-        std::thread::spawn(move || {
-            let c = client();
-            let lo = c.string_to_object(&ior).unwrap();
-            lo.invoke("block", |_| Ok(())).map(|_| ())
-        })
-    };
+    let blocked = block_in(ior.clone());
     // The static thread is in the servant: a dynamic one serves the next
     // client.
-    entered.recv_timeout(TIMEOUT).unwrap();
+    assert!(servant.hold().wait_entered(TIMEOUT));
     let c = client();
     let lo = c.string_to_object(&ior).unwrap();
     let (served_by, _) = whoami(&lo).unwrap();
     assert_eq!(served_by, name);
     assert_eq!(threads_named(&name).len(), 2);
-    release.send(()).unwrap();
+    servant.hold().release();
     blocked.join().unwrap().unwrap();
     // Idle, the dynamic thread ends.
     assert!(
@@ -622,19 +519,14 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
             .build()
             .unwrap();
         orb.create_threadpool(lane()).unwrap();
-        let (probe, _, _) = Probe::new();
         let obj = orb
             .activate_with_key_at(
                 &b"Max"[..],
-                probe,
+                HeldServant::new(TIMEOUT),
                 PriorityModelPolicy::server_declared(Priority::MAX),
             )
             .unwrap();
-        let c = client();
-        let obj = c
-            .string_to_object(&orb.object_to_string(&obj).unwrap())
-            .unwrap();
-        let (name, _) = whoami(&obj).unwrap();
+        let (name, _) = whoami(&remote(&orb, &client(), &obj)).unwrap();
         assert_eq!(name, "rtorb-lane-0-0");
         orb.shutdown();
     });
