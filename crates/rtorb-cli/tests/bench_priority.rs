@@ -2,12 +2,41 @@
 //! every field and file; never a figure is checked. And the errors of its
 //! commands.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
 fn rtorb() -> Command {
     Command::new(env!("CARGO_BIN_EXE_rtorb"))
+}
+
+/// Runs `rtorb bench ARGS` to its end.
+fn bench(args: &[&str]) -> Output {
+    rtorb()
+        .arg("bench")
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("rtorb bench {args:?}: {e}"))
+}
+
+/// Runs `rtorb bench priority ARGS`, which must succeed; its standard
+/// output (the table).
+fn priority(args: &[&str]) -> String {
+    let out = bench(&[&["priority"], args].concat());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "rtorb bench priority {args:?} failed: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// Runs `rtorb bench priority ARGS --json`, which must succeed; the JSON
+/// it writes.
+fn priority_json(args: &[&str]) -> Value {
+    let text = priority(&[args, &["--json"]].concat());
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 const CLASS_FIELDS: [&str; 11] = [
@@ -46,18 +75,7 @@ fn check_floor(v: &Value, rates: &[&str]) {
 #[test]
 fn quick_run_as_json_with_plots() {
     let plots = std::env::temp_dir().join(format!("rtorb-priority-plots-{}", std::process::id()));
-    let out = rtorb()
-        .args(["bench", "priority", "--quick", "--json", "--plots"])
-        .arg(&plots)
-        .output()
-        .expect("run rtorb bench priority");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "bench priority failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let v = priority_json(&["--quick", "--plots", plots.to_str().expect("a UTF-8 path")]);
     assert_eq!(v["n"], serde_json::json!([1, 2]), "{v}");
     assert!(v["policy"] == "fifo", "{v}");
     assert!(v["flood"].is_null(), "no flood asked for: {v}");
@@ -140,20 +158,19 @@ fn quick_run_as_json_with_plots() {
 
 #[test]
 fn the_table_names_every_column() {
-    let out = rtorb()
-        .args([
-            "bench", "priority", "--quick", "--rates", "scaled", "-n", "1",
-        ])
-        .args(["--duration-ms", "100", "--policy", "other"])
-        .args(["--flood", "garbage"])
-        .output()
-        .expect("run rtorb bench priority");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = priority(&[
+        "--quick",
+        "--rates",
+        "scaled",
+        "-n",
+        "1",
+        "--duration-ms",
+        "100",
+        "--policy",
+        "other",
+        "--flood",
+        "garbage",
+    ]);
     assert!(
         text.contains(
             "== scaled rates: C0 at 2000 Hz, each low thread at 1000 Hz, 100 ms per point"
@@ -225,18 +242,7 @@ fn the_table_names_every_column() {
 /// and as a table, with and without the memory and timer habits.
 #[test]
 fn floor_only() {
-    let out = rtorb()
-        .args(["bench", "priority", "--floor-only", "--quick", "--json"])
-        .arg("--no-pm-qos")
-        .output()
-        .expect("run rtorb bench priority --floor-only");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let v = priority_json(&["--floor-only", "--quick", "--no-pm-qos"]);
     assert_eq!(v["configurations"], serde_json::json!([]), "{v}");
     assert_eq!(v["n"], serde_json::json!([]), "{v}");
     assert_eq!(v["results"], serde_json::json!({}), "{v}");
@@ -248,18 +254,15 @@ fn floor_only() {
     check_floor(&v, &["seed", "scaled"]);
     assert_eq!(v["floor"]["scaled"]["before"]["slots"], 600, "{v}");
 
-    let out = rtorb()
-        .args(["bench", "priority", "--floor-only", "--quick"])
-        .args(["--rates", "seed", "--policy", "other"])
-        .args(["--no-mlock"])
-        .output()
-        .expect("run rtorb bench priority --floor-only");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = priority(&[
+        "--floor-only",
+        "--quick",
+        "--rates",
+        "seed",
+        "--policy",
+        "other",
+        "--no-mlock",
+    ]);
     assert!(text.contains("== seed rates"), "{text}");
     assert!(!text.contains("== scaled rates"), "{text}");
     assert!(text.contains("      machine floor        pre "), "{text}");
@@ -321,7 +324,7 @@ fn bad_options_are_clear_errors() {
             "127.0.0.1:1",
         ),
     ] {
-        let out = rtorb().arg("bench").args(args).output().unwrap();
+        let out = bench(args);
         assert!(!out.status.success(), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
@@ -356,12 +359,17 @@ fn an_overrun_fails_clearly() {
     }
     assert_eq!(urls.len(), 2, "{urls:?}");
     // The run lasts 300 ms at least, its watchdog 1 ms.
-    let out = rtorb()
-        .args(["bench", "priority-client", "--policy", "other"])
-        .args(["--duration-ms", "300", "--watchdog-ms", "1"])
-        .args(&urls)
-        .output()
-        .expect("run the priority client");
+    let client = [
+        "priority-client",
+        "--policy",
+        "other",
+        "--duration-ms",
+        "300",
+        "--watchdog-ms",
+        "1",
+    ];
+    let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+    let out = bench(&[&client[..], &urls].concat());
     drop(stdin);
     let status = server.wait().expect("the server exits");
     assert!(status.success(), "{status}");
