@@ -7,6 +7,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
+use rtorb_test_support::process::stdout_of;
 use serde_json::Value;
 
 const OPS: [&str; 9] = [
@@ -136,16 +137,7 @@ fn client_json(target: &str, shutdown: bool) -> Value {
     if shutdown {
         cmd.arg("--shutdown");
     }
-    let out = cmd
-        .arg(target)
-        .output()
-        .expect("run rtorb bench cubit-client");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "cubit-client failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = stdout_of(cmd.arg(target));
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
@@ -261,16 +253,7 @@ fn cubit_server_rejects_a_bad_endpoint() {
 #[test]
 #[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn cubit_comparison_includes_omniorb_rows() {
-    let out = rtorb()
-        .args(["bench", "cubit", "--json", "-n", "200"])
-        .output()
-        .expect("run rtorb bench cubit");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "bench cubit failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = stdout_of(rtorb().args(["bench", "cubit", "--json", "-n", "200"]));
     let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
     if let Some(note) = v.get("note") {
         panic!("omniORB is required for this test and was not usable: {note}");
@@ -327,16 +310,10 @@ fn cubit_comparison_options_conflict() {
 fn cubit_comparison_without_omniorb_says_why() {
     let empty = std::env::temp_dir().join(format!("rtorb-bench-no-tools-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
-    let out = rtorb()
-        .args(["bench", "cubit", "--both", "-n", "100", "--rounds", "2"])
-        .env("PATH", &empty)
-        .output()
-        .expect("run rtorb bench cubit");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "bench cubit failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = stdout_of(
+        rtorb()
+            .args(["bench", "cubit", "--both", "-n", "100", "--rounds", "2"])
+            .env("PATH", &empty),
     );
     assert!(
         text.lines()

@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+use rtorb_test_support::process::stdout_of;
 use serde_json::Value;
 
 fn rtorb() -> Command {
@@ -12,19 +13,12 @@ fn rtorb() -> Command {
 
 /// Runs `rtorb bench overload ARGS`, which must succeed; its output.
 fn overload(args: &[&str]) -> String {
-    let out = rtorb()
-        .args(["bench", "overload", "--quick", "--attack-ms", "300"])
-        .args(["--connections", "20", "--flood-connections", "2"])
-        .args(args)
-        .output()
-        .expect("run rtorb bench overload");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "bench overload failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
+    stdout_of(
+        rtorb()
+            .args(["bench", "overload", "--quick", "--attack-ms", "300"])
+            .args(["--connections", "20", "--flood-connections", "2"])
+            .args(args),
+    )
 }
 
 fn number(v: &Value, what: &str) -> f64 {

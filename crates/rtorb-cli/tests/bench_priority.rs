@@ -4,6 +4,7 @@
 
 use std::process::{Command, Output};
 
+use rtorb_test_support::process::{output_of, stdout_of};
 use serde_json::Value;
 
 fn rtorb() -> Command {
@@ -12,24 +13,13 @@ fn rtorb() -> Command {
 
 /// Runs `rtorb bench ARGS` to its end.
 fn bench(args: &[&str]) -> Output {
-    rtorb()
-        .arg("bench")
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("rtorb bench {args:?}: {e}"))
+    output_of(rtorb().arg("bench").args(args))
 }
 
 /// Runs `rtorb bench priority ARGS`, which must succeed; its standard
 /// output (the table).
 fn priority(args: &[&str]) -> String {
-    let out = bench(&[&["priority"], args].concat());
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "rtorb bench priority {args:?} failed: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    text
+    stdout_of(rtorb().args(["bench", "priority"]).args(args))
 }
 
 /// Runs `rtorb bench priority ARGS --json`, which must succeed; the JSON

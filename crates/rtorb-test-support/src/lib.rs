@@ -25,6 +25,8 @@
 //!   objects in POAs of a priority model;
 //! - [`privilege`]: running part of a test in a child process without the
 //!   privilege to raise priorities;
+//! - [`process`]: running a program (the `rtorb` tool) to its end, and
+//!   failing the test with what it wrote where it fails;
 //! - [`sched`]: what the tests of priorities read of threads (nice value,
 //!   policy and real-time priority) and finding threads by name;
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
@@ -39,6 +41,7 @@ pub mod log;
 pub mod net;
 pub mod priority;
 pub mod privilege;
+pub mod process;
 pub mod sched;
 pub mod text;
 pub mod wait;
