@@ -27,8 +27,9 @@ use rtorb_giop::message::{
 };
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameDecoder, FrameProtocol, MessageWriter, encode_message};
+use rtorb_test_support::hold::Hold;
 use rtorb_test_support::net::socket_path;
-use rtorb_test_support::wait::{Latch, eventually};
+use rtorb_test_support::wait::eventually;
 
 /// The most any step of these tests waits.
 const TIMEOUT: Duration = Duration::from_secs(30);
@@ -54,10 +55,8 @@ struct Counts {
     ticks: AtomicU64,
     /// The ticks run before the last `mark`.
     at_mark: AtomicU64,
-    /// `hold` has begun.
-    entered: Latch,
-    /// Lets `hold` return.
-    release: Latch,
+    /// Where `hold` waits until released.
+    hold: Hold,
     /// The tick at which `tick` sends the waiting request (0: none).
     trigger: AtomicU64,
     /// Where the waiting request is sent from, at the trigger tick.
@@ -93,8 +92,7 @@ impl Skeleton for Meter {
                 req.write_results(|_| Ok(()))
             }
             "hold" => {
-                self.0.entered.count_down();
-                self.0.release.wait(TIMEOUT);
+                self.0.hold.enter(TIMEOUT);
                 req.write_results(|_| Ok(()))
             }
             _ => Err(bad_operation()),
@@ -284,7 +282,10 @@ fn flood_before_waiting_request(strategy: ServerStrategy, arrival: Arrival) -> u
     // The one thread runs `hold`, while the flood piles up behind it
     // (many turns' worth on each connection).
     let holder = std::thread::spawn(move || meter.invoke("hold", |_| Ok(())).map(|_| ()));
-    assert!(counts.entered.wait(TIMEOUT), "{strategy}: hold never ran");
+    assert!(
+        counts.hold.wait_entered(TIMEOUT),
+        "{strategy}: hold never ran"
+    );
     for f in &mut flooders {
         f.start();
     }
@@ -308,7 +309,7 @@ fn flood_before_waiting_request(strategy: ServerStrategy, arrival: Arrival) -> u
             t
         }
     };
-    counts.release.count_down();
+    counts.hold.release();
     holder.join().unwrap().unwrap();
     read_message(&mut waiting);
     let at_mark = counts.at_mark.load(Ordering::Acquire);

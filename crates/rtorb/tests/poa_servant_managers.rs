@@ -16,7 +16,7 @@ use rtorb::poa::{
     ServantRetentionPolicy,
 };
 use rtorb::runtime::{Object, Skeleton, SystemException, SystemExceptionKind};
-use rtorb_test_support::wait::Latch;
+use rtorb_test_support::hold::Hold;
 
 /// How long a test waits for an event before it fails.
 const LONG: std::time::Duration = std::time::Duration::from_secs(20);
@@ -358,8 +358,7 @@ fn an_adapter_activator_makes_children_on_demand() {
 
 /// A servant whose `who` waits until the gate opens.
 struct Gate {
-    entered: Arc<Latch>,
-    open: Arc<Latch>,
+    hold: Arc<Hold>,
 }
 
 impl Skeleton for Gate {
@@ -368,8 +367,7 @@ impl Skeleton for Gate {
     }
     fn dispatch(&self, req: &mut rtorb::runtime::ServerRequest<'_>) -> Result<(), SystemException> {
         use rtorb::runtime::CdrEncode;
-        self.entered.count_down();
-        assert!(self.open.wait(LONG), "the gate opens");
+        assert!(self.hold.enter(LONG), "the gate opens");
         req.write_results(|e| 77u32.encode(e))
     }
 }
@@ -408,13 +406,9 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
             ],
         )
         .unwrap();
-    let entered = Arc::new(Latch::new(1));
-    let open = Arc::new(Latch::new(1));
+    let hold = Arc::new(Hold::new());
     let activator = Arc::new(GateActivator {
-        gate: Mutex::new(Some(Gate {
-            entered: entered.clone(),
-            open: open.clone(),
-        })),
+        gate: Mutex::new(Some(Gate { hold: hold.clone() })),
         etherealized: Mutex::new(Vec::new()),
     });
     poa.set_servant_manager(ServantManager::Activator(activator.clone()))
@@ -426,13 +420,13 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
         &poa.create_reference_with_id(b"g", TAGGED_ID).unwrap(),
     );
     let call = std::thread::spawn(move || who(&obj));
-    assert!(entered.wait(LONG), "the request reaches the servant");
+    assert!(hold.wait_entered(LONG), "the request reaches the servant");
     poa.destroy(true, false).unwrap();
     assert!(
         activator.etherealized.lock().unwrap().is_empty(),
         "not while its request runs"
     );
-    open.count_down();
+    hold.open();
     assert_eq!(call.join().unwrap().unwrap(), 77);
     assert_eq!(
         *activator.etherealized.lock().unwrap(),

@@ -8,7 +8,7 @@
 mod poa_common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, mpsc};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::Duration;
 
 use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
@@ -19,6 +19,7 @@ use rtorb::poa::{
     ServantActivator, ServantManager, ServantManagerError, State,
 };
 use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb_test_support::hold::Hold;
 use rtorb_test_support::wait::eventually;
 
 /// Orders events across threads.
@@ -28,31 +29,15 @@ fn next() -> u64 {
     SEQUENCE.fetch_add(1, Ordering::SeqCst)
 }
 
-/// A servant whose `who` says it has started, waits until the gate
-/// opens, and notes when it ends.
+/// How long a gated request waits for its gate at the most.
+const GATE: Duration = Duration::from_secs(60);
+
+/// A servant whose `who` enters its hold, waits until the hold opens, and
+/// notes when it ends.
+#[derive(Default)]
 struct Gated {
-    entered: Mutex<Option<mpsc::Sender<()>>>,
-    open: Mutex<bool>,
-    opened: Condvar,
+    hold: Hold,
     ended_at: AtomicU64,
-}
-
-impl Gated {
-    fn new() -> (Arc<Gated>, mpsc::Receiver<()>) {
-        let (tx, rx) = mpsc::channel();
-        let g = Arc::new(Gated {
-            entered: Mutex::new(Some(tx)),
-            open: Mutex::new(false),
-            opened: Condvar::new(),
-            ended_at: AtomicU64::new(0),
-        });
-        (g, rx)
-    }
-
-    fn open(&self) {
-        *self.open.lock().unwrap() = true;
-        self.opened.notify_all();
-    }
 }
 
 impl Skeleton for Gated {
@@ -62,14 +47,7 @@ impl Skeleton for Gated {
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
         match req.operation() {
             "who" => {
-                if let Some(tx) = self.entered.lock().unwrap().as_ref() {
-                    let _ = tx.send(());
-                }
-                let mut open = self.open.lock().unwrap();
-                while !*open {
-                    open = self.opened.wait(open).unwrap();
-                }
-                drop(open);
+                assert!(self.hold.enter(GATE), "the gate opens");
                 self.ended_at.store(next(), Ordering::SeqCst);
                 req.write_results(|e| 7u32.encode(e))
             }
@@ -116,7 +94,7 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
     let poa = orb.root_poa().create_poa(name, None, &[]).unwrap();
     let manager = poa.the_poa_manager();
     manager.activate().unwrap();
-    let (gated, entered) = Gated::new();
+    let gated = Arc::new(Gated::default());
     let id = poa
         .activate_object(Arc::new(GatedSkeleton(gated.clone())))
         .unwrap();
@@ -126,7 +104,10 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
         None => local,
     };
     let caller = std::thread::spawn(move || who(&obj));
-    entered.recv().unwrap();
+    assert!(
+        gated.hold.wait_entered(GATE),
+        "the request reaches the servant"
+    );
     assert_eq!(manager.running_requests(), 1, "{wait:?}");
     let (done_tx, done) = mpsc::channel();
     let waiter = {
@@ -148,7 +129,7 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
     });
     // The request is still blocked: the waiter cannot have returned.
     assert!(done.try_recv().is_err(), "{wait:?} returned early");
-    gated.open();
+    gated.hold.open();
     let (r, returned_at) = waiter.join().unwrap();
     r.unwrap();
     let ended_at = gated.ended_at.load(Ordering::SeqCst);
