@@ -15,7 +15,7 @@ use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
     ThreadpoolId,
 };
-use rtorb::runtime::CdrEncode;
+use rtorb::runtime::{CdrEncode, Object};
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
@@ -105,21 +105,43 @@ impl Server {
         s
     }
 
+    /// `record(n)` as request `id`, on a new connection to the low lane;
+    /// the connection.
+    fn record_on_new(&self, id: u32, n: u32) -> TcpStream {
+        let mut c = self.connect(0);
+        c.write_all(&record(id, n, true)).unwrap();
+        c
+    }
+
+    /// Sends `block` to `key` on a connection of lane `index`, and waits
+    /// until a thread runs it.
+    fn block(&self, index: u16, key: &'static [u8]) -> TcpStream {
+        let mut c = self.connect(index);
+        c.write_all(&request_to(ByteOrder::Big, 1, key, "block", true, |_| {}))
+            .unwrap();
+        assert!(self.gate.hold().wait_entered(TIMEOUT));
+        c
+    }
+
     /// Sends `block` on a connection of the low lane, and waits until its
     /// one thread runs it.
     fn block_low_lane(&self) -> TcpStream {
-        let mut c = self.connect(0);
-        c.write_all(&request_to(
-            ByteOrder::Big,
-            1,
-            b"Low",
-            "block",
-            true,
-            |_| {},
-        ))
-        .unwrap();
-        assert!(self.gate.hold().wait_entered(TIMEOUT));
-        c
+        self.block(0, b"Low")
+    }
+
+    /// The gate as `key`, declared at `priority`, as `client` sees it.
+    fn remote(&self, client: &Orb, key: &'static [u8], priority: Priority) -> Object {
+        let o = self
+            .orb
+            .activate_with_key_at(
+                key,
+                self.gate.clone(),
+                PriorityModelPolicy::server_declared(priority),
+            )
+            .unwrap();
+        client
+            .string_to_object(&self.orb.object_to_string(&o).unwrap())
+            .unwrap()
     }
 }
 
@@ -136,27 +158,26 @@ fn reply_status(m: &Message) -> (u32, ReplyStatus) {
     (r.header.request_id, r.header.reply_status)
 }
 
+/// Reads the next reply on `c`: the one to request `id`, without an
+/// exception.
+fn assert_answered(c: &mut TcpStream, id: u32) {
+    assert_eq!(
+        reply_status(&read_message(c)),
+        (id, ReplyStatus::NoException)
+    );
+}
+
 fn one_thread_lanes(low_lane: LaneConfig) -> ThreadpoolConfig {
     ThreadpoolConfig::new()
         .lane(low_lane)
         .lane(LaneConfig::new(high()).static_threads(1))
 }
 
-/// The low lane's object answered through an rtorb client, meanwhile: at
+/// The high lane's object answered through an rtorb client, meanwhile: at
 /// once, from the high lane's thread.
 fn high_lane_answers(server: &Server) {
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
-    let hi = server
-        .orb
-        .activate_with_key_at(
-            &b"High2"[..],
-            server.gate.clone(),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let hi = client
-        .string_to_object(&server.orb.object_to_string(&hi).unwrap())
-        .unwrap();
+    let hi = server.remote(&client, b"High2", high());
     for _ in 0..3 {
         let (name, _) = whoami(&hi).unwrap();
         assert!(name.ends_with("-1"), "{name}");
@@ -195,14 +216,12 @@ fn a_busy_lane_buffers_up_to_its_bound_answers_transient_past_it_and_runs_them_i
     // before the next is sent.
     let mut waiting = Vec::new();
     for n in 1..=3u32 {
-        let mut c = server.connect(0);
-        c.write_all(&record(10 + n, n, true)).unwrap();
+        let c = server.record_on_new(10 + n, n);
         assert!(eventually(TIMEOUT, || server.stats(0).waiting == n as usize));
         waiting.push(c);
     }
     // The fourth finds the buffer full: TRANSIENT at once, on the wire.
-    let mut refused = server.connect(0);
-    refused.write_all(&record(14, 4, true)).unwrap();
+    let mut refused = server.record_on_new(14, 4);
     assert_transient_bytes(&mut refused, 14);
     // Meanwhile the high lane answers at once.
     high_lane_answers(&server);
@@ -211,23 +230,14 @@ fn a_busy_lane_buffers_up_to_its_bound_answers_transient_past_it_and_runs_them_i
     assert_eq!((stats.waiting, stats.buffered, stats.refused), (3, 3, 1));
 
     server.gate.hold().release();
-    assert_eq!(
-        reply_status(&read_message(&mut blocked)),
-        (1, ReplyStatus::NoException)
-    );
+    assert_answered(&mut blocked, 1);
     for (n, c) in (1..=3u32).zip(&mut waiting) {
-        assert_eq!(
-            reply_status(&read_message(c)),
-            (10 + n, ReplyStatus::NoException)
-        );
+        assert_answered(c, 10 + n);
     }
     assert_eq!(server.gate.recorded(), [1, 2, 3]);
     // The refused request's connection keeps serving.
     refused.write_all(&record(15, 5, true)).unwrap();
-    assert_eq!(
-        reply_status(&read_message(&mut refused)),
-        (15, ReplyStatus::NoException)
-    );
+    assert_answered(&mut refused, 15);
     assert_eq!(server.gate.recorded(), [1, 2, 3, 5]);
     assert_eq!(server.stats(0).waiting, 0);
     server.orb.shutdown();
@@ -238,8 +248,7 @@ fn without_buffering_a_busy_lane_answers_transient_at_once_and_drops_oneways() {
     let server =
         Server::start(one_thread_lanes(LaneConfig::new(low())).allow_request_buffering(false));
     let mut blocked = server.block_low_lane();
-    let mut c = server.connect(0);
-    c.write_all(&record(20, 1, true)).unwrap();
+    let mut c = server.record_on_new(20, 1);
     let m = read_message(&mut c);
     assert_eq!(reply_status(&m).1, ReplyStatus::SystemException);
     let Content::Reply(r) = &m.content else {
@@ -255,15 +264,9 @@ fn without_buffering_a_busy_lane_answers_transient_at_once_and_drops_oneways() {
     high_lane_answers(&server);
 
     server.gate.hold().release();
-    assert_eq!(
-        reply_status(&read_message(&mut blocked)),
-        (1, ReplyStatus::NoException)
-    );
+    assert_answered(&mut blocked, 1);
     c.write_all(&record(22, 3, true)).unwrap();
-    assert_eq!(
-        reply_status(&read_message(&mut c)),
-        (22, ReplyStatus::NoException)
-    );
+    assert_answered(&mut c, 22);
     assert_eq!(server.gate.recorded(), [3]);
     let stats = server.stats(0);
     assert_eq!((stats.buffered, stats.refused), (0, 1));
@@ -278,18 +281,14 @@ fn a_bound_of_zero_is_no_limit() {
     let mut blocked = server.block_low_lane();
     let mut waiting = Vec::new();
     for n in 1..=8u32 {
-        let mut c = server.connect(0);
-        c.write_all(&record(30 + n, n, true)).unwrap();
+        let c = server.record_on_new(30 + n, n);
         waiting.push(c);
     }
     assert!(eventually(TIMEOUT, || server.stats(0).waiting == 8));
     server.gate.hold().release();
     read_message(&mut blocked);
     for (n, c) in (1..=8u32).zip(&mut waiting) {
-        assert_eq!(
-            reply_status(&read_message(c)),
-            (30 + n, ReplyStatus::NoException)
-        );
+        assert_answered(c, 30 + n);
     }
     let mut recorded = server.gate.recorded();
     recorded.sort_unstable();
@@ -305,34 +304,11 @@ fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
     );
     assert_ne!(nice_of(&server.orb, high()), nice_of(&server.orb, low()));
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
-    let object = |key: &'static [u8], priority| {
-        let o = server
-            .orb
-            .activate_with_key_at(
-                key,
-                server.gate.clone(),
-                PriorityModelPolicy::server_declared(priority),
-            )
-            .unwrap();
-        client
-            .string_to_object(&server.orb.object_to_string(&o).unwrap())
-            .unwrap()
-    };
-    let (hi, lo) = (object(b"High3", high()), object(b"Low3", low()));
+    let hi = server.remote(&client, b"High3", high());
+    let lo = server.remote(&client, b"Low3", low());
     let low_thread = format!("rtorb-lane-{}-0", server.pool.index());
     // The high lane's one thread is in the servant.
-    let mut blocked = server.connect(1);
-    blocked
-        .write_all(&request_to(
-            ByteOrder::Big,
-            1,
-            b"High",
-            "block",
-            true,
-            |_| {},
-        ))
-        .unwrap();
-    assert!(server.gate.hold().wait_entered(TIMEOUT));
+    let mut blocked = server.block(1, b"High");
     // Its next request runs on the low lane's thread, at the high lane's
     // priority; that thread then serves its own lane at its own again.
     for _ in 0..3 {
@@ -347,10 +323,7 @@ fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
     }
     assert_eq!(server.stats(1).refused, 0);
     server.gate.hold().release();
-    assert_eq!(
-        reply_status(&read_message(&mut blocked)),
-        (1, ReplyStatus::NoException)
-    );
+    assert_answered(&mut blocked, 1);
     server.orb.shutdown();
 }
 
@@ -360,8 +333,7 @@ fn a_higher_lane_does_not_lend() {
         one_thread_lanes(LaneConfig::new(low()).static_threads(1)).allow_borrowing(true),
     );
     let mut blocked = server.block_low_lane();
-    let mut c = server.connect(0);
-    c.write_all(&record(2, 7, true)).unwrap();
+    let mut c = server.record_on_new(2, 7);
     assert!(eventually(TIMEOUT, || server.stats(0).waiting == 1));
     // The high lane serves its own, and leaves the low lane's waiting.
     high_lane_answers(&server);
@@ -369,10 +341,7 @@ fn a_higher_lane_does_not_lend() {
     assert!(server.gate.recorded().is_empty());
     server.gate.hold().release();
     read_message(&mut blocked);
-    assert_eq!(
-        reply_status(&read_message(&mut c)),
-        (2, ReplyStatus::NoException)
-    );
+    assert_answered(&mut c, 2);
     assert_eq!(server.gate.recorded(), [7]);
     server.orb.shutdown();
 }
@@ -391,18 +360,13 @@ fn lane_buffering_comes_from_orb_options() {
         "no",
     ]);
     let mut blocked = server.block_low_lane();
-    let mut kept = server.connect(0);
-    kept.write_all(&record(2, 1, true)).unwrap();
+    let mut kept = server.record_on_new(2, 1);
     assert!(eventually(TIMEOUT, || server.stats(0).waiting == 1));
-    let mut refused = server.connect(0);
-    refused.write_all(&record(3, 2, true)).unwrap();
+    let mut refused = server.record_on_new(3, 2);
     assert_transient_bytes(&mut refused, 3);
     server.gate.hold().release();
     read_message(&mut blocked);
-    assert_eq!(
-        reply_status(&read_message(&mut kept)),
-        (2, ReplyStatus::NoException)
-    );
+    assert_answered(&mut kept, 2);
     assert_eq!(server.gate.recorded(), [1]);
     server.orb.shutdown();
 }
