@@ -440,17 +440,21 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
     orb.shutdown();
 }
 
+/// The configuration of the `-ORB` options `args`.
+fn config_of(args: &[&str]) -> OrbConfig {
+    let mut config = OrbConfig::default();
+    config.apply_args(args.iter().copied()).unwrap();
+    config
+}
+
 #[test]
 fn lanes_come_from_orb_options() {
-    let mut config = OrbConfig::default();
-    config
-        .apply_args([
-            "-ORBLane",
-            &format!("{}:1", low().get()),
-            "-ORBLane",
-            &format!("{}:2:iiop://127.0.0.1:0", high().get()),
-        ])
-        .unwrap();
+    let config = config_of(&[
+        "-ORBLane",
+        &format!("{}:1", low().get()),
+        "-ORBLane",
+        &format!("{}:2:iiop://127.0.0.1:0", high().get()),
+    ]);
     assert_eq!(config.lanes.len(), 2);
     let orb = server(Orb::builder().config(config));
     let pools = orb.threadpools();
@@ -467,24 +471,18 @@ fn lanes_come_from_orb_options() {
 #[test]
 fn lane_cpus_come_from_orb_options() {
     let last = *rtorb::rt::available_cpus().unwrap().last().unwrap();
-    let mut config = OrbConfig::default();
-    config
-        .apply_args([
-            "-ORBLane",
-            &format!("{}:1", high().get()),
-            "-ORBLaneCpus",
-            &format!("{}:{last}", high().get()),
-        ])
-        .unwrap();
+    let config = config_of(&[
+        "-ORBLane",
+        &format!("{}:1", high().get()),
+        "-ORBLaneCpus",
+        &format!("{}:{last}", high().get()),
+    ]);
     let orb = server(Orb::builder().config(config));
     assert_eq!(cpus_of(&probe_in_high_lane(&orb)), [last as u32]);
     orb.shutdown();
 
     // CPUs for a priority no lane has, and a malformed list: clear errors.
-    let mut config = OrbConfig::default();
-    config
-        .apply_args(["-ORBLane", "5:1", "-ORBLaneCpus", "6:0"])
-        .unwrap();
+    let config = config_of(&["-ORBLane", "5:1", "-ORBLaneCpus", "6:0"]);
     let e = Orb::builder().config(config).build().err().unwrap();
     assert!(e.to_string().contains("no -ORBLane has priority 6"), "{e}");
     let e = OrbConfig::default()
