@@ -29,11 +29,12 @@ fn priority_json(args: &[&str]) -> Value {
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-const CLASS_FIELDS: [&str; 11] = [
+const CLASS_FIELDS: [&str; 12] = [
     "threads",
     "slots",
     "calls",
     "missed",
+    "missed_late_wakeup",
     "mean_us",
     "p50_us",
     "p99_us",
@@ -117,6 +118,10 @@ fn quick_run_as_json_with_plots() {
                     assert_eq!(c["threads"], threads, "{what}: {c}");
                     assert!(c["calls"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
                     assert!(c["missed"].as_u64() <= c["slots"].as_u64(), "{what}: {c}");
+                    assert!(
+                        c["missed_late_wakeup"].as_u64() <= c["missed"].as_u64(),
+                        "{what}: {c}"
+                    );
                     if configuration.starts_with("rtorb ") {
                         // This build counts locks on both sides.
                         assert!(c["client_locks"].is_f64(), "{what}: {c}");
