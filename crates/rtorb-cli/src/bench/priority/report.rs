@@ -90,9 +90,8 @@ pub(crate) fn table(results: &Results) -> String {
          object High and n low-priority threads calling Low (twoway cube_octet), every call \
          at its slot, the phases aligned.\n\
          calls: answered; missed: slots whose reply came after the next slot, or never \
-         issued (a/b: b of the a were woken for too late: the thread slept for its slot and \
-         woke so late that a round trip within the period still ended after the deadline, \
-         a miss of the system's timer, not of the call); jitter: standard deviation; c./s.lock: lock acquisitions per request on \
+         issued (a/b: b of the a were the timer's: the thread woke late for the slot or an \
+         earlier one and no call since took longer than the period); jitter: standard deviation; c./s.lock: lock acquisitions per request on \
          the client and the server (- : not counted).\n",
     );
     let _ = writeln!(out, "{}\n{}", floor::LEGEND, results.habits.describe());

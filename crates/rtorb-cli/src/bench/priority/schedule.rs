@@ -9,12 +9,14 @@
 //! past is issued at once, and no slot is skipped. A call's deadline is
 //! its next slot: a reply after it is a missed call.
 //!
-//! A missed call is the timer's rather than the call's when the thread
-//! slept for its slot and woke so late that a round trip no longer than
-//! the period still ended after the deadline: had the thread woken on
-//! time, the reply would have met it. Those are counted apart
-//! ([`SlotLog::missed_late_wakeup`]), so that a miss the system's timer
-//! caused is told from one the call's own latency caused.
+//! A missed call is the timer's rather than the calls' when the thread
+//! woke late for its slot, or for an earlier slot whose lateness it still
+//! carries, and every call since took no longer than the period: had the
+//! thread woken on time, every reply would have met its deadline. A call
+//! longer than the period makes the lateness that follows its own. Those
+//! misses are counted apart ([`SlotLog::missed_late_wakeup`]), so that a
+//! miss the system's timer caused is told from one the calls' latency
+//! caused.
 
 use rustix::thread::{ClockId, clock_nanosleep_absolute};
 use rustix::time::{Timespec, clock_gettime};
@@ -139,9 +141,9 @@ pub(crate) struct SlotLog {
     pub(crate) latencies_ns: Vec<u64>,
     /// Slots missed.
     pub(crate) missed: u64,
-    /// Of the slots missed, those the thread woke for too late: it slept
-    /// for the slot, and the call's round trip was no longer than the
-    /// period (on time, it would have met its deadline).
+    /// Of the slots missed, those a late wake-up caused: the thread woke
+    /// late for the slot or for an earlier one, and no call since took
+    /// longer than the period (see the module's documentation).
     pub(crate) missed_late_wakeup: u64,
 }
 
@@ -161,13 +163,16 @@ pub(crate) fn run_slots<E>(
         missed: 0,
         missed_late_wakeup: 0,
     };
+    // Whether the lateness the thread carries, if any, is its timer's:
+    // set when it sleeps for a slot, lost when a call overruns the period.
+    let mut timer_late = true;
     for k in 0..schedule.count {
         let due = schedule.due(k);
         let mut now = clock();
-        let slept = now < due;
-        if slept {
+        if now < due {
             wait_until(due);
             now = clock();
+            timer_late = true;
         }
         if now >= schedule.end() {
             log.missed += schedule.count - k;
@@ -179,10 +184,11 @@ pub(crate) fn run_slots<E>(
         log.latencies_ns.push(round_trip);
         if replied > schedule.deadline(k) {
             log.missed += 1;
-            if slept && round_trip <= schedule.period_ns {
+            if timer_late && round_trip <= schedule.period_ns {
                 log.missed_late_wakeup += 1;
             }
         }
+        timer_late &= round_trip <= schedule.period_ns;
     }
     Ok(log)
 }
@@ -251,7 +257,7 @@ mod tests {
         assert_eq!(issued, [0, 100, 350, 360, 400]);
         assert_eq!(log.missed, 2);
         // Neither miss is the timer's: slot 1's call took longer than a
-        // period, and slot 2 did not sleep.
+        // period, and slot 2 was late because of it.
         assert_eq!(log.missed_late_wakeup, 0);
         assert_eq!(log.latencies_ns.len(), 5);
     }
@@ -278,6 +284,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!((log.missed, log.missed_late_wakeup), (1, 1));
+    }
+
+    #[test]
+    fn the_slots_a_late_wake_up_pushes_late_are_the_timer_s_too() {
+        let s = Schedule {
+            start_ns: 0,
+            period_ns: 100,
+            count: 5,
+        };
+        // The thread wakes for slot 1 at 290: slot 1's reply comes at 300
+        // (deadline 200), slot 2 goes at once with its reply at 310
+        // (deadline 300), slot 3 goes at once and meets its deadline (400).
+        // Both misses are the late wake-up's.
+        let now = Cell::new(0u64);
+        let log = run_slots::<()>(
+            &s,
+            || now.get(),
+            |t| now.set(if t == 100 { 290 } else { now.get().max(t) }),
+            |_| {
+                now.set(now.get() + 10);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!((log.missed, log.missed_late_wakeup), (2, 2));
     }
 
     #[test]

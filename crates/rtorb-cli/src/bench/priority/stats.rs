@@ -20,7 +20,7 @@ pub(crate) struct ClassStats {
     /// Slots missed: replies after the slot's deadline (its next slot),
     /// and slots not issued by the end of the run.
     pub(crate) missed: u64,
-    /// Of the slots missed, those a thread woke for too late (see
+    /// Of the slots missed, those a late wake-up caused (see
     /// `schedule.rs`): the timer's misses, not the calls'.
     #[serde(default)]
     pub(crate) missed_late_wakeup: u64,
