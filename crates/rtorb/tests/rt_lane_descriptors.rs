@@ -1,0 +1,136 @@
+//! The lanes of a thread pool and the ORB's own endpoints share one
+//! connection cap, the bound on the process's server descriptors: floods
+//! on the low lane and on the ORB's endpoint at once never hold more
+//! server connections than the cap together, and a new client of the
+//! high lane still connects and is served, within the share of the cap
+//! promised to its lane.
+//!
+//! Priorities are nice values (SCHED_OTHER): the test needs no real-time
+//! privilege and cannot starve the machine.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::net::{endpoint_address, iiop_address};
+use rtorb_test_support::wait::eventually;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+/// The connection cap of the whole ORB.
+const CAP: usize = 24;
+/// Connections of each flood: many more than the cap.
+const FLOOD: usize = 4 * CAP;
+
+fn low() -> Priority {
+    Priority::MIN
+}
+
+/// A priority that maps to a nice value between the low lane's and 0.
+fn high() -> Priority {
+    Priority::new(8_000).unwrap()
+}
+
+/// A flood connection to `address`: idle, or (every other one) with a
+/// stalled half GIOP header.
+fn flood_connection(address: &str, i: usize) -> TcpStream {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_write_timeout(Some(TIMEOUT)).unwrap();
+    if i % 2 == 1 {
+        // The server may have closed it already.
+        let _ = s.write_all(b"GIOP\x01\x02");
+    }
+    s.set_nonblocking(true).unwrap();
+    s
+}
+
+/// Whether the server closed `s` (it read the end, or `CloseConnection`
+/// and then the end), looking without waiting.
+fn closed_by_server(s: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 256];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+#[test]
+fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
+{
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .server_strategy(ServerStrategy::LeaderFollowers)
+        .sched_policy(SchedPolicy::Other)
+        .max_connections(CAP)
+        .build()
+        .unwrap();
+    let pool = server
+        .create_threadpool(
+            ThreadpoolConfig::new()
+                .lane(LaneConfig::new(low()).static_threads(1))
+                .lane(LaneConfig::new(high()).static_threads(1)),
+        )
+        .unwrap();
+    let servant = || Arc::new(CubitSkeleton(CubitImpl::default()));
+    let hi = server
+        .activate_with_key_at(
+            &b"High"[..],
+            servant(),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let high_ior = server.object_to_string(&hi).unwrap();
+    let lanes = server.lane_endpoints(pool).unwrap();
+    assert_eq!(lanes[0].0, low());
+    let targets = [endpoint_address(&lanes[0].1[0]), iiop_address(&server)];
+    assert_eq!(server.max_server_connections(), CAP);
+
+    // Both floods at once, interleaved.
+    let mut most = 0;
+    let mut flood: Vec<(TcpStream, bool)> = Vec::with_capacity(2 * FLOOD);
+    for i in 0..FLOOD {
+        for target in &targets {
+            flood.push((flood_connection(target, i), false));
+            most = most.max(server.total_server_connections());
+        }
+    }
+    // Every flood connection has been taken: it is open on the server, or
+    // the server shed it or refused it.
+    let settled = eventually(TIMEOUT, || {
+        let open = server.total_server_connections();
+        most = most.max(open);
+        for (s, closed) in flood.iter_mut().filter(|(_, c)| !*c) {
+            *closed = closed_by_server(s);
+        }
+        let closed = flood.iter().filter(|(_, c)| *c).count();
+        closed + open >= flood.len()
+    });
+    let open = server.total_server_connections();
+    assert!(settled, "the floods were not all taken: {open} open");
+    most = most.max(open);
+    assert!(most <= CAP, "{most} server connections open, over the cap");
+    // The floods hold all the cap but the high lane's promise: a sixth of
+    // it (half of an equal part for each of the three endpoints).
+    assert_eq!(open, CAP - CAP / 6, "flood connections held");
+
+    // A new client of the high lane connects and is served.
+    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let late: Cubit = client
+        .string_to_object(&high_ior)
+        .unwrap()
+        .unchecked_narrow();
+    for i in 0..20 {
+        assert_eq!(late.cube_long(i).ok(), Some(i * i * i), "call {i}");
+    }
+    let open = server.total_server_connections();
+    assert!(open <= CAP, "{open} server connections open, over the cap");
+    assert!(server.server_connections() <= CAP);
+    drop(flood);
+}
