@@ -3,7 +3,8 @@
 //! on the low lane and on the ORB's endpoint at once never hold more
 //! server connections than the cap together, and a new client of the
 //! high lane still connects and is served, within the share of the cap
-//! promised to its lane.
+//! promised to its lane, even when its pool was created while the ORB's
+//! endpoint held the whole cap.
 //!
 //! Priorities are nice values (SCHED_OTHER): the test needs no real-time
 //! privilege and cannot starve the machine.
@@ -61,9 +62,9 @@ fn closed_by_server(s: &mut TcpStream) -> bool {
     }
 }
 
-#[test]
-fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
-{
+/// The server: an ORB listening on its own endpoint, with a cap of
+/// [`CAP`], its main endpoint served by an event loop.
+fn server() -> Orb {
     let server = Orb::builder()
         .listen("iiop://127.0.0.1:0")
         .server_strategy(ServerStrategy::LeaderFollowers)
@@ -71,6 +72,13 @@ fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_t
         .max_connections(CAP)
         .build()
         .unwrap();
+    assert_eq!(server.max_server_connections(), CAP);
+    server
+}
+
+/// A pool of a low and a high lane on `server`, and the address of the
+/// low lane and the reference to `High`, served in the high lane.
+fn lanes(server: &Orb) -> (String, String) {
     let pool = server
         .create_threadpool(
             ThreadpoolConfig::new()
@@ -78,52 +86,78 @@ fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_t
                 .lane(LaneConfig::new(high()).static_threads(1)),
         )
         .unwrap();
-    let servant = || Arc::new(CubitSkeleton(CubitImpl::default()));
     let hi = server
         .activate_with_key_at(
             &b"High"[..],
-            servant(),
+            Arc::new(CubitSkeleton(CubitImpl::default())),
             PriorityModelPolicy::server_declared(high()),
         )
         .unwrap();
-    let high_ior = server.object_to_string(&hi).unwrap();
     let lanes = server.lane_endpoints(pool).unwrap();
     assert_eq!(lanes[0].0, low());
-    let targets = [endpoint_address(&lanes[0].1[0]), iiop_address(&server)];
-    assert_eq!(server.max_server_connections(), CAP);
+    (
+        endpoint_address(&lanes[0].1[0]),
+        server.object_to_string(&hi).unwrap(),
+    )
+}
 
-    // Both floods at once, interleaved.
-    let mut most = 0;
-    let mut flood: Vec<(TcpStream, bool)> = Vec::with_capacity(2 * FLOOD);
-    for i in 0..FLOOD {
-        for target in &targets {
-            flood.push((flood_connection(target, i), false));
-            most = most.max(server.total_server_connections());
+/// Flood connections, each with whether the server has closed it.
+struct Flood {
+    connections: Vec<(TcpStream, bool)>,
+    /// The most server connections seen open at once.
+    most: usize,
+}
+
+impl Flood {
+    fn new() -> Flood {
+        Flood {
+            connections: Vec::new(),
+            most: 0,
         }
     }
-    // Every flood connection has been taken: it is open on the server, or
-    // the server shed it or refused it.
-    let settled = eventually(TIMEOUT, || {
-        let open = server.total_server_connections();
-        most = most.max(open);
-        for (s, closed) in flood.iter_mut().filter(|(_, c)| !*c) {
-            *closed = closed_by_server(s);
-        }
-        let closed = flood.iter().filter(|(_, c)| *c).count();
-        closed + open >= flood.len()
-    });
-    let open = server.total_server_connections();
-    assert!(settled, "the floods were not all taken: {open} open");
-    most = most.max(open);
-    assert!(most <= CAP, "{most} server connections open, over the cap");
-    // The floods hold all the cap but the high lane's promise: a sixth of
-    // it (half of an equal part for each of the three endpoints).
-    assert_eq!(open, CAP - CAP / 6, "flood connections held");
 
-    // A new client of the high lane connects and is served.
+    /// Opens `count` connections to each of `targets`, interleaved.
+    fn open(&mut self, server: &Orb, targets: &[String], count: usize) {
+        for i in 0..count {
+            for target in targets {
+                self.connections.push((flood_connection(target, i), false));
+                self.most = self.most.max(server.total_server_connections());
+            }
+        }
+    }
+
+    /// Waits until every flood connection has been taken (it is open on
+    /// the server, or the server shed it or refused it), and checks that
+    /// the server never held more connections than the cap; how many it
+    /// holds.
+    fn settle(&mut self, server: &Orb) -> usize {
+        let settled = eventually(TIMEOUT, || {
+            let open = server.total_server_connections();
+            self.most = self.most.max(open);
+            for (s, closed) in self.connections.iter_mut().filter(|(_, c)| !*c) {
+                *closed = closed_by_server(s);
+            }
+            let closed = self.connections.iter().filter(|(_, c)| *c).count();
+            closed + open >= self.connections.len()
+        });
+        let open = server.total_server_connections();
+        assert!(settled, "the floods were not all taken: {open} open");
+        self.most = self.most.max(open);
+        assert!(
+            self.most <= CAP,
+            "{} server connections open, over the cap",
+            self.most
+        );
+        open
+    }
+}
+
+/// A new client of `High` connects and is served, and the server still
+/// holds no more connections than the cap.
+fn high_lane_served(server: &Orb, high_ior: &str) {
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let late: Cubit = client
-        .string_to_object(&high_ior)
+        .string_to_object(high_ior)
         .unwrap()
         .unchecked_narrow();
     for i in 0..20 {
@@ -131,6 +165,41 @@ fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_t
     }
     let open = server.total_server_connections();
     assert!(open <= CAP, "{open} server connections open, over the cap");
-    assert!(server.server_connections() <= CAP);
-    drop(flood);
+}
+
+#[test]
+fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
+{
+    let server = server();
+    let (low_address, high_ior) = lanes(&server);
+    let mut flood = Flood::new();
+    flood.open(&server, &[low_address, iiop_address(&server)], FLOOD);
+    let open = flood.settle(&server);
+    // The floods hold all the cap but the high lane's promise: a sixth of
+    // it (half of an equal part for each of the three endpoints).
+    assert_eq!(open, CAP - CAP / 6, "flood connections held");
+    high_lane_served(&server, &high_ior);
+}
+
+#[test]
+fn a_pool_created_while_the_orb_s_endpoint_holds_the_cap_gets_its_promise_as_the_flood_goes_on() {
+    let server = server();
+    let main = [iiop_address(&server)];
+    let mut flood = Flood::new();
+    flood.open(&server, &main, FLOOD);
+    assert_eq!(
+        flood.settle(&server),
+        CAP,
+        "the endpoint alone holds the cap"
+    );
+    let (_, high_ior) = lanes(&server);
+    // Each new connection to the ORB's endpoint sheds one there, whose
+    // place goes to the lanes' promises.
+    flood.open(&server, &main, CAP);
+    assert_eq!(
+        flood.settle(&server),
+        CAP - 2 * (CAP / 6),
+        "the lanes' promises are left"
+    );
+    high_lane_served(&server, &high_ior);
 }

@@ -51,8 +51,9 @@ pub(super) enum Pending {
 /// connection to make room, or says that none may be shed.
 ///
 /// A connection shed by the event loop has closed when `shed` returns,
-/// and the new one takes its place in the count: another lane, admitting
-/// at the same time, cannot take it in between.
+/// and the new one takes its place in the count (another lane, admitting
+/// at the same time, cannot take it in between), unless the place is owed
+/// to another lane (see `ServerCore::in_place_of`).
 pub(super) fn accept_pending(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
@@ -63,14 +64,18 @@ pub(super) fn accept_pending(
     for _ in 0..most {
         match acceptor.accept() {
             Ok(transport) => {
-                let open = match core.admit().map_or_else(&mut shed, Room::Freed) {
-                    Room::Freed(open) => open,
-                    Room::Closing => core.admit_shedding(),
-                    // Nothing to shed: the connection is closed at once.
-                    Room::None => {
-                        Connection::refuse_at_cap(core, transport);
-                        continue;
-                    }
+                let open = match core.admit() {
+                    Some(open) => Some(open),
+                    None => match shed() {
+                        Room::Freed(open) => core.in_place_of(open),
+                        Room::Closing => Some(core.admit_shedding()),
+                        Room::None => None,
+                    },
+                };
+                // Nothing to shed: the connection is closed at once.
+                let Some(open) = open else {
+                    Connection::refuse_at_cap(core, transport);
+                    continue;
                 };
                 serve(transport, open);
             }

@@ -476,6 +476,19 @@ impl ServerCore {
         self.limits.max_connections
     }
 
+    /// The count of `shed`, a connection just shed and closed, for the
+    /// new one that takes its place; unless the cap owes part of a
+    /// promise to another core (one that joined while the others held
+    /// what it was promised): then the place goes to it, and the new
+    /// connection is admitted only if the rule lets it in.
+    pub(crate) fn in_place_of(self: &Arc<Self>, shed: OpenConnection) -> Option<OpenConnection> {
+        if !self.cap.owes() {
+            return Some(shed);
+        }
+        drop(shed);
+        self.admit()
+    }
+
     /// Counts in a connection admitted in place of one being shed, which
     /// counts itself out when it has closed.
     pub(crate) fn admit_shedding(self: &Arc<Self>) -> OpenConnection {

@@ -34,7 +34,10 @@
 //! their promise shrink or grow. A party whose promise cannot be granted
 //! at once, because the others hold connections beyond their own, is
 //! *owed* the rest: it is granted as those connections close, before any
-//! party may go beyond its promise again.
+//! party may go beyond its promise again; and while anything is owed, a
+//! connection a party sheds at its limit gives its place to what is owed,
+//! not to the party's new connection (`ServerCore::in_place_of`), so a
+//! flood that goes on makes the room it keeps from the newcomer.
 //!
 //! The accounting is lock-free and touched only when a connection is
 //! admitted or closed: one atomic word shared by all parties (the
@@ -160,6 +163,11 @@ impl ConnectionCap {
         for p in parties.iter() {
             p.promise(self, wanted);
         }
+    }
+
+    /// Whether part of a promise is owed to a party.
+    pub(crate) fn owes(&self) -> bool {
+        (split(self.charged.load(Ordering::Acquire)).1 as i32) > 0
     }
 
     /// The connections of every party open now.
@@ -371,6 +379,7 @@ mod tests {
         // Nothing is left to grant it yet.
         assert_eq!(cap.charged(), (24, 6));
         assert!(!low.admit(&cap));
+        assert!(cap.owes());
         // The main endpoints' connections close: the room goes to the
         // newcomer, not back beyond the main endpoints' promise.
         for _ in 0..10 {
@@ -378,6 +387,7 @@ mod tests {
         }
         assert_eq!(fill(&main, &cap), 4);
         assert_eq!(fill(&low, &cap), 6);
+        assert!(!cap.owes());
         assert_eq!(cap.open(), 24);
         assert_eq!(cap.charged(), (24, 0));
         // Past its promise, only the room the others' promises leave.
