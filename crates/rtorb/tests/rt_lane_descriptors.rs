@@ -63,11 +63,11 @@ fn closed_by_server(s: &mut TcpStream) -> bool {
 }
 
 /// The server: an ORB listening on its own endpoint, with a cap of
-/// [`CAP`], its main endpoint served by an event loop.
-fn server() -> Orb {
+/// [`CAP`], its main endpoint served under `strategy`.
+fn server(strategy: ServerStrategy) -> Orb {
     let server = Orb::builder()
         .listen("iiop://127.0.0.1:0")
-        .server_strategy(ServerStrategy::LeaderFollowers)
+        .server_strategy(strategy)
         .sched_policy(SchedPolicy::Other)
         .max_connections(CAP)
         .build()
@@ -128,9 +128,13 @@ impl Flood {
 
     /// Waits until every flood connection has been taken (it is open on
     /// the server, or the server shed it or refused it), and checks that
-    /// the server never held more connections than the cap; how many it
-    /// holds.
-    fn settle(&mut self, server: &Orb) -> usize {
+    /// the server never held more connections than the cap, if `strict`;
+    /// how many it holds.
+    ///
+    /// Not strict: under thread-per-connection a connection admitted in
+    /// place of one being shed is counted before the shed one, which its
+    /// own thread closes, has counted itself out.
+    fn settle(&mut self, server: &Orb, strict: bool) -> usize {
         let settled = eventually(TIMEOUT, || {
             let open = server.total_server_connections();
             self.most = self.most.max(open);
@@ -144,7 +148,7 @@ impl Flood {
         assert!(settled, "the floods were not all taken: {open} open");
         self.most = self.most.max(open);
         assert!(
-            self.most <= CAP,
+            !strict || self.most <= CAP,
             "{} server connections open, over the cap",
             self.most
         );
@@ -170,36 +174,49 @@ fn high_lane_served(server: &Orb, high_ior: &str) {
 #[test]
 fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
 {
-    let server = server();
+    let server = server(ServerStrategy::LeaderFollowers);
     let (low_address, high_ior) = lanes(&server);
     let mut flood = Flood::new();
     flood.open(&server, &[low_address, iiop_address(&server)], FLOOD);
-    let open = flood.settle(&server);
+    let open = flood.settle(&server, true);
     // The floods hold all the cap but the high lane's promise: a sixth of
     // it (half of an equal part for each of the three endpoints).
     assert_eq!(open, CAP - CAP / 6, "flood connections held");
     high_lane_served(&server, &high_ior);
 }
 
-#[test]
-fn a_pool_created_while_the_orb_s_endpoint_holds_the_cap_gets_its_promise_as_the_flood_goes_on() {
-    let server = server();
+/// The ORB's endpoint, under `strategy`, holds the whole cap when a pool
+/// is created; the flood goes on; a new client of the high lane is served.
+fn late_pool(strategy: ServerStrategy) {
+    let strict = strategy != ServerStrategy::ThreadPerConnection;
+    let server = server(strategy);
     let main = [iiop_address(&server)];
     let mut flood = Flood::new();
     flood.open(&server, &main, FLOOD);
-    assert_eq!(
-        flood.settle(&server),
-        CAP,
+    assert!(
+        eventually(TIMEOUT, || server.total_server_connections() == CAP),
         "the endpoint alone holds the cap"
     );
+    flood.settle(&server, strict);
     let (_, high_ior) = lanes(&server);
     // Each new connection to the ORB's endpoint sheds one there, whose
     // place goes to the lanes' promises.
     flood.open(&server, &main, CAP);
-    assert_eq!(
-        flood.settle(&server),
-        CAP - 2 * (CAP / 6),
-        "the lanes' promises are left"
-    );
+    let open = flood.settle(&server, strict);
+    // Exactly, where the shed connections have closed when the new ones
+    // come.
+    let left = CAP - 2 * (CAP / 6);
+    assert!(open <= left, "{open}: the lanes' promises are taken");
+    assert!(!strict || open == left, "{open}");
     high_lane_served(&server, &high_ior);
+}
+
+#[test]
+fn a_pool_created_while_an_event_loop_holds_the_cap_gets_its_promise_as_the_flood_goes_on() {
+    late_pool(ServerStrategy::LeaderFollowers);
+}
+
+#[test]
+fn a_pool_created_while_connection_threads_hold_the_cap_gets_its_promise_as_the_flood_goes_on() {
+    late_pool(ServerStrategy::ThreadPerConnection);
 }

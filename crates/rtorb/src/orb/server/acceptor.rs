@@ -28,7 +28,8 @@ pub(super) enum Room {
     /// new one.
     Freed(OpenConnection),
     /// The shed connection is closing (its thread closes it): the new one
-    /// is counted in at once, and the count comes back when it has.
+    /// is counted in at once (unless the place is owed to another lane),
+    /// and the count comes back when it has.
     Closing,
     /// No connection may be shed.
     None,
@@ -68,11 +69,12 @@ pub(super) fn accept_pending(
                     Some(open) => Some(open),
                     None => match shed() {
                         Room::Freed(open) => core.in_place_of(open),
-                        Room::Closing => Some(core.admit_shedding()),
+                        Room::Closing => core.admit_shedding(),
                         Room::None => None,
                     },
                 };
-                // Nothing to shed: the connection is closed at once.
+                // Nothing to shed, or the place is owed to another lane:
+                // the connection is closed at once.
                 let Some(open) = open else {
                     Connection::refuse_at_cap(core, transport);
                     continue;

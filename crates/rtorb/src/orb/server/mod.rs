@@ -490,10 +490,15 @@ impl ServerCore {
     }
 
     /// Counts in a connection admitted in place of one being shed, which
-    /// counts itself out when it has closed.
-    pub(crate) fn admit_shedding(self: &Arc<Self>) -> OpenConnection {
+    /// counts itself out when it has closed; `None` if the cap owes part
+    /// of a promise to another core (the place goes to it, as in
+    /// [`ServerCore::in_place_of`]).
+    pub(crate) fn admit_shedding(self: &Arc<Self>) -> Option<OpenConnection> {
+        if self.cap.owes() {
+            return None;
+        }
         self.share.force(&self.cap);
-        OpenConnection(Arc::clone(self))
+        Some(OpenConnection(Arc::clone(self)))
     }
 
     /// Connections open now.
