@@ -1,9 +1,9 @@
 //! A flood on a low lane's endpoint leaves a high lane's clients served:
 //! connections up to the low lane's cap (idle ones and stalled half GIOP
 //! headers), random bytes, a request announcing most of the memory
-//! budget, and a client that never reads its replies. Each lane counts
-//! its connections under the cap and charges its octets to a budget of
-//! its own, so the high lane's clients (a connection held from before the
+//! budget, and a client that never reads its replies. Each lane has a
+//! share of the connection cap that no other lane takes, and charges its
+//! octets to a budget of its own, so the high lane's clients (a connection held from before the
 //! flood, and a new one opened during it) make every call, large requests
 //! charged to a budget included, while the low lane sheds and refuses.
 //!
@@ -29,7 +29,7 @@ use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-/// The connection cap (per lane).
+/// The connection cap (of the whole ORB, a share of it promised to each lane).
 const CAP: usize = 16;
 /// The memory budget (per lane).
 const BUDGET: usize = 256 * 1024;

@@ -465,6 +465,9 @@ impl OrbBuilder {
         }
         let endpoints: Vec<Box<dyn Endpoint>> =
             acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
+        if acceptors.is_empty() {
+            server.leave_cap();
+        }
         let threads = match config.server_strategy {
             _ if acceptors.is_empty() => Vec::new(),
             ServerStrategy::ThreadPerConnection => {
@@ -770,7 +773,8 @@ impl Orb {
         self.client.idle_connections()
     }
 
-    /// The server connections open now (accepted, not yet closed).
+    /// The server connections open now (accepted, not yet closed) on the
+    /// ORB's own endpoints.
     pub fn server_connections(&self) -> usize {
         self.server.open_connections()
     }
@@ -791,9 +795,11 @@ impl Orb {
         self.server.buffered_bytes() + lanes
     }
 
-    /// The most server connections open at once: the configured
+    /// The most server connections open at once, on the ORB's own
+    /// endpoints and its lanes' together: the configured
     /// [`OrbConfig::max_connections`], or the cap derived from the
-    /// descriptor limit (see [`derived_max_connections`]).
+    /// descriptor limit (see [`derived_max_connections`]); see
+    /// [`Orb::total_server_connections`].
     pub fn max_server_connections(&self) -> usize {
         self.server.max_connections()
     }

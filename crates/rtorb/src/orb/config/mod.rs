@@ -144,8 +144,12 @@ pub struct OrbConfig {
     /// 0 (the default): derived from the process's descriptor limit, which
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](super::derived_max_connections)).
-    /// The cap holds per lane of a thread pool as well: the connections
-    /// to a lane's endpoints are counted and shed within that lane.
+    /// The cap bounds the connections of the ORB's own endpoints and of
+    /// every thread pool lane together; each of them is promised a share
+    /// the others never take, and a lane's connections are shed within
+    /// that lane (see [`Orb::total_server_connections`]).
+    ///
+    /// [`Orb::total_server_connections`]: super::Orb::total_server_connections
     pub max_connections: usize,
     /// How many connections may wait to be accepted on each listening
     /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's

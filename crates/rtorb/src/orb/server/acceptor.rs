@@ -22,6 +22,19 @@ use crate::transport::{Acceptor, Transport, TransportError};
 /// loop, between polls).
 const ACCEPT_POLL: Duration = Duration::from_millis(5);
 
+/// What shedding a connection made room with, at the cap.
+pub(super) enum Room {
+    /// The shed connection has closed: its place in the count, for the
+    /// new one.
+    Freed(OpenConnection),
+    /// The shed connection is closing (its thread closes it): the new one
+    /// is counted in at once (unless the place is owed to another lane),
+    /// and the count comes back when it has.
+    Closing,
+    /// No connection may be shed.
+    None,
+}
+
 /// How a round of accepts ended.
 pub(super) enum Pending {
     /// No connection is waiting.
@@ -37,24 +50,34 @@ pub(super) enum Pending {
 /// Accepts the waiting connections, at most `most`, and hands each one
 /// admitted to `serve`; at the limit, `shed` closes (or starts closing) a
 /// connection to make room, or says that none may be shed.
+///
+/// A connection shed by the event loop has closed when `shed` returns,
+/// and the new one takes its place in the count (another lane, admitting
+/// at the same time, cannot take it in between), unless the place is owed
+/// to another lane (see `ServerCore::in_place_of`).
 pub(super) fn accept_pending(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
     most: usize,
-    mut shed: impl FnMut() -> bool,
+    mut shed: impl FnMut() -> Room,
     mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
 ) -> Pending {
     for _ in 0..most {
         match acceptor.accept() {
             Ok(transport) => {
                 let open = match core.admit() {
-                    Some(open) => open,
-                    None if shed() => core.admit_shedding(),
-                    // Nothing to shed: the connection is closed at once.
-                    None => {
-                        Connection::refuse_at_cap(core, transport);
-                        continue;
-                    }
+                    Some(open) => Some(open),
+                    None => match shed() {
+                        Room::Freed(open) => core.in_place_of(open),
+                        Room::Closing => core.admit_shedding(),
+                        Room::None => None,
+                    },
+                };
+                // Nothing to shed, or the place is owed to another lane:
+                // the connection is closed at once.
+                let Some(open) = open else {
+                    Connection::refuse_at_cap(core, transport);
+                    continue;
                 };
                 serve(transport, open);
             }
@@ -78,7 +101,7 @@ pub(super) fn accept_pending(
 pub(super) fn accept_loop(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
-    mut shed: impl FnMut() -> bool,
+    mut shed: impl FnMut() -> Room,
     mut serve: impl FnMut(Box<dyn Transport>, OpenConnection),
 ) {
     const LISTENER: Token = Token(0);

@@ -14,7 +14,8 @@
 //! event loops): an eighth of the limit, at least 64; divided by the
 //! descriptors one connection takes (two under thread-per-connection,
 //! whose shutdown wakes blocked reads through a second descriptor, one
-//! otherwise); and at least 16.
+//! otherwise); and at least 16. The cap bounds the connections of the
+//! ORB's own endpoints and of its thread pool lanes together (`shares.rs`).
 //!
 //! [`OrbConfig::max_connections`]: crate::orb::OrbConfig::max_connections
 

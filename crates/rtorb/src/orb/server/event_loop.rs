@@ -56,7 +56,7 @@ use crate::sync::{Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::acceptor::{Pending, accept_pending};
+use super::acceptor::{Pending, Room, accept_pending};
 use super::connection::{Connection, Progress};
 use super::shedding::Activity;
 use super::{OpenConnection, ServerCore};
@@ -619,8 +619,8 @@ impl EventLoop {
     /// At the connection cap: closes the connection to shed (see
     /// `shedding.rs`), if one may be: the first in shedding order that no
     /// thread is serving (one claimed and waiting in the queue is taken
-    /// from it: its turn finds it gone).
-    fn shed(&self, table: &Table) -> bool {
+    /// from it: its turn finds it gone), whose place goes to the new one.
+    fn shed(&self, table: &Table) -> Room {
         let mut candidates: Vec<((u8, u64), Arc<Slot>)> = table
             .slots
             .iter()
@@ -642,10 +642,9 @@ impl EventLoop {
             self.set_deadline(&slot, 0);
             slot.state.store(CLOSED, Ordering::Release);
             live.connection.shed(&self.core);
-            self.remove(slot.index, live);
-            return true;
+            return Room::Freed(self.remove(slot.index, live));
         }
-        false
+        Room::None
     }
 
     /// Claims every idle connection whose timeout is due.
@@ -747,7 +746,7 @@ impl EventLoop {
         }
     }
 
-    fn remove(&self, index: usize, mut live: Live) {
+    fn remove(&self, index: usize, mut live: Live) -> OpenConnection {
         let fd = live.connection.transport().as_raw_fd();
         let _ = self.registry.deregister(&mut SourceFd(&fd));
         live.connection.close(&self.core);
@@ -755,6 +754,7 @@ impl EventLoop {
         // find it closed) until the leader frees its place.
         lock(&self.closed).push(index);
         self.has_closed.store(true, Ordering::Release);
+        live._open
     }
 
     /// After the last thread: closes every connection with

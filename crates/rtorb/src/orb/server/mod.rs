@@ -62,7 +62,8 @@
 //!
 //! 1. `strategy.rs`: the names of the strategies; `budget.rs`: the
 //!    memory budget (no dependencies); `descriptors.rs`: the descriptor
-//!    limit and the connection cap derived from it;
+//!    limit and the connection cap derived from it; `shares.rs`: the cap
+//!    shared by the ORB's endpoints and its lanes;
 //! 2. `write.rs` and `read.rs`: the two halves of a connection;
 //!    `shedding.rs`: choosing the connection to shed at the cap;
 //!    `linger.rs`: the close of a connection whose message was refused;
@@ -88,6 +89,7 @@ mod leader_followers;
 mod linger;
 mod reactive;
 mod read;
+mod shares;
 mod shedding;
 pub mod strategy;
 mod thread_per_connection;
@@ -96,7 +98,7 @@ mod write;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -109,6 +111,7 @@ use crate::rt::{LaneId, Priority, PriorityControl};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
+use shares::{ConnectionCap, Share};
 use shedding::Activity;
 
 use super::OrbConfig;
@@ -138,7 +141,8 @@ pub(crate) struct ServerLimits {
     pub(crate) incomplete_message_timeout: Duration,
     /// How long a connection may stay idle, if there is a limit.
     pub(crate) idle_timeout: Option<Duration>,
-    /// The most open connections (resolved: never 0).
+    /// The most open connections of the ORB's endpoints and its lanes
+    /// together (resolved: never 0).
     pub(crate) max_connections: usize,
     /// The most reply octets queued for one connection before its input
     /// is no longer read.
@@ -189,8 +193,11 @@ pub(crate) struct ServerCore {
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
     pub(crate) limits: ServerLimits,
-    /// Connections open (accepted and not yet closed).
-    open: AtomicUsize,
+    /// The connection cap, shared with the lanes (see `shares.rs`).
+    cap: Arc<ConnectionCap>,
+    /// This core's share of it, which counts its open connections
+    /// (accepted and not yet closed).
+    share: Arc<Share>,
     /// Wakes the event loops on shutdown.
     wakers: Mutex<Vec<Arc<mio::Waker>>>,
     /// Handles on the connections whose threads block in reads with no
@@ -224,12 +231,15 @@ impl ServerCore {
         invoker: Arc<dyn Invoker>,
         adapters: Arc<AdapterTable>,
     ) -> ServerCore {
+        let cap = ConnectionCap::new(limits.max_connections);
+        let share = cap.join();
         ServerCore {
             adapters,
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
             limits,
-            open: AtomicUsize::new(0),
+            cap,
+            share,
             wakers: Mutex::new(Vec::new()),
             readers: Mutex::new(Readers::default()),
             invoker,
@@ -241,20 +251,21 @@ impl ServerCore {
     }
 
     /// A core for the connections of `lane`: the same object adapters,
-    /// limits, invoker and priorities, and state of its own (its stop
-    /// flag, its wakers, its count of open connections under the
-    /// connection cap, and a memory budget of the configured size with
+    /// limits, invoker and priorities, a share of its own of the
+    /// connection cap (see `shares.rs`), and state of its own (its stop
+    /// flag, its wakers, and a memory budget of the configured size with
     /// its block pool), so that nothing on a lane's request path is
     /// shared with another lane but the lock-free demultiplexing, and
-    /// what a lane's peers hold (connections, octets) never refuses
-    /// another lane's.
+    /// what a lane's peers hold (connections beyond the lane's promise,
+    /// octets) never refuses another lane's.
     pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
         ServerCore {
             adapters: Arc::clone(&self.adapters),
             stopping: AtomicBool::new(false),
             connections: Mutex::new(Vec::new()),
             limits: self.limits,
-            open: AtomicUsize::new(0),
+            cap: Arc::clone(&self.cap),
+            share: self.cap.join(),
             wakers: Mutex::new(Vec::new()),
             readers: Mutex::new(Readers::default()),
             invoker: Arc::clone(&self.invoker),
@@ -411,9 +422,10 @@ impl ServerCore {
     }
 
     /// At the connection cap: chooses a watched connection to shed (see
-    /// `shedding.rs`) and ends its read, after which its thread closes it;
-    /// `false` if none may be shed.
-    fn shed_watched(&self) -> bool {
+    /// `shedding.rs`) and ends its read, after which its thread closes it
+    /// (so the new connection is counted in at once, see
+    /// `ServerCore::admit_shedding`); `Room::None` if none may be shed.
+    fn shed_watched(&self) -> acceptor::Room {
         let mut readers = self.readers.lock();
         let chosen = shedding::choose(
             readers
@@ -425,9 +437,9 @@ impl ServerCore {
         match chosen.and_then(|i| readers.handles.get_mut(i)) {
             Some((_, handle, activity)) if activity.mark_shed() => {
                 let _ = handle.shutdown(std::net::Shutdown::Read);
-                true
+                acceptor::Room::Closing
             }
-            _ => false,
+            _ => acceptor::Room::None,
         }
     }
 
@@ -444,16 +456,13 @@ impl ServerCore {
         self.wakers.lock().push(waker);
     }
 
-    /// Counts a newly accepted connection in, unless the limit is reached
-    /// (then the caller closes it). The returned guard counts it out.
+    /// Counts a newly accepted connection in, unless this core's share of
+    /// the connection cap is used up (then the caller sheds one to make
+    /// room, or closes it). The returned guard counts it out.
     pub(crate) fn admit(self: &Arc<Self>) -> Option<OpenConnection> {
-        let max = self.limits.max_connections;
-        self.open
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| OpenConnection(Arc::clone(self)))
+        self.share
+            .admit(&self.cap)
+            .then(|| OpenConnection(Arc::clone(self)))
     }
 
     /// Octets charged to the memory budget now: large messages being
@@ -462,21 +471,51 @@ impl ServerCore {
         self.budget.used()
     }
 
-    /// The most connections open at once.
+    /// The most connections open at once, of every core sharing the cap.
     pub(crate) fn max_connections(&self) -> usize {
         self.limits.max_connections
     }
 
+    /// The count of `shed`, a connection just shed and closed, for the
+    /// new one that takes its place; unless the cap owes part of a
+    /// promise to another core (one that joined while the others held
+    /// what it was promised): then the place goes to it, and the new
+    /// connection is admitted only if the rule lets it in.
+    pub(crate) fn in_place_of(self: &Arc<Self>, shed: OpenConnection) -> Option<OpenConnection> {
+        if !self.cap.owes() {
+            return Some(shed);
+        }
+        drop(shed);
+        self.admit()
+    }
+
     /// Counts in a connection admitted in place of one being shed, which
-    /// counts itself out when it has closed.
-    pub(crate) fn admit_shedding(self: &Arc<Self>) -> OpenConnection {
-        self.open.fetch_add(1, Ordering::AcqRel);
-        OpenConnection(Arc::clone(self))
+    /// counts itself out when it has closed; `None` if the cap owes part
+    /// of a promise to another core (the place goes to it, as in
+    /// [`ServerCore::in_place_of`]).
+    pub(crate) fn admit_shedding(self: &Arc<Self>) -> Option<OpenConnection> {
+        if self.cap.owes() {
+            return None;
+        }
+        self.share.force(&self.cap);
+        Some(OpenConnection(Arc::clone(self)))
     }
 
     /// Connections open now.
     pub(crate) fn open_connections(&self) -> usize {
-        self.open.load(Ordering::Acquire)
+        self.share.open()
+    }
+
+    /// Connections open now on every core sharing the cap: the ORB's
+    /// endpoints and its lanes.
+    pub(crate) fn all_open_connections(&self) -> usize {
+        self.cap.open()
+    }
+
+    /// Gives this core's share of the connection cap back to the others
+    /// (the ORB's own endpoints, when it listens on none).
+    pub(crate) fn leave_cap(&self) {
+        self.cap.leave(&self.share);
     }
 
     /// Joins every connection thread (after the acceptors have stopped).
@@ -519,7 +558,15 @@ pub(crate) struct OpenConnection(Arc<ServerCore>);
 
 impl Drop for OpenConnection {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::AcqRel);
+        self.0.share.close(&self.0.cap);
+    }
+}
+
+impl Drop for ServerCore {
+    /// A core's share of the connection cap goes back to the others when
+    /// its last connection is gone (a lane that ends).
+    fn drop(&mut self) {
+        self.cap.leave(&self.share);
     }
 }
 

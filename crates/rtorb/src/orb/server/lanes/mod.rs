@@ -4,16 +4,19 @@
 //!
 //! A lane has a [`ServerCore`] of its own ([`ServerCore::for_lane`]): its
 //! stop flag, wakers, event loop (with its leader lock and connection
-//! table), its count of open connections under the connection cap and
-//! its memory budget (of the configured size, with the block pool of
-//! fragments held for reassembly) belong to it alone, and it shares with
-//! the other lanes only the object adapters (read without locks on the
-//! request path) and the priority control (immutable). So a flood of
-//! connections or of octets on one lane's endpoints is shed and refused
-//! within that lane: it never sheds another lane's connections nor
-//! refuses another lane's requests. What all lanes share is the
-//! process's descriptor limit, which the cap (at most seven eighths of
-//! it, see `descriptors.rs`) leaves a reserve of. The thread that reads a request runs
+//! table), its share of the connection cap and its memory budget (of the
+//! configured size, with the block pool of fragments held for reassembly)
+//! belong to it alone, and it shares with the other lanes only the object
+//! adapters (read without locks on the request path), the priority
+//! control (immutable) and the accounting of the connection cap (one
+//! atomic word, touched when a connection is accepted or closed). So a
+//! flood of connections or of octets on one lane's endpoints is shed and
+//! refused within that lane: it never sheds another lane's connections
+//! nor refuses another lane's requests. What all lanes share is the
+//! process's descriptor limit: the cap (at most seven eighths of it, see
+//! `descriptors.rs`) bounds the connections of every lane and of the
+//! ORB's own endpoints together, each of them promised a share of it that
+//! the others never take (`shares.rs`). The thread that reads a request runs
 //! it, at the lane's priority, which the thread already has: the upcall
 //! changes no priority (`PriorityControl::run_at` of a thread at the
 //! priority asked is a plain call). So a lane never waits for another

@@ -1,0 +1,228 @@
+//! The lanes of a thread pool and the ORB's own endpoints share one
+//! connection cap, the bound on the process's server descriptors: floods
+//! on the low lane and on the ORB's endpoint at once never hold more
+//! server connections than the cap together, and a new client of the
+//! high lane still connects and is served, within the share of the cap
+//! promised to its lane, even when its pool was created while the ORB's
+//! endpoint held the whole cap.
+//!
+//! Priorities are nice values (SCHED_OTHER): the test needs no real-time
+//! privilege and cannot starve the machine.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::net::{endpoint_address, iiop_address};
+use rtorb_test_support::wait::eventually;
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+/// The connection cap of the whole ORB.
+const CAP: usize = 24;
+/// Connections of each flood: many more than the cap.
+const FLOOD: usize = 4 * CAP;
+
+fn low() -> Priority {
+    Priority::MIN
+}
+
+/// A priority that maps to a nice value between the low lane's and 0.
+fn high() -> Priority {
+    Priority::new(8_000).unwrap()
+}
+
+/// A flood connection to `address`: idle, or (every other one) with a
+/// stalled half GIOP header.
+fn flood_connection(address: &str, i: usize) -> TcpStream {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_write_timeout(Some(TIMEOUT)).unwrap();
+    if i % 2 == 1 {
+        // The server may have closed it already.
+        let _ = s.write_all(b"GIOP\x01\x02");
+    }
+    s.set_nonblocking(true).unwrap();
+    s
+}
+
+/// Whether the server closed `s` (it read the end, or `CloseConnection`
+/// and then the end), looking without waiting.
+fn closed_by_server(s: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 256];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+/// The server: an ORB listening on its own endpoint, with a cap of
+/// [`CAP`], its main endpoint served under `strategy`.
+fn server(strategy: ServerStrategy) -> Orb {
+    let server = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .server_strategy(strategy)
+        .sched_policy(SchedPolicy::Other)
+        .max_connections(CAP)
+        .build()
+        .unwrap();
+    assert_eq!(server.max_server_connections(), CAP);
+    server
+}
+
+/// A pool of a low and a high lane on `server`, and the address of the
+/// low lane and the reference to `High`, served in the high lane.
+fn lanes(server: &Orb) -> (String, String) {
+    let pool = server
+        .create_threadpool(
+            ThreadpoolConfig::new()
+                .lane(LaneConfig::new(low()).static_threads(1))
+                .lane(LaneConfig::new(high()).static_threads(1)),
+        )
+        .unwrap();
+    let hi = server
+        .activate_with_key_at(
+            &b"High"[..],
+            Arc::new(CubitSkeleton(CubitImpl::default())),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .unwrap();
+    let lanes = server.lane_endpoints(pool).unwrap();
+    assert_eq!(lanes[0].0, low());
+    (
+        endpoint_address(&lanes[0].1[0]),
+        server.object_to_string(&hi).unwrap(),
+    )
+}
+
+/// Flood connections, each with whether the server has closed it.
+struct Flood {
+    connections: Vec<(TcpStream, bool)>,
+    /// The most server connections seen open at once.
+    most: usize,
+}
+
+impl Flood {
+    fn new() -> Flood {
+        Flood {
+            connections: Vec::new(),
+            most: 0,
+        }
+    }
+
+    /// Opens `count` connections to each of `targets`, interleaved.
+    fn open(&mut self, server: &Orb, targets: &[String], count: usize) {
+        for i in 0..count {
+            for target in targets {
+                self.connections.push((flood_connection(target, i), false));
+                self.most = self.most.max(server.total_server_connections());
+            }
+        }
+    }
+
+    /// Waits until every flood connection has been taken (it is open on
+    /// the server, or the server shed it or refused it), and checks that
+    /// the server never held more connections than the cap, if `strict`;
+    /// how many it holds.
+    ///
+    /// Not strict: under thread-per-connection a connection admitted in
+    /// place of one being shed is counted before the shed one, which its
+    /// own thread closes, has counted itself out.
+    fn settle(&mut self, server: &Orb, strict: bool) -> usize {
+        let settled = eventually(TIMEOUT, || {
+            let open = server.total_server_connections();
+            self.most = self.most.max(open);
+            for (s, closed) in self.connections.iter_mut().filter(|(_, c)| !*c) {
+                *closed = closed_by_server(s);
+            }
+            let closed = self.connections.iter().filter(|(_, c)| *c).count();
+            closed + open >= self.connections.len()
+        });
+        let open = server.total_server_connections();
+        assert!(settled, "the floods were not all taken: {open} open");
+        self.most = self.most.max(open);
+        assert!(
+            !strict || self.most <= CAP,
+            "{} server connections open, over the cap",
+            self.most
+        );
+        open
+    }
+}
+
+/// A new client of `High` connects and is served, and the server still
+/// holds no more connections than the cap.
+fn high_lane_served(server: &Orb, high_ior: &str) {
+    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let late: Cubit = client
+        .string_to_object(high_ior)
+        .unwrap()
+        .unchecked_narrow();
+    for i in 0..20 {
+        assert_eq!(late.cube_long(i).ok(), Some(i * i * i), "call {i}");
+    }
+    let open = server.total_server_connections();
+    assert!(open <= CAP, "{open} server connections open, over the cap");
+}
+
+#[test]
+fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
+{
+    let server = server(ServerStrategy::LeaderFollowers);
+    let (low_address, high_ior) = lanes(&server);
+    let mut flood = Flood::new();
+    flood.open(&server, &[low_address, iiop_address(&server)], FLOOD);
+    let open = flood.settle(&server, true);
+    // The floods hold all the cap but the high lane's promise: a sixth of
+    // it (half of an equal part for each of the three endpoints).
+    assert_eq!(open, CAP - CAP / 6, "flood connections held");
+    high_lane_served(&server, &high_ior);
+}
+
+/// The ORB's endpoint, under `strategy`, holds the whole cap when a pool
+/// is created; the flood goes on; a new client of the high lane is served.
+fn late_pool(strategy: ServerStrategy) {
+    let strict = strategy != ServerStrategy::ThreadPerConnection;
+    let server = server(strategy);
+    let main = [iiop_address(&server)];
+    let mut flood = Flood::new();
+    flood.open(&server, &main, FLOOD);
+    assert!(
+        eventually(TIMEOUT, || server.total_server_connections() == CAP),
+        "the endpoint alone holds the cap"
+    );
+    flood.settle(&server, strict);
+    let (_, high_ior) = lanes(&server);
+    // Each new connection to the ORB's endpoint sheds one there, whose
+    // place goes to the lanes' promises.
+    flood.open(&server, &main, CAP);
+    flood.settle(&server, strict);
+    // A shed connection counts itself out once closed, which its client
+    // may see first; then what the lanes' promises leave of the cap is
+    // held, exactly where the shed connections have closed when the new
+    // ones come.
+    let left = CAP - 2 * (CAP / 6);
+    let came_down = eventually(TIMEOUT, || {
+        let open = server.total_server_connections();
+        open == left || (!strict && open < left)
+    });
+    let open = server.total_server_connections();
+    assert!(came_down, "{open}: the lanes' promises are taken");
+    high_lane_served(&server, &high_ior);
+}
+
+#[test]
+fn a_pool_created_while_an_event_loop_holds_the_cap_gets_its_promise_as_the_flood_goes_on() {
+    late_pool(ServerStrategy::LeaderFollowers);
+}
+
+#[test]
+fn a_pool_created_while_connection_threads_hold_the_cap_gets_its_promise_as_the_flood_goes_on() {
+    late_pool(ServerStrategy::ThreadPerConnection);
+}
