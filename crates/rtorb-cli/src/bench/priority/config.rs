@@ -53,7 +53,9 @@ impl Configuration {
                     LaneConfig::new(fifo(HIGH_FIFO)?)
                         .static_threads(HIGH_LANE_THREADS)
                         .cpus(self.high_cpus()),
-                    LaneConfig::new(fifo(LOW_FIFO)?).static_threads(LOW_LANE_THREADS),
+                    LaneConfig::new(fifo(LOW_FIFO)?)
+                        .static_threads(LOW_LANE_THREADS)
+                        .cpus(self.other_cpus()),
                 ],
                 ..OrbConfig::default()
             }),
@@ -63,8 +65,9 @@ impl Configuration {
     /// The CPUs of the high-priority path: in the real-time configuration,
     /// on a machine of two CPUs or more, C0 and the high lane share the
     /// last CPU (a request and its reply then wake their threads without
-    /// crossing CPUs), and everything else may run anywhere; otherwise
-    /// none (any CPU).
+    /// crossing CPUs), the low lane runs on the others
+    /// ([`Configuration::other_cpus`]), and the low client threads may run
+    /// anywhere; otherwise none (any CPU).
     pub(crate) fn high_cpus(self) -> Vec<usize> {
         match self {
             Configuration::Conventional => Vec::new(),
@@ -75,11 +78,14 @@ impl Configuration {
         }
     }
 
-    /// The CPUs a flood's attacker is kept on: in the real-time
+    /// The CPUs of the low lane and of a flood's attacker: in the real-time
     /// configuration, every CPU but [`Configuration::high_cpus`], as a
-    /// real-time system steers the interrupts and the protocol work of
-    /// traffic it does not serve first away from the CPU of its
-    /// high-priority path; otherwise none (any CPU).
+    /// real-time system keeps the work of traffic it does not serve first
+    /// (its threads, and the interrupts and protocol work of its packets)
+    /// away from the CPU of its high-priority path; otherwise none (any
+    /// CPU). A low lane busy with a flood on the high lane's CPU would keep
+    /// that CPU saturated, and the kernel's own work there waiting, until
+    /// the kernel runs it ahead of every real-time thread.
     pub(crate) fn other_cpus(self) -> Vec<usize> {
         let high = self.high_cpus();
         if high.is_empty() {

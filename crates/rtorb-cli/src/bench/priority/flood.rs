@@ -9,11 +9,9 @@
 //! ([`Configuration::other_cpus`]): over loopback, the kernel's protocol
 //! work for a sender's packets runs on the sender's CPU, where on a
 //! network it would run on the CPU the interface's interrupts are steered
-//! to, which a real-time system keeps away from its high-priority path.
-//!
-//! [`Configuration::other_cpus`]: super::config::Configuration::other_cpus Where it aims is asked of
-//! the server with a `LocateRequest` for `Low` at the URL the server
-//! printed: the real-time server forwards it to the low lane's endpoint
+//! to, which a real-time system keeps away from its high-priority path
+//! (the low lane runs on those CPUs too). Where it aims is asked of the
+//! server with a `LocateRequest` for `Low` at the URL the server printed: the real-time server forwards it to the low lane's endpoint
 //! (the first IIOP profile of the forwarded reference), the others
 //! answer that the object is there (the server's port).
 //!
@@ -31,6 +29,8 @@
 //! whether C0's targets hold under each ([`judge`]): its mean within
 //! +10% of its unflooded mean at the smallest n (n = 1 by default), no
 //! missed call, and its p99 within twice its mean, at every n.
+//!
+//! [`Configuration::other_cpus`]: super::config::Configuration::other_cpus
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -433,8 +433,11 @@ pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
                         ));
                     }
                     if c0.missed > 0 {
-                        let was = was(&|c| c.missed.to_string());
-                        misses.push(format!("n = {n}: {} missed{was}", c0.missed));
+                        let was = was(&|c| c.missed_cell());
+                        misses.push(format!(
+                            "n = {n}: {} missed, {} of them the timer's{was}",
+                            c0.missed, c0.missed_late_wakeup
+                        ));
                     }
                     if c0.p99_us > P99_FACTOR * c0.mean_us {
                         let was = was(&|c| format!("{:.1} µs", c.p99_us));
