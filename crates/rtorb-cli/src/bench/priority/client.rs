@@ -139,7 +139,7 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
         let cpus = if high {
             plan.configuration.high_cpus()
         } else {
-            Vec::new()
+            plan.configuration.other_cpus()
         };
         let name = if high {
             "C0".to_owned()

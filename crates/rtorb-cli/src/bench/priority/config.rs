@@ -65,9 +65,9 @@ impl Configuration {
     /// The CPUs of the high-priority path: in the real-time configuration,
     /// on a machine of two CPUs or more, C0 and the high lane share the
     /// last CPU (a request and its reply then wake their threads without
-    /// crossing CPUs), the low lane runs on the others
-    /// ([`Configuration::other_cpus`]), and the low client threads may run
-    /// anywhere; otherwise none (any CPU).
+    /// crossing CPUs), and the low lane and the low client threads run on
+    /// the others ([`Configuration::other_cpus`]); otherwise none (any
+    /// CPU).
     pub(crate) fn high_cpus(self) -> Vec<usize> {
         match self {
             Configuration::Conventional => Vec::new(),
@@ -78,14 +78,14 @@ impl Configuration {
         }
     }
 
-    /// The CPUs of the low lane and of a flood's attacker: in the real-time
+    /// The CPUs of the low lane, the low client threads and a flood's
+    /// attacker: in the real-time
     /// configuration, every CPU but [`Configuration::high_cpus`], as a
     /// real-time system keeps the work of traffic it does not serve first
     /// (its threads, and the interrupts and protocol work of its packets)
     /// away from the CPU of its high-priority path; otherwise none (any
-    /// CPU). A low lane busy with a flood on the high lane's CPU would keep
-    /// that CPU saturated, and the kernel's own work there waiting, until
-    /// the kernel runs it ahead of every real-time thread.
+    /// CPU). With the low lane free to run on C0's CPU, a garbage flood it
+    /// served raised C0's mean and p99 at small n (BENCHMARKS.md).
     pub(crate) fn other_cpus(self) -> Vec<usize> {
         let high = self.high_cpus();
         if high.is_empty() {
