@@ -64,3 +64,18 @@ pub fn try_read_message(stream: &mut impl Read) -> Option<Message> {
     stream.read_exact(&mut whole[12..]).ok()?;
     decode_message(whole.into()).ok()
 }
+
+/// Whether the server closed `s` (it read the end, or `CloseConnection`
+/// and then the end), looking without waiting: `s` is made non-blocking.
+pub fn closed_by_server(s: &mut std::net::TcpStream) -> bool {
+    s.set_nonblocking(true).expect("a non-blocking socket");
+    let mut buf = [0u8; 256];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(_) => return true,
+        }
+    }
+}

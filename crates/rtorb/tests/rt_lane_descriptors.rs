@@ -9,7 +9,7 @@
 //! Priorities are nice values (SCHED_OTHER): the test needs no real-time
 //! privilege and cannot starve the machine.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use std::time::Duration;
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::net::{endpoint_address, iiop_address};
+use rtorb_test_support::net::{closed_by_server, endpoint_address, iiop_address};
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -46,20 +46,6 @@ fn flood_connection(address: &str, i: usize) -> TcpStream {
     }
     s.set_nonblocking(true).unwrap();
     s
-}
-
-/// Whether the server closed `s` (it read the end, or `CloseConnection`
-/// and then the end), looking without waiting.
-fn closed_by_server(s: &mut TcpStream) -> bool {
-    let mut buf = [0u8; 256];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
-            Err(_) => return true,
-        }
-    }
 }
 
 /// The server: an ORB listening on its own endpoint, with a cap of

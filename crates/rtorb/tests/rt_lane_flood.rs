@@ -24,7 +24,7 @@ use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::net::endpoint_address;
+use rtorb_test_support::net::{closed_by_server, endpoint_address};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
 
@@ -142,21 +142,6 @@ impl Fixture {
         s.set_read_timeout(Some(TIMEOUT)).unwrap();
         s.set_write_timeout(Some(TIMEOUT)).unwrap();
         s
-    }
-}
-
-/// Whether the server closed `s` (it read the end, or `CloseConnection`
-/// and then the end), looking without waiting.
-fn closed_by_server(s: &mut TcpStream) -> bool {
-    s.set_nonblocking(true).unwrap();
-    let mut buf = [0u8; 256];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
-            Err(_) => return true,
-        }
     }
 }
 

@@ -8,25 +8,15 @@
 
 mod rt_support;
 
-use rt_support::{Noting, Upcall, jacorb_client};
-use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
-use rtorb_test_support::priority::activate_in_poa;
+use rt_support::{Noting, Upcall, jacorb_client, noting_in_poa, two_lane_server};
+use rtorb::rt::{Priority, PriorityModelPolicy};
 
 const CALLS: u32 = 10;
 
 /// Runs JacORB's client on a Cubit in a POA of `model`; where its upcalls
 /// ran.
 fn jacorb_calls(model: PriorityModelPolicy) -> Vec<Upcall> {
-    // Nice values: no privilege needed for the priorities used here.
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap();
-    let noting = Noting::new();
-    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
-    let ior = orb.object_to_string(&object).unwrap();
+    let (orb, noting, ior) = noting_in_poa(model);
     let output = jacorb_client(&ior, CALLS);
     orb.shutdown();
     let seen = noting.seen();
@@ -51,16 +41,7 @@ fn jacorb_requests_run_at_the_client_propagated_default() {
 #[test]
 fn jacorb_reaches_a_lane_object_through_its_forward() {
     let (low, high) = (Priority::new(0).unwrap(), Priority::new(8_000).unwrap());
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .threadpool(
-            ThreadpoolConfig::new()
-                .lane(LaneConfig::new(low))
-                .lane(LaneConfig::new(high)),
-        )
-        .build()
-        .unwrap();
+    let (orb, main) = two_lane_server(low, high);
     let (in_high, in_low) = (Noting::new(), Noting::new());
     orb.activate_with_key_at(
         &b"High"[..],
@@ -74,7 +55,6 @@ fn jacorb_reaches_a_lane_object_through_its_forward() {
         PriorityModelPolicy::server_declared(low),
     )
     .unwrap();
-    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
     let high_output = jacorb_client(&format!("corbaloc::1.2@{main}/High"), CALLS);
     let low_output = jacorb_client(&format!("corbaloc::1.2@{main}/Low"), CALLS);
     orb.shutdown();

@@ -6,24 +6,13 @@
 
 mod rt_support;
 
-use rt_support::{Noting, cubit_client};
-use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rt_support::{Noting, cubit_client, two_lane_server};
+use rtorb::rt::{Priority, PriorityModelPolicy};
 
 #[test]
 fn omniorb_reaches_a_lane_object_through_its_forward() {
     let (low, high) = (Priority::new(0).unwrap(), Priority::new(8_000).unwrap());
-    // Nice values: no privilege needed for the priorities used here.
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .threadpool(
-            ThreadpoolConfig::new()
-                .lane(LaneConfig::new(low))
-                .lane(LaneConfig::new(high)),
-        )
-        .build()
-        .unwrap();
+    let (orb, main) = two_lane_server(low, high);
     let noting = Noting::new();
     orb.activate_with_key_at(
         &b"High"[..],
@@ -31,7 +20,6 @@ fn omniorb_reaches_a_lane_object_through_its_forward() {
         PriorityModelPolicy::server_declared(high),
     )
     .unwrap();
-    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
     let output = cubit_client(&format!("corbaloc::1.2@{main}/High"));
     orb.shutdown();
     let seen = noting.seen();

@@ -6,23 +6,13 @@
 
 mod rt_support;
 
-use rt_support::{Noting, cubit_client};
-use rtorb::orb::Orb;
-use rtorb::rt::{Priority, PriorityModelPolicy, SchedPolicy};
-use rtorb_test_support::priority::activate_in_poa;
+use rt_support::{cubit_client, noting_in_poa};
+use rtorb::rt::{Priority, PriorityModelPolicy};
 
 /// Runs omniORB's `cubit_client` on a Cubit in a POA of `model`; the
 /// priorities its upcalls ran at.
 fn omniorb_calls(model: PriorityModelPolicy) -> Vec<Option<i16>> {
-    // Nice values: no privilege needed for the priorities used here.
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap();
-    let noting = Noting::new();
-    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
-    let ior = orb.object_to_string(&object).unwrap();
+    let (orb, noting, ior) = noting_in_poa(model);
     let output = cubit_client(&ior);
     orb.shutdown();
     let seen = noting.seen();

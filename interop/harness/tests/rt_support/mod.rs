@@ -8,11 +8,13 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rtorb::rt::Priority;
+use rtorb::orb::Orb;
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb_interop::ensure_peers;
 use rtorb_interop::process::run_to_end;
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb_test_support::priority::activate_in_poa;
 
 /// How long `cubit_client` may take, and each of its calls.
 pub const TIMEOUT: Duration = Duration::from_secs(20);
@@ -88,4 +90,37 @@ pub fn jacorb_client(target: &str, calls: u32) -> String {
         "JacORB's client failed ({status}): {output}"
     );
     output
+}
+
+/// A server with a noting Cubit in a POA of `model`: the ORB, the servant
+/// and the object's IOR. The priorities are nice values, so no privilege
+/// is needed.
+pub fn noting_in_poa(model: PriorityModelPolicy) -> (Orb, Arc<Noting>, String) {
+    let orb = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .unwrap();
+    let noting = Noting::new();
+    let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
+    let ior = orb.object_to_string(&object).unwrap();
+    (orb, noting, ior)
+}
+
+/// A server on a port of its own with a thread pool of two lanes, at
+/// `low` (lane 0) and `high` (lane 1), nice values (no privilege needed);
+/// its main endpoint as `HOST:PORT`.
+pub fn two_lane_server(low: Priority, high: Priority) -> (Orb, String) {
+    let orb = Orb::builder()
+        .listen("iiop://127.0.0.1:0")
+        .sched_policy(SchedPolicy::Other)
+        .threadpool(
+            ThreadpoolConfig::new()
+                .lane(LaneConfig::new(low))
+                .lane(LaneConfig::new(high)),
+        )
+        .build()
+        .unwrap();
+    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
+    (orb, main)
 }
