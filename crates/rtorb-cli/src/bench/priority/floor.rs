@@ -62,26 +62,34 @@ pub(crate) const LEGEND: &str = "machine floor (TCP echo, no ORB): C0's slots an
      SCHED_FIFO 90, on the CPU of the real-time configuration's C0; pre: measured before the \
      points, post: after them.";
 
-/// The options of `rtorb bench priority-echo`.
+/// The options of the floor's two processes' measuring thread (the
+/// echo's, the caller's).
 #[derive(Debug, Args)]
-pub(crate) struct EchoArgs {
-    /// Where to listen.
-    #[arg(long, default_value = "127.0.0.1:0", value_name = "HOST:PORT")]
-    listen: String,
-    /// The echo thread's scheduling (fifo: SCHED_FIFO 90; other:
-    /// SCHED_OTHER).
+pub(crate) struct EchoThreadArgs {
+    /// The thread's scheduling (fifo: SCHED_FIFO 90; other: SCHED_OTHER).
     #[arg(long, value_enum, default_value_t = Policy::Fifo)]
     policy: Policy,
-    /// The watchdog's deadline, ms (default: an hour).
+    /// The watchdog's deadline, ms (default: an hour for the echo; twice
+    /// the run, and 20 s, for the caller).
     #[arg(long = "watchdog-ms", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
     watchdog_ms: Option<u64>,
     /// Do not lock the process's memory.
     #[arg(long = "no-mlock")]
     no_mlock: bool,
-    /// The CPUs of the echo thread, comma-separated (default: any).
+    /// The thread's CPUs, comma-separated (default: any).
     #[arg(long, value_delimiter = ',', value_name = "CPU,...")]
     cpus: Vec<usize>,
+}
+
+/// The options of `rtorb bench priority-echo`.
+#[derive(Debug, Args)]
+pub(crate) struct EchoArgs {
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:0", value_name = "HOST:PORT")]
+    listen: String,
+    #[command(flatten)]
+    thread: EchoThreadArgs,
 }
 
 /// The options of `rtorb bench priority-echo-client`.
@@ -95,20 +103,8 @@ pub(crate) struct EchoClientArgs {
     #[arg(long = "duration-ms", default_value_t = 1000,
           value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     duration_ms: u64,
-    /// The calling thread's scheduling (fifo: SCHED_FIFO 90; other:
-    /// SCHED_OTHER).
-    #[arg(long, value_enum, default_value_t = Policy::Fifo)]
-    policy: Policy,
-    /// The watchdog's deadline, ms (default: twice the run, and 20 s).
-    #[arg(long = "watchdog-ms", value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    watchdog_ms: Option<u64>,
-    /// Do not lock the process's memory.
-    #[arg(long = "no-mlock")]
-    no_mlock: bool,
-    /// The CPUs of the calling thread, comma-separated (default: any).
-    #[arg(long, value_delimiter = ',', value_name = "CPU,...")]
-    cpus: Vec<usize>,
+    #[command(flatten)]
+    thread: EchoThreadArgs,
     /// The echo's address (`HOST:PORT`).
     address: String,
 }
@@ -195,18 +191,19 @@ fn echo(mut stream: TcpStream) {
 /// serves one connection after another from a thread at SCHED_FIFO 90
 /// until its standard input closes.
 pub(crate) fn run_echo(args: &EchoArgs) -> Result<String, String> {
-    if !args.no_mlock {
+    if !args.thread.no_mlock {
         lock_memory("priority-echo");
     }
     let listener = TcpListener::bind(&args.listen).map_err(|e| format!("{}: {e}", args.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     let watchdog = Watchdog::arm(
         "the priority benchmark's echo",
-        args.watchdog_ms
+        args.thread
+            .watchdog_ms
             .map_or(super::server::DEFAULT_WATCHDOG, Duration::from_millis),
     );
     let (ready, started) = mpsc::channel();
-    let (policy, cpus) = (args.policy, args.cpus.clone());
+    let (policy, cpus) = (args.thread.policy, args.thread.cpus.clone());
     std::thread::Builder::new()
         .name("echo".into())
         .spawn(move || {
@@ -252,7 +249,7 @@ fn call(stream: &mut TcpStream, k: u64) -> Result<(), String> {
 
 /// Runs `rtorb bench priority-echo-client`; its report as one JSON line.
 pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
-    if !args.no_mlock {
+    if !args.thread.no_mlock {
         lock_memory("priority-echo-client");
     }
     let mut stream =
@@ -263,12 +260,12 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())?;
     let watchdog = Watchdog::arm(
         format!("the echo client ({} Hz, {} ms)", args.hz, args.duration_ms),
-        args.watchdog_ms.map_or_else(
+        args.thread.watchdog_ms.map_or_else(
             || watchdog_deadline(args.duration_ms),
             Duration::from_millis,
         ),
     );
-    let (policy, cpus) = (args.policy, args.cpus.clone());
+    let (policy, cpus) = (args.thread.policy, args.thread.cpus.clone());
     let (hz, duration_ms) = (args.hz, args.duration_ms);
     // A thread of its own, as C0 has, so that the main thread keeps its
     // priority.
