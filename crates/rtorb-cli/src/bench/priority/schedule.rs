@@ -214,12 +214,21 @@ mod tests {
     /// A simulated clock: waiting moves it to the slot; each call takes
     /// the time `took` gives for its slot.
     fn simulate(schedule: Schedule, took: impl Fn(u64) -> u64) -> (SlotLog, Vec<u64>) {
+        simulate_waking(schedule, |t| t, took)
+    }
+
+    /// [`simulate`], the thread waking at `woke(t)` from a wait for `t`.
+    fn simulate_waking(
+        schedule: Schedule,
+        woke: impl Fn(u64) -> u64,
+        took: impl Fn(u64) -> u64,
+    ) -> (SlotLog, Vec<u64>) {
         let now = Cell::new(0u64);
         let issued = std::cell::RefCell::new(Vec::new());
         let log = run_slots::<()>(
             &schedule,
             || now.get(),
-            |t| now.set(now.get().max(t)),
+            |t| now.set(now.get().max(woke(t))),
             |k| {
                 issued.borrow_mut().push(now.get());
                 now.set(now.get() + took(k));
@@ -272,17 +281,9 @@ mod tests {
         // The thread wakes 95 ns late for slot 2 (at 295): its 10 ns call
         // ends at 305, after the deadline (300), though it took less than
         // a period.
-        let now = Cell::new(0u64);
-        let log = run_slots::<()>(
-            &s,
-            || now.get(),
-            |t| now.set(if t == 200 { 295 } else { now.get().max(t) }),
-            |_| {
-                now.set(now.get() + 10);
-                Ok(())
-            },
-        )
-        .unwrap();
+        let late = |t| if t == 200 { 295 } else { t };
+        let (log, issued) = simulate_waking(s, late, |_| 10);
+        assert_eq!(issued, [0, 100, 295, 305]);
         assert_eq!((log.missed, log.missed_late_wakeup), (1, 1));
     }
 
@@ -297,17 +298,9 @@ mod tests {
         // (deadline 200), slot 2 goes at once with its reply at 310
         // (deadline 300), slot 3 goes at once and meets its deadline (400).
         // Both misses are the late wake-up's.
-        let now = Cell::new(0u64);
-        let log = run_slots::<()>(
-            &s,
-            || now.get(),
-            |t| now.set(if t == 100 { 290 } else { now.get().max(t) }),
-            |_| {
-                now.set(now.get() + 10);
-                Ok(())
-            },
-        )
-        .unwrap();
+        let late = |t| if t == 100 { 290 } else { t };
+        let (log, issued) = simulate_waking(s, late, |_| 10);
+        assert_eq!(issued, [0, 290, 300, 310, 400]);
         assert_eq!((log.missed, log.missed_late_wakeup), (2, 2));
     }
 
