@@ -93,3 +93,15 @@ pub fn nice_of(orb: &Orb, priority: Priority) -> i32 {
         .expect("a priority the mapping takes");
     -i32::from(native.get())
 }
+
+/// The low lane's priority in the lane tests: the lowest, the least urgent
+/// nice value under SCHED_OTHER's linear mapping.
+pub fn low() -> Priority {
+    Priority::MIN
+}
+
+/// The high lane's priority in the lane tests: a nice value between the
+/// low lane's and 0, so that no privilege is needed.
+pub fn high() -> Priority {
+    Priority::new(8_000).expect("a CORBA priority")
+}

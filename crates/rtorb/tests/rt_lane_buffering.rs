@@ -21,19 +21,11 @@ use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
 use rtorb_test_support::hold::{HeldServant, whoami};
 use rtorb_test_support::net::{endpoint_address, read_message};
-use rtorb_test_support::priority::nice_of;
+use rtorb_test_support::priority::{high, low, nice_of};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::request_to;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-fn low() -> Priority {
-    Priority::MIN
-}
-
-fn high() -> Priority {
-    Priority::new(8_000).unwrap()
-}
 
 /// A server with `pool` (lane 0 low, lane 1 high), the servant `gate` as
 /// `Low` in the low lane and as `High` in the high one.

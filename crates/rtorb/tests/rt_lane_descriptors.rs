@@ -15,9 +15,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb::rt::{LaneConfig, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::net::{closed_by_server, endpoint_address, iiop_address};
+use rtorb_test_support::priority::{high, low};
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -25,15 +26,6 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 const CAP: usize = 24;
 /// Connections of each flood: many more than the cap.
 const FLOOD: usize = 4 * CAP;
-
-fn low() -> Priority {
-    Priority::MIN
-}
-
-/// A priority that maps to a nice value between the low lane's and 0.
-fn high() -> Priority {
-    Priority::new(8_000).unwrap()
-}
 
 /// A flood connection to `address`: idle, or (every other one) with a
 /// stalled half GIOP header.

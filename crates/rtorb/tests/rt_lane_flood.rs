@@ -18,13 +18,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb::rt::{LaneConfig, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::net::{closed_by_server, endpoint_address};
+use rtorb_test_support::priority::{high, low};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
 
@@ -36,15 +37,6 @@ const BUDGET: usize = 256 * 1024;
 /// A request the budget is charged for (more than 16 KiB), larger than
 /// what unread replies leave of a budget.
 const LARGE: usize = 96 * 1024;
-
-fn low() -> Priority {
-    Priority::MIN
-}
-
-/// A priority that maps to a nice value between the low lane's and 0.
-fn high() -> Priority {
-    Priority::new(8_000).unwrap()
-}
 
 struct Fixture {
     server: Orb,

@@ -27,21 +27,12 @@ use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
 use rtorb_test_support::hold::{HELD_ID, HeldServant, cpus, whoami};
 use rtorb_test_support::net::read_message;
-use rtorb_test_support::priority::nice_of;
+use rtorb_test_support::priority::{high, low, nice_of};
 use rtorb_test_support::privilege::without_priority_privilege;
 use rtorb_test_support::sched::threads_named;
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-fn low() -> Priority {
-    Priority::MIN
-}
-
-/// A priority that maps to a nice value between the low lane's and 0.
-fn high() -> Priority {
-    Priority::new(8_000).unwrap()
-}
 
 fn server(builder: rtorb::orb::OrbBuilder) -> Orb {
     builder
