@@ -4,7 +4,9 @@
 // One high-priority thread C0 calls HIGH and N low-priority threads call
 // LOW, twoway cube_octet, each thread with its own object reference. Each
 // thread's slot k is due at start + k * period on CLOCK_MONOTONIC, start
-// common to all threads (the phases aligned); a thread sleeps until its
+// common to all threads (the phases aligned) and, with --slot-grid-ns G
+// --slot-at-ns A, at a time that is A modulo G (where the benchmark put
+// C0's slots against the kernel's tick); a thread sleeps until its
 // slot with clock_nanosleep(TIMER_ABSTIME), issues a late call at once and
 // skips no slot, and stops at the end of its last slot, counting the slots
 // left as missed. A call whose reply comes after its deadline (the next
@@ -299,7 +301,8 @@ std::string class_json(const std::vector<ThreadResult>& results, size_t from, si
 
 int usage() {
   std::cerr << "usage: priority_client [-n N] [--high-hz HZ] [--low-hz HZ] [--duration-ms MS] "
-               "[--policy fifo|other] [--watchdog-ms MS] [--no-mlock] [-ORB options] HIGH LOW"
+               "[--policy fifo|other] [--watchdog-ms MS] [--no-mlock] [--slot-grid-ns NS] "
+               "[--slot-at-ns NS] [-ORB options] HIGH LOW"
             << std::endl;
   return 2;
 }
@@ -320,6 +323,8 @@ int main(int argc, char** argv) {
     CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
     omniORB::setClientCallTimeout(kCallTimeoutMs);
     uint64_t lows = 1, high_hz = 20, low_hz = 10, duration_ms = 1000, watchdog_ms = 0;
+    // The start of the slots falls at slot_at modulo slot_grid (1: anywhere).
+    uint64_t slot_grid = 1, slot_at = 0;
     bool fifo = true, mlock = true;
     std::vector<std::string> targets;
     for (int i = 1; i < argc; ++i) {
@@ -335,6 +340,10 @@ int main(int argc, char** argv) {
         if (!parse_u64(argv[++i], 1, 3600000, duration_ms)) return usage();
       } else if (a == "--watchdog-ms" && has_value) {
         if (!parse_u64(argv[++i], 1, UINT64_MAX / 2, watchdog_ms)) return usage();
+      } else if (a == "--slot-grid-ns" && has_value) {
+        if (!parse_u64(argv[++i], 1, 1000000000, slot_grid)) return usage();
+      } else if (a == "--slot-at-ns" && has_value) {
+        if (!parse_u64(argv[++i], 0, UINT64_MAX / 2, slot_at)) return usage();
       } else if (a == "--policy" && has_value) {
         std::string p = argv[++i];
         if (p != "fifo" && p != "other") return usage();
@@ -381,7 +390,9 @@ int main(int argc, char** argv) {
                            std::ref(barrier), std::cref(start), std::ref(results[i]));
     }
     barrier.wait();
-    start.store(now_ns() + kStartDelayNs);
+    uint64_t start_ns = now_ns() + kStartDelayNs;
+    start_ns += (slot_at % slot_grid + slot_grid - start_ns % slot_grid) % slot_grid;
+    start.store(start_ns);
     barrier.wait();
     for (std::thread& t : workers) t.join();
     watchdog.disarm();
@@ -401,7 +412,7 @@ int main(int argc, char** argv) {
       note = "\"SCHED_FIFO is not permitted for this process\"";
     }
     std::cout << "{\"orb\":\"omniORB\",\"policy\":\"" << policy << "\",\"note\":" << note
-              << ",\"high\":" << class_json(results, 0, 1)
+              << ",\"start_ns\":" << start_ns << ",\"high\":" << class_json(results, 0, 1)
               << ",\"low\":" << class_json(results, 1, threads) << "}" << std::endl;
     refs.clear();
     orb->destroy();

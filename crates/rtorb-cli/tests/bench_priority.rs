@@ -63,6 +63,35 @@ fn check_floor(v: &Value, rates: &[&str]) {
     assert!(habits["cpu_dma_latency"].is_string(), "{v}");
 }
 
+fn gcd(a: u64, b: u64) -> u64 {
+    if a == 0 { b } else { gcd(b % a, a) }
+}
+
+/// C0's period at a rate set, ns.
+fn c0_period_ns(rates: &str) -> u64 {
+    match rates {
+        "seed" => 50_000_000,
+        _ => 500_000,
+    }
+}
+
+/// Where a run's slots started against the kernel's tick, by the run's
+/// JSON: the distance from `start_ns` to the nearest tick modulo the
+/// greatest common divisor of C0's period and the tick period, ns, and
+/// that divisor.
+fn tick_offset(v: &Value, rates: &str, start_ns: &Value) -> (u64, u64) {
+    let grid = &v["tick"]["grid"];
+    let (period, phase) = (
+        grid["period_ns"].as_u64().expect("tick period"),
+        grid["phase_ns"].as_u64().expect("tick phase"),
+    );
+    assert!(grid["phase_read"].is_boolean(), "{v}");
+    assert!(phase < period, "{v}");
+    let start = start_ns.as_u64().unwrap_or_else(|| panic!("start_ns: {v}"));
+    let g = gcd(c0_period_ns(rates), period);
+    ((start + period - phase) % period % g, g)
+}
+
 #[test]
 fn quick_run_as_json_with_plots() {
     let plots = std::env::temp_dir().join(format!("rtorb-priority-plots-{}", std::process::id()));
@@ -109,6 +138,9 @@ fn quick_run_as_json_with_plots() {
                 let point = &v["results"][configuration][rates][n.to_string()];
                 let what = format!("{configuration}, {rates}, n = {n}");
                 assert!(point["policy"].is_string(), "{what}: {point}");
+                // Every client, omniORB's too, started between ticks.
+                let (offset, g) = tick_offset(&v, rates, &point["start_ns"]);
+                assert_eq!(offset, g / 2, "{what}: {point}");
                 assert!(point.get("note").is_some(), "{what}: {point}");
                 for (class, threads) in [("high", 1), ("low", n)] {
                     let c = &point[class];
@@ -149,6 +181,52 @@ fn quick_run_as_json_with_plots() {
         }
     }
     let _ = std::fs::remove_dir_all(&plots);
+}
+
+/// `--tick-phase`: where the slots start against the kernel's tick, for
+/// the floor's client as for the ORBs'.
+#[test]
+fn the_slots_start_where_the_tick_phase_says() {
+    for (phase, want) in [
+        ("0", Some(0)),
+        ("between", None),
+        ("any", None),
+        ("10", Some(10_000)),
+    ] {
+        let v = priority_json(&[
+            "--floor-only",
+            "--quick",
+            "--no-pm-qos",
+            "--tick-phase",
+            phase,
+        ]);
+        assert_eq!(v["tick"]["phase"], phase, "{v}");
+        for rates in ["seed", "scaled"] {
+            for when in ["before", "after"] {
+                let (offset, g) = tick_offset(&v, rates, &v["floor"][rates][when]["start_ns"]);
+                match (phase, want) {
+                    // A tick `want` after a slot: the slot `want` before it.
+                    // A tick `want` after a slot: the slot `want` before it.
+                    (_, Some(want)) => {
+                        assert_eq!((offset + want) % g, 0, "{phase} {rates}: {v}")
+                    }
+                    ("between", None) => assert_eq!(offset, g / 2, "{rates}: {v}"),
+                    _ => assert!(offset < g, "{v}"),
+                }
+            }
+        }
+    }
+    let text = priority(&["--floor-only", "--quick", "--rates", "scaled"]);
+    assert!(
+        text.contains("C0's slots between ticks (--tick-phase between), each at least "),
+        "{text}"
+    );
+    assert!(text.contains("slots: the kernel's tick every "), "{text}");
+    let text = priority(&["--floor-only", "--quick", "--tick-phase", "10"]);
+    assert!(
+        text.contains("a tick 10 µs after one of C0's slots (--tick-phase 10)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -248,6 +326,7 @@ fn floor_only() {
     );
     check_floor(&v, &["seed", "scaled"]);
     assert_eq!(v["floor"]["scaled"]["before"]["slots"], 600, "{v}");
+    assert_eq!(v["tick"]["phase"], "between", "{v}");
 
     let text = priority(&[
         "--floor-only",
@@ -283,6 +362,12 @@ fn bad_options_are_clear_errors() {
         (&["priority", "-n", "0"][..], "-n"),
         (&["priority", "--rates", "hourly"][..], "hourly"),
         (&["priority", "--flood", "teardrop"][..], "teardrop"),
+        (&["priority", "--tick-phase", "sometimes"][..], "sometimes"),
+        (&["priority", "--tick-phase", "-5"][..], "-5"),
+        (
+            &["priority-echo-client", "--slot-grid-ns", "0", "127.0.0.1:1"][..],
+            "--slot-grid-ns",
+        ),
         (
             &["priority-server", "--real-time", "--", "-ORBLane", "x:1"][..],
             "-ORBLane",

@@ -16,7 +16,7 @@ use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, Watchdog, W
 use serde::{Deserialize, Serialize};
 
 use super::config::{Configuration, HIGH_FIFO, LOW_FIFO, Policy};
-use super::schedule::{self, Schedule, SlotLog};
+use super::schedule::{self, Schedule, SlotLog, SlotPhase};
 use super::stats::ClassStats;
 use crate::cubit_idl::Cubit;
 
@@ -54,6 +54,8 @@ pub(crate) struct ClientPlan {
     pub(crate) orb_options: Vec<String>,
     /// The watchdog's deadline (`None`: [`watchdog_deadline`]).
     pub(crate) watchdog: Option<Duration>,
+    /// Where the common start of the slots may fall.
+    pub(crate) slots: SlotPhase,
 }
 
 /// What one client run measured: the JSON line `priority-client` (and
@@ -68,6 +70,8 @@ pub(crate) struct ClientReport {
     /// Why the threads did not run under SCHED_FIFO, if they did not.
     #[serde(default)]
     pub(crate) note: Option<String>,
+    /// The common start of the slots, ns on `CLOCK_MONOTONIC`.
+    pub(crate) start_ns: u64,
     /// C0.
     pub(crate) high: ClassStats,
     /// The low threads together.
@@ -173,7 +177,8 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
         }
     }
     barrier.wait();
-    start.store(schedule::now_ns() + START_DELAY_NS, Ordering::Release);
+    let start_ns = plan.slots.start_after(schedule::now_ns() + START_DELAY_NS);
+    start.store(start_ns, Ordering::Release);
     barrier.wait();
     let results: Vec<Result<ThreadResult, String>> = handles
         .into_iter()
@@ -199,6 +204,7 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
         orb: "rtorb".to_owned(),
         policy: policy.to_owned(),
         note,
+        start_ns,
         high: class(vec![high]),
         low: class(low),
     })

@@ -34,7 +34,7 @@ use super::config::{Configuration, HIGH_FIFO, Policy};
 use super::habits::lock_memory;
 use super::peers::{Programs, ServerProc};
 use super::report::{self, Results};
-use super::schedule::{self, RateSet, Schedule, run_slots};
+use super::schedule::{self, RateSet, Schedule, SlotPhase, run_slots};
 use super::stats::ClassStats;
 
 /// The size of a call and of its reply, bytes: a GIOP request header of
@@ -105,6 +105,8 @@ pub(crate) struct EchoClientArgs {
     duration_ms: u64,
     #[command(flatten)]
     thread: EchoThreadArgs,
+    #[command(flatten)]
+    slots: SlotPhase,
     /// The echo's address (`HOST:PORT`).
     address: String,
 }
@@ -116,6 +118,8 @@ pub(crate) struct EchoReport {
     pub(crate) policy: String,
     /// Why it did not run under SCHED_FIFO, if it did not.
     pub(crate) note: Option<String>,
+    /// The start of its slots, ns on `CLOCK_MONOTONIC`.
+    pub(crate) start_ns: u64,
     /// Its figures.
     #[serde(flatten)]
     pub(crate) stats: ClassStats,
@@ -266,7 +270,7 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
         ),
     );
     let (policy, cpus) = (args.thread.policy, args.thread.cpus.clone());
-    let (hz, duration_ms) = (args.hz, args.duration_ms);
+    let (hz, duration_ms, slots) = (args.hz, args.duration_ms, args.slots);
     // A thread of its own, as C0 has, so that the main thread keeps its
     // priority.
     let measured = std::thread::Builder::new()
@@ -277,20 +281,20 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
                 call(&mut stream, k).map_err(|e| format!("warm-up: {e}"))?;
             }
             let schedule = Schedule {
-                start_ns: schedule::now_ns() + START_DELAY_NS,
+                start_ns: slots.start_after(schedule::now_ns() + START_DELAY_NS),
                 period_ns: schedule::period_ns(hz),
                 count: schedule::slots(hz, duration_ms),
             };
             let log = run_slots(&schedule, schedule::now_ns, schedule::sleep_until, |k| {
                 call(&mut stream, k).map_err(|e| format!("slot {k}: {e}"))
             })?;
-            Ok::<_, String>((note, schedule.count, log))
+            Ok::<_, String>((note, schedule, log))
         })
         .map_err(|e| format!("cannot start the calling thread: {e}"))?
         .join()
         .unwrap_or_else(|_| Err("the calling thread panicked".to_owned()));
     watchdog.disarm().map_err(|e| e.to_string())?;
-    let (note, slots, log) = measured?;
+    let (note, schedule, log) = measured?;
     let report = EchoReport {
         policy: if note.is_some() {
             "SCHED_OTHER"
@@ -299,7 +303,8 @@ pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
         }
         .to_owned(),
         note,
-        stats: ClassStats::of(1, slots, log.missed, log.latencies_ns, None)
+        start_ns: schedule.start_ns,
+        stats: ClassStats::of(1, schedule.count, log.missed, log.latencies_ns, None)
             .with_late_wakeups(log.missed_late_wakeup),
     };
     serde_json::to_string(&report)
@@ -345,6 +350,7 @@ pub(crate) fn measure(
         }
     })?;
     let address = address.ok_or("the echo printed no address")?;
+    let slots = programs.tick.slots(rates);
     let mut c = Command::new(&programs.exe);
     c.args(["bench", "priority-echo-client"])
         .args(["--hz", &rates.high_hz().to_string()])
@@ -352,11 +358,18 @@ pub(crate) fn measure(
         .args(["--policy", programs.policy.name()])
         .args(placed)
         .args(programs.habits.child_args())
+        .args(slots.args())
         .arg(&address);
     let output = run_client(c, "rtorb bench priority-echo-client", limit)?;
     let line = output.lines().last().unwrap_or_default();
     let report: EchoReport = serde_json::from_str(line)
         .map_err(|e| format!("the echo client's report: {e}: {line:?}"))?;
+    if !slots.holds(report.start_ns) {
+        return Err(format!(
+            "the echo client started its slots at {} ns, not at {} ns past a multiple of {} ns",
+            report.start_ns, slots.at_ns, slots.grid_ns
+        ));
+    }
     echo.finish(Duration::from_secs(20))?;
     Ok(report)
 }
@@ -403,6 +416,7 @@ mod tests {
         let report = EchoReport {
             policy: "SCHED_FIFO".to_owned(),
             note: None,
+            start_ns: 20_000_000,
             stats: ClassStats::of(1, 3, 0, vec![1000, 2000, 3000], None),
         };
         let text = serde_json::to_string(&report).unwrap();

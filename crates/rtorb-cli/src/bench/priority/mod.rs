@@ -4,7 +4,8 @@
 //!
 //! One client process runs a high-priority thread C0 calling the object
 //! `High` and n low-priority threads calling `Low`, twoway `cube_octet`,
-//! every call at a fixed absolute time ([`schedule`]); the figures of C0
+//! every call at a fixed absolute time ([`schedule`]), the first placed
+//! against the kernel's scheduler tick ([`tick`]); the figures of C0
 //! and of the low threads ([`stats`]) show how much the low threads delay
 //! C0 as n grows. Each configuration ([`peers::Column`]) runs every point
 //! against a fresh server:
@@ -47,6 +48,7 @@ mod report;
 mod schedule;
 mod server;
 mod stats;
+mod tick;
 
 use config::{Configuration, Policy};
 pub(crate) use floor::{EchoArgs, EchoClientArgs, run_echo, run_echo_client};
@@ -132,6 +134,17 @@ pub(crate) struct PriorityArgs {
     /// does: see README).
     #[arg(long = "no-pm-qos")]
     no_pm_qos: bool,
+    /// Where C0's slots fall against the kernel's scheduler tick: as far
+    /// from every tick as C0's period allows (between), a tick this many
+    /// µs after one of them (a few µs: inside its call, the worst case),
+    /// or wherever each point's start falls (any). Every client of the
+    /// run, the floor's included, starts at the same phase.
+    #[arg(
+        long = "tick-phase",
+        value_name = "between|any|MICROS",
+        default_value = "between"
+    )]
+    tick_phase: tick::TickPhase,
 }
 
 /// The options of `rtorb bench priority-server`.
@@ -201,6 +214,8 @@ pub(crate) struct ClientArgs {
     /// Do not lock the process's memory (mlockall).
     #[arg(long = "no-mlock")]
     no_mlock: bool,
+    #[command(flatten)]
+    slots: schedule::SlotPhase,
     /// The `High` object (`corbaloc::1.2@HOST:PORT/High`, or an IOR).
     high: String,
     /// The `Low` object.
@@ -247,6 +262,7 @@ pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
         configuration: configuration(args.real_time),
         orb_options: args.orb_options.clone(),
         watchdog: args.watchdog_ms.map(std::time::Duration::from_millis),
+        slots: args.slots,
     };
     let report = client::run(&plan)?;
     serde_json::to_string(&report)
@@ -291,11 +307,18 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
             None
         }
     };
+    // The ticks of C0's CPU (in the real-time configuration; any CPU's
+    // elsewhere, which on most kernels tick together).
+    let tick = tick::TickPlan {
+        phase: args.tick_phase,
+        grid: tick::TickGrid::of_cpu(Configuration::RealTime.high_cpus().last().copied()),
+    };
     let programs = Programs {
         exe: std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
         omniorb,
         policy: args.policy,
         habits: habits.clone(),
+        tick,
     };
     let mut results = Results {
         configurations: columns.iter().map(|c| c.label()).collect(),
@@ -317,6 +340,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         flood: None,
         floor: BTreeMap::new(),
         habits,
+        tick,
     };
     let floods = flood::Flood::select(&args.flood);
     // The attacker's thousands of connections need descriptors.

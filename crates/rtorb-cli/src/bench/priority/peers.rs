@@ -20,6 +20,7 @@ use super::flood::{self, Flood, FloodPoint};
 use super::habits::Habits;
 use super::schedule::RateSet;
 use super::server::{ServerReport, parse_url};
+use super::tick::TickPlan;
 
 /// A configuration of client and server, a column of the results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -73,6 +74,8 @@ pub(crate) struct Programs {
     pub(crate) policy: Policy,
     /// The memory and timer habits of the run.
     pub(crate) habits: Habits,
+    /// Where C0's slots fall against the kernel's ticks.
+    pub(crate) tick: TickPlan,
 }
 
 /// A server process, killed when dropped; its standard input held open
@@ -247,6 +250,7 @@ pub(crate) fn run_point(
     let low_hz = point.rates.low_hz().to_string();
     let duration = point.duration_ms.to_string();
     let policy = programs.policy.name();
+    let slots = programs.tick.slots(point.rates);
     let output = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);
@@ -255,6 +259,7 @@ pub(crate) fn run_point(
                 .args(["--duration-ms", &duration, "--policy", policy])
                 .arg(configuration_flag(configuration))
                 .args(programs.habits.child_args())
+                .args(slots.args())
                 .args([&high, &low]);
             run_client(c, "rtorb bench priority-client", limit)?
         }
@@ -263,6 +268,7 @@ pub(crate) fn run_point(
             c.args(["-n", &lows, "--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
                 .args(programs.habits.child_args())
+                .args(slots.args())
                 .args([&high, &low])
                 .args(OMNIORB_CLIENT_OPTIONS);
             run_client(c, "omniORB priority_client", limit)?
@@ -271,6 +277,12 @@ pub(crate) fn run_point(
     let line = output.lines().last().unwrap_or_default();
     let mut report: ClientReport =
         serde_json::from_str(line).map_err(|e| format!("the client's report: {e}: {line:?}"))?;
+    if !slots.holds(report.start_ns) {
+        return Err(format!(
+            "the client started its slots at {} ns, not at {} ns past a multiple of {} ns",
+            report.start_ns, slots.at_ns, slots.grid_ns
+        ));
+    }
     let flood = flood.map(|f| f.finish(report.clone()));
     let rest = server.finish(Duration::from_secs(20))?;
     if server_name == "rtorb" {

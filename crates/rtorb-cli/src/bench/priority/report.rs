@@ -12,6 +12,7 @@ use super::floor::{self, Floor};
 use super::habits::Habits;
 use super::schedule::RateSet;
 use super::stats::ClassStats;
+use super::tick::TickPlan;
 
 /// One rate set of a run.
 #[derive(Debug, Clone, Serialize)]
@@ -45,6 +46,8 @@ pub(crate) struct Results {
     pub(crate) floor: BTreeMap<&'static str, Floor>,
     /// The memory and timer habits of the run.
     pub(crate) habits: Habits,
+    /// Where C0's slots fell against the kernel's ticks.
+    pub(crate) tick: TickPlan,
 }
 
 impl Results {
@@ -94,7 +97,13 @@ pub(crate) fn table(results: &Results) -> String {
          earlier one and no call since took longer than the period); jitter: standard deviation; c./s.lock: lock acquisitions per request on \
          the client and the server (- : not counted).\n",
     );
-    let _ = writeln!(out, "{}\n{}", floor::LEGEND, results.habits.describe());
+    let _ = writeln!(
+        out,
+        "{}\n{}\n{}",
+        floor::LEGEND,
+        results.habits.describe(),
+        results.tick.describe(&results.rate_sets())
+    );
     for rates in results.rate_sets() {
         let info = &results.rate_sets[rates.name()];
         let _ = writeln!(

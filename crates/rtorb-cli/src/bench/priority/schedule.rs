@@ -18,6 +18,7 @@
 //! miss the system's timer caused is told from one the calls' latency
 //! caused.
 
+use clap::Args;
 use rustix::thread::{ClockId, clock_nanosleep_absolute};
 use rustix::time::{Timespec, clock_gettime};
 use serde::{Deserialize, Serialize};
@@ -98,6 +99,51 @@ pub(crate) fn sleep_until(at_ns: u64) {
         if now_ns() >= at_ns {
             break;
         }
+    }
+}
+
+/// Where the common start of the slots may fall: at a time congruent to
+/// `at_ns` modulo `grid_ns` on `CLOCK_MONOTONIC` (see [`super::tick`],
+/// which chooses it against the kernel's ticks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Args)]
+pub(crate) struct SlotPhase {
+    /// The grid the start is aligned to, ns (1: anywhere).
+    #[arg(long = "slot-grid-ns", value_name = "NS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub(crate) grid_ns: u64,
+    /// Where on the grid the start falls, ns past a multiple of it.
+    #[arg(long = "slot-at-ns", value_name = "NS", default_value_t = 0)]
+    pub(crate) at_ns: u64,
+}
+
+impl SlotPhase {
+    /// A start wherever it falls.
+    pub(crate) const ANY: SlotPhase = SlotPhase {
+        grid_ns: 1,
+        at_ns: 0,
+    };
+
+    /// The first time at or after `t_ns` where the start may fall.
+    pub(crate) fn start_after(&self, t_ns: u64) -> u64 {
+        let grid = self.grid_ns.max(1);
+        let want = self.at_ns % grid;
+        t_ns.saturating_add((want + grid - t_ns % grid) % grid)
+    }
+
+    /// Whether a start at `start_ns` falls where it may.
+    pub(crate) fn holds(&self, start_ns: u64) -> bool {
+        let grid = self.grid_ns.max(1);
+        start_ns % grid == self.at_ns % grid
+    }
+
+    /// The client's command-line arguments that ask for this phase.
+    pub(crate) fn args(&self) -> [String; 4] {
+        [
+            "--slot-grid-ns".to_owned(),
+            self.grid_ns.to_string(),
+            "--slot-at-ns".to_owned(),
+            self.at_ns.to_string(),
+        ]
     }
 }
 
@@ -197,6 +243,33 @@ pub(crate) fn run_slots<E>(
 mod tests {
     use super::*;
     use std::cell::Cell;
+
+    #[test]
+    fn a_start_falls_on_its_phase() {
+        let phase = SlotPhase {
+            grid_ns: 4_000_000,
+            at_ns: 250_000,
+        };
+        assert_eq!(phase.start_after(0), 250_000);
+        assert_eq!(phase.start_after(250_000), 250_000);
+        assert_eq!(phase.start_after(250_001), 4_250_000);
+        assert_eq!(phase.start_after(7_999_999), 8_250_000);
+        assert!(phase.holds(12_250_000));
+        assert!(!phase.holds(12_250_001));
+        // An `at` past the grid is taken modulo it.
+        let wrapped = SlotPhase {
+            grid_ns: 1000,
+            at_ns: 2300,
+        };
+        assert_eq!(wrapped.start_after(1000), 1300);
+        assert!(wrapped.holds(1300));
+        assert_eq!(SlotPhase::ANY.start_after(12_345), 12_345);
+        assert!(SlotPhase::ANY.holds(12_345));
+        assert_eq!(
+            SlotPhase::ANY.args(),
+            ["--slot-grid-ns", "1", "--slot-at-ns", "0"].map(String::from)
+        );
+    }
 
     #[test]
     fn rate_sets_and_slots() {
