@@ -7,12 +7,17 @@ use std::time::Duration;
 
 use rtorb::orb::Orb;
 use rtorb::poa::Policy;
-use rtorb::rt::{Priority, PriorityModelPolicy, SchedPolicy};
+use rtorb::rt::{
+    LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
+    ThreadpoolId,
+};
 use rtorb::runtime::{
     CdrDecode, CdrEncode, CdrError, Decoder, Object, ServerRequest, Skeleton, SystemException,
     bad_operation,
 };
 
+use crate::cubit::{CubitImpl, CubitSkeleton};
+use crate::net::endpoint_address;
 use crate::sched::thread_nice;
 
 /// The operation of a [`Reporter`].
@@ -104,4 +109,65 @@ pub fn low() -> Priority {
 /// low lane's and 0, so that no privilege is needed.
 pub fn high() -> Priority {
     Priority::new(8_000).expect("a CORBA priority")
+}
+
+/// The pool of the lane tests on a server: a lane at [`low`] and one at
+/// [`high`], one thread each, with a Cubit served in the high lane.
+pub struct TwoLanes {
+    /// The pool.
+    pub pool: ThreadpoolId,
+    /// The low lane's first endpoint, `HOST:PORT`.
+    pub low_address: String,
+    /// The stringified reference to `High`, a Cubit under that plain key,
+    /// server-declared at [`high`]: served by the high lane.
+    pub high_ior: String,
+}
+
+impl TwoLanes {
+    /// The low lane.
+    pub fn low_lane(&self) -> LaneId {
+        LaneId {
+            pool: self.pool,
+            index: 0,
+        }
+    }
+
+    /// The high lane.
+    pub fn high_lane(&self) -> LaneId {
+        LaneId {
+            pool: self.pool,
+            index: 1,
+        }
+    }
+}
+
+/// Creates the [`TwoLanes`] pool on `server`, whose priorities must map
+/// (nice values, `SchedPolicy::Other`, need no privilege).
+pub fn two_lanes(server: &Orb) -> TwoLanes {
+    let pool = server
+        .create_threadpool(
+            ThreadpoolConfig::new()
+                .lane(LaneConfig::new(low()).static_threads(1))
+                .lane(LaneConfig::new(high()).static_threads(1)),
+        )
+        .expect("a pool of two lanes");
+    let hi = server
+        .activate_with_key_at(
+            &b"High"[..],
+            Arc::new(CubitSkeleton(CubitImpl::default())),
+            PriorityModelPolicy::server_declared(high()),
+        )
+        .expect("High in the high lane");
+    let lanes = server.lane_endpoints(pool).expect("the pool's endpoints");
+    assert_eq!(lanes[0].0, low(), "the low lane first");
+    TwoLanes {
+        pool,
+        low_address: endpoint_address(&lanes[0].1[0]),
+        high_ior: server.object_to_string(&hi).expect("High's reference"),
+    }
+}
+
+/// What `lane` of `server` has counted.
+pub fn lane_stats(server: &Orb, lane: LaneId) -> LaneStats {
+    server.lane_stats(lane).expect("a lane of the server")
 }

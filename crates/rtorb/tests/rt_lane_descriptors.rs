@@ -11,14 +11,13 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::rt::{LaneConfig, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::net::{closed_by_server, endpoint_address, iiop_address};
-use rtorb_test_support::priority::{high, low};
+use rtorb::rt::SchedPolicy;
+use rtorb_test_support::cubit::Cubit;
+use rtorb_test_support::net::{closed_by_server, iiop_address};
+use rtorb_test_support::priority::{TwoLanes, lane_stats, two_lanes};
 use rtorb_test_support::wait::eventually;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -52,31 +51,6 @@ fn server(strategy: ServerStrategy) -> Orb {
         .unwrap();
     assert_eq!(server.max_server_connections(), CAP);
     server
-}
-
-/// A pool of a low and a high lane on `server`, and the address of the
-/// low lane and the reference to `High`, served in the high lane.
-fn lanes(server: &Orb) -> (String, String) {
-    let pool = server
-        .create_threadpool(
-            ThreadpoolConfig::new()
-                .lane(LaneConfig::new(low()).static_threads(1))
-                .lane(LaneConfig::new(high()).static_threads(1)),
-        )
-        .unwrap();
-    let hi = server
-        .activate_with_key_at(
-            &b"High"[..],
-            Arc::new(CubitSkeleton(CubitImpl::default())),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let lanes = server.lane_endpoints(pool).unwrap();
-    assert_eq!(lanes[0].0, low());
-    (
-        endpoint_address(&lanes[0].1[0]),
-        server.object_to_string(&hi).unwrap(),
-    )
 }
 
 /// Flood connections, each with whether the server has closed it.
@@ -135,11 +109,13 @@ impl Flood {
 }
 
 /// A new client of `High` connects and is served, and the server still
-/// holds no more connections than the cap.
-fn high_lane_served(server: &Orb, high_ior: &str) {
+/// holds no more connections than the cap, the client's among the high
+/// lane's.
+fn high_lane_served(server: &Orb, lanes: &TwoLanes) {
+    let before = lane_stats(server, lanes.high_lane()).connections;
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let late: Cubit = client
-        .string_to_object(high_ior)
+        .string_to_object(&lanes.high_ior)
         .unwrap()
         .unchecked_narrow();
     for i in 0..20 {
@@ -147,20 +123,37 @@ fn high_lane_served(server: &Orb, high_ior: &str) {
     }
     let open = server.total_server_connections();
     assert!(open <= CAP, "{open} server connections open, over the cap");
+    let now = lane_stats(server, lanes.high_lane()).connections;
+    assert_eq!(now, before + 1, "the client's connection in the high lane");
 }
 
 #[test]
 fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_the_high_lane_room()
 {
     let server = server(ServerStrategy::LeaderFollowers);
-    let (low_address, high_ior) = lanes(&server);
+    let lanes = two_lanes(&server);
     let mut flood = Flood::new();
-    flood.open(&server, &[low_address, iiop_address(&server)], FLOOD);
+    flood.open(
+        &server,
+        &[lanes.low_address.clone(), iiop_address(&server)],
+        FLOOD,
+    );
     let open = flood.settle(&server, true);
     // The floods hold all the cap but the high lane's promise: a sixth of
     // it (half of an equal part for each of the three endpoints).
     assert_eq!(open, CAP - CAP / 6, "flood connections held");
-    high_lane_served(&server, &high_ior);
+    // Each flood holds at least its own promise, and each lane counts
+    // its own connections.
+    let low_lane = lane_stats(&server, lanes.low_lane()).connections;
+    let high_lane = lane_stats(&server, lanes.high_lane()).connections;
+    let main = server.server_connections();
+    assert_eq!(
+        (low_lane + main, high_lane),
+        (open, 0),
+        "low lane {low_lane}, endpoint {main}, high lane {high_lane}"
+    );
+    assert!(low_lane >= CAP / 6 && main >= CAP / 6, "{low_lane} {main}");
+    high_lane_served(&server, &lanes);
 }
 
 /// The ORB's endpoint, under `strategy`, holds the whole cap when a pool
@@ -176,7 +169,7 @@ fn late_pool(strategy: ServerStrategy) {
         "the endpoint alone holds the cap"
     );
     flood.settle(&server, strict);
-    let (_, high_ior) = lanes(&server);
+    let lanes = two_lanes(&server);
     // Each new connection to the ORB's endpoint sheds one there, whose
     // place goes to the lanes' promises.
     flood.open(&server, &main, CAP);
@@ -192,7 +185,7 @@ fn late_pool(strategy: ServerStrategy) {
     });
     let open = server.total_server_connections();
     assert!(came_down, "{open}: the lanes' promises are taken");
-    high_lane_served(&server, &high_ior);
+    high_lane_served(&server, &lanes);
 }
 
 #[test]

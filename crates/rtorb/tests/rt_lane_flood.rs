@@ -18,14 +18,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb::rt::{PriorityModelPolicy, SchedPolicy};
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::net::{closed_by_server, endpoint_address};
-use rtorb_test_support::priority::{high, low};
+use rtorb_test_support::net::closed_by_server;
+use rtorb_test_support::priority::{TwoLanes, low, two_lanes};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
 
@@ -58,32 +58,18 @@ fn fixture() -> Fixture {
         .memory_budget(BUDGET)
         .build()
         .unwrap();
-    let pool = server
-        .create_threadpool(
-            ThreadpoolConfig::new()
-                .lane(LaneConfig::new(low()).static_threads(1))
-                .lane(LaneConfig::new(high()).static_threads(1)),
-        )
-        .unwrap();
-    let servant = || Arc::new(CubitSkeleton(CubitImpl::default()));
+    let TwoLanes {
+        low_address,
+        high_ior,
+        ..
+    } = two_lanes(&server);
     let lo = server
         .activate_with_key_at(
             &b"Cubit"[..],
-            servant(),
+            Arc::new(CubitSkeleton(CubitImpl::default())),
             PriorityModelPolicy::server_declared(low()),
         )
         .unwrap();
-    let hi = server
-        .activate_with_key_at(
-            &b"High"[..],
-            servant(),
-            PriorityModelPolicy::server_declared(high()),
-        )
-        .unwrap();
-    let lanes = server.lane_endpoints(pool).unwrap();
-    assert_eq!(lanes[0].0, low());
-    let low_address = endpoint_address(&lanes[0].1[0]);
-    let high_ior = server.object_to_string(&hi).unwrap();
     let low_ior = server.object_to_string(&lo).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let early: Cubit = client

@@ -102,10 +102,11 @@ impl Orb {
         )
     }
 
-    /// What the request buffering of `lane` has counted (see
-    /// [`crate::rt::ThreadpoolConfig`]): requests waiting for a thread,
-    /// buffered, refused with `TRANSIENT`, oneways dropped; `None` if
-    /// there is no such lane.
+    /// What `lane` has counted: of its request buffering (see
+    /// [`crate::rt::ThreadpoolConfig`]), requests waiting for a thread,
+    /// buffered, refused with `TRANSIENT`, oneways dropped; and the
+    /// connections open now on its endpoints. `None` if there is no such
+    /// lane.
     pub fn lane_stats(&self, lane: crate::rt::LaneId) -> Option<crate::rt::LaneStats> {
         let pools = self.pools.lock();
         let p = pools.iter().find(|p| p.id == lane.pool)?;

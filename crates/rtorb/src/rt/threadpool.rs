@@ -212,7 +212,7 @@ impl LaneConfig {
     }
 }
 
-/// What a lane's request buffering has counted
+/// What a lane has counted: its request buffering and its connections
 /// ([`crate::orb::Orb::lane_stats`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LaneStats {
@@ -226,6 +226,9 @@ pub struct LaneStats {
     /// Oneway requests dropped since the lane started, for want of a
     /// thread or of room in the buffer.
     pub dropped_oneways: u64,
+    /// Connections open now on the lane's endpoints (the lane's count
+    /// against [`crate::orb::Orb::max_server_connections`]).
+    pub connections: usize,
 }
 
 /// How the lanes of the ORB's `-ORBLane` pool buffer requests

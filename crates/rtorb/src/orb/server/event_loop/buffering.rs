@@ -97,6 +97,8 @@ impl LaneCounters {
             buffered: self.buffered.load(Ordering::Acquire),
             refused: self.refused.load(Ordering::Acquire),
             dropped_oneways: self.dropped.load(Ordering::Acquire),
+            // Counted by the lane's core ([`crate::orb::server::lanes`]).
+            connections: 0,
         }
     }
 }

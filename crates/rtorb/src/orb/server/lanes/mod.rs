@@ -140,9 +140,13 @@ impl Lane {
         }
     }
 
-    /// What its request buffering has counted.
+    /// What its request buffering has counted, and its connections open
+    /// now.
     pub(crate) fn stats(&self) -> LaneStats {
-        self.counters.stats()
+        LaneStats {
+            connections: self.core.open_connections(),
+            ..self.counters.stats()
+        }
     }
 
     /// Joins the lane's threads, after [`Lane::stop`].
