@@ -55,6 +55,8 @@ def record(cpu, command, out):
         subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=True)
     with open(os.path.join(TRACEFS, "tracing_cpumask")) as f:
         mask = f.read().strip()
+    with open(os.path.join(TRACEFS, "buffer_size_kb")) as f:
+        size = f.read().split()[0]
     write("tracing_on", "0")
     write("trace", "")
     write("tracing_cpumask", format(1 << cpu, "x"))
@@ -72,7 +74,7 @@ def record(cpu, command, out):
         for e in EVENTS:
             write(f"events/{e}/enable", "0")
         write("tracing_cpumask", mask)
-        write("buffer_size_kb", "1408")
+        write("buffer_size_kb", size)
         write("trace", "")
     if out:
         with open(out, "w") as f:
