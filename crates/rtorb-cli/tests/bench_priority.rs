@@ -218,7 +218,7 @@ fn the_slots_start_where_the_tick_phase_says() {
     }
     let text = priority(&["--floor-only", "--quick", "--rates", "scaled"]);
     assert!(
-        text.contains("C0's slots between ticks (--tick-phase between), each at least "),
+        text.contains("C0's slots between ticks (--tick-phase between): every slot at least "),
         "{text}"
     );
     assert!(text.contains("slots: the kernel's tick every "), "{text}");

@@ -199,11 +199,15 @@ impl TickPlan {
                     .filter_map(|r| {
                         let period = super::schedule::period_ns(r.high_hz());
                         let clear = self.grid.clearance_ns(self.slots(*r), period)?;
-                        Some(format!("{} µs at the {} rates", clear / 1000, r.name()))
+                        Some(format!(
+                            "{} µs from a tick at the {} rates",
+                            clear / 1000,
+                            r.name()
+                        ))
                     })
                     .collect();
                 format!(
-                    "C0's slots between ticks (--tick-phase between), each at least {} from one",
+                    "C0's slots between ticks (--tick-phase between): every slot at least {}",
                     each.join(", ")
                 )
             }
