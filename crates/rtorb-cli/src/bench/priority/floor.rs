@@ -364,12 +364,7 @@ pub(crate) fn measure(
     let line = output.lines().last().unwrap_or_default();
     let report: EchoReport = serde_json::from_str(line)
         .map_err(|e| format!("the echo client's report: {e}: {line:?}"))?;
-    if !slots.holds(report.start_ns) {
-        return Err(format!(
-            "the echo client started its slots at {} ns, not at {} ns past a multiple of {} ns",
-            report.start_ns, slots.at_ns, slots.grid_ns
-        ));
-    }
+    slots.check("the echo client", report.start_ns)?;
     echo.finish(Duration::from_secs(20))?;
     Ok(report)
 }

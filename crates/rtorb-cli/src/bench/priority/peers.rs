@@ -277,12 +277,7 @@ pub(crate) fn run_point(
     let line = output.lines().last().unwrap_or_default();
     let mut report: ClientReport =
         serde_json::from_str(line).map_err(|e| format!("the client's report: {e}: {line:?}"))?;
-    if !slots.holds(report.start_ns) {
-        return Err(format!(
-            "the client started its slots at {} ns, not at {} ns past a multiple of {} ns",
-            report.start_ns, slots.at_ns, slots.grid_ns
-        ));
-    }
+    slots.check("the client", report.start_ns)?;
     let flood = flood.map(|f| f.finish(report.clone()));
     let rest = server.finish(Duration::from_secs(20))?;
     if server_name == "rtorb" {

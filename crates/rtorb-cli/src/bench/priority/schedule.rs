@@ -136,6 +136,19 @@ impl SlotPhase {
         start_ns % grid == self.at_ns % grid
     }
 
+    /// `Ok` if `who` started its slots at `start_ns` where they may fall,
+    /// else an error that says so.
+    pub(crate) fn check(&self, who: &str, start_ns: u64) -> Result<(), String> {
+        if self.holds(start_ns) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{who} started its slots at {start_ns} ns, not at {} ns past a multiple of {} ns",
+                self.at_ns, self.grid_ns
+            ))
+        }
+    }
+
     /// The client's command-line arguments that ask for this phase.
     pub(crate) fn args(&self) -> [String; 4] {
         [
@@ -256,6 +269,11 @@ mod tests {
         assert_eq!(phase.start_after(7_999_999), 8_250_000);
         assert!(phase.holds(12_250_000));
         assert!(!phase.holds(12_250_001));
+        assert_eq!(phase.check("C", 12_250_000), Ok(()));
+        assert_eq!(
+            phase.check("C", 12_250_001),
+            Err("C started its slots at 12250001 ns, not at 250000 ns past a multiple of 4000000 ns".into())
+        );
         // An `at` past the grid is taken modulo it.
         let wrapped = SlotPhase {
             grid_ns: 1000,
