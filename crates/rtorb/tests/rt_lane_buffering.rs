@@ -21,7 +21,7 @@ use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
 use rtorb_test_support::hold::{HeldServant, whoami};
 use rtorb_test_support::net::{endpoint_address, read_message};
-use rtorb_test_support::priority::{high, low, nice_of};
+use rtorb_test_support::priority::{high, lane_stats, low, nice_of};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::request_to;
 
@@ -85,7 +85,7 @@ impl Server {
     }
 
     fn stats(&self, index: u16) -> LaneStats {
-        self.orb.lane_stats(self.lane(index)).unwrap()
+        lane_stats(&self.orb, self.lane(index))
     }
 
     /// A raw connection to the lane `index`.

@@ -90,15 +90,15 @@ pub(crate) struct LaneCounters {
 }
 
 impl LaneCounters {
-    /// The figures now.
-    pub(crate) fn stats(&self) -> LaneStats {
+    /// The figures now, with the lane's `connections` open now (which its
+    /// core counts, not these counters).
+    pub(crate) fn stats(&self, connections: usize) -> LaneStats {
         LaneStats {
             waiting: self.waiting.load(Ordering::Acquire),
             buffered: self.buffered.load(Ordering::Acquire),
             refused: self.refused.load(Ordering::Acquire),
             dropped_oneways: self.dropped.load(Ordering::Acquire),
-            // Counted by the lane's core ([`crate::orb::server::lanes`]).
-            connections: 0,
+            connections,
         }
     }
 }

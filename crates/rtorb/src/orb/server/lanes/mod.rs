@@ -143,10 +143,7 @@ impl Lane {
     /// What its request buffering has counted, and its connections open
     /// now.
     pub(crate) fn stats(&self) -> LaneStats {
-        LaneStats {
-            connections: self.core.open_connections(),
-            ..self.counters.stats()
-        }
+        self.counters.stats(self.core.open_connections())
     }
 
     /// Joins the lane's threads, after [`Lane::stop`].
