@@ -1,5 +1,5 @@
-//! Compiles the Cubit IDL (`idl/cubit.idl` at the workspace root) with `rtorb-idl` into `$OUT_DIR` for
-//! `rtorb bench`.
+//! Compiles the Cubit IDL (`idl/cubit.idl` at the workspace root) with
+//! `rtorb-idl` into `$OUT_DIR` for the benchmarks.
 
 use std::path::PathBuf;
 

@@ -1,4 +1,4 @@
-//! `rtorb bench cubit-client`: calls every benchmarked operation, checks
+//! `rtorb-bench cubit-client`: calls every benchmarked operation, checks
 //! every result, and reports latencies and per-call costs.
 
 use std::time::{Duration, Instant};
@@ -7,9 +7,9 @@ use rtorb::orb::Orb;
 use rtorb::runtime::SystemException;
 use rtorb::whitebox::Stage;
 
-use super::ops::Op;
-use super::stats::{ByOp, OpStats, Recorder};
 use crate::cubit_idl::{Cubit, cubit};
+use crate::cubit_ops::{self, Op};
+use crate::stats::{ByOp, OpStats, Recorder};
 use rtorb_test_support::alloc::thread_allocations;
 
 /// Calls made before measuring each operation.
@@ -149,7 +149,7 @@ pub(crate) fn run_all(
     timeout: Option<Duration>,
     shutdown: bool,
 ) -> Result<Vec<(&'static str, OpStats)>, String> {
-    let ops = super::ops::select(ops)?;
+    let ops = cubit_ops::select(ops)?;
     let mut builder = Orb::builder();
     if let Some(timeout) = timeout {
         builder = builder.round_trip_timeout(timeout);

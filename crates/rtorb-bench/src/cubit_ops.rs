@@ -1,9 +1,9 @@
-//! The operations of the Cubit benchmark, and the GIOP messages they
-//! exchange.
+//! The operations of the Cubit benchmark, which its client, its server
+//! and the raw-socket floor share, and the GIOP messages they exchange.
 
 use bytes::Bytes;
-use rtorb_cdr::{Encoder, Encoding, Version};
-use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus, RequestHeader};
+use rtorb_cdr::{ByteOrder, Encoder};
+use rtorb_test_support::wire;
 
 /// One benchmarked operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,19 +117,13 @@ fn write_value(op: &Op, e: &mut Encoder) -> Result<(), rtorb_cdr::CdrError> {
 
 /// The GIOP 1.2 request and reply of `op`, in the machine's byte order,
 /// to the object key `Cubit`: what the raw-socket floor exchanges.
-pub(crate) fn giop_messages(op: &Op) -> (Bytes, Bytes) {
-    let enc = Encoding::native().with_version(Version::V1_2);
-    let request = RequestHeader::new(1, Bytes::from_static(b"Cubit"), op.idl);
-    let reply = ReplyHeader::new(1, ReplyStatus::NoException);
-    let build = |w: Result<MessageWriter, rtorb_giop::GiopError>| -> Bytes {
-        let mut w = w.expect("a Cubit message header encodes");
-        write_value(op, w.body()).expect("a Cubit value encodes");
-        w.finish().expect("a Cubit message encodes")
-    };
-    (
-        build(MessageWriter::request(enc, &request)),
-        build(MessageWriter::reply(enc, &reply)),
-    )
+pub(crate) fn giop_messages(op: &Op) -> Result<(Bytes, Bytes), String> {
+    let key = Bytes::from_static(b"Cubit");
+    let failed = |e: rtorb_giop::GiopError| format!("{}: {e}", op.name);
+    let request =
+        wire::request(ByteOrder::NATIVE, 1, key, op.idl, |e| write_value(op, e)).map_err(failed)?;
+    let reply = wire::reply_with(ByteOrder::NATIVE, 1, |e| write_value(op, e)).map_err(failed)?;
+    Ok((request, reply))
 }
 
 #[cfg(test)]
@@ -164,7 +158,7 @@ mod tests {
         let sizes: Vec<(usize, usize)> = OPS
             .iter()
             .map(|op| {
-                let (q, r) = giop_messages(op);
+                let (q, r) = giop_messages(op).unwrap();
                 (q.len(), r.len())
             })
             .collect();

@@ -1,4 +1,4 @@
-//! `rtorb bench cubit-server`: the Cubit object on the rtorb ORB, counting
+//! `rtorb-bench cubit-server`: the Cubit object on the rtorb ORB, counting
 //! what each call costs the server.
 //!
 //! The servant notes, at every upcall, the connection thread's counts of
@@ -21,9 +21,9 @@ use rtorb::runtime::SystemException;
 use rtorb::whitebox::{Stage, StageTotals};
 use serde::{Deserialize, Serialize};
 
-use super::ops::{OPS, index_of};
-use super::stats::ByOp;
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
+use crate::cubit_ops::{OPS, index_of};
+use crate::stats::{ByOp, median_stages};
 use rtorb_test_support::alloc::thread_allocations;
 
 /// What the server counted for one operation, per call.
@@ -50,7 +50,7 @@ impl ServerOpStats {
             turns: rounds.iter().map(|s| s.turns).sum(),
             allocs: rounds.iter().map(|s| s.allocs).fold(first.allocs, f64::max),
             locks: rounds.iter().filter_map(|s| s.locks).reduce(f64::max),
-            stages_us: super::stats::median_stages(rounds.iter().map(|s| s.stages_us.as_ref())),
+            stages_us: median_stages(rounds.iter().map(|s| s.stages_us.as_ref())),
         })
     }
 }

@@ -1,38 +1,74 @@
-//! `rtorb bench`: the Cubit benchmark of "The Design and Performance of a
-//! Pluggable Protocols Framework for Object Request Broker Middleware"
-//! (§4) on the rtorb ORB, against omniORB and a raw-socket floor.
+//! `rtorb-bench`: the benchmarks of rtorb, with the instrumentation they
+//! need (a counting global allocator, the ORB's lock counting, whitebox
+//! stage times, plots), kept out of the `rtorb` tool a user installs.
 //!
-//! - `cubit-server`: serves the Cubit object, counting what each call
-//!   costs the server ([`server`]).
-//! - `cubit-client`: measures every operation against a Cubit object
-//!   ([`client`]).
-//! - `cubit`: the whole comparison, servers and clients as child
-//!   processes, pinned or not ([`compare`]).
-//! - `raw-server` / `raw-client`: the raw-socket floor ([`raw`]).
-//! - `overload`: hostile peers against each server strategy and omniORB,
-//!   with a well-behaved client throughout ([`overload`]).
-//! - `priority`, `priority-server`, `priority-client`: the
-//!   priority-inversion benchmark ([`priority`]).
+//! ```text
+//! rtorb-bench cubit [-n CALLS] [--json] [--pinned|--unpinned|--both] [--fifo PRIORITY] [--rounds N]
+//! rtorb-bench cubit-server --endpoint iiop://127.0.0.1:PORT [--endpoint uiop:///PATH] [-- -ORB...]
+//! rtorb-bench cubit-client [-n CALLS] [--json] [--shutdown] [--op NAME]... <IOR | corbaloc>
+//! rtorb-bench overload [--scenario NAME]... [--server NAME]... [--connections N]... [--quick] [--json]
+//! rtorb-bench priority [-n N,...] [--rates seed|scaled|both] [--duration-ms MS] [--quick] [--json] [--plots DIR]
+//! rtorb-bench priority-server [--endpoint URL]... [--conventional|--real-time] [-- -ORB...]
+//! rtorb-bench priority-client [--lows N] [--high-hz HZ] [--low-hz HZ] [--duration-ms MS] HIGH LOW
+//! ```
+//!
+//! The benchmarks, one module each, which never import one another:
+//!
+//! - [`cubit`]: the Cubit comparison of "The Design and Performance of a
+//!   Pluggable Protocols Framework for Object Request Broker Middleware"
+//!   (§4): rtorb against omniORB and a raw-socket floor;
+//! - [`overload`]: hostile peers against each server strategy and
+//!   omniORB, with a well-behaved client throughout;
+//! - [`priority`]: the priority-inversion benchmark of "Software
+//!   Architectures for Reducing Priority Inversion and Non-determinism in
+//!   Real-time Object Request Brokers" (§2).
+//!
+//! What they share: the Cubit operations, server and client
+//! ([`cubit_ops`], [`cubit_server`], [`cubit_client`], on the code
+//! [`cubit_idl`] generated), latency statistics ([`stats`]), the omniORB
+//! peers ([`omniorb`]), child processes ([`process`]), CPU affinity
+//! ([`affinity`]), the hostile peers ([`attack`]) with their GIOP client
+//! ([`giop_client`]) and stop flag ([`stop`]).
 
-use clap::{Args, Subcommand};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
 
 mod affinity;
-mod client;
-mod compare;
-mod omni;
-mod ops;
+mod attack;
+mod cubit;
+mod cubit_client;
+mod cubit_idl;
+mod cubit_ops;
+mod cubit_server;
+mod giop_client;
+mod omniorb;
 mod overload;
 mod priority;
-mod raw;
-mod server;
+mod process;
 mod stats;
+mod stop;
+
+/// Counts each thread's heap allocations, for the allocations per call
+/// the benchmarks report.
+#[global_allocator]
+static ALLOCATOR: rtorb_test_support::alloc::CountingAllocator =
+    rtorb_test_support::alloc::CountingAllocator;
+
+/// rtorb-bench: the benchmarks of the rtorb ORB.
+#[derive(Debug, Parser)]
+#[command(name = "rtorb-bench", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
 /// Default calls per operation.
 const DEFAULT_CALLS: u64 = 10_000;
 
-/// The `rtorb bench` subcommands.
+/// The commands of `rtorb-bench`.
 #[derive(Debug, Subcommand)]
-pub(crate) enum BenchCommand {
+enum Command {
     /// Serve the Cubit object at the object key `Cubit`; print its IOR and
     /// a corbaloc URL per endpoint; run until a client calls `shutdown`.
     CubitServer {
@@ -103,7 +139,7 @@ pub(crate) enum BenchCommand {
     Priority(priority::PriorityArgs),
     /// Serve two Cubit objects under the plain keys `High` and `Low`;
     /// print their corbaloc URLs; run until standard input closes (keep
-    /// it open: `sleep infinity | rtorb bench priority-server` in the
+    /// it open: `sleep infinity | rtorb-bench priority-server` in the
     /// background). `--real-time` puts `High` and `Low` in lanes at
     /// SCHED_FIFO 90 and 10 with server-declared priorities.
     PriorityServer(priority::ServerArgs),
@@ -142,7 +178,7 @@ pub(crate) enum BenchCommand {
 
 /// Options of the measuring commands.
 #[derive(Debug, Args)]
-pub(crate) struct Common {
+struct Common {
     /// Calls per operation (after a warm-up of a tenth of them, at least
     /// 100 and at most 2000).
     #[arg(short = 'n', long = "calls", default_value_t = DEFAULT_CALLS,
@@ -153,14 +189,14 @@ pub(crate) struct Common {
     json: bool,
 }
 
-/// Runs a `rtorb bench` command; returns what to print.
-pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
+/// Runs a command; returns what to print.
+fn run(command: Command) -> Result<String, String> {
     match command {
-        BenchCommand::CubitServer {
+        Command::CubitServer {
             endpoints,
             orb_options,
-        } => server::run(&endpoints, &orb_options),
-        BenchCommand::CubitClient {
+        } => cubit_server::run(&endpoints, &orb_options),
+        Command::CubitClient {
             common,
             shutdown,
             ops,
@@ -168,14 +204,14 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             target,
         } => {
             let timeout = timeout_ms.map(std::time::Duration::from_millis);
-            let results = client::run_all(&target, common.calls, &ops, timeout, shutdown)?;
+            let results = cubit_client::run_all(&target, common.calls, &ops, timeout, shutdown)?;
             Ok(if common.json {
-                format!("{}\n", client::to_json(&results))
+                format!("{}\n", cubit_client::to_json(&results))
             } else {
-                client::to_table(&results)
+                cubit_client::to_table(&results)
             })
         }
-        BenchCommand::Cubit {
+        Command::Cubit {
             common,
             pinned: _,
             unpinned,
@@ -184,28 +220,41 @@ pub(crate) fn run(command: BenchCommand) -> Result<String, String> {
             rounds,
         } => {
             let modes = if both {
-                compare::Modes::Both
+                cubit::Modes::Both
             } else if unpinned {
-                compare::Modes::Unpinned
+                cubit::Modes::Unpinned
             } else {
-                compare::Modes::Pinned
+                cubit::Modes::Pinned
             };
-            compare::run(common.calls, rounds, common.json, modes, fifo)
+            cubit::run(common.calls, rounds, common.json, modes, fifo)
         }
-        BenchCommand::Overload(args) => overload::run(&args),
-        BenchCommand::Priority(args) => priority::run(&args),
-        BenchCommand::PriorityServer(args) => priority::run_server(&args),
-        BenchCommand::PriorityClient(args) => priority::run_client(&args),
-        BenchCommand::PriorityEcho(args) => priority::run_echo(&args),
-        BenchCommand::PriorityEchoClient(args) => priority::run_echo_client(&args),
-        BenchCommand::RawServer { endpoint } => raw::run_server(&endpoint),
-        BenchCommand::RawClient {
+        Command::Overload(args) => overload::run(&args),
+        Command::Priority(args) => priority::run(&args),
+        Command::PriorityServer(args) => priority::run_server(&args),
+        Command::PriorityClient(args) => priority::run_client(&args),
+        Command::PriorityEcho(args) => priority::run_echo(&args),
+        Command::PriorityEchoClient(args) => priority::run_echo_client(&args),
+        Command::RawServer { endpoint } => cubit::raw::run_server(&endpoint),
+        Command::RawClient {
             calls,
             ops,
             endpoint,
         } => {
-            let results = raw::run_client(&endpoint, calls, &ops)?;
-            Ok(format!("{}\n", client::to_json(&results)))
+            let results = cubit::raw::run_client(&endpoint, calls, &ops)?;
+            Ok(format!("{}\n", cubit_client::to_json(&results)))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().command) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("rtorb-bench: {e}");
+            ExitCode::FAILURE
         }
     }
 }

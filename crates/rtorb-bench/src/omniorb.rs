@@ -80,7 +80,7 @@ fn make(target: &str) -> Result<PathBuf, String> {
     let src = root.join("interop/omniorb");
     if !src.join("Makefile").is_file() {
         return Err(format!(
-            "the omniORB peers' sources are not at {} (run rtorb from its repository)",
+            "the omniORB peers' sources are not at {} (run rtorb-bench from its repository)",
             src.display()
         ));
     }

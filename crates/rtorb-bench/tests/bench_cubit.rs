@@ -1,4 +1,4 @@
-//! `rtorb bench`: the Cubit server and client as processes over IIOP and
+//! `rtorb-bench`: the Cubit server and client as processes over IIOP and
 //! UIOP, and the whole comparison with its omniORB rows. The numbers are
 //! checked for shape and sanity only (positive, ordered percentiles),
 //! never against a time; the per-call counts of allocations and locks are
@@ -26,8 +26,8 @@ const OPS: [&str; 9] = [
 /// promises no allocation for them on either side.
 const PRIMITIVE: [&str; 5] = ["void", "octet", "short", "long", "struct"];
 
-fn rtorb() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rtorb"))
+fn rtorb_bench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rtorb-bench"))
 }
 
 /// A server killed if the test fails before it exits.
@@ -45,11 +45,11 @@ impl Drop for Server {
     }
 }
 
-/// Starts `rtorb bench cubit-server` on `endpoints`; returns it, its IOR
+/// Starts `rtorb-bench cubit-server` on `endpoints`; returns it, its IOR
 /// and the lines up to `ready`.
 fn start_server(endpoints: &[String]) -> (Server, String, Vec<String>) {
-    let mut cmd = rtorb();
-    cmd.args(["bench", "cubit-server"]);
+    let mut cmd = rtorb_bench();
+    cmd.args(["cubit-server"]);
     for e in endpoints {
         cmd.args(["--endpoint", e]);
     }
@@ -57,7 +57,7 @@ fn start_server(endpoints: &[String]) -> (Server, String, Vec<String>) {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("start rtorb bench cubit-server");
+        .expect("start rtorb-bench cubit-server");
     let lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut server = Server { child, lines };
     let mut seen = Vec::new();
@@ -132,8 +132,8 @@ fn check_server_stats(line: &str, calls: f64) {
 }
 
 fn client_json(target: &str, shutdown: bool) -> Value {
-    let mut cmd = rtorb();
-    cmd.args(["bench", "cubit-client", "--json", "-n", "200"]);
+    let mut cmd = rtorb_bench();
+    cmd.args(["cubit-client", "--json", "-n", "200"]);
     if shutdown {
         cmd.arg("--shutdown");
     }
@@ -184,8 +184,8 @@ fn cubit_client_over_giop_lite() {
 #[test]
 fn cubit_client_table_and_errors() {
     let (mut server, ior, _) = start_server(&[]);
-    let out = rtorb()
-        .args(["bench", "cubit-client", "-n", "150", "--shutdown", &ior])
+    let out = rtorb_bench()
+        .args(["cubit-client", "-n", "150", "--shutdown", &ior])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -210,8 +210,8 @@ fn cubit_client_table_and_errors() {
     }
     assert!(server.child.wait().unwrap().success());
     // Nobody listens there any more: a clear error, not a panic.
-    let out = rtorb()
-        .args(["bench", "cubit-client", "-n", "10", &ior])
+    let out = rtorb_bench()
+        .args(["cubit-client", "-n", "10", &ior])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -220,8 +220,8 @@ fn cubit_client_table_and_errors() {
     // exception (TRANSIENT, unless another listener took the port).
     assert!(err.contains("void: call 0: CORBA::"), "{err}");
     // A malformed reference.
-    let out = rtorb()
-        .args(["bench", "cubit-client", "IOR:zz"])
+    let out = rtorb_bench()
+        .args(["cubit-client", "IOR:zz"])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -230,13 +230,8 @@ fn cubit_client_table_and_errors() {
 
 #[test]
 fn cubit_server_rejects_a_bad_endpoint() {
-    let out = rtorb()
-        .args([
-            "bench",
-            "cubit-server",
-            "--endpoint",
-            "carrier-pigeon://coop",
-        ])
+    let out = rtorb_bench()
+        .args(["cubit-server", "--endpoint", "carrier-pigeon://coop"])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -253,7 +248,7 @@ fn cubit_server_rejects_a_bad_endpoint() {
 #[test]
 #[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn cubit_comparison_includes_omniorb_rows() {
-    let text = stdout_of(rtorb().args(["bench", "cubit", "--json", "-n", "200"]));
+    let text = stdout_of(rtorb_bench().args(["cubit", "--json", "-n", "200"]));
     let v: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
     if let Some(note) = v.get("note") {
         panic!("omniORB is required for this test and was not usable: {note}");
@@ -295,8 +290,8 @@ fn cubit_comparison_includes_omniorb_rows() {
 
 #[test]
 fn cubit_comparison_options_conflict() {
-    let out = rtorb()
-        .args(["bench", "cubit", "--pinned", "--both"])
+    let out = rtorb_bench()
+        .args(["cubit", "--pinned", "--both"])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -311,8 +306,8 @@ fn cubit_comparison_without_omniorb_says_why() {
     let empty = std::env::temp_dir().join(format!("rtorb-bench-no-tools-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
     let text = stdout_of(
-        rtorb()
-            .args(["bench", "cubit", "--both", "-n", "100", "--rounds", "2"])
+        rtorb_bench()
+            .args(["cubit", "--both", "-n", "100", "--rounds", "2"])
             .env("PATH", &empty),
     );
     assert!(

@@ -1,4 +1,4 @@
-//! `rtorb bench overload`, small and short: every scenario against the
+//! `rtorb-bench overload`, small and short: every scenario against the
 //! rtorb servers, checked for the shape of its results (a table and
 //! JSON), never for a figure; and its option errors.
 
@@ -7,15 +7,15 @@ use std::process::Command;
 use rtorb_test_support::process::stdout_of;
 use serde_json::Value;
 
-fn rtorb() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rtorb"))
+fn rtorb_bench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rtorb-bench"))
 }
 
-/// Runs `rtorb bench overload ARGS`, which must succeed; its output.
+/// Runs `rtorb-bench overload ARGS`, which must succeed; its output.
 fn overload(args: &[&str]) -> String {
     stdout_of(
-        rtorb()
-            .args(["bench", "overload", "--quick", "--attack-ms", "300"])
+        rtorb_bench()
+            .args(["overload", "--quick", "--attack-ms", "300"])
             .args(["--connections", "20", "--flood-connections", "2"])
             .args(args),
     )
@@ -182,8 +182,8 @@ fn unknown_scenarios_and_servers_are_named() {
         (["--scenario", "teardrop"], "unknown scenario \"teardrop\""),
         (["--server", "tao"], "unknown server \"tao\""),
     ] {
-        let out = rtorb()
-            .args(["bench", "overload", "--quick"])
+        let out = rtorb_bench()
+            .args(["overload", "--quick"])
             .args(args)
             .output()
             .unwrap();
@@ -200,8 +200,8 @@ fn omniorb_asked_for_but_missing_is_an_error() {
     let empty =
         std::env::temp_dir().join(format!("rtorb-overload-no-tools-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
-    let out = rtorb()
-        .args(["bench", "overload", "--quick", "--server", "omniorb"])
+    let out = rtorb_bench()
+        .args(["overload", "--quick", "--server", "omniorb"])
         .env("PATH", &empty)
         .output()
         .unwrap();
@@ -225,8 +225,8 @@ fn cubit_server_takes_orb_options_after_a_double_dash() {
             "out.txt: only -ORB options",
         ),
     ] {
-        let out = rtorb()
-            .args(["bench", "cubit-server", "--"])
+        let out = rtorb_bench()
+            .args(["cubit-server", "--"])
             .args(extra)
             .output()
             .unwrap();

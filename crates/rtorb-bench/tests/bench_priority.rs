@@ -1,4 +1,4 @@
-//! `rtorb bench priority --quick`: it runs, and its JSON and plots have
+//! `rtorb-bench priority --quick`: it runs, and its JSON and plots have
 //! every field and file; never a figure is checked. And the errors of its
 //! commands.
 
@@ -7,22 +7,22 @@ use std::process::{Command, Output};
 use rtorb_test_support::process::{output_of, stdout_of};
 use serde_json::Value;
 
-fn rtorb() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_rtorb"))
+fn rtorb_bench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rtorb-bench"))
 }
 
-/// Runs `rtorb bench ARGS` to its end.
+/// Runs `rtorb-bench ARGS` to its end.
 fn bench(args: &[&str]) -> Output {
-    output_of(rtorb().arg("bench").args(args))
+    output_of(rtorb_bench().args(args))
 }
 
-/// Runs `rtorb bench priority ARGS`, which must succeed; its standard
+/// Runs `rtorb-bench priority ARGS`, which must succeed; its standard
 /// output (the table).
 fn priority(args: &[&str]) -> String {
-    stdout_of(rtorb().args(["bench", "priority"]).args(args))
+    stdout_of(rtorb_bench().args(["priority"]).args(args))
 }
 
-/// Runs `rtorb bench priority ARGS --json`, which must succeed; the JSON
+/// Runs `rtorb-bench priority ARGS --json`, which must succeed; the JSON
 /// it writes.
 fn priority_json(args: &[&str]) -> Value {
     let text = priority(&[args, &["--json"]].concat());
@@ -417,13 +417,8 @@ fn bad_options_are_clear_errors() {
 fn an_overrun_fails_clearly() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
-    let mut server = rtorb()
-        .args([
-            "bench",
-            "priority-server",
-            "--endpoint",
-            "iiop://127.0.0.1:0",
-        ])
+    let mut server = rtorb_bench()
+        .args(["priority-server", "--endpoint", "iiop://127.0.0.1:0"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -2,7 +2,7 @@
 //! connection the previous server process closed (it shut down in order,
 //! sending `CloseConnection`, or was killed) makes its next call on a new
 //! connection to the restarted server, and the call succeeds. The server
-//! is `rtorb bench cubit-server` in a child process, restarted on the same
+//! is `rtorb-bench cubit-server` in a child process, restarted on the same
 //! port, where its Cubit object has the same key.
 
 use std::io::{BufRead, BufReader};
@@ -28,16 +28,16 @@ impl Drop for Server {
     }
 }
 
-/// Starts `rtorb bench cubit-server` on 127.0.0.1:`port` and waits until
+/// Starts `rtorb-bench cubit-server` on 127.0.0.1:`port` and waits until
 /// it is ready.
 fn start_server(port: u16) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rtorb"))
-        .args(["bench", "cubit-server", "--endpoint"])
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rtorb-bench"))
+        .args(["cubit-server", "--endpoint"])
         .arg(format!("iiop://127.0.0.1:{port}"))
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("start rtorb bench cubit-server");
+        .expect("start rtorb-bench cubit-server");
     let mut lines = BufReader::new(child.stdout.take().expect("its output")).lines();
     let ready = lines
         .by_ref()

@@ -1,28 +1,27 @@
-//! The hostile peers: each scenario's attacker, a set of threads that
-//! own their sockets and run until the attack is finished or dropped.
+//! The threads of the hostile peers: each owns its sockets, does one
+//! thing to the server (hold connections, send what it must refuse, never
+//! read), counts what it did and saw, and runs until told to stop.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use rtorb_giop::header::HEADER_LEN;
+use rtorb_giop::{MessageHeader, MsgType};
 use serde_json::{Map, Value};
 
-use super::super::stats::Recorder;
-use super::{Scenario, Sizes, Stop, probe, wire};
+use crate::giop_client::{self, MAX_REPLY};
+use crate::stats::Recorder;
+use crate::stop::Stop;
 
 /// What an attacker thread reports: counts by name.
-pub(in crate::bench) type Details = Map<String, Value>;
-
-/// Work done when the attack ends, from what the threads reported and
-/// the attack's length.
-type Summary = Box<dyn FnOnce(Duration, &mut Details) + Send>;
+pub(crate) type Details = Map<String, Value>;
 
 /// How long one connect may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How long a blocking read or write waits before the thread looks at
 /// its stop flag again.
@@ -33,11 +32,11 @@ const POLL: Duration = Duration::from_millis(200);
 const SWEEP: Duration = Duration::from_secs(1);
 
 /// The octets a garbage connection sends over and over.
-const GARBAGE_LEN: usize = 16 * 1024;
+pub(super) const GARBAGE_LEN: usize = 16 * 1024;
 
 /// `len` pseudo-random octets (xorshift), none of them the start of a
 /// GIOP header.
-fn garbage(len: usize) -> Vec<u8> {
+pub(super) fn garbage(len: usize) -> Vec<u8> {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let mut out: Vec<u8> = (0..len)
         .map(|_| {
@@ -53,16 +52,7 @@ fn garbage(len: usize) -> Vec<u8> {
     out
 }
 
-/// A running attack; dropping it stops its threads and closes every
-/// socket they hold.
-pub(in crate::bench) struct Attack {
-    stop: Arc<Stop>,
-    started: Instant,
-    threads: Vec<JoinHandle<Details>>,
-    summary: Option<Summary>,
-}
-
-fn count(d: &mut Details, key: &str, v: u64) {
+pub(super) fn count(d: &mut Details, key: &str, v: u64) {
     let sum = d.get(key).and_then(Value::as_u64).unwrap_or(0) + v;
     d.insert(key.to_owned(), sum.into());
 }
@@ -77,176 +67,21 @@ fn abortive(s: &TcpStream) {
     let _ = rustix::net::sockopt::set_socket_linger(s, Some(Duration::ZERO));
 }
 
-fn set_timeouts(s: &TcpStream) -> std::io::Result<()> {
+pub(super) fn set_timeouts(s: &TcpStream) -> std::io::Result<()> {
     abortive(s);
     s.set_read_timeout(Some(POLL))?;
     s.set_write_timeout(Some(POLL))
 }
 
-impl Attack {
-    /// Starts `scenario` against the object `key` at `address`.
-    pub(in crate::bench) fn start(
-        scenario: Scenario,
-        address: SocketAddr,
-        key: &Bytes,
-        sizes: &Sizes,
-    ) -> Result<Attack, String> {
-        let stop = Arc::new(Stop::default());
-        let mut attack = Attack {
-            stop: Arc::clone(&stop),
-            started: Instant::now(),
-            threads: Vec::new(),
-            summary: None,
-        };
-        let mut spawn = |f: Box<dyn FnOnce(&Stop) -> Details + Send>| {
-            let stop = Arc::clone(&stop);
-            attack.threads.push(std::thread::spawn(move || f(&stop)));
-        };
-        match scenario {
-            Scenario::MemoryFlood => {
-                let start = wire::huge_request_start(key, sizes.announced)?;
-                let (n, body) = (sizes.flood_connections, sizes.flood_body);
-                spawn(Box::new(move |stop| {
-                    memory_flood(stop, address, &start, n, body)
-                }));
-            }
-            Scenario::UnreadReplies => {
-                let request: Arc<[u8]> =
-                    wire::octet_sequence_request(key, sizes.unread_request)?[..].into();
-                for _ in 0..sizes.unread_connections.max(1) {
-                    let request = Arc::clone(&request);
-                    spawn(Box::new(move |stop| {
-                        send_forever(stop, address, &[], &request, "requests_sent")
-                    }));
-                }
-            }
-            Scenario::Garbage => {
-                let bytes: Arc<[u8]> = garbage(GARBAGE_LEN)[..].into();
-                for _ in 0..sizes.garbage_connections.max(1) {
-                    let bytes = Arc::clone(&bytes);
-                    spawn(Box::new(move |stop| {
-                        send_forever(stop, address, &[], &bytes, "blocks_sent")
-                    }));
-                }
-            }
-            Scenario::FragmentFlood => {
-                // The fragment's body: the request id and a multiple of 8.
-                let body = sizes.fragment_size.max(16) / 8 * 8 - 4;
-                for id in 1..=sizes.fragment_connections.max(1) as u32 {
-                    let first = wire::first_fragment(key, id)?;
-                    let next: Arc<[u8]> = wire::fragment(id, body)?[..].into();
-                    spawn(Box::new(move |stop| {
-                        send_forever(stop, address, &first, &next, "fragments_sent")
-                    }));
-                }
-            }
-            Scenario::IdleFlood(n) | Scenario::HalfHeaderFlood(n) => {
-                let opening: &'static [u8] = match scenario {
-                    Scenario::HalfHeaderFlood(_) => b"GIOP\x01\x02",
-                    _ => b"",
-                };
-                let threads = sizes.flood_threads.max(1);
-                let held = Arc::new(Held::default());
-                for i in 0..threads {
-                    let share = n / threads + usize::from(i < n % threads);
-                    let held = Arc::clone(&held);
-                    spawn(Box::new(move |stop| {
-                        connection_flood(stop, address, opening, share, &held)
-                    }));
-                }
-                attack.summary = Some(Box::new(move |_, d| {
-                    d.insert("connections".to_owned(), n.into());
-                    d.insert("held_peak".to_owned(), held.peak().into());
-                }));
-            }
-            Scenario::Pipelining => {
-                let s = probe::connect(address, CONNECT_TIMEOUT)?;
-                set_timeouts(&s).map_err(|e| e.to_string())?;
-                let r = s.try_clone().map_err(|e| e.to_string())?;
-                let replies = Arc::new(AtomicU64::new(0));
-                let seen = Arc::clone(&replies);
-                let key = key.clone();
-                spawn(Box::new(move |stop| pipeline_writer(stop, s, &key, &seen)));
-                spawn(Box::new(move |stop| pipeline_reader(stop, r, &replies)));
-            }
-            Scenario::Churn => {
-                let times = Arc::new(Mutex::new(Recorder::new()));
-                for _ in 0..sizes.churn_threads.max(1) {
-                    let times = Arc::clone(&times);
-                    spawn(Box::new(move |stop| churn(stop, address, &times)));
-                }
-                attack.summary = Some(Box::new(move |elapsed, d| {
-                    let connects = d.get("connects").and_then(Value::as_u64).unwrap_or(0);
-                    let rate = connects as f64 / elapsed.as_secs_f64().max(1e-9);
-                    d.insert("accepts_per_s".to_owned(), rate.into());
-                    let s = times
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .stats(elapsed);
-                    d.insert("connect_p50_us".to_owned(), s.p50_us.into());
-                    d.insert("connect_p99_us".to_owned(), s.p99_us.into());
-                }));
-            }
-            Scenario::CancelFlood => {
-                let mut batch = Vec::new();
-                for id in 1..=4096 {
-                    batch.extend_from_slice(&wire::cancel(id)?);
-                }
-                let batch: Arc<[u8]> = batch.into();
-                for _ in 0..sizes.cancel_connections.max(1) {
-                    let batch = Arc::clone(&batch);
-                    spawn(Box::new(move |stop| {
-                        let mut d = send_forever(stop, address, &[], &batch, "batches_sent");
-                        let batches = d.remove("batches_sent").and_then(|v| v.as_u64());
-                        count(&mut d, "messages_sent", batches.unwrap_or(0) * 4096);
-                        d
-                    }));
-                }
-            }
-        }
-        Ok(attack)
-    }
-
-    /// Stops the attack, closes its sockets and reports what it did.
-    pub(in crate::bench) fn finish(mut self) -> Details {
-        let elapsed = self.started.elapsed();
-        let mut out = Details::new();
-        for d in self.stop_threads() {
-            for (k, v) in d {
-                match (v.as_u64(), out.get(&k).and_then(Value::as_u64)) {
-                    (Some(a), Some(b)) => {
-                        out.insert(k, (a + b).into());
-                    }
-                    _ => {
-                        out.insert(k, v);
-                    }
-                }
-            }
-        }
-        if let Some(summary) = self.summary.take() {
-            summary(elapsed, &mut out);
-        }
-        out
-    }
-
-    fn stop_threads(&mut self) -> Vec<Details> {
-        self.stop.set();
-        self.threads
-            .drain(..)
-            .filter_map(|t| t.join().ok())
-            .collect()
-    }
-}
-
-impl Drop for Attack {
-    fn drop(&mut self) {
-        self.stop_threads();
-    }
-}
-
 /// `n` connections each send the start of a request announcing a huge
 /// body, then `body` octets of it, round robin, and hold on.
-fn memory_flood(stop: &Stop, address: SocketAddr, start: &[u8], n: usize, body: usize) -> Details {
+pub(super) fn memory_flood(
+    stop: &Stop,
+    address: SocketAddr,
+    start: &[u8],
+    n: usize,
+    body: usize,
+) -> Details {
     let mut d = Details::new();
     let zeros = vec![0u8; 64 * 1024];
     // Each connection and the octets it has still to send.
@@ -315,12 +150,12 @@ fn note_answer(s: &mut TcpStream, d: &mut Details) -> bool {
             Ok(0) => return false,
             Ok(k) => {
                 if first {
-                    let what = match (k >= wire::HEADER_LEN && &buf[..4] == b"GIOP", buf[7]) {
-                        (false, _) => "not GIOP",
-                        (true, 1) => "Reply",
-                        (true, 5) => "CloseConnection",
-                        (true, 6) => "MessageError",
-                        (true, _) => "other",
+                    let what = match MessageHeader::parse(&buf[..k], u32::MAX).map(|h| h.msg_type) {
+                        Err(_) => "not GIOP",
+                        Ok(MsgType::Reply) => "Reply",
+                        Ok(MsgType::CloseConnection) => "CloseConnection",
+                        Ok(MsgType::MessageError) => "MessageError",
+                        Ok(_) => "other",
                     };
                     count(d, &format!("answer {what}"), 1);
                     first = false;
@@ -347,7 +182,7 @@ fn open(address: SocketAddr, opening: &[u8]) -> std::io::Result<TcpStream> {
 /// The connections a flood's threads hold together, and the most they
 /// held at once.
 #[derive(Default)]
-struct Held {
+pub(super) struct Held {
     now: AtomicU64,
     peak: AtomicU64,
 }
@@ -363,7 +198,7 @@ impl Held {
         self.peak.fetch_max(now, Ordering::Relaxed);
     }
 
-    fn peak(&self) -> u64 {
+    pub(super) fn peak(&self) -> u64 {
         self.peak.load(Ordering::Relaxed)
     }
 }
@@ -371,7 +206,7 @@ impl Held {
 /// Holds `n` connections that send `opening` (nothing, or half a GIOP
 /// header) and nothing more; every second, opens again those the server
 /// closed.
-fn connection_flood(
+pub(super) fn connection_flood(
     stop: &Stop,
     address: SocketAddr,
     opening: &[u8],
@@ -467,7 +302,12 @@ fn sweep(
 
 /// Sends `cube_long` requests back to back, every write ending inside a
 /// message, with at most `WINDOW` unanswered.
-fn pipeline_writer(stop: &Stop, mut s: TcpStream, key: &Bytes, replies: &AtomicU64) -> Details {
+pub(super) fn pipeline_writer(
+    stop: &Stop,
+    mut s: TcpStream,
+    key: &Bytes,
+    replies: &AtomicU64,
+) -> Details {
     const WINDOW: u64 = 512;
     const BATCH: u32 = 64;
     let mut d = Details::new();
@@ -478,7 +318,7 @@ fn pipeline_writer(stop: &Stop, mut s: TcpStream, key: &Bytes, replies: &AtomicU
         if pending.len() < 4096 && queued - replies.load(Ordering::Relaxed) < WINDOW {
             for _ in 0..BATCH {
                 id = id.wrapping_add(1);
-                match wire::cube_long(id, key, 3) {
+                match giop_client::cube_long(id, key, 3) {
                     Ok(m) => {
                         message_len = m.len() as u64;
                         pending.extend_from_slice(&m);
@@ -516,7 +356,7 @@ fn pipeline_writer(stop: &Stop, mut s: TcpStream, key: &Bytes, replies: &AtomicU
 
 /// Reads the pipelining client's replies until the attack ends or the
 /// server cuts the connection off.
-fn pipeline_reader(stop: &Stop, mut s: TcpStream, replies: &AtomicU64) -> Details {
+pub(super) fn pipeline_reader(stop: &Stop, mut s: TcpStream, replies: &AtomicU64) -> Details {
     let mut d = Details::new();
     let started = Instant::now();
     let mut buf: Vec<u8> = Vec::new();
@@ -529,27 +369,24 @@ fn pipeline_reader(stop: &Stop, mut s: TcpStream, replies: &AtomicU64) -> Detail
             Err(e) if is_timeout(&e) => {}
             Err(_) => cut_off = Some("reset"),
         }
-        while buf.len() >= wire::HEADER_LEN {
-            let header: [u8; wire::HEADER_LEN] = match buf[..wire::HEADER_LEN].try_into() {
-                Ok(h) => h,
-                Err(_) => break,
-            };
-            let Some(size) = wire::announced_size(&header).filter(|s| *s <= 1 << 20) else {
+        while buf.len() >= HEADER_LEN {
+            let Ok(header) = MessageHeader::parse(&buf, MAX_REPLY) else {
                 cut_off = Some("not GIOP");
                 break;
             };
-            if buf.len() < wire::HEADER_LEN + size {
+            let size = header.size as usize;
+            if buf.len() < HEADER_LEN + size {
                 break;
             }
-            match header[7] {
-                1 => {
+            match header.msg_type {
+                MsgType::Reply => {
                     replies.fetch_add(1, Ordering::Relaxed);
                 }
-                5 => cut_off = Some("CloseConnection"),
-                6 => cut_off = Some("MessageError"),
+                MsgType::CloseConnection => cut_off = Some("CloseConnection"),
+                MsgType::MessageError => cut_off = Some("MessageError"),
                 _ => {}
             }
-            buf.drain(..wire::HEADER_LEN + size);
+            buf.drain(..HEADER_LEN + size);
         }
     }
     count(&mut d, "replies", replies.load(Ordering::Relaxed));
@@ -566,7 +403,7 @@ fn pipeline_reader(stop: &Stop, mut s: TcpStream, replies: &AtomicU64) -> Detail
 
 /// Opens and closes connections as fast as they are accepted, timing
 /// each connect.
-fn churn(stop: &Stop, address: SocketAddr, times: &Mutex<Recorder>) -> Details {
+pub(super) fn churn(stop: &Stop, address: SocketAddr, times: &Mutex<Recorder>) -> Details {
     let mut d = Details::new();
     let (mut ok, mut failed) = (0u64, 0u64);
     while !stop.is_set() {
@@ -592,7 +429,7 @@ fn churn(stop: &Stop, address: SocketAddr, times: &Mutex<Recorder>) -> Details {
 /// On one connection, sends `first` and then `each` over and over,
 /// never reading, until the attack ends; connects again when the server
 /// closes the connection. Counts the `each` sent whole as `what`.
-fn send_forever(
+pub(super) fn send_forever(
     stop: &Stop,
     address: SocketAddr,
     first: &[u8],

@@ -13,8 +13,9 @@ use std::net::{TcpListener, TcpStream};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::time::Instant;
 
-use super::ops::{Op, giop_messages};
-use super::stats::{OpStats, Recorder};
+use crate::cubit_client::warmup_calls;
+use crate::cubit_ops::{self, Op, giop_messages};
+use crate::stats::{OpStats, Recorder};
 use rtorb_test_support::alloc::thread_allocations;
 
 /// The largest message the raw server accepts.
@@ -118,7 +119,7 @@ pub(crate) fn run_server(endpoint: &str) -> Result<String, String> {
 
 /// Measures one operation's message sizes.
 fn measure(endpoint: &RawEndpoint, op: &Op, calls: u64) -> Result<OpStats, String> {
-    let (request, reply) = giop_messages(op);
+    let (request, reply) = giop_messages(op)?;
     let mut s = endpoint.connect()?;
     let io = |e: std::io::Error| format!("{}: {e}", op.name);
     let mut setup = Vec::with_capacity(8 + reply.len());
@@ -127,7 +128,7 @@ fn measure(endpoint: &RawEndpoint, op: &Op, calls: u64) -> Result<OpStats, Strin
     setup.extend_from_slice(&reply);
     s.write_all(&setup).map_err(io)?;
     let mut got = vec![0u8; reply.len()];
-    for _ in 0..super::client::warmup_calls(calls) {
+    for _ in 0..warmup_calls(calls) {
         s.write_all(&request).map_err(io)?;
         s.read_exact(&mut got).map_err(io)?;
     }
@@ -157,7 +158,7 @@ pub(crate) fn run_client(
     ops: &[String],
 ) -> Result<Vec<(&'static str, OpStats)>, String> {
     let endpoint = RawEndpoint::parse(endpoint)?;
-    super::ops::select(ops)?
+    cubit_ops::select(ops)?
         .into_iter()
         .map(|op| Ok((op.name, measure(&endpoint, op, calls)?)))
         .collect()
@@ -191,7 +192,7 @@ mod tests {
         });
         for e in [tcp, format!("unix://{}", path.display())] {
             let results = run_client(&e, 50, &[]).unwrap();
-            assert_eq!(results.len(), super::super::ops::OPS.len());
+            assert_eq!(results.len(), cubit_ops::OPS.len());
             for (name, s) in &results {
                 assert_eq!(s.calls, 50, "{e} {name}");
                 assert!(s.mean_us > 0.0 && s.p50_us <= s.max_us, "{e} {name}: {s:?}");

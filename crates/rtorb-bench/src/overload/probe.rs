@@ -3,7 +3,6 @@
 //! interval, or back to back), and a call on a new connection every half
 //! second, each with a timeout.
 
-use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -12,36 +11,13 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use serde::Serialize;
 
-use super::super::stats::Recorder;
-use super::{Phase, Stop, wire};
+use super::phase::Phase;
+use crate::giop_client::{call, call_on_new, connect};
+use crate::stats::Recorder;
+use crate::stop::Stop;
 
 /// How often the client calls on a new connection.
 const NEW_CONNECTION_EVERY: Duration = Duration::from_millis(500);
-
-/// A connection to `address` whose every operation gives up after
-/// `timeout`.
-pub(super) fn connect(address: SocketAddr, timeout: Duration) -> Result<TcpStream, String> {
-    let s = TcpStream::connect_timeout(&address, timeout).map_err(|e| e.to_string())?;
-    s.set_read_timeout(Some(timeout))
-        .and_then(|()| s.set_write_timeout(Some(timeout)))
-        .and_then(|()| s.set_nodelay(true))
-        .map_err(|e| e.to_string())?;
-    Ok(s)
-}
-
-/// One `cube_long` call with id `id` on `s`; its round trip.
-pub(super) fn call(s: &mut TcpStream, key: &Bytes, id: u32) -> Result<Duration, String> {
-    let request = wire::cube_long(id, key, 3)?;
-    let t = Instant::now();
-    s.write_all(&request).map_err(|e| e.to_string())?;
-    wire::read_reply(s, id)?;
-    Ok(t.elapsed())
-}
-
-/// A call on a new connection.
-pub(super) fn call_on_new(address: SocketAddr, key: &Bytes, timeout: Duration) -> bool {
-    connect(address, timeout).is_ok_and(|mut s| call(&mut s, key, 1).is_ok())
-}
 
 /// Latencies of the persistent connection in one phase.
 #[derive(Debug, Clone, Copy, Default, Serialize)]

@@ -1,4 +1,4 @@
-//! The results of `rtorb bench overload`: a row per scenario and server,
+//! The results of the overload benchmark: a row per scenario and server,
 //! printed as a table or JSON.
 
 use std::fmt::Write as _;
@@ -6,9 +6,8 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::ServerKind;
 use super::probe::ProbeReport;
-use super::target::Resident;
+use super::target::{Resident, ServerKind};
 
 /// What one scenario did to one server.
 #[derive(Debug, Serialize)]

@@ -1,7 +1,7 @@
-//! The servers under attack: a fresh `rtorb bench cubit-server` of one
+//! The servers under attack: a fresh `rtorb-bench cubit-server` of one
 //! strategy, or omniORB's `cubit_server`, each a child process killed
-//! when dropped; their resident memory, sampled; and the descriptor
-//! limit the attacker raises for itself but not for them.
+//! when dropped, started with the descriptor limit the process had before
+//! the attacker raised its own; and their resident memory, sampled.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb_giop::ObjectReference;
-use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 use serde::Serialize;
 
-use super::super::compare::Proc;
-use super::Phase;
+use super::phase::Phase;
+use crate::attack::DescriptorLimit;
+use crate::process::Proc;
 
 /// A server to attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,50 +64,6 @@ impl ServerKind {
     }
 }
 
-/// The process's descriptor limit, raised to its hard limit for the
-/// attacker's sockets; the servers start with the limit as it was.
-pub(in crate::bench) struct DescriptorLimit {
-    original: Rlimit,
-    raised: Rlimit,
-}
-
-impl DescriptorLimit {
-    /// Raises the soft limit to the hard one.
-    pub(in crate::bench) fn raise() -> DescriptorLimit {
-        let original = getrlimit(Resource::Nofile);
-        let raised = Rlimit {
-            current: original.maximum,
-            maximum: original.maximum,
-        };
-        let raised = if setrlimit(Resource::Nofile, raised).is_ok() {
-            raised
-        } else {
-            original
-        };
-        DescriptorLimit { original, raised }
-    }
-
-    /// The attacker's soft limit (`None`: unlimited).
-    pub(in crate::bench) fn attacker(&self) -> Option<u64> {
-        self.raised.current
-    }
-
-    /// Runs `f` (a spawn) with the limit the process started with, so
-    /// that the child inherits that one.
-    fn as_started<T>(&self, f: impl FnOnce() -> T) -> T {
-        let _ = setrlimit(Resource::Nofile, self.original);
-        let out = f();
-        let _ = setrlimit(Resource::Nofile, self.raised);
-        out
-    }
-}
-
-impl Drop for DescriptorLimit {
-    fn drop(&mut self) {
-        let _ = setrlimit(Resource::Nofile, self.original);
-    }
-}
-
 /// A running server: its process, address and object key.
 pub(super) struct Server {
     proc: Proc,
@@ -135,9 +91,9 @@ impl Server {
             }
             rtorb => {
                 let mut c = Command::new(exe);
-                c.args(["bench", "cubit-server", "--endpoint", "iiop://127.0.0.1:0"])
+                c.args(["cubit-server", "--endpoint", "iiop://127.0.0.1:0"])
                     .args(["--", "-ORBServerStrategy", rtorb.name()]);
-                (c, "rtorb bench cubit-server")
+                (c, "rtorb-bench cubit-server")
             }
         };
         let mut proc = limit.as_started(|| Proc::spawn(cmd, name))?;
@@ -161,12 +117,12 @@ impl Server {
 
     /// The process id.
     pub(super) fn pid(&self) -> u32 {
-        self.proc.child.id()
+        self.proc.id()
     }
 
     /// Whether the process is still running.
     pub(super) fn alive(&mut self) -> bool {
-        matches!(self.proc.child.try_wait(), Ok(None))
+        self.proc.alive()
     }
 }
 

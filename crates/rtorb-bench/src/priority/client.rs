@@ -1,4 +1,4 @@
-//! `rtorb bench priority-client`: one high-priority thread C0 calling the
+//! `rtorb-bench priority-client`: one high-priority thread C0 calling the
 //! `High` object and n low-priority threads calling `Low`, each with its
 //! own object reference, every call at its slot (see [`super::schedule`]);
 //! prints one JSON object with the figures of C0 and of the low threads.
@@ -15,9 +15,9 @@ use rtorb::orb::Orb;
 use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, Watchdog, WhenDenied};
 use serde::{Deserialize, Serialize};
 
+use super::class_stats::ClassStats;
 use super::config::{Configuration, HIGH_FIFO, LOW_FIFO, Policy};
 use super::schedule::{self, Schedule, SlotLog, SlotPhase};
-use super::stats::ClassStats;
 use crate::cubit_idl::Cubit;
 
 /// Calls each thread makes before the measured run (connecting, warming
@@ -247,7 +247,7 @@ fn prepare(
             Ok(None) => {
                 if !denied.swap(true, Ordering::AcqRel) {
                     eprintln!(
-                        "rtorb bench priority-client: WARNING: this process may not use \
+                        "rtorb-bench priority-client: WARNING: this process may not use \
                          SCHED_FIFO (run as root, with CAP_SYS_NICE or a raised \
                          RLIMIT_RTPRIO): every thread runs under SCHED_OTHER"
                     );

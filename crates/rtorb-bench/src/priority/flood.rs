@@ -1,8 +1,8 @@
-//! `rtorb bench priority --flood`: each point again with a hostile peer
+//! `rtorb-bench priority --flood`: each point again with a hostile peer
 //! aimed at the `Low` object's own endpoint, to see whether a flood on
 //! the low-priority side moves C0.
 //!
-//! The attacker is `rtorb bench overload`'s ([`Attack`]): threads of
+//! The attacker is the overload benchmark's ([`Attack`]): threads of
 //! this process, which runs under SCHED_OTHER, started before the
 //! client and stopped once it has reported. In the real-time
 //! configuration they are kept off the CPU of C0 and the high lane
@@ -26,15 +26,14 @@
 //!   requests back to back and never read the replies.
 //!
 //! The floods' figures are reported beside the unflooded ones, with
-//! whether C0's targets hold under each ([`judge`]): its mean within
+//! whether C0's targets hold under each ([`super::targets`]): its mean within
 //! +10% of its unflooded mean at the smallest n (n = 1 by default), no
 //! missed call, and its p99 within twice its mean, at every n.
 //!
 //! [`Configuration::other_cpus`]: super::config::Configuration::other_cpus
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
@@ -42,16 +41,15 @@ use bytes::Bytes;
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::corbaloc::{Corbaloc, Location, ObjAddr};
+use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
 use rtorb_giop::target::TargetAddress;
-use rtorb_giop::{decode_message, encode_message};
 use serde::Serialize;
 
-use super::super::overload::attack::{Attack, Details};
-use super::super::overload::{Scenario, Sizes, wire};
 use super::client::ClientReport;
-use super::report::{Results, row};
 use super::schedule::RateSet;
+use crate::attack::{Attack, Details, Scenario, Sizes};
+use crate::giop_client::{self, MAX_REPLY};
 
 /// Connections of the `connections` and `half-messages` floods.
 pub(crate) const CONNECTIONS: usize = 2000;
@@ -60,10 +58,6 @@ pub(crate) const CONNECTIONS: usize = 2000;
 const LEAD: Duration = Duration::from_secs(1);
 /// How long finding the target may take.
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(5);
-/// C0's mean under a flood may exceed its unflooded mean by this factor.
-const MEAN_FACTOR: f64 = 1.10;
-/// C0's p99 may be at most this many times its mean.
-const P99_FACTOR: f64 = 2.0;
 
 /// A `--flood` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -140,8 +134,7 @@ impl Flood {
     }
 }
 
-/// The attacker's sizes: those of `rtorb bench overload` that the kinds
-/// above use (the others unused).
+/// The attacker's sizes: those the kinds above use (the others unused).
 fn sizes() -> Sizes {
     Sizes {
         flood_connections: 0,
@@ -155,11 +148,6 @@ fn sizes() -> Sizes {
         flood_threads: 4,
         churn_threads: 0,
         cancel_connections: 0,
-        before_ms: 0,
-        attack_ms: 0,
-        after_ms: 0,
-        call_timeout_ms: 0,
-        call_interval_us: 0,
     }
 }
 
@@ -252,17 +240,8 @@ fn locate(url: &str) -> Result<(SocketAddr, Bytes), String> {
     );
     let bytes = encode_message(&request).map_err(|e| e.to_string())?;
     s.write_all(&bytes).map_err(|e| format!("{at}: {e}"))?;
-    let mut header = [0u8; wire::HEADER_LEN];
-    s.read_exact(&mut header)
-        .map_err(|e| format!("{at}: {e}"))?;
-    let size = wire::announced_size(&header)
-        .filter(|n| *n <= 1 << 20)
-        .ok_or_else(|| format!("{at}: no GIOP answer to a LocateRequest"))?;
-    let mut whole = vec![0u8; wire::HEADER_LEN + size];
-    whole[..wire::HEADER_LEN].copy_from_slice(&header);
-    s.read_exact(&mut whole[wire::HEADER_LEN..])
-        .map_err(|e| format!("{at}: {e}"))?;
-    let message = decode_message(Bytes::from(whole)).map_err(|e| format!("{at}: {e}"))?;
+    let message = giop_client::read_message(&mut s, MAX_REPLY)
+        .map_err(|e| format!("{at}: no GIOP answer to a LocateRequest: {e}"))?;
     let Content::LocateReply(reply) = message.content else {
         return Err(format!("{at}: no LocateReply"));
     };
@@ -364,7 +343,7 @@ impl FloodResults {
     }
 
     /// Why the point failed under `flood`, if it did.
-    fn failure(
+    pub(super) fn failure(
         &self,
         flood: Flood,
         configuration: &str,
@@ -379,7 +358,7 @@ impl FloodResults {
         })
     }
 
-    fn get(
+    pub(super) fn get(
         &self,
         flood: Flood,
         configuration: &str,
@@ -391,129 +370,6 @@ impl FloodResults {
             .get(configuration)?
             .get(rates.name())?
             .get(&n)
-    }
-}
-
-/// Judges every flood of `results` against C0's targets.
-pub(crate) fn judge(results: &Results) -> Vec<Verdict> {
-    let Some(floods) = &results.flood else {
-        return Vec::new();
-    };
-    let Some(first) = results.n.iter().min().copied() else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for flood in &floods.kinds {
-        for configuration in &results.configurations {
-            for rates in results.rate_sets() {
-                let Some(base) = results.get(configuration, rates, first) else {
-                    continue;
-                };
-                let baseline = base.high.mean_us;
-                let mut misses = Vec::new();
-                for n in &results.n {
-                    if let Some(f) = floods.failure(*flood, configuration, rates, *n) {
-                        misses.push(format!("n = {n}: failed ({})", f.reason));
-                        continue;
-                    }
-                    let Some(p) = floods.get(*flood, configuration, rates, *n) else {
-                        continue;
-                    };
-                    let c0 = &p.client.high;
-                    // The unflooded point at this n, for comparison.
-                    let calm = results.get(configuration, rates, *n).map(|r| &r.high);
-                    let was = |f: &dyn Fn(&super::stats::ClassStats) -> String| {
-                        calm.map_or_else(String::new, |c| format!(" (unflooded {})", f(c)))
-                    };
-                    if c0.mean_us > baseline * MEAN_FACTOR {
-                        misses.push(format!(
-                            "n = {n}: mean {:.1} µs > {:.1} µs",
-                            c0.mean_us,
-                            baseline * MEAN_FACTOR
-                        ));
-                    }
-                    if c0.missed > 0 {
-                        let was = was(&|c| c.missed_cell());
-                        misses.push(format!(
-                            "n = {n}: {} missed, {} of them the timer's{was}",
-                            c0.missed, c0.missed_late_wakeup
-                        ));
-                    }
-                    if c0.p99_us > P99_FACTOR * c0.mean_us {
-                        let was = was(&|c| format!("{:.1} µs", c.p99_us));
-                        misses.push(format!(
-                            "n = {n}: p99 {:.1} µs > 2 × mean {:.1} µs{was}",
-                            c0.p99_us, c0.mean_us
-                        ));
-                    }
-                }
-                out.push(Verdict {
-                    flood: *flood,
-                    configuration: configuration.clone(),
-                    rates: rates.name(),
-                    baseline_mean_us: baseline,
-                    baseline_n: first,
-                    holds: misses.is_empty(),
-                    misses,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// The rows of the floods of one configuration, rate set and n, under
-/// its unflooded rows.
-pub(crate) fn rows(
-    out: &mut String,
-    results: &Results,
-    configuration: &str,
-    rates: RateSet,
-    n: u32,
-) {
-    let Some(floods) = &results.flood else {
-        return;
-    };
-    for flood in &floods.kinds {
-        let label = format!("  + {}", flood.name());
-        if let Some(p) = floods.get(*flood, configuration, rates, n) {
-            row(out, "", &label, "C0", &p.client.high);
-            row(out, "", "", "low", &p.client.low);
-        } else if let Some(f) = floods.failure(*flood, configuration, rates, n) {
-            let _ = writeln!(out, "      {label:<20} failed: {}", f.reason);
-        }
-    }
-}
-
-/// Whether C0's targets hold under each flood, as lines of the table.
-pub(crate) fn summary(out: &mut String, results: &Results) {
-    let Some(floods) = &results.flood else {
-        return;
-    };
-    let _ = writeln!(
-        out,
-        "\nFloods (+ KIND rows) aimed at the Low object's own endpoint (the low lane's in the \
-         real-time configuration, the server's port otherwise) by threads under SCHED_OTHER: \
-         connections: {CONNECTIONS} idle connections; garbage: random bytes; half-messages: \
-         {CONNECTIONS} stalled half GIOP headers; unread-replies: 1 MiB requests whose replies \
-         are never read.\nC0's targets under a flood: mean within +10% of its unflooded mean at \
-         the smallest n, no missed call, p99 at most 2 × mean, at every n."
-    );
-    for v in &floods.targets {
-        let verdict = if v.holds {
-            "hold".to_owned()
-        } else {
-            format!("missed: {}", v.misses.join("; "))
-        };
-        let _ = writeln!(
-            out,
-            "  {:<20} {:<8} {:<15} (n = {} unflooded mean {:.1} µs): {verdict}",
-            v.configuration,
-            v.rates,
-            v.flood.name(),
-            v.baseline_n,
-            v.baseline_mean_us
-        );
     }
 }
 

@@ -9,9 +9,9 @@
 //! benchmark measures it once per rate set before the points and once
 //! after (to see drift).
 //!
-//! Two processes, as a client and a server are: `rtorb bench
+//! Two processes, as a client and a server are: `rtorb-bench
 //! priority-echo` answers every 48-byte message with the same bytes from
-//! a thread at SCHED_FIFO 90, and `rtorb bench priority-echo-client` calls
+//! a thread at SCHED_FIFO 90, and `rtorb-bench priority-echo-client` calls
 //! it at C0's slots and rate from a thread at SCHED_FIFO 90
 //! (`TCP_NODELAY` on both sides), each under a [`Watchdog`]. Both threads
 //! run on the CPUs of the real-time configuration's C0 and high lane
@@ -28,14 +28,14 @@ use clap::Args;
 use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, Watchdog, WhenDenied};
 use serde::{Deserialize, Serialize};
 
-use super::super::compare::run_client;
+use super::class_stats::ClassStats;
 use super::client::watchdog_deadline;
 use super::config::{Configuration, HIGH_FIFO, Policy};
 use super::habits::lock_memory;
-use super::peers::{Programs, ServerProc};
-use super::report::{self, Results};
+use super::programs::Programs;
 use super::schedule::{self, RateSet, Schedule, SlotPhase, run_slots};
-use super::stats::ClassStats;
+use super::server::DEFAULT_WATCHDOG;
+use crate::process::{Proc, run_client};
 
 /// The size of a call and of its reply, bytes: a GIOP request header of
 /// `cube_octet` and a little more.
@@ -82,7 +82,7 @@ pub(crate) struct EchoThreadArgs {
     cpus: Vec<usize>,
 }
 
-/// The options of `rtorb bench priority-echo`.
+/// The options of `rtorb-bench priority-echo`.
 #[derive(Debug, Args)]
 pub(crate) struct EchoArgs {
     /// Where to listen.
@@ -92,7 +92,7 @@ pub(crate) struct EchoArgs {
     thread: EchoThreadArgs,
 }
 
-/// The options of `rtorb bench priority-echo-client`.
+/// The options of `rtorb-bench priority-echo-client`.
 #[derive(Debug, Args)]
 pub(crate) struct EchoClientArgs {
     /// Calls per second.
@@ -141,13 +141,6 @@ impl Floor {
     }
 }
 
-/// The floor's rows of a rate set's table: the label over two lines,
-/// the runs before (`pre`) and after (`post`) the points.
-pub(crate) fn rows(out: &mut String, floor: &Floor) {
-    report::row(out, "", "machine floor", "pre", &floor.before.stats);
-    report::row(out, "", "(TCP echo, no ORB)", "post", &floor.after.stats);
-}
-
 /// Keeps the calling thread on `cpus` (unless empty), then puts it at
 /// SCHED_FIFO 90 when `policy` asks for it; `Some(why)` when it runs
 /// under SCHED_OTHER.
@@ -168,7 +161,7 @@ fn take_priority(policy: Policy, cpus: &[usize], who: &str) -> Result<Option<Str
         Ok(Some(_)) => Ok(None),
         Ok(None) => {
             eprintln!(
-                "rtorb bench {who}: WARNING: this process may not use SCHED_FIFO: \
+                "rtorb-bench {who}: WARNING: this process may not use SCHED_FIFO: \
                  it runs under SCHED_OTHER"
             );
             Ok(Some(
@@ -191,7 +184,7 @@ fn echo(mut stream: TcpStream) {
     }
 }
 
-/// Runs `rtorb bench priority-echo`: prints `echo ADDRESS` and `ready`,
+/// Runs `rtorb-bench priority-echo`: prints `echo ADDRESS` and `ready`,
 /// serves one connection after another from a thread at SCHED_FIFO 90
 /// until its standard input closes.
 pub(crate) fn run_echo(args: &EchoArgs) -> Result<String, String> {
@@ -204,7 +197,7 @@ pub(crate) fn run_echo(args: &EchoArgs) -> Result<String, String> {
         "the priority benchmark's echo",
         args.thread
             .watchdog_ms
-            .map_or(super::server::DEFAULT_WATCHDOG, Duration::from_millis),
+            .map_or(DEFAULT_WATCHDOG, Duration::from_millis),
     );
     let (ready, started) = mpsc::channel();
     let (policy, cpus) = (args.thread.policy, args.thread.cpus.clone());
@@ -251,7 +244,7 @@ fn call(stream: &mut TcpStream, k: u64) -> Result<(), String> {
     }
 }
 
-/// Runs `rtorb bench priority-echo-client`; its report as one JSON line.
+/// Runs `rtorb-bench priority-echo-client`; its report as one JSON line.
 pub(crate) fn run_echo_client(args: &EchoClientArgs) -> Result<String, String> {
     if !args.thread.no_mlock {
         lock_memory("priority-echo-client");
@@ -338,11 +331,11 @@ pub(crate) fn measure(
         &["--cpus", &cpus]
     };
     let mut cmd = Command::new(&programs.exe);
-    cmd.args(["bench", "priority-echo", "--policy", programs.policy.name()])
+    cmd.args(["priority-echo", "--policy", programs.policy.name()])
         .args(placed)
         .args(["--watchdog-ms", &(2 * limit).as_millis().to_string()])
         .args(programs.habits.child_args());
-    let mut echo = ServerProc::spawn(cmd, "rtorb bench priority-echo")?;
+    let mut echo = Proc::spawn_held(cmd, "rtorb-bench priority-echo")?;
     let mut address = None;
     echo.ready(Duration::from_secs(30), |line| {
         if let Some(a) = line.strip_prefix(ADDRESS_PREFIX) {
@@ -352,7 +345,7 @@ pub(crate) fn measure(
     let address = address.ok_or("the echo printed no address")?;
     let slots = programs.tick.slots(rates);
     let mut c = Command::new(&programs.exe);
-    c.args(["bench", "priority-echo-client"])
+    c.args(["priority-echo-client"])
         .args(["--hz", &rates.high_hz().to_string()])
         .args(["--duration-ms", &duration_ms.to_string()])
         .args(["--policy", programs.policy.name()])
@@ -360,7 +353,7 @@ pub(crate) fn measure(
         .args(programs.habits.child_args())
         .args(slots.args())
         .arg(&address);
-    let output = run_client(c, "rtorb bench priority-echo-client", limit)?;
+    let output = run_client(c, "rtorb-bench priority-echo-client", limit)?;
     let line = output.lines().last().unwrap_or_default();
     let report: EchoReport = serde_json::from_str(line)
         .map_err(|e| format!("the echo client's report: {e}: {line:?}"))?;
@@ -370,20 +363,20 @@ pub(crate) fn measure(
 }
 
 /// [`measure`], saying so on standard error, its scheduling note added
-/// to `results`' notes.
+/// to `notes` (once).
 pub(crate) fn measure_noted(
     programs: &Programs,
     rates: RateSet,
     duration_ms: u64,
-    results: &mut Results,
+    notes: &mut Vec<String>,
 ) -> Result<EchoReport, String> {
-    eprintln!("rtorb bench priority: {} rates: {LABEL}", rates.name());
+    eprintln!("rtorb-bench priority: {} rates: {LABEL}", rates.name());
     let report = measure(programs, rates, duration_ms)
         .map_err(|e| format!("{LABEL}, {} rates: {e}", rates.name()))?;
     if let Some(note) = &report.note {
         let note = format!("{LABEL}: the calling thread ran {}: {note}", report.policy);
-        if !results.notes.contains(&note) {
-            results.notes.push(note);
+        if !notes.contains(&note) {
+            notes.push(note);
         }
     }
     Ok(report)

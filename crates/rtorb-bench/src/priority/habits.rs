@@ -28,7 +28,7 @@ pub(crate) fn lock_memory(who: &str) -> bool {
     match rtorb::rt::lock_memory() {
         Ok(()) => true,
         Err(e) => {
-            eprintln!("rtorb bench {who}: WARNING: {e}: going on without");
+            eprintln!("rtorb-bench {who}: WARNING: {e}: going on without");
             false
         }
     }
@@ -52,7 +52,7 @@ impl Habits {
             match CpuLatencyBound::hold(Duration::ZERO) {
                 Ok(h) => (Some(h), "held at 0 µs for the run".to_owned()),
                 Err(e) => {
-                    eprintln!("rtorb bench priority: WARNING: {e}: going on without");
+                    eprintln!("rtorb-bench priority: WARNING: {e}: going on without");
                     (None, format!("not held: {e}"))
                 }
             }

@@ -1,4 +1,4 @@
-//! `rtorb bench priority`: the priority-inversion benchmark of "Software
+//! `rtorb-bench priority`: the priority-inversion benchmark of "Software
 //! Architectures for Reducing Priority Inversion and Non-determinism in
 //! Real-time Object Request Brokers" (§2) on the Cubit interface.
 //!
@@ -6,9 +6,9 @@
 //! `High` and n low-priority threads calling `Low`, twoway `cube_octet`,
 //! every call at a fixed absolute time ([`schedule`]), the first placed
 //! against the kernel's scheduler tick ([`tick`]); the figures of C0
-//! and of the low threads ([`stats`]) show how much the low threads delay
+//! and of the low threads ([`class_stats`]) show how much the low threads delay
 //! C0 as n grows. Each configuration ([`peers::Column`]) runs every point
-//! against a fresh server:
+//! against a fresh server ([`peers`], [`programs`]):
 //!
 //! - `rtorb real-time`: `priority-server` and `priority-client` with
 //!   the ORB's real-time core: `High` and `Low` in lanes at SCHED_FIFO 90
@@ -27,16 +27,16 @@
 //! locks its memory; the run holds the CPUs' wake-up latency at 0 if
 //! asked to ([`habits`]).
 //!
-//! The results are a table or JSON
-//! ([`report`]), and plots ([`plot`]). With `--flood`, every point runs
-//! again under each flood asked for, aimed at `Low`'s own endpoint
-//! ([`flood`]).
+//! The results ([`results`]) are a table or JSON ([`report`]), and plots
+//! ([`plot`]). With `--flood`, every point runs again under each flood
+//! asked for, aimed at `Low`'s own endpoint ([`flood`]), and the results
+//! say whether C0's targets hold under each ([`targets`]). The options of
+//! the commands are in [`args`].
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use clap::Args;
-
+mod args;
+mod class_stats;
 mod client;
 mod config;
 mod flood;
@@ -44,16 +44,21 @@ mod floor;
 mod habits;
 mod peers;
 mod plot;
+mod programs;
 mod report;
+mod results;
 mod schedule;
 mod server;
-mod stats;
+mod targets;
 mod tick;
 
-use config::{Configuration, Policy};
+pub(crate) use args::{ClientArgs, PriorityArgs, ServerArgs};
+use config::Configuration;
 pub(crate) use floor::{EchoArgs, EchoClientArgs, run_echo, run_echo_client};
-use peers::{Column, Point, Programs};
-use report::{RateInfo, Results};
+use habits::Habits;
+use peers::{Column, Point};
+use programs::Programs;
+use results::{RateInfo, Results};
 use schedule::RateSet;
 
 /// The numbers of low-priority threads by default.
@@ -63,168 +68,6 @@ const QUICK_N: [u32; 2] = [1, 2];
 /// The length of a point with `--quick`, ms.
 const QUICK_DURATION_MS: u64 = 300;
 
-/// Which rate sets to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Rates {
-    /// The seed's: C0 at 20 Hz, each low thread at 10 Hz.
-    Seed,
-    /// C0 at 2000 Hz, each low thread at 1000 Hz.
-    Scaled,
-    /// Both.
-    Both,
-}
-
-impl Rates {
-    fn sets(self) -> Vec<RateSet> {
-        match self {
-            Rates::Seed => vec![RateSet::Seed],
-            Rates::Scaled => vec![RateSet::Scaled],
-            Rates::Both => RateSet::ALL.to_vec(),
-        }
-    }
-}
-
-/// The options of `rtorb bench priority`.
-#[derive(Debug, Args)]
-pub(crate) struct PriorityArgs {
-    /// The numbers of low-priority threads, comma-separated
-    /// (default 1,5,10,20,30,40,50; 1,2 with --quick).
-    #[arg(short = 'n', value_name = "N,...", value_delimiter = ',',
-          value_parser = clap::value_parser!(u32).range(1..=1000))]
-    n: Vec<u32>,
-    /// The rate sets: the seed's (20 Hz / 10 Hz), the scaled one
-    /// (2000 Hz / 1000 Hz), or both.
-    #[arg(long, value_enum, default_value_t = Rates::Both)]
-    rates: Rates,
-    /// The length of each point, ms (default 20000 at the seed's rates,
-    /// 5000 at the scaled ones: a full run of both configurations takes
-    /// about 6 minutes; 300 with --quick).
-    #[arg(long = "duration-ms", value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(50..=3_600_000))]
-    duration_ms: Option<u64>,
-    /// The client threads' scheduling: C0 at SCHED_FIFO 90 and the low
-    /// threads at SCHED_FIFO 10 (fifo), or all under SCHED_OTHER (other).
-    #[arg(long, value_enum, default_value_t = Policy::Fifo)]
-    policy: Policy,
-    /// Few points and short ones, to check that the benchmark works.
-    #[arg(long)]
-    quick: bool,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// Write the plots (SVG and PNG) of mean latency and jitter against n
-    /// into this directory.
-    #[arg(long, value_name = "DIR")]
-    plots: Option<PathBuf>,
-    /// Run every point again under each of these floods aimed at the Low
-    /// object's own endpoint (the low lane's, in the real-time
-    /// configuration): connections, garbage, half-messages,
-    /// unread-replies, or all.
-    #[arg(long, value_enum, value_name = "KIND,...", value_delimiter = ',')]
-    flood: Vec<flood::FloodArg>,
-    /// Measure only the machine's floor (C0's slots calling a bare TCP
-    /// echo between two processes), no ORB.
-    #[arg(long = "floor-only")]
-    floor_only: bool,
-    /// Do not lock the memory of the clients and servers (mlockall).
-    #[arg(long = "no-mlock")]
-    no_mlock: bool,
-    /// Do not hold the CPUs' wake-up latency at 0 through
-    /// /dev/cpu_dma_latency for the run (held by default, as cyclictest
-    /// does: see README).
-    #[arg(long = "no-pm-qos")]
-    no_pm_qos: bool,
-    /// Where C0's slots fall against the kernel's scheduler tick: as far
-    /// from every tick as C0's period allows (between), a tick this many
-    /// µs after one of them (a few µs: inside its call, the worst case),
-    /// or wherever each point's start falls (any). Every client of the
-    /// run, the floor's included, starts at the same phase.
-    #[arg(
-        long = "tick-phase",
-        value_name = "between|any|MICROS",
-        default_value = "between"
-    )]
-    tick_phase: tick::TickPhase,
-}
-
-/// The options of `rtorb bench priority-server`.
-#[derive(Debug, Args)]
-pub(crate) struct ServerArgs {
-    /// Where to listen (`iiop://127.0.0.1:PORT`); may be given several
-    /// times (default `iiop://127.0.0.1:0`).
-    #[arg(long = "endpoint", value_name = "URL")]
-    endpoints: Vec<String>,
-    /// The conventional configuration: one pool of server threads, no
-    /// lanes, no priorities (today's default).
-    #[arg(long, conflicts_with = "real_time")]
-    conventional: bool,
-    /// The real-time configuration: High in a high lane, Low in a low
-    /// lane, server-declared priorities.
-    #[arg(long)]
-    real_time: bool,
-    /// The real-time server's watchdog, ms: past it every thread is put
-    /// under SCHED_OTHER (default: an hour).
-    #[arg(long = "watchdog-ms", value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    watchdog_ms: Option<u64>,
-    /// Do not lock the process's memory (mlockall).
-    #[arg(long = "no-mlock")]
-    no_mlock: bool,
-    /// `-ORB` options for the server's ORB, after `--`.
-    #[arg(last = true, value_name = "-ORB OPTIONS")]
-    orb_options: Vec<String>,
-}
-
-/// The options of `rtorb bench priority-client`.
-#[derive(Debug, Args)]
-pub(crate) struct ClientArgs {
-    /// Low-priority threads.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u32).range(1..=1000))]
-    lows: u32,
-    /// C0's calls per second.
-    #[arg(long = "high-hz", default_value_t = 20,
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    high_hz: u32,
-    /// Each low thread's calls per second.
-    #[arg(long = "low-hz", default_value_t = 10,
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    low_hz: u32,
-    /// The length of the run, ms.
-    #[arg(long = "duration-ms", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    duration_ms: u64,
-    /// The threads' scheduling (fifo: C0 at SCHED_FIFO 90, the others at
-    /// 10; other: SCHED_OTHER).
-    #[arg(long, value_enum, default_value_t = Policy::Fifo)]
-    policy: Policy,
-    /// The conventional configuration: one multiplexed connection for
-    /// every thread's calls (today's default).
-    #[arg(long, conflicts_with = "real_time")]
-    conventional: bool,
-    /// The real-time configuration: a connection of its own for each
-    /// thread's calls.
-    #[arg(long)]
-    real_time: bool,
-    /// The watchdog's deadline, ms: past it every thread is put under
-    /// SCHED_OTHER and the run fails (default: twice the run, and 20 s).
-    #[arg(long = "watchdog-ms", value_name = "MS",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    watchdog_ms: Option<u64>,
-    /// Do not lock the process's memory (mlockall).
-    #[arg(long = "no-mlock")]
-    no_mlock: bool,
-    #[command(flatten)]
-    slots: schedule::SlotPhase,
-    /// The `High` object (`corbaloc::1.2@HOST:PORT/High`, or an IOR).
-    high: String,
-    /// The `Low` object.
-    low: String,
-    /// `-ORB` options for the client's ORB, after `--`.
-    #[arg(last = true, value_name = "-ORB OPTIONS")]
-    orb_options: Vec<String>,
-}
-
 fn configuration(real_time: bool) -> Configuration {
     if real_time {
         Configuration::RealTime
@@ -233,7 +76,7 @@ fn configuration(real_time: bool) -> Configuration {
     }
 }
 
-/// Runs `rtorb bench priority-server`.
+/// Runs `rtorb-bench priority-server`.
 pub(crate) fn run_server(args: &ServerArgs) -> Result<String, String> {
     if !args.no_mlock {
         habits::lock_memory("priority-server");
@@ -246,7 +89,7 @@ pub(crate) fn run_server(args: &ServerArgs) -> Result<String, String> {
     )
 }
 
-/// Runs `rtorb bench priority-client`; its report as one JSON line.
+/// Runs `rtorb-bench priority-client`; its report as one JSON line.
 pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
     if !args.no_mlock {
         habits::lock_memory("priority-client");
@@ -270,7 +113,7 @@ pub(crate) fn run_client(args: &ClientArgs) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Runs `rtorb bench priority`; returns the table or JSON.
+/// Runs `rtorb-bench priority`; returns the table or JSON.
 pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
     let ns: Vec<u32> = match (&args.n[..], args.quick) {
         _ if args.floor_only => Vec::new(),
@@ -279,34 +122,10 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         (n, _) => n.to_vec(),
     };
     let sets = args.rates.sets();
-    let duration = |rates: RateSet| {
-        args.duration_ms.unwrap_or(if args.quick {
-            QUICK_DURATION_MS
-        } else {
-            rates.default_duration_ms()
-        })
-    };
     // Held until the run ends.
-    let (habits, _pm_qos) = habits::Habits::start(!args.no_mlock, !args.no_pm_qos);
+    let (habits, _pm_qos) = Habits::start(!args.no_mlock, !args.no_pm_qos);
     let mut notes = Vec::new();
-    let mut columns = vec![
-        Column::Rtorb(Configuration::RealTime),
-        Column::Rtorb(Configuration::Conventional),
-    ];
-    columns.retain(|_| !args.floor_only);
-    let omniorb = match (!args.floor_only).then(super::omni::build_priority) {
-        None => None,
-        Some(Ok(peers)) => {
-            columns.push(Column::Omniorb);
-            Some(peers)
-        }
-        Some(Err(e)) => {
-            let note = format!("omniORB column left out: {e}");
-            eprintln!("rtorb bench priority: {note}");
-            notes.push(note);
-            None
-        }
-    };
+    let (columns, omniorb) = columns(args, &mut notes);
     // The ticks of C0's CPU (in the real-time configuration; any CPU's
     // elsewhere, which on most kernels tick together).
     let tick = tick::TickPlan {
@@ -328,7 +147,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
                 let info = RateInfo {
                     high_hz: r.high_hz(),
                     low_hz: r.low_hz(),
-                    duration_ms: duration(*r),
+                    duration_ms: duration_ms(args, *r),
                 };
                 (r.name(), info)
             })
@@ -344,7 +163,7 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
     };
     let floods = flood::Flood::select(&args.flood);
     // The attacker's thousands of connections need descriptors.
-    let _limit = (!floods.is_empty()).then(super::overload::DescriptorLimit::raise);
+    let _limit = (!floods.is_empty()).then(crate::attack::DescriptorLimit::raise);
     if !floods.is_empty() {
         results.flood = Some(flood::FloodResults {
             kinds: floods.clone(),
@@ -352,100 +171,166 @@ pub(crate) fn run(args: &PriorityArgs) -> Result<String, String> {
         });
     }
     for rates in &sets {
-        let before = floor::measure_noted(&programs, *rates, duration(*rates), &mut results)?;
+        let duration = duration_ms(args, *rates);
+        let before = floor::measure_noted(&programs, *rates, duration, &mut results.notes)?;
         for n in &ns {
             for column in &columns {
                 let point = Point {
                     rates: *rates,
                     lows: *n,
-                    duration_ms: duration(*rates),
+                    duration_ms: duration,
                     flood: None,
                 };
                 for kind in &floods {
-                    eprintln!(
-                        "rtorb bench priority: {} rates, n = {n}: {}, flood {}",
-                        rates.name(),
-                        column.label(),
-                        kind.name()
-                    );
-                    let flooded = Point {
-                        flood: Some(*kind),
-                        ..point
-                    };
-                    // A configuration that cannot serve under a flood is
-                    // that flood's result, not the end of the run.
-                    match peers::run_point(&programs, *column, flooded) {
-                        Ok((_, under)) => {
-                            if let (Some(f), Some(under)) = (&mut results.flood, under) {
-                                f.insert(column.label(), *rates, *n, under);
-                            }
-                        }
-                        Err(e) => {
-                            eprintln!(
-                                "rtorb bench priority: {}, {} rates, n = {n}, flood {}: failed: {e}",
-                                column.label(),
-                                rates.name(),
-                                kind.name()
-                            );
-                            if let Some(f) = &mut results.flood {
-                                f.failed.push(flood::FailedPoint {
-                                    flood: *kind,
-                                    configuration: column.label(),
-                                    rates: rates.name(),
-                                    n: *n,
-                                    reason: e.trim().to_owned(),
-                                });
-                            }
-                        }
-                    }
+                    run_flooded(&programs, *column, point, *kind, &mut results);
                 }
-                eprintln!(
-                    "rtorb bench priority: {} rates, n = {n}: {}",
-                    rates.name(),
-                    column.label()
-                );
-                let (report, _) = peers::run_point(&programs, *column, point).map_err(|e| {
-                    format!("{}, {} rates, n = {n}: {e}", column.label(), rates.name())
-                })?;
-                if let Some(note) = &report.note {
-                    let note = format!(
-                        "{}: the client threads ran {}: {note}",
-                        column.label(),
-                        report.policy
-                    );
-                    if !results.notes.contains(&note) {
-                        results.notes.push(note);
-                    }
-                }
-                results
-                    .results
-                    .entry(column.label())
-                    .or_default()
-                    .entry(rates.name())
-                    .or_default()
-                    .insert(*n, report);
+                run_unflooded(&programs, *column, point, &mut results)?;
             }
         }
-        let after = floor::measure_noted(&programs, *rates, duration(*rates), &mut results)?;
+        let after = floor::measure_noted(&programs, *rates, duration, &mut results.notes)?;
         results
             .floor
             .insert(rates.name(), floor::Floor { before, after });
     }
-    let verdicts = flood::judge(&results);
+    let verdicts = targets::judge(&results);
     if let Some(f) = &mut results.flood {
         f.targets = verdicts;
     }
-    let mut out = if args.json {
-        report::json(&results)?
+    output(args, &results)
+}
+
+/// The length of each point at `rates`, ms.
+fn duration_ms(args: &PriorityArgs, rates: RateSet) -> u64 {
+    args.duration_ms.unwrap_or(if args.quick {
+        QUICK_DURATION_MS
     } else {
-        report::table(&results)
+        rates.default_duration_ms()
+    })
+}
+
+/// The configurations of the run (none with `--floor-only`), and
+/// omniORB's programs where they can be built; why not is a note.
+fn columns(
+    args: &PriorityArgs,
+    notes: &mut Vec<String>,
+) -> (Vec<Column>, Option<crate::omniorb::PriorityPeers>) {
+    if args.floor_only {
+        return (Vec::new(), None);
+    }
+    let mut columns = vec![
+        Column::Rtorb(Configuration::RealTime),
+        Column::Rtorb(Configuration::Conventional),
+    ];
+    match crate::omniorb::build_priority() {
+        Ok(peers) => {
+            columns.push(Column::Omniorb);
+            (columns, Some(peers))
+        }
+        Err(e) => {
+            let note = format!("omniORB column left out: {e}");
+            eprintln!("rtorb-bench priority: {note}");
+            notes.push(note);
+            (columns, None)
+        }
+    }
+}
+
+/// Runs `point` of `column` under the flood `kind`; a configuration that
+/// cannot serve under a flood is that flood's result, not the end of the
+/// run.
+fn run_flooded(
+    programs: &Programs,
+    column: Column,
+    point: Point,
+    kind: flood::Flood,
+    results: &mut Results,
+) {
+    let (rates, n) = (point.rates, point.lows);
+    eprintln!(
+        "rtorb-bench priority: {} rates, n = {n}: {}, flood {}",
+        rates.name(),
+        column.label(),
+        kind.name()
+    );
+    let flooded = Point {
+        flood: Some(kind),
+        ..point
+    };
+    match peers::run_point(programs, column, flooded) {
+        Ok((_, under)) => {
+            if let (Some(f), Some(under)) = (&mut results.flood, under) {
+                f.insert(column.label(), rates, n, under);
+            }
+        }
+        Err(e) => {
+            eprintln!(
+                "rtorb-bench priority: {}, {} rates, n = {n}, flood {}: failed: {e}",
+                column.label(),
+                rates.name(),
+                kind.name()
+            );
+            if let Some(f) = &mut results.flood {
+                f.failed.push(flood::FailedPoint {
+                    flood: kind,
+                    configuration: column.label(),
+                    rates: rates.name(),
+                    n,
+                    reason: e.trim().to_owned(),
+                });
+            }
+        }
+    }
+}
+
+/// Runs `point` of `column` and files its report, its scheduling note
+/// among the notes.
+fn run_unflooded(
+    programs: &Programs,
+    column: Column,
+    point: Point,
+    results: &mut Results,
+) -> Result<(), String> {
+    let (rates, n) = (point.rates, point.lows);
+    eprintln!(
+        "rtorb-bench priority: {} rates, n = {n}: {}",
+        rates.name(),
+        column.label()
+    );
+    let (report, _) = peers::run_point(programs, column, point)
+        .map_err(|e| format!("{}, {} rates, n = {n}: {e}", column.label(), rates.name()))?;
+    if let Some(note) = &report.note {
+        let note = format!(
+            "{}: the client threads ran {}: {note}",
+            column.label(),
+            report.policy
+        );
+        if !results.notes.contains(&note) {
+            results.notes.push(note);
+        }
+    }
+    results
+        .results
+        .entry(column.label())
+        .or_default()
+        .entry(rates.name())
+        .or_default()
+        .insert(n, report);
+    Ok(())
+}
+
+/// The table or JSON of `results`, the plots written if asked for.
+fn output(args: &PriorityArgs, results: &Results) -> Result<String, String> {
+    let mut out = if args.json {
+        report::json(results)?
+    } else {
+        report::table(results)
     };
     if let Some(dir) = &args.plots {
-        let written = plot::write(&results, dir)?;
+        let written = plot::write(results, dir)?;
         let list: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
         let line = format!("plots: {}", list.join(" "));
         if args.json {
-            eprintln!("rtorb bench priority: {line}");
+            eprintln!("rtorb-bench priority: {line}");
         } else {
             out.push_str(&format!("\n{line}\n"));
         }

@@ -1,26 +1,21 @@
-//! The processes of one point: a fresh server (`rtorb bench
+//! The processes of one point: a fresh server (`rtorb-bench
 //! priority-server`, or omniORB's `priority_server`) and a client
-//! (`rtorb bench priority-client`, or omniORB's `priority_client`), and
+//! (`rtorb-bench priority-client`, or omniORB's `priority_client`), and
 //! what they report.
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use serde::Serialize;
 
-use super::super::compare::run_client;
-use super::super::omni::PriorityPeers;
-use super::super::server::STATS_PREFIX;
 use super::client::{ClientReport, watchdog_deadline};
-use super::config::{Configuration, Policy};
+use super::config::Configuration;
 use super::flood::{self, Flood, FloodPoint};
-use super::habits::Habits;
+use super::programs::Programs;
 use super::schedule::RateSet;
 use super::server::{ServerReport, parse_url};
-use super::tick::TickPlan;
+use crate::cubit_server::STATS_PREFIX;
+use crate::process::{Proc, run_client};
 
 /// A configuration of client and server, a column of the results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -64,121 +59,17 @@ pub(crate) struct Point {
     pub(crate) flood: Option<Flood>,
 }
 
-/// The programs the points run.
-pub(crate) struct Programs {
-    /// This program.
-    pub(crate) exe: PathBuf,
-    /// omniORB's, when built.
-    pub(crate) omniorb: Option<PriorityPeers>,
-    /// The client threads' scheduling.
-    pub(crate) policy: Policy,
-    /// The memory and timer habits of the run.
-    pub(crate) habits: Habits,
-    /// Where C0's slots fall against the kernel's ticks.
-    pub(crate) tick: TickPlan,
-}
-
-/// A server process, killed when dropped; its standard input held open
-/// until [`ServerProc::finish`].
-pub(super) struct ServerProc {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    name: String,
-}
-
-impl ServerProc {
-    pub(super) fn spawn(mut cmd: Command, name: &str) -> Result<ServerProc, String> {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| format!("cannot start {name}: {e}"))?;
-        let stdin = child.stdin.take();
-        let out = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(ServerProc {
-            child,
-            stdin,
-            lines,
-            name: name.to_owned(),
-        })
-    }
-
-    /// Hands each line it prints to `line` until it says `ready`.
-    pub(super) fn ready(
-        &mut self,
-        timeout: Duration,
-        mut line: impl FnMut(&str),
-    ) -> Result<(), String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let l = self.lines.recv_timeout(left).map_err(|_| {
-                let status = self.child.try_wait().ok().flatten();
-                format!(
-                    "{} did not get ready within {timeout:?} (exit: {status:?})",
-                    self.name
-                )
-            })?;
-            if l == "ready" {
-                return Ok(());
-            }
-            line(&l);
-        }
-    }
-
-    /// The `High` and `Low` URLs, once the server says `ready`.
-    fn urls(&mut self, timeout: Duration) -> Result<(String, String), String> {
-        let (mut high, mut low) = (None, None);
-        self.ready(timeout, |line| {
-            high = high.take().or_else(|| parse_url(line, "High"));
-            low = low.take().or_else(|| parse_url(line, "Low"));
-        })?;
-        match (high, low) {
-            (Some(h), Some(l)) => Ok((h, l)),
-            _ => Err(format!("{} printed no High and Low URLs", self.name)),
-        }
-    }
-
-    /// Closes its standard input, which stops it; the lines it printed
-    /// after, once it has exited.
-    pub(super) fn finish(mut self, timeout: Duration) -> Result<Vec<String>, String> {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + timeout;
-        let mut rest = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => rest.push(l),
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("{} did not stop within {timeout:?}", self.name));
-                }
-            }
-        }
-        let status = self.child.wait().map_err(|e| e.to_string())?;
-        if !status.success() {
-            return Err(format!("{} failed: {status}", self.name));
-        }
-        Ok(rest)
-    }
-}
-
-impl Drop for ServerProc {
-    fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+/// The `High` and `Low` URLs a priority server prints, once it says
+/// `ready`.
+fn urls(server: &mut Proc, timeout: Duration) -> Result<(String, String), String> {
+    let (mut high, mut low) = (None, None);
+    server.ready(timeout, |line| {
+        high = high.take().or_else(|| parse_url(line, "High"));
+        low = low.take().or_else(|| parse_url(line, "Low"));
+    })?;
+    match (high, low) {
+        (Some(h), Some(l)) => Ok((h, l)),
+        _ => Err("the server printed no High and Low URLs".to_owned()),
     }
 }
 
@@ -201,19 +92,14 @@ pub(crate) fn run_point(
     let (server, server_name, (high, low)) = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);
-            c.args([
-                "bench",
-                "priority-server",
-                "--endpoint",
-                "iiop://127.0.0.1:0",
-            ])
-            .arg(configuration_flag(configuration))
-            // The server outlives the client's run by at most the time
-            // the client is given, and as long again to shut down.
-            .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()])
-            .args(programs.habits.child_args());
-            let mut server = ServerProc::spawn(c, "rtorb bench priority-server")?;
-            let urls = server.urls(start)?;
+            c.args(["priority-server", "--endpoint", "iiop://127.0.0.1:0"])
+                .arg(configuration_flag(configuration))
+                // The server outlives the client's run by at most the time
+                // the client is given, and as long again to shut down.
+                .args(["--watchdog-ms", &(2 * limit.as_millis()).to_string()])
+                .args(programs.habits.child_args());
+            let mut server = Proc::spawn_held(c, "rtorb-bench priority-server")?;
+            let urls = urls(&mut server, start)?;
             (server, "rtorb", urls)
         }
         Column::Omniorb => {
@@ -227,8 +113,8 @@ pub(crate) fn run_point(
                     &format!("giop:tcp:127.0.0.1:{}", free_port()?),
                 ])
                 .args(programs.habits.child_args());
-                let mut server = ServerProc::spawn(c, "omniORB priority_server")?;
-                match server.urls(start) {
+                let mut server = Proc::spawn_held(c, "omniORB priority_server")?;
+                match urls(&mut server, start) {
                     Ok(urls) => break (server, "omniORB", urls),
                     Err(e) if tries == 2 => return Err(e),
                     Err(_) => tries += 1,
@@ -254,14 +140,14 @@ pub(crate) fn run_point(
     let output = match column {
         Column::Rtorb(configuration) => {
             let mut c = Command::new(&programs.exe);
-            c.args(["bench", "priority-client", "--lows", &lows])
+            c.args(["priority-client", "--lows", &lows])
                 .args(["--high-hz", &high_hz, "--low-hz", &low_hz])
                 .args(["--duration-ms", &duration, "--policy", policy])
                 .arg(configuration_flag(configuration))
                 .args(programs.habits.child_args())
                 .args(slots.args())
                 .args([&high, &low]);
-            run_client(c, "rtorb bench priority-client", limit)?
+            run_client(c, "rtorb-bench priority-client", limit)?
         }
         Column::Omniorb => {
             let mut c = Command::new(&omniorb()?.client);

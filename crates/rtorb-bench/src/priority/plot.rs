@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use resvg::{tiny_skia, usvg};
 
-use super::report::Results;
+use super::class_stats::ClassStats;
+use super::floor;
+use super::results::Results;
 use super::schedule::RateSet;
-use super::stats::ClassStats;
 
 /// What a plot shows.
 #[derive(Debug, Clone, Copy)]
@@ -93,7 +94,7 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
         let n = results.n.iter().copied().max().unwrap_or(1);
         let right = n + n.div_ceil(20);
         out.push(Line {
-            label: super::floor::LABEL.to_owned(),
+            label: floor::LABEL.to_owned(),
             points: vec![(0, y), (right, y)],
             color: RGBColor(0x60, 0x60, 0x60),
             dashed: true,
@@ -216,7 +217,7 @@ pub(crate) fn write(results: &Results, dir: &Path) -> Result<Vec<PathBuf>, Strin
     let options = fonts();
     if options.fontdb.is_empty() {
         eprintln!(
-            "rtorb bench priority: no system fonts found: the PNG plots have no text \
+            "rtorb-bench priority: no system fonts found: the PNG plots have no text \
              (install a font package such as fonts-dejavu-core)"
         );
     }

@@ -1,76 +1,21 @@
-//! The results of a run: per configuration, rate set and number of low
-//! threads, the figures of C0 and of the low threads; as a table or as
-//! one JSON object.
+//! The results of a run as a table, one section per rate set (the
+//! machine's floor, then C0 and the low threads of every configuration at
+//! each n, each flood's rows under them), or as one JSON object.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
-use super::client::ClientReport;
+use super::class_stats::ClassStats;
+use super::flood::CONNECTIONS;
 use super::floor::{self, Floor};
-use super::habits::Habits;
+use super::results::Results;
 use super::schedule::RateSet;
-use super::stats::ClassStats;
-use super::tick::TickPlan;
-
-/// One rate set of a run.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct RateInfo {
-    /// C0's calls per second.
-    pub(crate) high_hz: u32,
-    /// Each low thread's calls per second.
-    pub(crate) low_hz: u32,
-    /// The length of each point, ms.
-    pub(crate) duration_ms: u64,
-}
-
-/// Everything a run measured.
-#[derive(Debug, Clone, Serialize)]
-pub(crate) struct Results {
-    /// The configurations, in the order of the table.
-    pub(crate) configurations: Vec<String>,
-    /// The rate sets run, by name.
-    pub(crate) rate_sets: BTreeMap<&'static str, RateInfo>,
-    /// The numbers of low threads.
-    pub(crate) n: Vec<u32>,
-    /// What the client threads asked for (`fifo`, `other`).
-    pub(crate) policy: &'static str,
-    /// Configuration → rate set → n → the client's report.
-    pub(crate) results: BTreeMap<String, BTreeMap<&'static str, BTreeMap<u32, ClientReport>>>,
-    /// Configurations left out, and why; scheduling notes.
-    pub(crate) notes: Vec<String>,
-    /// The points again under floods, with `--flood` (see [`super::flood`]).
-    pub(crate) flood: Option<super::flood::FloodResults>,
-    /// Rate set → the machine's floor, before the points and after.
-    pub(crate) floor: BTreeMap<&'static str, Floor>,
-    /// The memory and timer habits of the run.
-    pub(crate) habits: Habits,
-    /// Where C0's slots fell against the kernel's ticks.
-    pub(crate) tick: TickPlan,
-}
-
-impl Results {
-    /// The report of one point, if it ran.
-    pub(crate) fn get(&self, configuration: &str, rates: RateSet, n: u32) -> Option<&ClientReport> {
-        self.results.get(configuration)?.get(rates.name())?.get(&n)
-    }
-
-    /// The rate sets run, in the order of the table.
-    pub(crate) fn rate_sets(&self) -> Vec<RateSet> {
-        RateSet::ALL
-            .into_iter()
-            .filter(|r| self.rate_sets.contains_key(r.name()))
-            .collect()
-    }
-}
 
 fn opt(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"))
 }
 
 /// One row of the table: the figures of one class of threads.
-pub(super) fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
+fn row(out: &mut String, n: &str, configuration: &str, class: &str, s: &ClassStats) {
     let _ = writeln!(
         out,
         "{n:>4}  {configuration:<20} {class:<4} {:>7} {:>9} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>6} {:>6}",
@@ -131,7 +76,7 @@ pub(crate) fn table(results: &Results) -> String {
             "s.lock"
         );
         if let Some(f) = results.floor.get(rates.name()) {
-            floor::rows(&mut out, f);
+            floor_rows(&mut out, f);
         }
         for n in &results.n {
             let mut first = true;
@@ -143,15 +88,71 @@ pub(crate) fn table(results: &Results) -> String {
                 first = false;
                 row(&mut out, &label, configuration, "C0", &r.high);
                 row(&mut out, "", "", "low", &r.low);
-                super::flood::rows(&mut out, results, configuration, rates, *n);
+                flood_rows(&mut out, results, configuration, rates, *n);
             }
         }
     }
-    super::flood::summary(&mut out, results);
+    flood_summary(&mut out, results);
     for note in &results.notes {
         let _ = writeln!(out, "\n{note}");
     }
     out
+}
+
+/// The floor's rows of a rate set's table: the label over two lines,
+/// the runs before (`pre`) and after (`post`) the points.
+fn floor_rows(out: &mut String, floor: &Floor) {
+    row(out, "", "machine floor", "pre", &floor.before.stats);
+    row(out, "", "(TCP echo, no ORB)", "post", &floor.after.stats);
+}
+
+/// The rows of the floods of one configuration, rate set and n, under
+/// its unflooded rows.
+fn flood_rows(out: &mut String, results: &Results, configuration: &str, rates: RateSet, n: u32) {
+    let Some(floods) = &results.flood else {
+        return;
+    };
+    for flood in &floods.kinds {
+        let label = format!("  + {}", flood.name());
+        if let Some(p) = floods.get(*flood, configuration, rates, n) {
+            row(out, "", &label, "C0", &p.client.high);
+            row(out, "", "", "low", &p.client.low);
+        } else if let Some(f) = floods.failure(*flood, configuration, rates, n) {
+            let _ = writeln!(out, "      {label:<20} failed: {}", f.reason);
+        }
+    }
+}
+
+/// Whether C0's targets hold under each flood, as lines of the table.
+fn flood_summary(out: &mut String, results: &Results) {
+    let Some(floods) = &results.flood else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\nFloods (+ KIND rows) aimed at the Low object's own endpoint (the low lane's in the \
+         real-time configuration, the server's port otherwise) by threads under SCHED_OTHER: \
+         connections: {CONNECTIONS} idle connections; garbage: random bytes; half-messages: \
+         {CONNECTIONS} stalled half GIOP headers; unread-replies: 1 MiB requests whose replies \
+         are never read.\nC0's targets under a flood: mean within +10% of its unflooded mean at \
+         the smallest n, no missed call, p99 at most 2 × mean, at every n."
+    );
+    for v in &floods.targets {
+        let verdict = if v.holds {
+            "hold".to_owned()
+        } else {
+            format!("missed: {}", v.misses.join("; "))
+        };
+        let _ = writeln!(
+            out,
+            "  {:<20} {:<8} {:<15} (n = {} unflooded mean {:.1} µs): {verdict}",
+            v.configuration,
+            v.rates,
+            v.flood.name(),
+            v.baseline_n,
+            v.baseline_mean_us
+        );
+    }
 }
 
 /// The results as one JSON object.

@@ -1,4 +1,4 @@
-//! `rtorb bench priority-server`: two Cubit objects under the plain keys
+//! `rtorb-bench priority-server`: two Cubit objects under the plain keys
 //! `High` and `Low`, reachable as `corbaloc::1.2@HOST:PORT/High` by any
 //! ORB, counting what each request costs the server per class.
 //!
@@ -22,9 +22,9 @@ use rtorb::rt::{PriorityModelPolicy, Watchdog};
 use rtorb::runtime::SystemException;
 use serde::{Deserialize, Serialize};
 
-use super::super::server::{STATS_PREFIX, corbaloc_with_key};
 use super::config::Configuration;
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
+use crate::cubit_server::{STATS_PREFIX, corbaloc_with_key};
 use rtorb_test_support::alloc::thread_allocations;
 
 /// How long a real-time server may run by default before its watchdog
