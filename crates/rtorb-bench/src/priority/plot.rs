@@ -3,6 +3,11 @@
 //! threads against n, one line per configuration and class; drawn as SVG
 //! with `plotters` and rendered to PNG with `resvg`, with the fonts the
 //! system has, found at run time.
+//!
+//! The µs axis is logarithmic: the configurations' figures lie an order of
+//! magnitude or more apart (rtorb's C0 in tens of µs, omniORB's low
+//! threads in thousands), and on a linear axis the lowest lines lie flat
+//! on the x axis.
 
 use std::path::{Path, PathBuf};
 
@@ -33,8 +38,8 @@ impl Metric {
 
     fn axis(self) -> &'static str {
         match self {
-            Metric::Latency => "mean latency (µs)",
-            Metric::Jitter => "jitter: standard deviation of latency (µs)",
+            Metric::Latency => "mean latency (µs, log scale)",
+            Metric::Jitter => "jitter: standard deviation of latency (µs, log scale)",
         }
     }
 
@@ -104,6 +109,41 @@ fn lines(results: &Results, rates: RateSet, metric: Metric) -> Vec<Line> {
     out
 }
 
+/// The µs axis's range, in whole decades: from the decade of the
+/// smallest value above 0 to one that leaves room for the legend above
+/// the largest (1 to 10 µs when there is no value).
+fn y_range(lines: &[Line]) -> (f64, f64) {
+    let values = || {
+        lines
+            .iter()
+            .flat_map(|l| l.points.iter().map(|p| p.1))
+            .filter(|y| y.is_finite() && *y > 0.0)
+    };
+    let min = values().fold(f64::INFINITY, f64::min);
+    let max = values().fold(0.0, f64::max);
+    if !(min.is_finite() && max > 0.0) {
+        return (1.0, 10.0);
+    }
+    let lo = 10f64.powf(min.log10().floor());
+    let hi = 10f64.powf((max * 6.0).log10().ceil());
+    (lo, hi)
+}
+
+/// The label of a line of the µs axis: every line is 1 to 9 times a power
+/// of ten, and the 1, 2 and 5 are labelled, with no more digits than they
+/// need.
+fn micros(v: f64) -> String {
+    let leading = (v / 10f64.powf(v.log10().floor())).round();
+    if ![1.0, 2.0, 5.0].contains(&leading) {
+        return String::new();
+    }
+    if v >= 1.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// The SVG of one plot.
 fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
     let err = |e: &dyn std::fmt::Display| format!("plotting {title}: {e}");
@@ -113,10 +153,7 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
         .filter(|l| l.marks)
         .flat_map(|l| l.points.iter().map(|p| p.0))
         .fold(1, u32::max);
-    let max_y = lines
-        .iter()
-        .flat_map(|l| l.points.iter().map(|p| p.1))
-        .fold(1.0, f64::max);
+    let (min_y, max_y) = y_range(lines);
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (900, 560)).into_drawing_area();
@@ -126,22 +163,32 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(72)
-            .build_cartesian_2d(0..max_x + max_x.div_ceil(20), 0.0..max_y * 1.1)
+            .build_cartesian_2d(0..max_x + max_x.div_ceil(20), (min_y..max_y).log_scale())
             .map_err(|e| err(&e))?;
         chart
             .configure_mesh()
             .x_desc("low-priority threads (n)")
             .y_desc(metric.axis())
+            .y_labels(40)
+            .y_label_formatter(&|v| micros(*v))
+            .y_max_light_lines(0)
             .label_style(("sans-serif", 15))
             .draw()
             .map_err(|e| err(&e))?;
         for line in lines {
+            // A value of 0 has no place on a logarithmic axis: it is drawn
+            // at the bottom.
+            let points: Vec<(u32, f64)> = line
+                .points
+                .iter()
+                .map(|(x, y)| (*x, y.max(min_y)))
+                .collect();
             let color = line.color;
             let style = ShapeStyle::from(&color).stroke_width(2);
             let series = if line.dashed {
-                chart.draw_series(DashedLineSeries::new(line.points.clone(), 8, 5, style))
+                chart.draw_series(DashedLineSeries::new(points.clone(), 8, 5, style))
             } else {
-                chart.draw_series(LineSeries::new(line.points.clone(), style))
+                chart.draw_series(LineSeries::new(points.clone(), style))
             }
             .map_err(|e| err(&e))?;
             series.label(line.label.clone()).legend(move |(x, y)| {
@@ -149,11 +196,7 @@ fn svg(title: &str, metric: Metric, lines: &[Line]) -> Result<String, String> {
             });
             if line.marks {
                 chart
-                    .draw_series(
-                        line.points
-                            .iter()
-                            .map(|p| Circle::new(*p, 3, color.filled())),
-                    )
+                    .draw_series(points.iter().map(|p| Circle::new(*p, 3, color.filled())))
                     .map_err(|e| err(&e))?;
             }
         }
@@ -243,4 +286,50 @@ pub(crate) fn write(results: &Results, dir: &Path) -> Result<Vec<PathBuf>, Strin
         }
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(points: &[(u32, f64)]) -> Line {
+        Line {
+            label: "l".to_owned(),
+            points: points.to_vec(),
+            color: COLORS[0],
+            dashed: false,
+            marks: true,
+        }
+    }
+
+    #[test]
+    fn the_log_axis_spans_every_value_above_zero_in_decades() {
+        let lines = [line(&[(1, 20.0), (5, 0.0)]), line(&[(1, 3000.0)])];
+        assert_eq!(y_range(&lines), (10.0, 100_000.0));
+        assert_eq!(y_range(&[line(&[(1, 0.0)])]), (1.0, 10.0));
+        assert_eq!(y_range(&[]), (1.0, 10.0));
+    }
+
+    #[test]
+    fn axis_labels_have_the_digits_they_need() {
+        assert_eq!(micros(2000.0), "2000");
+        assert_eq!(micros(50.0), "50");
+        assert_eq!(micros(10.0), "10");
+        assert_eq!(micros(0.5), "0.5");
+        assert_eq!(micros(30.0), "");
+        assert_eq!(micros(900.0), "");
+    }
+
+    #[test]
+    fn a_plot_draws_lines_an_order_of_magnitude_apart() {
+        let lines = [
+            line(&[(1, 25.0), (10, 27.0)]),
+            line(&[(1, 900.0), (10, 4000.0)]),
+        ];
+        let svg = svg("latency", Metric::Latency, &lines).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("log scale"),
+            "{svg}"
+        );
+    }
 }
