@@ -2,7 +2,7 @@
 //! run, after "The Design and Performance of a Pluggable Protocols
 //! Framework for Object Request Broker Middleware" (§4).
 //!
-//! Every combination ([`combinations`]) runs its server and its client as
+//! Every combination ([`mod@combinations`]) runs its server and its client as
 //! child processes (this program's `cubit-server`, `cubit-client`,
 //! `raw-server` ([`raw`]), `raw-client`, and omniORB's `cubit_server` and
 //! `cubit_bench` when omniORB is installed). Pinned runs put both on one
