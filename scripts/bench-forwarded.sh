@@ -8,8 +8,9 @@
 # reference for comparison; the server, restarted for each client, prints
 # how often its locator was asked. Server and client share CPU 1.
 #
-# Usage: scripts/bench-forwarded.sh [RTORB_BINARY...]
-#   (default: target/release/rtorb; give two to compare builds).
+# Usage: scripts/bench-forwarded.sh [RTORB_BENCH_BINARY...]
+#   (default: target/release/rtorb-bench, from
+#   cargo build --release -p rtorb-bench; give two to compare builds).
 # Needs the omniORB peers: make -C interop/omniorb OUT=target/interop, and
 # make -C interop/omniorb OUT=target/bench-omniorb bench.
 set -euo pipefail
@@ -21,7 +22,7 @@ PORT=${PORT:-23999}
 SERVER=target/interop/cubit_server
 OMNI_CLIENT=target/bench-omniorb/cubit_bench
 rtorbs=("$@")
-[[ ${#rtorbs[@]} -eq 0 ]] && rtorbs=(target/release/rtorb)
+[[ ${#rtorbs[@]} -eq 0 ]] && rtorbs=(target/release/rtorb-bench)
 for f in "$SERVER" "$OMNI_CLIENT" "${rtorbs[@]}"; do
     [[ -x $f ]] || { echo "bench-forwarded: $f is missing (see the usage)" >&2; exit 1; }
 done
@@ -47,7 +48,7 @@ run() {
     [[ $which == forwarder ]] && target=$forwarder
     echo "== $label"
     taskset -c 1 "$@" "$target"
-    "${rtorbs[0]}" bench cubit-client --op void -n 100 --shutdown "$direct" > /dev/null
+    "${rtorbs[0]}" cubit-client --op void -n 100 --shutdown "$direct" > /dev/null
     wait "$server" || true
     grep '^forwarded' "$out" || true
 }
@@ -55,9 +56,9 @@ run() {
 for round in $(seq "$ROUNDS"); do
     echo "# round $round"
     for rtorb in "${rtorbs[@]}"; do
-        run "$rtorb, forwarded" forwarder "$rtorb" bench cubit-client --op void -n "$N"
+        run "$rtorb, forwarded" forwarder "$rtorb" cubit-client --op void -n "$N"
     done
     run "omniORB, forwarded" forwarder "$OMNI_CLIENT" -n "$N"
-    run "${rtorbs[-1]}, direct" direct "${rtorbs[-1]}" bench cubit-client --op void -n "$N"
+    run "${rtorbs[-1]}, direct" direct "${rtorbs[-1]}" cubit-client --op void -n "$N"
     run "omniORB, direct" direct "$OMNI_CLIENT" -n "$N"
 done

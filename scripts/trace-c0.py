@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the time of C0's calls goes, from the kernel's own trace.
 
-Runs a command (usually `rtorb bench priority ...`) with ftrace recording
+Runs a command (usually `rtorb-bench priority ...`) with ftrace recording
 scheduling, timer-interrupt and softirq events on one CPU (C0's: the last
 one, in the benchmark's real-time configuration), then cuts the trace
 into C0's cycles, one per slot: from the timer's wake-up of C0 to C0

@@ -1,4 +1,4 @@
-// Cubit benchmark client on omniORB, the peer `rtorb bench cubit` compares
+// Cubit benchmark client on omniORB, the peer `rtorb-bench cubit` compares
 // the rtorb ORB with.
 //
 // For each operation of the benchmark, in this order,

@@ -1,5 +1,5 @@
 // The client of the priority-inversion benchmark on omniORB, the peer of
-// `rtorb bench priority-client`, with the same protocol and figures.
+// `rtorb-bench priority-client`, with the same protocol and figures.
 //
 // One high-priority thread C0 calls HIGH and N low-priority threads call
 // LOW, twoway cube_octet, each thread with its own object reference. Each

@@ -210,10 +210,25 @@ fn check_round_trip(p: Protocol, bytes: &Bytes, expect: &Arg) -> Result<(), Stri
 /// Runs the demo.
 pub(crate) fn run() -> Result<String, String> {
     let mut out = String::new();
-    let key = Bytes::from_static(b"Cubit");
+    // Every GIOP message sent, in order, for the framing step.
     let mut stream: Vec<Bytes> = Vec::new();
-    let mut checked = 0usize;
+    sizes(&mut out, &mut stream)?;
+    let enc = Encoding::native()
+        .with_order(ByteOrder::Big)
+        .with_version(Version::V1_2);
+    dump_request(&mut out, enc)?;
+    exception_reply(&mut out, enc)?;
+    fragments(&mut out, enc, &mut stream)?;
+    framing(&mut out, &stream)?;
+    references(&mut out)?;
+    Ok(out)
+}
 
+/// Every Cubit call as a request and a reply in every protocol and both
+/// byte orders, each checked and added to `stream`: their sizes.
+fn sizes(out: &mut String, stream: &mut Vec<Bytes>) -> Result<(), String> {
+    let key = Bytes::from_static(b"Cubit");
+    let mut checked = 0usize;
     let _ = writeln!(out, "Cubit requests and replies, octets on the wire");
     let _ = writeln!(
         out,
@@ -255,12 +270,13 @@ pub(crate) fn run() -> Result<String, String> {
         "{checked} messages encoded, decoded, checked and re-encoded byte for byte \
          (both byte orders)\n"
     );
+    Ok(())
+}
 
-    // One request, dumped.
-    let enc = Encoding::native()
-        .with_order(ByteOrder::Big)
-        .with_version(Version::V1_2);
-    let mut w = MessageWriter::request(enc, &RequestHeader::new(1, key.clone(), "cube_long"))
+/// One request in `enc`, dumped in hex and text.
+fn dump_request(out: &mut String, enc: Encoding) -> Result<(), String> {
+    let key = Bytes::from_static(b"Cubit");
+    let mut w = MessageWriter::request(enc, &RequestHeader::new(1, key, "cube_long"))
         .map_err(|e| e.to_string())?;
     w.body().write_i32(1234);
     let req = w.finish().map_err(|e| e.to_string())?;
@@ -280,8 +296,11 @@ pub(crate) fn run() -> Result<String, String> {
         let _ = writeln!(out, "  {:<48} {text}", hex.join(" "));
     }
     out.push('\n');
+    Ok(())
+}
 
-    // A system exception reply.
+/// A system exception reply in `enc`, decoded again.
+fn exception_reply(out: &mut String, enc: Encoding) -> Result<(), String> {
     let ex = SystemException::new(
         SystemExceptionKind::Marshal,
         0x4f4d_0004,
@@ -309,19 +328,21 @@ pub(crate) fn run() -> Result<String, String> {
         back.completed.name(),
         rep.len()
     );
+    Ok(())
+}
 
-    // Fragmentation and reassembly of a 1 MiB request.
+/// A 1 MiB request in `enc` fragmented and reassembled; the fragments
+/// added to `stream`.
+fn fragments(out: &mut String, enc: Encoding, stream: &mut Vec<Bytes>) -> Result<(), String> {
+    let key = Bytes::from_static(b"Cubit");
     let big = Arg::OctetSeq(
         (0..1 << 20)
             .map(|i| (i % 251) as u8)
             .collect::<Vec<u8>>()
             .into(),
     );
-    let mut w = MessageWriter::request(
-        enc,
-        &RequestHeader::new(3, key.clone(), "cube_octet_sequence"),
-    )
-    .map_err(|e| e.to_string())?;
+    let mut w = MessageWriter::request(enc, &RequestHeader::new(3, key, "cube_octet_sequence"))
+        .map_err(|e| e.to_string())?;
     big.encode(w.body()).map_err(|e| e.to_string())?;
     let whole = w.finish().map_err(|e| e.to_string())?;
     let pieces = fragment_message(&whole, 16 * 1024).map_err(|e| e.to_string())?;
@@ -342,15 +363,18 @@ pub(crate) fn run() -> Result<String, String> {
         whole.len(),
         pieces.len()
     );
+    Ok(())
+}
 
-    // Framing: the whole stream, cut into 7-octet pieces, framed again.
+/// The whole `stream`, cut into 7-octet pieces, framed again.
+fn framing(out: &mut String, stream: &[Bytes]) -> Result<(), String> {
     let mut framer = FrameDecoder::new(FrameProtocol::Giop);
     let wire: Vec<u8> = stream.iter().flat_map(|m| m.iter().copied()).collect();
     let mut frames = 0usize;
     for piece in wire.chunks(7) {
         framer.push(piece).map_err(|e| e.to_string())?;
         while let Some(frame) = framer.next_frame().map_err(|e| e.to_string())? {
-            if frame != stream[frames] {
+            if stream.get(frames) != Some(&frame) {
                 return Err(format!("frame {frames} differs from what was sent"));
             }
             frames += 1;
@@ -365,8 +389,11 @@ pub(crate) fn run() -> Result<String, String> {
          frames recovered, each identical\n",
         wire.len()
     );
+    Ok(())
+}
 
-    // Object references.
+/// A `corbaloc` URL made into an IOR and read back.
+fn references(out: &mut String) -> Result<(), String> {
     let url = "corbaloc:iiop:1.2@127.0.0.1:2809,iiop:1.1@[::1]:2810/Cubit";
     let loc = Corbaloc::parse(url).map_err(|e| e.to_string())?;
     let reference = loc.to_ior("IDL:Cubit:1.0").map_err(|e| e.to_string())?;
@@ -387,5 +414,5 @@ pub(crate) fn run() -> Result<String, String> {
             String::from_utf8_lossy(&p.object_key)
         );
     }
-    Ok(out)
+    Ok(())
 }

@@ -1,9 +1,9 @@
 //! The priority benchmark's peers against each other: omniORB's
 //! `priority_client` and `priority_server`, and each crossed with rtorb's
-//! (`rtorb bench priority-client` and `priority-server`). They check that
+//! (`rtorb-bench priority-client` and `priority-server`). They check that
 //! every call is answered and every figure reported, never a time. A
-//! missing omniORB, or an rtorb program not built beside this test
-//! (`cargo test --workspace` builds it; else `cargo build -p rtorb-cli`),
+//! missing omniORB, or an rtorb-bench program not built beside this test
+//! (`cargo test --workspace` builds it; else `cargo build -p rtorb-bench`),
 //! fails these tests.
 
 use std::io::{BufRead, BufReader};
@@ -34,17 +34,18 @@ fn peers() -> PeerPaths {
     ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"))
 }
 
-/// The `rtorb` program of this build: beside the directory of this test.
-fn rtorb() -> PathBuf {
+/// The `rtorb-bench` program of this build: beside the directory of this
+/// test.
+fn rtorb_bench() -> PathBuf {
     let exe = std::env::current_exe().expect("this test's path");
     let program = exe
         .parent()
         .and_then(|deps| deps.parent())
-        .map(|dir| dir.join("rtorb"))
+        .map(|dir| dir.join("rtorb-bench"))
         .expect("the build directory");
     assert!(
         program.is_file(),
-        "{} is not built: `cargo test --workspace` builds it, or run `cargo build -p rtorb-cli` first",
+        "{} is not built: `cargo test --workspace` builds it, or run `cargo build -p rtorb-bench` first",
         program.display()
     );
     program
@@ -103,15 +104,14 @@ impl Server {
     }
 
     fn rtorb() -> Server {
-        let mut cmd = Command::new(rtorb());
+        let mut cmd = Command::new(rtorb_bench());
         cmd.args([
-            "bench",
             "priority-server",
             "--conventional",
             "--endpoint",
             "iiop://127.0.0.1:0",
         ]);
-        Server::start(cmd, "rtorb bench priority-server").unwrap_or_else(|e| panic!("{e}"))
+        Server::start(cmd, "rtorb-bench priority-server").unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn omniorb() -> Server {
@@ -173,18 +173,11 @@ fn omniorb_client(server: &Server) -> Value {
 }
 
 fn rtorb_client(server: &Server) -> Value {
-    let mut cmd = Command::new(rtorb());
-    cmd.args([
-        "bench",
-        "priority-client",
-        "--lows",
-        "2",
-        "--policy",
-        "other",
-    ])
-    .args(RUN)
-    .args([&server.high, &server.low]);
-    run_client(cmd, "rtorb bench priority-client")
+    let mut cmd = Command::new(rtorb_bench());
+    cmd.args(["priority-client", "--lows", "2", "--policy", "other"])
+        .args(RUN)
+        .args([&server.high, &server.low]);
+    run_client(cmd, "rtorb-bench priority-client")
 }
 
 /// Every figure of a report, every slot answered in a run this slow.
