@@ -1,15 +1,16 @@
 //! The file-level import graph of a crate and its cycles.
 //!
-//! File A depends on file B when A names an item (or module) that is
-//! defined in B: through a `use` of its own, or a path in its code that
-//! starts with `crate`, `super`, `self`, a module the file declares or a
-//! name a `use` brought in. Paths are followed through re-exports to the
-//! file that defines the item, so `crate::Result` re-exported by `lib.rs`
-//! from `error.rs` is an edge to `error.rs`. Declaring a module (`mod x;`)
-//! and re-exporting its items (`pub use x::Y;`) are not edges by
-//! themselves; using what was re-exported in the same file is. Method
-//! calls name no path and are not seen; items under `#[cfg(test)]` are
-//! left out.
+//! File A depends on file B when a path that A writes names B's module:
+//! `super::manager::Running` names `manager.rs`, `crate::Result` names
+//! `lib.rs`, whether `lib.rs` defines `Result` or re-exports it (the path
+//! leads there). A's own `use` items are followed: after `use
+//! super::manager::Running;`, `Running` names `manager.rs` too. Paths are
+//! those in `use` items and in code that start with `crate`, `super`,
+//! `self`, the crate's other name, a module A declares or a name A brings
+//! in. Declaring a module (`mod x;`) and re-exporting its items (`pub use
+//! x::Y;`) are not edges by themselves; using what was re-exported in the
+//! same file is. Method calls name no path and are not seen; items under
+//! `#[cfg(test)]` are left out.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -288,6 +289,7 @@ impl CrateGraph {
         m: usize,
         path: &'p [String],
         hops: usize,
+        origin: usize,
     ) -> Option<(usize, &'p [String])> {
         let first = path.first()?.as_str();
         let root = self.root_of(m);
@@ -313,13 +315,14 @@ impl CrateGraph {
                 }
                 Some((here, &path[k..]))
             }
-            _ => self.lookup(m, first, hops).map(|_| (m, path)),
+            _ => self.lookup(m, first, hops, origin).map(|_| (m, path)),
         }
     }
 
     /// What `name` is in module `m`: a child module, an item defined
-    /// there, or what a `use` of `m` brings in.
-    fn lookup(&self, m: usize, name: &str, hops: usize) -> Option<Lookup> {
+    /// there, or what a `use` of `m` brings in; names read in the file
+    /// `origin`.
+    fn lookup(&self, m: usize, name: &str, hops: usize, origin: usize) -> Option<Lookup> {
         let module = &self.modules[m];
         if let Some(c) = module.children.get(name) {
             return Some(Lookup::Found(Target::Module(*c)));
@@ -333,44 +336,62 @@ impl CrateGraph {
         if hops < MAX_HOPS {
             for (file, k) in &module.globs {
                 let leaf = &self.scans[*file].uses[*k];
-                if let Some(Target::Module(g)) = self.resolve_from(m, &leaf.path, hops + 1)
+                if let Some(Target::Module(g)) = self.resolve_from(m, &leaf.path, hops + 1, origin)
                     && g != m
-                    && let Some(found) = self.lookup(g, name, hops + 1)
+                    && self.lookup(g, name, hops + 1, origin).is_some()
                 {
-                    return Some(found);
+                    return Some(Lookup::Glob(m, *file, *k));
                 }
             }
         }
         None
     }
 
-    /// Where `path`, written in module `m`, leads.
-    fn resolve_from(&self, m: usize, path: &[String], hops: usize) -> Option<Target> {
-        let (start, rest) = self.absolutize(m, path, hops)?;
-        self.resolve(start, rest, hops)
+    /// Where `path`, written in module `m`, leads (read in the file
+    /// `origin`).
+    fn resolve_from(
+        &self,
+        m: usize,
+        path: &[String],
+        hops: usize,
+        origin: usize,
+    ) -> Option<Target> {
+        let (start, rest) = self.absolutize(m, path, hops, origin)?;
+        self.resolve(start, rest, hops, origin)
     }
 
-    /// Where the segments `path` lead from module `start`.
-    fn resolve(&self, start: usize, path: &[String], hops: usize) -> Option<Target> {
+    /// Where the segments `path` lead from module `start`, read in the
+    /// file `origin`: through its own `use` items, and up to a re-export
+    /// of another file.
+    fn resolve(&self, start: usize, path: &[String], hops: usize, origin: usize) -> Option<Target> {
         if hops > MAX_HOPS {
             return None;
         }
         let mut here = start;
         for (k, seg) in path.iter().enumerate() {
-            match self.lookup(here, seg, hops) {
+            match self.lookup(here, seg, hops, origin) {
                 Some(Lookup::Found(Target::Module(c))) => here = c,
                 Some(Lookup::Found(item)) => return Some(item),
+                // A re-export of another file: the path names that file.
+                Some(Lookup::Use(_, file, _) | Lookup::Glob(_, file, _)) if file != origin => {
+                    return Some(Target::Item(here));
+                }
+                Some(Lookup::Glob(m, file, leaf)) => {
+                    let mut through = self.scans[file].uses[leaf].path.clone();
+                    through.extend_from_slice(&path[k..]);
+                    return self.resolve_from(m, &through, hops + 1, origin);
+                }
                 Some(Lookup::Use(m, file, leaf)) => {
                     let mut through = self.scans[file].uses[leaf].path.clone();
                     through.extend_from_slice(&path[k + 1..]);
-                    return self.resolve_from(m, &through, hops + 1);
+                    return self.resolve_from(m, &through, hops + 1, origin);
                 }
                 // Not found: an item rustc sees (from a macro, say) that
                 // this reading does not; unless a glob from another crate
                 // could have brought it in, it is the module's.
                 None => {
                     let foreign_glob = self.modules[here].globs.iter().any(|(file, k)| {
-                        self.resolve_from(here, &self.scans[*file].uses[*k].path, hops + 1)
+                        self.resolve_from(here, &self.scans[*file].uses[*k].path, hops + 1, origin)
                             .is_none()
                     });
                     return (!foreign_glob).then_some(Target::Item(here));
@@ -400,7 +421,7 @@ impl CrateGraph {
                 let Some(m) = self.module_of(file, scope) else {
                     continue;
                 };
-                let Some(target) = self.resolve_from(m, path, 0) else {
+                let Some(target) = self.resolve_from(m, path, 0, file) else {
                     continue;
                 };
                 let to = self.file_of(target);
@@ -442,6 +463,9 @@ enum Lookup {
     Found(Target),
     /// A `use` leaf of module `.0` (file `.1`, leaf `.2`) that brings it in.
     Use(usize, usize, usize),
+    /// A glob `use` leaf of module `.0` (file `.1`, leaf `.2`) that
+    /// brings it in.
+    Glob(usize, usize, usize),
 }
 
 /// The cycles of a graph: each strongly connected group of two or more
