@@ -9,172 +9,15 @@
 //! unsigned long completion_status  // 0 YES, 1 NO, 2 MAYBE
 //! ```
 
+use std::fmt;
+
 use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
 
-/// Whether the operation had completed when the exception was raised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum CompletionStatus {
-    /// `COMPLETED_YES`: the operation ran to completion.
-    Yes = 0,
-    /// `COMPLETED_NO`: the operation never ran.
-    No = 1,
-    /// `COMPLETED_MAYBE`: unknown.
-    Maybe = 2,
-}
+use crate::minor::{self, MinorCode};
 
-impl CompletionStatus {
-    /// The status with wire value `v`.
-    pub fn from_u32(v: u32) -> Option<CompletionStatus> {
-        match v {
-            0 => Some(CompletionStatus::Yes),
-            1 => Some(CompletionStatus::No),
-            2 => Some(CompletionStatus::Maybe),
-            _ => None,
-        }
-    }
+pub(crate) mod kind;
 
-    /// The IDL name (`COMPLETED_YES`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            CompletionStatus::Yes => "COMPLETED_YES",
-            CompletionStatus::No => "COMPLETED_NO",
-            CompletionStatus::Maybe => "COMPLETED_MAYBE",
-        }
-    }
-}
-
-macro_rules! system_exceptions {
-    ($($variant:ident => $name:literal,)*) => {
-        /// The standard CORBA system exceptions.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum SystemExceptionKind {
-            $(
-                #[doc = concat!("`CORBA::", $name, "`")]
-                $variant,
-            )*
-        }
-
-        impl SystemExceptionKind {
-            /// Every standard system exception.
-            pub const ALL: &'static [SystemExceptionKind] = &[$(SystemExceptionKind::$variant,)*];
-
-            /// The exception's IDL name (`MARSHAL`).
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(SystemExceptionKind::$variant => $name,)*
-                }
-            }
-
-            /// The exception's repository id
-            /// (`IDL:omg.org/CORBA/MARSHAL:1.0`).
-            pub fn repository_id(self) -> &'static str {
-                match self {
-                    $(SystemExceptionKind::$variant => concat!("IDL:omg.org/CORBA/", $name, ":1.0"),)*
-                }
-            }
-
-            /// The standard exception with this repository id.
-            pub fn from_repository_id(id: &str) -> Option<SystemExceptionKind> {
-                let name = id.strip_prefix("IDL:omg.org/CORBA/")?.strip_suffix(":1.0")?;
-                SystemExceptionKind::from_name(name)
-            }
-
-            /// The standard exception with this IDL name.
-            pub fn from_name(name: &str) -> Option<SystemExceptionKind> {
-                match name {
-                    $($name => Some(SystemExceptionKind::$variant),)*
-                    _ => None,
-                }
-            }
-        }
-    };
-}
-
-system_exceptions! {
-    Unknown => "UNKNOWN",
-    BadParam => "BAD_PARAM",
-    NoMemory => "NO_MEMORY",
-    ImpLimit => "IMP_LIMIT",
-    CommFailure => "COMM_FAILURE",
-    InvObjref => "INV_OBJREF",
-    NoPermission => "NO_PERMISSION",
-    Internal => "INTERNAL",
-    Marshal => "MARSHAL",
-    Initialize => "INITIALIZE",
-    NoImplement => "NO_IMPLEMENT",
-    BadTypecode => "BAD_TYPECODE",
-    BadOperation => "BAD_OPERATION",
-    NoResources => "NO_RESOURCES",
-    NoResponse => "NO_RESPONSE",
-    PersistStore => "PERSIST_STORE",
-    BadInvOrder => "BAD_INV_ORDER",
-    Transient => "TRANSIENT",
-    FreeMem => "FREE_MEM",
-    InvIdent => "INV_IDENT",
-    InvFlag => "INV_FLAG",
-    IntfRepos => "INTF_REPOS",
-    BadContext => "BAD_CONTEXT",
-    ObjAdapter => "OBJ_ADAPTER",
-    DataConversion => "DATA_CONVERSION",
-    ObjectNotExist => "OBJECT_NOT_EXIST",
-    TransactionRequired => "TRANSACTION_REQUIRED",
-    TransactionRolledback => "TRANSACTION_ROLLEDBACK",
-    InvalidTransaction => "INVALID_TRANSACTION",
-    InvPolicy => "INV_POLICY",
-    CodesetIncompatible => "CODESET_INCOMPATIBLE",
-    Rebind => "REBIND",
-    Timeout => "TIMEOUT",
-    TransactionUnavailable => "TRANSACTION_UNAVAILABLE",
-    TransactionMode => "TRANSACTION_MODE",
-    BadQos => "BAD_QOS",
-    InvalidActivity => "INVALID_ACTIVITY",
-    ActivityCompleted => "ACTIVITY_COMPLETED",
-    ActivityRequired => "ACTIVITY_REQUIRED",
-    ThreadCancelled => "THREAD_CANCELLED",
-}
-
-impl std::fmt::Display for SystemExceptionKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Which system exception: a standard one, or an id rtorb does not know
-/// (kept as it was received, so it can be passed on unchanged).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum SystemExceptionId {
-    /// A standard CORBA system exception.
-    Standard(SystemExceptionKind),
-    /// Any other repository id, as received.
-    Other(String),
-}
-
-impl SystemExceptionId {
-    /// The id for a repository id string: standard if it names one.
-    pub fn from_repository_id(id: &str) -> SystemExceptionId {
-        match SystemExceptionKind::from_repository_id(id) {
-            Some(k) => SystemExceptionId::Standard(k),
-            None => SystemExceptionId::Other(id.to_owned()),
-        }
-    }
-
-    /// The repository id string.
-    pub fn repository_id(&self) -> &str {
-        match self {
-            SystemExceptionId::Standard(k) => k.repository_id(),
-            SystemExceptionId::Other(s) => s,
-        }
-    }
-
-    /// The standard kind, if it is one.
-    pub fn kind(&self) -> Option<SystemExceptionKind> {
-        match self {
-            SystemExceptionId::Standard(k) => Some(*k),
-            SystemExceptionId::Other(_) => None,
-        }
-    }
-}
+pub use kind::{CompletionStatus, SystemExceptionId, SystemExceptionKind};
 
 /// A CORBA system exception: which one, its minor code and completion
 /// status, and, when the ORB that raised it is this one, a detail that
@@ -183,14 +26,20 @@ impl SystemExceptionId {
 ///
 /// The detail never goes on the wire, and two exceptions are equal when
 /// their id, minor code and completion status are: the detail is for
-/// people. `Display` prints the exception, the detail or else what the
-/// minor code means (see [`crate::minor`]), and the code:
+/// people. `Display` and `Debug` print the same sentence: the exception,
+/// the detail or else what the minor code means (see [`crate::minor`]),
+/// the code with its name where rtorb knows it (an OMG code by its number
+/// under the OMG's VMCID, as the CORBA specification numbers them, any
+/// other in hexadecimal), and the completion status:
 ///
 /// ```text
 /// CORBA::TRANSIENT: cannot connect to iiop://127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
 /// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)
 /// ```
-#[derive(Debug, Clone)]
+///
+/// The alternate `Debug` (`{:#?}`) shows the same as fields, the minor
+/// code in hexadecimal whatever its VMCID.
+#[derive(Clone)]
 pub struct SystemException {
     /// Which exception.
     pub id: SystemExceptionId,
@@ -242,8 +91,8 @@ impl SystemException {
 
     /// The registry's row for this exception's minor code, if rtorb
     /// raises that code (see [`crate::minor`]).
-    pub fn minor_code(&self) -> Option<&'static crate::minor::MinorCode> {
-        crate::minor::describe(self.kind()?, self.minor)
+    pub fn minor_code(&self) -> Option<&'static MinorCode> {
+        minor::describe(self.kind()?, self.minor)
     }
 }
 
@@ -263,8 +112,8 @@ impl std::hash::Hash for SystemException {
     }
 }
 
-impl std::fmt::Display for SystemException {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for SystemException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.id {
             SystemExceptionId::Standard(k) => write!(f, "CORBA::{k}")?,
             SystemExceptionId::Other(s) => f.write_str(s)?,
@@ -288,6 +137,27 @@ impl std::fmt::Display for SystemException {
     }
 }
 
+/// The sentence `Display` prints; with `{:#?}`, the same as fields.
+impl fmt::Debug for SystemException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            return fmt::Display::fmt(self, f);
+        }
+        let (scope, id) = match &self.id {
+            SystemExceptionId::Standard(k) => ("CORBA::", k.name()),
+            SystemExceptionId::Other(s) => ("", s.as_str()),
+        };
+        let name = self.minor_code().map_or("", |row| row.name);
+        let sep = if name.is_empty() { "" } else { " " };
+        f.debug_struct("SystemException")
+            .field("id", &format_args!("{scope}{id}"))
+            .field("minor", &format_args!("{:#010x}{sep}{name}", self.minor))
+            .field("completed", &format_args!("{}", self.completed.name()))
+            .field("detail", &self.detail.as_deref())
+            .finish()
+    }
+}
+
 impl std::error::Error for SystemException {}
 
 /// A CDR error becomes `MARSHAL` with the error's minor code,
@@ -304,21 +174,6 @@ impl From<CdrError> for SystemException {
             _ => SystemExceptionKind::Marshal,
         };
         SystemException::new(kind, e.minor(), CompletionStatus::No).with_detail(e)
-    }
-}
-
-impl CdrEncode for CompletionStatus {
-    fn encode(&self, enc: &mut Encoder) -> rtorb_cdr::Result<()> {
-        enc.write_u32(*self as u32);
-        Ok(())
-    }
-}
-
-impl CdrDecode for CompletionStatus {
-    const MIN_WIRE_SIZE: usize = 4;
-    fn decode(dec: &mut Decoder) -> rtorb_cdr::Result<Self> {
-        let v = dec.read_u32()?;
-        CompletionStatus::from_u32(v).ok_or(CdrError::InvalidEnum { value: v, count: 3 })
     }
 }
 
@@ -341,5 +196,86 @@ impl CdrDecode for SystemException {
             minor,
             completed,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::minor::{OBJECT_NOT_EXIST_NO_SERVANT, TRANSIENT_CONNECT_FAILED};
+
+    #[test]
+    fn debug_prints_what_display_prints() {
+        // The exception of issue 23's report: minor 1381237505.
+        let refused = SystemException::new(
+            SystemExceptionKind::Transient,
+            1_381_237_505,
+            CompletionStatus::No,
+        )
+        .with_detail("cannot connect to iiop://127.0.0.1:9: Connection refused (os error 111)");
+        assert_eq!(refused.minor, TRANSIENT_CONNECT_FAILED);
+        let cases = [
+            (
+                refused,
+                "CORBA::TRANSIENT: cannot connect to iiop://127.0.0.1:9: Connection refused \
+                 (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)",
+            ),
+            (
+                SystemException::new(
+                    SystemExceptionKind::ObjectNotExist,
+                    OBJECT_NOT_EXIST_NO_SERVANT,
+                    CompletionStatus::No,
+                ),
+                "CORBA::OBJECT_NOT_EXIST: no object is registered under the object key \
+                 (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)",
+            ),
+            (
+                SystemException::new(
+                    SystemExceptionKind::Marshal,
+                    0x4f4d_0fff,
+                    CompletionStatus::Maybe,
+                ),
+                "CORBA::MARSHAL (OMG minor 4095, COMPLETED_MAYBE)",
+            ),
+            (
+                SystemException::with_id(
+                    SystemExceptionId::Other("IDL:acme.com/Vendor/OOPS:1.0".to_owned()),
+                    0x4143_0001,
+                    CompletionStatus::Yes,
+                ),
+                "IDL:acme.com/Vendor/OOPS:1.0 (minor 0x41430001, COMPLETED_YES)",
+            ),
+        ];
+        for (e, text) in cases {
+            assert_eq!(format!("{e}"), text);
+            assert_eq!(format!("{e:?}"), text);
+            // As `fn main() -> Result<(), Box<dyn Error>>` and `unwrap`
+            // print it.
+            let boxed: Box<dyn std::error::Error> = Box::new(e.clone());
+            assert_eq!(format!("{boxed:?}"), text);
+            assert_eq!(format!("{:?}", Err::<(), _>(e)), format!("Err({text})"));
+        }
+    }
+
+    #[test]
+    fn alternate_debug_shows_the_fields_with_the_minor_code_in_hex() {
+        let e = SystemException::new(
+            SystemExceptionKind::ObjectNotExist,
+            OBJECT_NOT_EXIST_NO_SERVANT,
+            CompletionStatus::No,
+        );
+        assert_eq!(
+            format!("{e:#?}"),
+            "SystemException {\n    id: CORBA::OBJECT_NOT_EXIST,\n    \
+             minor: 0x4f4d0001 OBJECT_NOT_EXIST_NO_SERVANT,\n    completed: COMPLETED_NO,\n    \
+             detail: None,\n}"
+        );
+        let e = SystemException::new(SystemExceptionKind::Transient, 7, CompletionStatus::Maybe)
+            .with_detail("gone");
+        assert_eq!(
+            format!("{e:#?}"),
+            "SystemException {\n    id: CORBA::TRANSIENT,\n    minor: 0x00000007,\n    \
+             completed: COMPLETED_MAYBE,\n    detail: Some(\n        \"gone\",\n    ),\n}"
+        );
     }
 }
