@@ -9,8 +9,12 @@
 //! `self`, the crate's other name, a module A declares or a name A brings
 //! in. Declaring a module (`mod x;`) and re-exporting its items (`pub use
 //! x::Y;`) are not edges by themselves; using what was re-exported in the
-//! same file is. Method calls name no path and are not seen; items under
-//! `#[cfg(test)]` are left out.
+//! same file is. Method calls name no path and are not seen, nor are paths
+//! inside attributes; items under `#[cfg(test)]` are left out.
+//!
+//! A path that goes through a facade (a `mod.rs` or `lib.rs` that
+//! re-exports its children) names the facade, so a circle can be hidden by
+//! naming an item through one: name items where they are defined.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

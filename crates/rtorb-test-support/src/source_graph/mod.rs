@@ -4,9 +4,10 @@
 //! [`CrateGraph::edges`], [`cycles`]).
 //!
 //! This is a reader of tokens, not a compiler: comments and literals are
-//! left out, paths are followed through `use` items, re-exports and globs
-//! as rustc resolves them, and what it cannot see (method calls, macro
-//! expansions) is no edge. See [`graph`] for what counts as a dependency.
+//! left out, a path is followed through the `use` items of the file that
+//! writes it to the module it names, and what it cannot see (method
+//! calls, macro expansions, paths inside attributes) is no edge. See
+//! [`graph`] for what counts as a dependency.
 
 pub mod graph;
 mod layering;
