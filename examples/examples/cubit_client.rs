@@ -126,7 +126,7 @@ fn main() {
         Ok(())
     });
     if let Err(e) = result {
-        eprintln!("cubit_client: {e:?}");
+        eprintln!("cubit_client: {e}");
         std::process::exit(3);
     }
 }

@@ -33,7 +33,11 @@ impl AccountServant for Accounts {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    rtorb_examples::report("poa_current", run)
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let orb = Orb::builder().listen("iiop://127.0.0.1:0").build()?;
     let client = Orb::builder()
         .round_trip_timeout(Duration::from_secs(5))

@@ -25,7 +25,11 @@ fn locked_kb() -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    rtorb_examples::report("rt_habits", run)
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     // The builder's habits, which the command line's -ORB options (or a
     // configuration file's LockMemory / CpuLatency lines) may change.
     let mut config = OrbConfig::from_env()?.0;

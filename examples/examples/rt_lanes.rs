@@ -29,7 +29,11 @@ impl AccountServant for Teller {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    rtorb_examples::report("rt_lanes", run)
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let low = Priority::new(0)?;
     let high = Priority::new(8_000)?;
     // The high lane's threads on the last CPU (as a high-priority client

@@ -30,7 +30,11 @@ impl AccountServant for Teller {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    rtorb_examples::report("rt_priorities", run)
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
     let orb = Orb::builder().listen("iiop://127.0.0.1:0").build()?;
     let root = orb.root_poa();
     let manager = root.the_poa_manager();

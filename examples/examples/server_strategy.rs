@@ -69,12 +69,12 @@ fn main() {
                     .map_err(|e| e.to_string())?;
                 let cubit: Cubit = orb
                     .string_to_object(&ior)
-                    .map_err(|e| format!("{e:?}"))?
+                    .map_err(|e| format!("{e}"))?
                     .unchecked_narrow();
                 let t = Instant::now();
                 for i in 0..calls {
                     let l = (c * calls + i) as i32;
-                    let r = cubit.cube_long(l).map_err(|e| format!("{e:?}"))?;
+                    let r = cubit.cube_long(l).map_err(|e| format!("{e}"))?;
                     if r != l.wrapping_pow(3) {
                         return Err(format!("client {c}: wrong result for {l}"));
                     }

@@ -35,36 +35,17 @@ use bytes::Bytes;
 
 use crate::codeset::{CodeSetId, TransmissionCodeSets};
 use crate::decoder::Decoder;
+use crate::dynamic::{AnyContent, TypeCode, Value};
 use crate::encoder::Encoder;
 use crate::error::{CdrError, Result};
 use crate::order::Encoding;
 use crate::traits::{CdrDecode, CdrEncode};
-use crate::typecode::TypeCode;
-use crate::value::{self, Value};
+use crate::value::skip::skip;
+use crate::valuetype::read::reading_value;
+use crate::valuetype::write::writing_value;
 
 pub use crate::any_value::{AnyValue, IdlType};
-
-#[derive(Debug, Clone)]
-enum Content {
-    /// The value's octets, preceded by `pad` octets so that `data[pad]`
-    /// has the same alignment modulo 8 as in the stream it came from.
-    Encoded {
-        data: Bytes,
-        pad: usize,
-        encoding: Encoding,
-    },
-    Decoded(Value),
-}
-
-/// A value of any IDL type together with its TypeCode.
-///
-/// Two Anys are equal when their TypeCodes are equal and their values
-/// decode to equal [`Value`]s.
-#[derive(Debug, Clone)]
-pub struct Any {
-    tc: TypeCode,
-    content: Content,
-}
+pub use crate::dynamic::Any;
 
 impl Any {
     /// An Any holding `value` of type `tc`. The value is checked against
@@ -72,7 +53,7 @@ impl Any {
     pub fn from_value(tc: TypeCode, value: Value) -> Any {
         Any {
             tc,
-            content: Content::Decoded(value),
+            content: AnyContent::Decoded(value),
         }
     }
 
@@ -94,13 +75,13 @@ impl Any {
         value.encode(&mut e)?;
         let data = e.into_bytes();
         let mut check = Decoder::new(data.clone(), encoding);
-        value::skip(&tc, &mut check)?;
+        skip(&tc, &mut check)?;
         if check.remaining() != 0 {
             return Err(CdrError::TypeMismatch("value longer than its TypeCode"));
         }
         Ok(Any {
             tc,
-            content: Content::Encoded {
+            content: AnyContent::Encoded {
                 data,
                 pad: 0,
                 encoding,
@@ -115,7 +96,7 @@ impl Any {
     /// [`get`]: Any::get
     pub fn decode_cdr<T: CdrDecode>(&self) -> Result<T> {
         match &self.content {
-            Content::Encoded {
+            AnyContent::Encoded {
                 data,
                 pad,
                 encoding,
@@ -123,7 +104,7 @@ impl Any {
                 let mut d = Decoder::with_position(data.clone(), 0, *pad, *encoding);
                 T::decode(&mut d)
             }
-            Content::Decoded(v) => {
+            AnyContent::Decoded(v) => {
                 let encoding = held_encoding();
                 let mut e = Encoder::new(encoding);
                 v.encode(&self.tc, &mut e)?;
@@ -146,27 +127,27 @@ impl Any {
 
     /// Whether the value is still held encoded.
     pub fn is_encoded(&self) -> bool {
-        matches!(self.content, Content::Encoded { .. })
+        matches!(self.content, AnyContent::Encoded { .. })
     }
 
     /// The encoded octets of the value and the encoding they are in, if it
     /// is held encoded.
     pub fn encoded(&self) -> Option<(Bytes, Encoding)> {
         match &self.content {
-            Content::Encoded {
+            AnyContent::Encoded {
                 data,
                 pad,
                 encoding,
             } => Some((data.slice(*pad..), *encoding)),
-            Content::Decoded(_) => None,
+            AnyContent::Decoded(_) => None,
         }
     }
 
     /// The value, decoded now if it is held encoded.
     pub fn value(&self) -> Result<Value> {
         match &self.content {
-            Content::Decoded(v) => Ok(v.clone()),
-            Content::Encoded {
+            AnyContent::Decoded(v) => Ok(v.clone()),
+            AnyContent::Encoded {
                 data,
                 pad,
                 encoding,
@@ -180,15 +161,15 @@ impl Any {
     /// The value, consuming the Any.
     pub fn into_value(self) -> Result<Value> {
         match self.content {
-            Content::Decoded(v) => Ok(v),
-            Content::Encoded { .. } => self.value(),
+            AnyContent::Decoded(v) => Ok(v),
+            AnyContent::Encoded { .. } => self.value(),
         }
     }
 
     /// Decodes the value in place, so later reads need not decode again.
     pub fn make_decoded(&mut self) -> Result<()> {
         if self.is_encoded() {
-            self.content = Content::Decoded(self.value()?);
+            self.content = AnyContent::Decoded(self.value()?);
         }
         Ok(())
     }
@@ -237,7 +218,7 @@ impl CdrDecode for Any {
 
 fn decode_any(dec: &mut Decoder) -> Result<Any> {
     let tc = TypeCode::decode(dec)?;
-    if crate::valuetype::reading_value(dec) {
+    if reading_value(dec) {
         // Inside a value, the octets of the Any may hold chunk headers and
         // end tags of the enclosing value: decode it now, in this stream.
         let v = Value::decode(&tc, dec)?;
@@ -245,7 +226,7 @@ fn decode_any(dec: &mut Decoder) -> Result<Any> {
     }
     let pad = dec.position() % 8;
     let start = dec.offset();
-    value::skip(&tc, dec)?;
+    skip(&tc, dec)?;
     let end = dec.offset();
     if dec.realigns_within(start, end) {
         // The value spans a place where the stream's alignment changes (a
@@ -261,7 +242,7 @@ fn decode_any(dec: &mut Decoder) -> Result<Any> {
         .ok_or(CdrError::Unsupported("any value before the stream origin"))?;
     Ok(Any {
         tc,
-        content: Content::Encoded {
+        content: AnyContent::Encoded {
             data: dec.buffer().slice(from..end),
             pad,
             encoding: dec.encoding(),
@@ -277,19 +258,19 @@ impl CdrEncode for Any {
     fn encode(&self, enc: &mut Encoder) -> Result<()> {
         self.tc.encode(enc)?;
         match &self.content {
-            Content::Encoded {
+            AnyContent::Encoded {
                 data,
                 pad,
                 encoding,
             } if *encoding == enc.encoding()
                 && enc.position() % 8 == *pad
-                && !crate::valuetype::writing_value(enc) =>
+                && !writing_value(enc) =>
             {
                 enc.write_bytes(&data.slice(*pad..));
                 Ok(())
             }
-            Content::Encoded { .. } => self.value()?.encode(&self.tc, enc),
-            Content::Decoded(v) => v.encode(&self.tc, enc),
+            AnyContent::Encoded { .. } => self.value()?.encode(&self.tc, enc),
+            AnyContent::Decoded(v) => v.encode(&self.tc, enc),
         }
     }
 }
@@ -300,12 +281,12 @@ impl PartialEq for Any {
             return false;
         }
         if let (
-            Content::Encoded {
+            AnyContent::Encoded {
                 data: a,
                 pad: pa,
                 encoding: ea,
             },
-            Content::Encoded {
+            AnyContent::Encoded {
                 data: b,
                 pad: pb,
                 encoding: eb,

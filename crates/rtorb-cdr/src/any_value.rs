@@ -7,12 +7,10 @@
 
 use bytes::Bytes;
 
-use crate::any::Any;
+use crate::dynamic::{Any, TypeCode, Value};
 use crate::error::{CdrError, Result};
 use crate::traits::{CdrDecode, CdrEncode};
-use crate::typecode::TypeCode;
 use crate::types::LongDouble;
-use crate::value::Value;
 
 /// A Rust type of an IDL type that knows its TypeCode: the types of this
 /// crate that map IDL types, and every type `rtorb-idl` generates

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use crate::codeset::{self, CodeSetId};
 use crate::error::{CdrError, Result};
 use crate::order::{ByteOrder, Encoding, Version};
+use crate::primitive::Primitive;
 use crate::types::{Fixed, LongDouble};
 
 /// How deep values may nest (structs in sequences in Anys ...) before the
@@ -52,7 +53,7 @@ pub struct Decoder {
     max_depth: u32,
     /// The values read so far, for indirections and chunking (allocated
     /// on the first value).
-    pub(crate) values: Option<Box<crate::valuetype::ReadState>>,
+    pub(crate) values: Option<Box<crate::valuetype::read_state::ReadState>>,
     /// Where the alignment origin changes, by increasing offset.
     realign: Option<Arc<[Realign]>>,
 }
@@ -542,7 +543,7 @@ impl Decoder {
 
     /// Reads `n` elements of a primitive type with one bulk copy (and one
     /// byte-swapping pass when the stream is not in native order).
-    pub fn read_prim_array<T: crate::Primitive>(&mut self, n: usize) -> Result<Vec<T>> {
+    pub fn read_prim_array<T: Primitive>(&mut self, n: usize) -> Result<Vec<T>> {
         if n == 0 {
             return Ok(Vec::new());
         }
@@ -587,7 +588,7 @@ impl Decoder {
 
     /// Reads a `sequence` of a primitive type: its length, then the
     /// elements in bulk.
-    pub fn read_prim_seq<T: crate::Primitive>(&mut self) -> Result<Vec<T>> {
+    pub fn read_prim_seq<T: Primitive>(&mut self) -> Result<Vec<T>> {
         let n = self.read_len(std::mem::size_of::<T>())?;
         self.read_prim_array(n)
     }

@@ -5,6 +5,7 @@ use bytes::{BufMut, Bytes, BytesMut};
 use crate::codeset::{self, CodeSetId};
 use crate::error::{CdrError, Result};
 use crate::order::{ByteOrder, Encoding, Version};
+use crate::primitive::Primitive;
 use crate::types::{Fixed, LongDouble};
 
 /// Octet sequences at least this long are appended to the output as a
@@ -33,7 +34,7 @@ pub struct Encoder {
     encapsulation_depth: u32,
     /// The values written so far, for sharing and chunking (allocated on
     /// the first value).
-    pub(crate) values: Option<Box<crate::valuetype::WriteState>>,
+    pub(crate) values: Option<Box<crate::valuetype::write_state::WriteState>>,
 }
 
 impl Encoder {
@@ -474,7 +475,7 @@ impl Encoder {
     /// Writes the elements of a sequence or array of a primitive type in one
     /// bulk copy (native order) or one byte-swapping pass (foreign order),
     /// without a length.
-    pub fn write_prim_slice<T: crate::Primitive>(&mut self, values: &[T]) {
+    pub fn write_prim_slice<T: Primitive>(&mut self, values: &[T]) {
         if values.is_empty() {
             return;
         }
@@ -492,7 +493,7 @@ impl Encoder {
 
     /// Writes a `sequence` of a primitive type: length, then the elements in
     /// bulk.
-    pub fn write_prim_seq<T: crate::Primitive>(&mut self, values: &[T]) -> Result<()> {
+    pub fn write_prim_seq<T: Primitive>(&mut self, values: &[T]) -> Result<()> {
         self.write_len(values.len())?;
         self.write_prim_slice(values);
         Ok(())

@@ -5,7 +5,7 @@ use bytes::Bytes;
 
 use crate::decoder::Decoder;
 use crate::encoder::Encoder;
-use crate::error::Result;
+use crate::error::{CdrError, Result};
 use crate::types::{Ior, LongDouble, TaggedProfile};
 
 /// A value that can be written as CDR.
@@ -47,29 +47,10 @@ pub trait CdrDecode: Sized {
     }
 }
 
-/// IDL primitive types with a fixed size and no invalid bit patterns, which
-/// sequences and arrays move in bulk.
-pub trait Primitive: bytemuck::Pod {
-    /// Alignment on the wire (its size).
-    const ALIGN: usize;
-    /// The value with its bytes reversed.
-    fn swap_bytes(self) -> Self;
-}
-
+/// The CDR of the primitive types: one value at a time, and runs of them
+/// in bulk.
 macro_rules! primitive {
     ($($t:ty => $w:ident, $r:ident;)*) => {$(
-        impl Primitive for $t {
-            const ALIGN: usize = std::mem::size_of::<$t>();
-            #[inline]
-            fn swap_bytes(self) -> Self {
-                <$t>::from_ne_bytes({
-                    let mut b = self.to_ne_bytes();
-                    b.reverse();
-                    b
-                })
-            }
-        }
-
         impl CdrEncode for $t {
             #[inline]
             fn encode(&self, enc: &mut Encoder) -> Result<()> {
@@ -223,7 +204,7 @@ impl<T: CdrDecode, const N: usize> CdrDecode for [T; N] {
         let v = T::decode_vec(dec, N)?;
         // decode_vec returns exactly N elements.
         v.try_into()
-            .map_err(|_| crate::CdrError::TypeMismatch("array length"))
+            .map_err(|_| CdrError::TypeMismatch("array length"))
     }
 }
 

@@ -122,6 +122,18 @@ pub(crate) fn has_12_layout(version: Version) -> bool {
     version >= Version::V1_2
 }
 
+/// The error of what GIOP `version` cannot carry.
+pub(crate) fn not_representable(what: &'static str, version: Version) -> GiopError {
+    GiopError::NotRepresentable {
+        what,
+        protocol: match version.minor {
+            0 => "GIOP 1.0",
+            1 => "GIOP 1.1",
+            _ => "GIOP 1.2",
+        },
+    }
+}
+
 /// A parsed GIOP message header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MessageHeader {

@@ -21,7 +21,7 @@
 
 use rtorb_cdr::{OMG_VMCID, RTORB_VMCID};
 
-use crate::exception::SystemExceptionKind;
+use crate::exception::kind::SystemExceptionKind;
 
 /// One minor code: the exception it goes with, its value, its constant's
 /// name and what it means.

@@ -5,7 +5,7 @@
 //! [`Location`] where it starts; declarations carry the documentation
 //! comment written just before them.
 
-use crate::Location;
+use crate::diag::Location;
 
 /// A whole IDL file: its definitions, in order.
 #[derive(Debug, Clone, PartialEq)]

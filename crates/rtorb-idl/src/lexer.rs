@@ -12,7 +12,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::ast::{PragmaKind, ScopedName};
-use crate::{Diagnostic, Location};
+use crate::diag::{Diagnostic, Location};
 
 /// Maps a line of the preprocessed text back to the file and line it came
 /// from.

@@ -16,8 +16,8 @@
 //! Other pragmas are ignored.
 
 use crate::ast::*;
+use crate::diag::{Diagnostic, Location};
 use crate::lexer::{Keyword, Punct, SourceMap, Token, TokenKind, tokenize};
-use crate::{Diagnostic, Location};
 
 /// How deeply declarations, types and expressions may nest.
 pub const MAX_DEPTH: usize = 64;

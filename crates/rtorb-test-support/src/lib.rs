@@ -29,6 +29,9 @@
 //!   failing the test with what it wrote where it fails;
 //! - [`sched`]: what the tests of priorities read of threads (nice value,
 //!   policy and real-time priority) and finding threads by name;
+//! - [`source_graph`]: reading a crate's sources for the tests of its
+//!   structure: the modules a file names, the import graph between its
+//!   files and that graph's cycles;
 //! - [`text`]: a servant that echoes and returns narrow and wide text, for
 //!   the tests of code sets.
 
@@ -43,6 +46,7 @@ pub mod priority;
 pub mod privilege;
 pub mod process;
 pub mod sched;
+pub mod source_graph;
 pub mod text;
 pub mod wait;
 pub mod wire;

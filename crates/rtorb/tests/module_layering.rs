@@ -7,8 +7,17 @@
 //! Comments and literals are left out, so documentation may still link
 //! upwards (`[crate::orb::Orb]` in the POA's docs names where to look,
 //! not what the POA needs).
+//!
+//! Below the modules, files: no file of any crate under `crates/` may
+//! depend on itself through others (`a.rs` uses `b.rs`, which uses
+//! `a.rs`). What counts as a dependency is in
+//! `rtorb_test_support::source_graph::graph`.
 
 use std::path::{Path, PathBuf};
+
+use rtorb_test_support::source_graph::{
+    crates_in, cycles, module_path, named_modules, read_crate, rust_files,
+};
 
 /// The top-level modules of `src/`, lowest layer first. A module may use
 /// the modules of every layer below its own, and none of its own layer
@@ -37,329 +46,13 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The module path of the file at `relative` (under `src/`):
-/// `poa/table.rs` is `poa::table`, `poa/mod.rs` is `poa`, `lib.rs` the
-/// crate root.
-fn module_path(relative: &Path) -> Vec<String> {
-    let mut path: Vec<String> = relative
-        .iter()
-        .map(|c| c.to_string_lossy().into_owned())
-        .collect();
-    let file = path.pop().unwrap_or_default();
-    let stem = file.strip_suffix(".rs").unwrap_or(&file);
-    if stem != "mod" && stem != "lib" && stem != "main" {
-        path.push(stem.to_owned());
-    }
-    path
-}
-
-/// A token of Rust source, with its line; comments, literals and
-/// lifetimes are left out.
-#[derive(Debug, Clone, PartialEq)]
-enum Token {
-    Ident(String),
-    PathSep,
-    Open,
-    Close,
-    Comma,
-    Other,
-}
-
-/// Skips a string body from `i` (just after its opening quote) to just
-/// after the closing quote with `hashes` `#`s; a plain string honours
-/// backslash escapes, a raw one does not.
-fn skip_string(chars: &[char], mut i: usize, hashes: usize, raw: bool, line: &mut usize) -> usize {
-    while i < chars.len() {
-        match chars[i] {
-            '\\' if !raw => i += 2,
-            '"' if chars[i + 1..]
-                .iter()
-                .take(hashes)
-                .filter(|c| **c == '#')
-                .count()
-                == hashes =>
-            {
-                return i + 1 + hashes;
-            }
-            c => {
-                if c == '\n' {
-                    *line += 1;
-                }
-                i += 1;
-            }
-        }
-    }
-    i
-}
-
-/// Keywords that may stand before a path starting with `::`
-/// (`&mut ::rtorb::x`, `dyn ::rtorb::X`), which is then no segment of a
-/// longer path.
-const KEYWORDS: &[&str] = &[
-    "as", "const", "dyn", "else", "for", "if", "impl", "in", "let", "match", "mut", "pub", "ref",
-    "return", "static", "type", "use", "where", "while",
-];
-
-fn tokens(text: &str) -> Vec<(Token, usize)> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        match c {
-            '\n' => {
-                line += 1;
-                i += 1;
-            }
-            '/' if next == Some('/') => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '/' if next == Some('*') => {
-                let mut depth = 0;
-                while i < chars.len() {
-                    if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                        depth += 1;
-                        i += 2;
-                    } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        if chars[i] == '\n' {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-            '"' => i = skip_string(&chars, i + 1, 0, false, &mut line),
-            '\'' => {
-                // A char literal ('x', '\n', '\u{1F600}'), or a lifetime.
-                if next == Some('\\') {
-                    // The backslash and the escaped character, then up to
-                    // the closing quote.
-                    i += 3;
-                    while i < chars.len() && chars[i] != '\'' {
-                        i += 1;
-                    }
-                    i += 1;
-                } else if chars.get(i + 2) == Some(&'\'') {
-                    i += 3;
-                } else {
-                    i += 1;
-                    while i < chars.len() && ident_char(chars[i]) {
-                        i += 1;
-                    }
-                }
-            }
-            ':' if next == Some(':') => {
-                out.push((Token::PathSep, line));
-                i += 2;
-            }
-            '{' => {
-                out.push((Token::Open, line));
-                i += 1;
-            }
-            '}' => {
-                out.push((Token::Close, line));
-                i += 1;
-            }
-            ',' => {
-                out.push((Token::Comma, line));
-                i += 1;
-            }
-            c if ident_char(c) => {
-                let start = i;
-                while i < chars.len() && ident_char(chars[i]) {
-                    i += 1;
-                }
-                let word: String = chars[start..i].iter().collect();
-                // String literals with a prefix: b"", r"", br#""#, c"".
-                let prefix = matches!(word.as_str(), "b" | "r" | "br" | "c" | "cr");
-                if prefix && matches!(chars.get(i), Some('"') | Some('#')) {
-                    let raw = word.contains('r');
-                    let mut hashes = 0;
-                    while chars.get(i + hashes) == Some(&'#') {
-                        hashes += 1;
-                    }
-                    if chars.get(i + hashes) == Some(&'"') {
-                        i = skip_string(&chars, i + hashes + 1, hashes, raw, &mut line);
-                        continue;
-                    }
-                    if word == "r" && hashes == 1 {
-                        // A raw identifier, r#type.
-                        i += 1;
-                        continue;
-                    }
-                }
-                if word == "b" && chars.get(i) == Some(&'\'') {
-                    // A byte literal: the quote is taken as a char's next.
-                    continue;
-                }
-                out.push((Token::Ident(word), line));
-            }
-            c if c.is_whitespace() => i += 1,
-            _ => {
-                out.push((Token::Other, line));
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-/// The top-level modules that the items of a `{ .. }` group starting at
-/// `tokens[at]` (the `{`) begin with, e.g. `orb` and `poa` for
-/// `{orb::Orb, poa::{Poa, Policy}}`.
-fn group_heads(tokens: &[(Token, usize)], at: usize) -> Vec<String> {
-    let mut heads = Vec::new();
-    let mut depth = 0;
-    let mut item_start = true;
-    for (t, _) in &tokens[at..] {
-        match t {
-            Token::Open => {
-                depth += 1;
-                if depth == 1 {
-                    item_start = true;
-                }
-            }
-            Token::Close => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            Token::Comma if depth == 1 => item_start = true,
-            Token::Ident(name) if depth == 1 && item_start => {
-                if name != "self" {
-                    heads.push(name.clone());
-                }
-                item_start = false;
-            }
-            _ => item_start = false,
-        }
-    }
-    heads
-}
-
-/// Every top-level module that the file of module `module` names through
-/// a `crate::` or `super::` path (in a `use` or anywhere else), with the
-/// line it is named on.
-fn named_modules(module: &[String], text: &str) -> Vec<(String, usize)> {
-    let tokens = tokens(text);
-    let mut found = Vec::new();
-    // Inline modules (`mod tests { .. }`): their names and the brace
-    // depth inside them.
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0;
-    let mut i = 0;
-    while i < tokens.len() {
-        let (token, line) = &tokens[i];
-        match token {
-            Token::Open => depth += 1,
-            Token::Close => {
-                if inline.last().is_some_and(|(_, d)| *d == depth) {
-                    inline.pop();
-                }
-                depth -= 1;
-            }
-            Token::Ident(word) if word == "mod" => {
-                if let (Some((Token::Ident(name), _)), Some((Token::Open, _))) =
-                    (tokens.get(i + 1), tokens.get(i + 2))
-                {
-                    inline.push((name.clone(), depth + 1));
-                }
-            }
-            // `rtorb::x` and `::rtorb::x`: the crate itself (`extern crate
-            // self as rtorb`), as generated code names it.
-            Token::Ident(word)
-                if word == "rtorb"
-                    && tokens.get(i + 1).is_some_and(|(t, _)| *t == Token::PathSep)
-                    && !(i >= 2
-                        && tokens[i - 1].0 == Token::PathSep
-                        && matches!(&tokens[i - 2].0, Token::Ident(w) if !KEYWORDS.contains(&w.as_str()))) =>
-            {
-                match tokens.get(i + 2) {
-                    Some((Token::Ident(name), _)) => found.push((name.clone(), *line)),
-                    Some((Token::Open, _)) => {
-                        found.extend(group_heads(&tokens, i + 2).into_iter().map(|n| (n, *line)))
-                    }
-                    _ => {}
-                }
-                i += 2;
-                continue;
-            }
-            Token::Ident(word)
-                if (word == "crate" || word == "super")
-                    && tokens.get(i + 1).is_some_and(|(t, _)| *t == Token::PathSep)
-                    && (i == 0 || tokens[i - 1].0 != Token::PathSep) =>
-            {
-                let mut here: Vec<String> = module.to_vec();
-                here.extend(inline.iter().map(|(n, _)| n.clone()));
-                let mut j = i;
-                // Resolve `crate`, `super` and `self` segments.
-                loop {
-                    match &tokens[j].0 {
-                        Token::Ident(w) if w == "crate" => here.clear(),
-                        Token::Ident(w) if w == "super" => {
-                            here.pop();
-                        }
-                        Token::Ident(w) if w == "self" => {}
-                        _ => break,
-                    }
-                    if tokens.get(j + 1).is_some_and(|(t, _)| *t == Token::PathSep) {
-                        j += 2;
-                    } else {
-                        j += 1;
-                        break;
-                    }
-                }
-                if let Some(top) = here.first() {
-                    found.push((top.clone(), *line));
-                } else {
-                    match tokens.get(j) {
-                        Some((Token::Ident(name), _)) => found.push((name.clone(), *line)),
-                        Some((Token::Open, _)) => {
-                            found.extend(group_heads(&tokens, j).into_iter().map(|n| (n, *line)))
-                        }
-                        _ => {}
-                    }
-                }
-                i = j;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    found
-}
-
 fn names(module: &str, text: &str) -> Vec<String> {
     let module: Vec<String> = module
         .split("::")
         .filter(|s| !s.is_empty())
         .map(str::to_owned)
         .collect();
-    named_modules(&module, text)
+    named_modules("rtorb", &module, text)
         .into_iter()
         .map(|(m, _)| m)
         .collect()
@@ -438,7 +131,7 @@ fn the_scanner_resolves_super_in_inline_modules() {
     let text =
         "mod tests {\n    use super::*;\n    use super::super::orb::Orb;\n}\nuse crate::runtime;";
     assert_eq!(
-        named_modules(&["poa".to_owned(), "table".to_owned()], text),
+        named_modules("rtorb", &["poa".to_owned(), "table".to_owned()], text),
         [
             ("poa".to_owned(), 2),
             ("poa".to_owned(), 3),
@@ -485,7 +178,7 @@ fn every_module_uses_only_lower_layers() {
             continue;
         };
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{shown}: {e}"));
-        for (named, line) in named_modules(module, &text) {
+        for (named, line) in named_modules("rtorb", module, &text) {
             if named == *top {
                 continue;
             }
@@ -505,5 +198,62 @@ fn every_module_uses_only_lower_layers() {
         "imports against the module layering (a module uses only the layers \
          below it: {LAYERS:?}):\n{}",
         offenders.join("\n")
+    );
+}
+
+#[test]
+fn no_crate_has_an_import_cycle_between_its_files() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("crates/");
+    let found = crates_in(crates);
+    let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(
+        ["rtorb", "rtorb-cdr", "rtorb-giop"]
+            .iter()
+            .all(|c| names.contains(c)),
+        "{names:?}"
+    );
+    let mut report = Vec::new();
+    for (name, src) in &found {
+        let graph = read_crate(src).unwrap_or_else(|e| panic!("crates/{name}/src: {e}"));
+        assert!(
+            graph.missing_modules().is_empty(),
+            "crates/{name}/src: modules declared but not found (file, module): {:?}",
+            graph.missing_modules()
+        );
+        let mut all = Vec::new();
+        rust_files(src, &mut all);
+        let unread: Vec<_> = all
+            .iter()
+            .filter_map(|f| f.strip_prefix(src).ok())
+            .map(|f| f.display().to_string())
+            .filter(|f| !graph.files().contains(f) && !graph.test_files().contains(f))
+            .collect();
+        assert!(
+            unread.is_empty(),
+            "crates/{name}/src: files outside the module tree, which this test \
+             cannot place: {unread:?}"
+        );
+        for cycle in cycles(&graph.edges()) {
+            let mut files: Vec<&str> = cycle.iter().map(|e| e.from.as_str()).collect();
+            files.sort_unstable();
+            files.dedup();
+            let edges: Vec<String> = cycle
+                .iter()
+                .map(|e| format!("    {}:{} uses {} ({})", e.from, e.line, e.to, e.path))
+                .collect();
+            report.push(format!(
+                "crates/{name}/src: {}\n{}",
+                files.join(" - "),
+                edges.join("\n")
+            ));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "import cycles between files (move what both sides need into the \
+         lower one):\n{}",
+        report.join("\n")
     );
 }

@@ -1,4 +1,7 @@
-//! Helpers for the encapsulations that profile and component bodies are.
+//! Helpers for the encapsulations that profile and component bodies are,
+//! and the hexadecimal that stringified references write them in.
+
+use std::fmt::Write as _;
 
 use rtorb_cdr::{ByteOrder, Bytes, CdrError, Decoder, Encoder, Encoding};
 
@@ -27,4 +30,13 @@ pub(crate) fn encode(
     e.write_u8(order.flag());
     f(&mut e)?;
     Ok(e.into_bytes())
+}
+
+/// Lowercase hexadecimal of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
 }

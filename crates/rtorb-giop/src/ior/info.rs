@@ -7,9 +7,18 @@ use rtorb_cdr::codeset::{CodeSetComponent, CodeSetId};
 
 use super::ObjectReference;
 use super::component::{Component, TaggedComponent};
+pub use super::encap::hex;
 use super::policy::{Policy, PolicyValue, PriorityModel};
 use super::profile::Profile;
 use super::tags;
+
+impl ObjectReference {
+    /// Every field of the reference as a JSON-ready tree (see
+    /// [`reference_info`]).
+    pub fn info(&self) -> Info {
+        reference_info(self)
+    }
+}
 
 /// A tree of plain values, shaped like JSON: what a decoded reference
 /// renders to. Maps keep their keys in a fixed order.
@@ -119,15 +128,6 @@ fn json_string(s: &str, out: &mut String) {
         }
     }
     out.push('"');
-}
-
-/// Lowercase hexadecimal of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 fn opt_str(s: Option<&str>) -> Info {

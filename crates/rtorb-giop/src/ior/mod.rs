@@ -226,12 +226,6 @@ impl ObjectReference {
                 _ => None,
             })
     }
-
-    /// Every field of the reference as a JSON-ready tree (see
-    /// [`info::reference_info`]).
-    pub fn info(&self) -> Info {
-        info::reference_info(self)
-    }
 }
 
 impl FromStr for ObjectReference {
@@ -303,6 +297,6 @@ pub fn encode_stringified(ior: &Ior, order: ByteOrder) -> Result<String, IorErro
     let octets = encap::encode(order, |e| ior.encode(e))?;
     let mut s = String::with_capacity(IOR_PREFIX.len() + octets.len() * 2);
     s.push_str(IOR_PREFIX);
-    s.push_str(&info::hex(&octets));
+    s.push_str(&encap::hex(&octets));
     Ok(s)
 }

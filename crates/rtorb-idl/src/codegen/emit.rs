@@ -5,9 +5,10 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use crate::diag::{Diagnostic, Location};
 use crate::sema::{ConstValue, DeclId, DeclKind, Member, Model, Type, UnionDef};
-use crate::{Diagnostic, Location};
 
+use super::dispatch::Dispatch;
 use super::names::{NameKind, Namer};
 
 /// Names reserved in every generated module's value namespace.
@@ -35,7 +36,7 @@ pub(crate) struct Gen<'m> {
     /// Errors found.
     pub(super) diags: Vec<Diagnostic>,
     /// How skeletons find the operation a request names.
-    pub(super) dispatch: super::Dispatch,
+    pub(super) dispatch: Dispatch,
 }
 
 /// A doc attribute with `text` (IDL doc comments lose their indentation,
@@ -88,7 +89,7 @@ impl<'m> Gen<'m> {
             cur: Vec::new(),
             location: Location::new("", 0, 0),
             diags: Vec::new(),
-            dispatch: super::Dispatch::Auto,
+            dispatch: Dispatch::Auto,
         };
         let top = model.top.clone();
         g.name_scope(&top, &[]);

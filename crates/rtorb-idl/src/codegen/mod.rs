@@ -39,69 +39,17 @@
 //! abstract interface it supports through `rtorb::runtime::Abstract`. See
 //! `rtorb::runtime` (module `values`) for the sharing and factory rules.
 
+mod dispatch;
 mod emit;
 mod interface;
 pub mod names;
 mod types;
 mod value;
 
-use crate::Diagnostic;
+use crate::diag::Diagnostic;
 use crate::sema::Model;
 
-/// How a generated skeleton finds the operation a request names.
-///
-/// A `match` on the name is the faster lookup for small interfaces (rustc
-/// compiles it to a switch on the length and comparisons against
-/// constants); the perfect-hash table ([`crate::phf`], looked up by
-/// `rtorb::runtime::OpTable`) costs the same whatever the number of
-/// operations, and wins above [`TABLE_THRESHOLD`] operations
-/// (`BENCHMARKS.md`, "IDL dispatch crossover"). Both answer unknown names
-/// with `BAD_OPERATION`; `_is_a`, `_non_existent` and `_interface` are
-/// answered by the runtime before either runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Dispatch {
-    /// A `match` up to [`TABLE_THRESHOLD`] operations (attribute
-    /// accessors and inherited operations counted), a table above.
-    #[default]
-    Auto,
-    /// Always a `match` on the operation name.
-    Match,
-    /// Always a perfect-hash table, the `static` `OPERATIONS` of the
-    /// interface's module.
-    Table,
-}
-
-/// The most operations (attribute accessors and inherited operations
-/// included) an interface may have for [`Dispatch::Auto`] to choose a
-/// `match`; larger interfaces get a table.
-pub const TABLE_THRESHOLD: usize = 200;
-
-impl Dispatch {
-    /// Whether an interface with `operations` operations gets a table.
-    pub fn uses_table(self, operations: usize) -> bool {
-        match self {
-            Dispatch::Auto => operations > TABLE_THRESHOLD,
-            Dispatch::Match => false,
-            Dispatch::Table => operations > 0,
-        }
-    }
-}
-
-impl std::str::FromStr for Dispatch {
-    type Err = String;
-
-    /// `auto`, `match` or `table`, as the command line spells them.
-    fn from_str(s: &str) -> Result<Dispatch, String> {
-        match s {
-            "auto" => Ok(Dispatch::Auto),
-            "match" => Ok(Dispatch::Match),
-            "table" => Ok(Dispatch::Table),
-            _ => Err(format!(
-                "unknown dispatch `{s}`: expected `auto`, `match` or `table`"
-            )),
-        }
-    }
-}
+pub use dispatch::{Dispatch, TABLE_THRESHOLD};
 
 /// The Rust source text for `model`, or the constructs it cannot map,
 /// with [`Dispatch::Auto`].
@@ -121,7 +69,7 @@ pub fn generate_with(model: &Model, dispatch: Dispatch) -> Result<String, Vec<Di
     match syn::parse_file(&text) {
         Ok(file) => Ok(prettyplease::unparse(&file)),
         Err(e) => Err(vec![Diagnostic::error(
-            crate::Location::new("<generated>", 0, 0),
+            crate::diag::Location::new("<generated>", 0, 0),
             format!("internal error: generated code does not parse: {e}"),
         )]),
     }

@@ -1,4 +1,6 @@
-//! One preprocessing run: files, directives, conditionals and output.
+//! Running the preprocessor ([`Preprocessor::run_file`] and
+//! [`Preprocessor::run_source`]): one run's files, directives,
+//! conditionals and output.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -8,7 +10,26 @@ use super::expr;
 use super::lex::{Kind, Tok, lex, logical_lines, spell};
 use super::macros::{Expander, Macro, parse_define};
 use super::{LineOrigin, MAX_INCLUDE_DEPTH, Preprocessed, Preprocessor};
-use crate::{Diagnostic, Location, Severity};
+use crate::diag::{Diagnostic, Location, Severity};
+
+impl Preprocessor {
+    /// Preprocesses the file at `path`. Diagnostics name it as `path` is
+    /// spelt, and included files as their search directory joined with
+    /// the name in the `#include`.
+    ///
+    /// On failure, returns every diagnostic (errors, and the warnings
+    /// among them) in the order they were found.
+    pub fn run_file(&self, path: &Path) -> Result<Preprocessed, Vec<Diagnostic>> {
+        Engine::new(self).run_file(path)
+    }
+
+    /// Preprocesses `text` as if it were the file `name` (quoted includes
+    /// are searched for next to `name` first). Fails as
+    /// [`run_file`](Preprocessor::run_file) does.
+    pub fn run_source(&self, name: &str, text: &str) -> Result<Preprocessed, Vec<Diagnostic>> {
+        Engine::new(self).run_source(name, text)
+    }
+}
 
 /// Most `#include`s one run may process, and most lines it may produce:
 /// bounds for files that include each other many times over.

@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::lex::{Kind, Tok, lex};
-use crate::Location;
+use crate::diag::Location;
 
 /// A macro: object-like (`params` is `None`) or function-like.
 #[derive(Debug, Clone)]

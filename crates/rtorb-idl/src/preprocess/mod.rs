@@ -33,10 +33,10 @@ mod expr;
 mod lex;
 mod macros;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::{Diagnostic, Location};
+use crate::diag::{Diagnostic, Location};
 
 /// How deep `#include` may nest before it is taken for a recursion.
 pub const MAX_INCLUDE_DEPTH: usize = 64;
@@ -84,23 +84,6 @@ impl Preprocessor {
     /// The include search path, in search order.
     pub fn include_dirs(&self) -> &[PathBuf] {
         &self.include_dirs
-    }
-
-    /// Preprocesses the file at `path`. Diagnostics name it as `path` is
-    /// spelt, and included files as their search directory joined with
-    /// the name in the `#include`.
-    ///
-    /// On failure, returns every diagnostic (errors, and the warnings
-    /// among them) in the order they were found.
-    pub fn run_file(&self, path: &Path) -> Result<Preprocessed, Vec<Diagnostic>> {
-        engine::Engine::new(self).run_file(path)
-    }
-
-    /// Preprocesses `text` as if it were the file `name` (quoted includes
-    /// are searched for next to `name` first). Fails as
-    /// [`run_file`](Preprocessor::run_file) does.
-    pub fn run_source(&self, name: &str, text: &str) -> Result<Preprocessed, Vec<Diagnostic>> {
-        engine::Engine::new(self).run_source(name, text)
     }
 }
 

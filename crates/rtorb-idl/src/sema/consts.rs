@@ -8,7 +8,7 @@
 //! take no operators.
 
 use crate::ast::{BinaryOp, ConstExpr, ExprKind, Literal, UnaryOp};
-use crate::{Diagnostic, Location};
+use crate::diag::{Diagnostic, Location};
 
 use super::model::{ConstValue, DeclId, FixedValue};
 

@@ -27,8 +27,8 @@ mod scope;
 
 pub use model::*;
 
-use crate::Diagnostic;
 use crate::ast::Specification;
+use crate::diag::Diagnostic;
 
 /// Analyses a parsed specification: the resolved model, or every error
 /// found (in source order of discovery).

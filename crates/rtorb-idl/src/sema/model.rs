@@ -9,8 +9,8 @@
 
 use std::fmt;
 
-use crate::Location;
 pub use crate::ast::{Direction, InterfaceKind, ValueKind};
+use crate::diag::Location;
 
 /// The index of a declaration in [`Model::decls`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::Location;
+use crate::diag::Location;
 
 use super::model::DeclId;
 

@@ -12,7 +12,6 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::runtime::Skeleton;
 
-use super::adapter::PoaState;
 use super::key::{self, SlotRef};
 use super::{IdUniquenessPolicy, Poa, PoaError, ServantActivator, ServantManager, read, write};
 use crate::minor::{BAD_PARAM_FOREIGN_ID, BAD_PARAM_STALE_ID};
@@ -255,15 +254,20 @@ impl Poa {
         Ok(self.put(aom, r.slot, id, servant))
     }
 
-    pub(super) fn uses_activator(&self, st: &PoaState) -> Option<Arc<dyn ServantActivator>> {
-        match &st.servant_manager {
+    /// The servant activator among the POA's servant managers, if one
+    /// (`manager`, read under the POA's state lock) is.
+    pub(super) fn uses_activator(
+        &self,
+        manager: Option<&ServantManager>,
+    ) -> Option<Arc<dyn ServantActivator>> {
+        match manager {
             Some(ServantManager::Activator(a)) => Some(a.clone()),
             _ => None,
         }
     }
 
     pub(super) fn etherealize_one(&self, active: &Arc<Active>, cleanup: bool, remaining: bool) {
-        let activator = self.uses_activator(&read(&self.0.state));
+        let activator = self.uses_activator(read(&self.0.state).servant_manager.as_ref());
         if let Some(a) = activator {
             if !active.etherealized.swap(true, Ordering::AcqRel) {
                 a.etherealize(&active.id, self, active.servant.clone(), cleanup, remaining);
@@ -276,7 +280,7 @@ impl Poa {
     pub(crate) fn etherealize_all(&self, cleanup: bool) {
         let (actives, activator) = {
             let mut st = write(&self.0.state);
-            let activator = self.uses_activator(&st);
+            let activator = self.uses_activator(st.servant_manager.as_ref());
             let mut actives = Vec::new();
             for s in &mut st.aom.slots {
                 if let Some(a) = s.active.take() {
@@ -302,19 +306,5 @@ impl Poa {
                 activator.etherealize(&a.id, self, a.servant.clone(), cleanup, remaining);
             }
         }
-    }
-
-    pub(super) fn new_id(&self, st: &mut PoaState) -> Result<Bytes, PoaError> {
-        if self.0.policies.retains() {
-            let r = st.aom.alloc()?;
-            return Ok(Bytes::from(key::system_id(self.id_instance(), r)));
-        }
-        st.next_id += 1;
-        let n = st.next_id;
-        let r = SlotRef {
-            slot: (n >> 32) as u32,
-            generation: n as u32,
-        };
-        Ok(Bytes::from(key::system_id(self.id_instance(), r)))
     }
 }

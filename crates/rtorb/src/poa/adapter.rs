@@ -22,7 +22,7 @@ use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Tar
 use super::active_object_map::{Aom, servant_addr};
 use super::error::{destroyed, would_deadlock};
 use super::key::{self, SlotRef};
-use super::manager::Running;
+use super::running::Running;
 use super::table::AdapterTable;
 use super::{
     AdapterActivator, IdUniquenessPolicy, ImplicitActivationPolicy, PoaError, PoaManager, Policies,
@@ -464,7 +464,7 @@ impl Poa {
         }
         let (active, activator, remaining) = {
             let mut st = write(&self.0.state);
-            let activator = self.uses_activator(&st);
+            let activator = self.uses_activator(st.servant_manager.as_ref());
             let Some((slot, by_slot)) = self.slot_of(&st.aom, id) else {
                 return Err(PoaError::ObjectNotActive);
             };
@@ -549,6 +549,22 @@ impl Poa {
         }
         let id = self.new_id(&mut write(&self.0.state))?;
         self.reference(&id, intf)
+    }
+
+    /// A new system id: a slot of the active object map when the POA
+    /// retains its objects, else the next number.
+    fn new_id(&self, st: &mut PoaState) -> Result<Bytes, PoaError> {
+        if self.0.policies.retains() {
+            let r = st.aom.alloc()?;
+            return Ok(Bytes::from(key::system_id(self.id_instance(), r)));
+        }
+        st.next_id += 1;
+        let n = st.next_id;
+        let r = SlotRef {
+            slot: (n >> 32) as u32,
+            generation: n as u32,
+        };
+        Ok(Bytes::from(key::system_id(self.id_instance(), r)))
     }
 
     /// `create_reference_with_id`: a reference of type `intf` under `id`

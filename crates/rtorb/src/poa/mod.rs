@@ -124,7 +124,8 @@
 //! - `adapter`: the [`Poa`] and its operations (the public API).
 //! - `active_object_map`: the map of a POA's active objects.
 //! - `request`: the request path, from a key's object id to a servant.
-//! - `manager`: [`PoaManager`]; `policy`: [`Policies`];
+//! - `manager`: [`PoaManager`]; `running`: the count of requests running
+//!   in a POA or under a manager; `policy`: [`Policies`];
 //!   `servant_manager`: the servant manager and adapter activator traits;
 //!   `current`: [`Current`]; `error`: [`PoaError`] and the minor codes.
 //! - `key`: the object key format; `table`: the ORB's table of adapters
@@ -138,6 +139,7 @@ mod key;
 mod manager;
 mod policy;
 mod request;
+mod running;
 mod servant_manager;
 pub(crate) mod table;
 

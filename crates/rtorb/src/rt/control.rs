@@ -25,8 +25,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind, minor};
 
 use super::affinity::AffinityError;
-use super::mapping::{MappingKind, NativeRange, PriorityMapping, SchedPolicy};
+use super::mapping::{MappingKind, NativeRange, PriorityMapping};
 use super::native;
+use super::native::SchedPolicy;
 use super::priority::{NativePriority, Priority, PriorityError};
 use super::watchdog::realtime_revoked;
 

@@ -22,42 +22,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use super::native::{self, SchedPolicy};
 use super::priority::{NativePriority, Priority};
-
-/// A Linux scheduling policy that CORBA priorities map onto.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SchedPolicy {
-    /// `SCHED_FIFO`: real-time, first in first out within a priority.
-    Fifo,
-    /// `SCHED_RR`: real-time, round robin within a priority.
-    RoundRobin,
-    /// `SCHED_OTHER`: time-sharing; the native priority is the negated nice
-    /// value (`-19` for nice 19 up to `20` for nice -20).
-    Other,
-}
-
-impl SchedPolicy {
-    /// The name as TAO's `-ORBSchedPolicy` spells it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            SchedPolicy::Fifo => "SCHED_FIFO",
-            SchedPolicy::RoundRobin => "SCHED_RR",
-            SchedPolicy::Other => "SCHED_OTHER",
-        }
-    }
-
-    /// Whether it is a real-time policy (which ordinary processes may not
-    /// use).
-    pub const fn is_realtime(self) -> bool {
-        matches!(self, SchedPolicy::Fifo | SchedPolicy::RoundRobin)
-    }
-}
-
-impl fmt::Display for SchedPolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 impl FromStr for SchedPolicy {
     type Err = String;
@@ -101,7 +67,7 @@ impl NativeRange {
         match policy {
             SchedPolicy::Other => NativeRange { min: -19, max: 20 },
             _ => {
-                let (min, max) = super::native::priority_range(policy);
+                let (min, max) = native::priority_range(policy);
                 NativeRange { min, max }
             }
         }

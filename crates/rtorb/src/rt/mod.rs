@@ -50,9 +50,9 @@ pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_
 pub use habits::{CPU_DMA_LATENCY, CpuLatencyBound, HabitError, lock_memory};
 pub use mapping::{
     ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
-    SchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
+pub use native::SchedPolicy;
 pub use policy::{
     ExposedPolicies, PriorityModelPolicy, lane_priority_component, lane_priority_of,
     priority_context,

@@ -1,14 +1,50 @@
-//! The scheduling system calls: a thread's policy and priority.
+//! Scheduling policies and the system calls that apply them: a thread's
+//! policy and priority.
 //!
 //! The only module of [`rt`](super) that calls the C library for
 //! scheduling (the mutex has its own); every call is a plain system call on
 //! values this module owns.
 #![allow(unsafe_code)]
 
+use std::fmt;
 use std::io;
 
-use super::mapping::SchedPolicy;
 use super::priority::NativePriority;
+
+/// A Linux scheduling policy that CORBA priorities map onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SchedPolicy {
+    /// `SCHED_FIFO`: real-time, first in first out within a priority.
+    Fifo,
+    /// `SCHED_RR`: real-time, round robin within a priority.
+    RoundRobin,
+    /// `SCHED_OTHER`: time-sharing; the native priority is the negated nice
+    /// value (`-19` for nice 19 up to `20` for nice -20).
+    Other,
+}
+
+impl SchedPolicy {
+    /// The name as TAO's `-ORBSchedPolicy` spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SchedPolicy::Fifo => "SCHED_FIFO",
+            SchedPolicy::RoundRobin => "SCHED_RR",
+            SchedPolicy::Other => "SCHED_OTHER",
+        }
+    }
+
+    /// Whether it is a real-time policy (which ordinary processes may not
+    /// use).
+    pub const fn is_realtime(self) -> bool {
+        matches!(self, SchedPolicy::Fifo | SchedPolicy::RoundRobin)
+    }
+}
+
+impl fmt::Display for SchedPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// A kernel thread id (`gettid`).
 pub(crate) type Tid = libc::pid_t;

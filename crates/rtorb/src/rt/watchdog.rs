@@ -25,8 +25,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::mapping::SchedPolicy;
 use super::native;
+use super::native::SchedPolicy;
 use super::priority::NativePriority;
 use crate::sync::{Condvar, Mutex};
 

@@ -7,14 +7,13 @@ use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use rtorb_cdr::{CdrDecode, CdrError, Decoder, Encoder};
-use rtorb_giop::message::{RESPONSE_NONE, RESPONSE_WITH_SERVER, RESPONSE_WITH_TARGET};
 use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
 };
 
 use super::exception::{OperationError, marshal_completed, read_repository_id};
 use super::forward::ForwardSlot;
-use super::policy::{Policy, find, merge};
+use super::policy::{Policy, SyncScope, find, merge};
 use crate::minor::{INV_OBJREF_NO_OBJECT_KEY, UNKNOWN_UNLISTED_USER_EXCEPTION};
 
 /// The repository id of `CORBA::Object`, which every object is.
@@ -27,42 +26,6 @@ pub const OBJECT_REPOSITORY_ID: &str = "IDL:omg.org/CORBA/Object:1.0";
 /// the request again (a `LOCATION_FORWARD` reply), so it only reads what it
 /// captured.
 pub type Arguments<'a> = &'a dyn Fn(&mut Encoder) -> Result<(), CdrError>;
-
-/// How far a oneway call waits (`Messaging::SyncScope`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum SyncScope {
-    /// `SYNC_NONE`: return before the request is handed to a transport.
-    /// The rtorb ORB encodes it in the calling thread and one background
-    /// thread per ORB sends such requests, in order; failures to send
-    /// are not reported.
-    None,
-    /// `SYNC_WITH_TRANSPORT`: return once the transport has the request
-    /// (the default, as in most ORBs).
-    #[default]
-    WithTransport,
-    /// `SYNC_WITH_SERVER`: wait for the server to acknowledge the request
-    /// before it invokes the target.
-    WithServer,
-    /// `SYNC_WITH_TARGET`: wait until the target has run (a twoway call
-    /// without results).
-    WithTarget,
-}
-
-impl SyncScope {
-    /// The GIOP 1.2 `response_flags` of a oneway request with this scope.
-    pub fn response_flags(self) -> u8 {
-        match self {
-            SyncScope::None | SyncScope::WithTransport => RESPONSE_NONE,
-            SyncScope::WithServer => RESPONSE_WITH_SERVER,
-            SyncScope::WithTarget => RESPONSE_WITH_TARGET,
-        }
-    }
-
-    /// Whether the client waits for a reply.
-    pub fn waits_for_reply(self) -> bool {
-        self.response_flags() != RESPONSE_NONE
-    }
-}
 
 /// Carries requests to objects: the ORB core over its connections, or the
 /// in-process [`super::loopback::Loopback`].

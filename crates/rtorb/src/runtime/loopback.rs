@@ -31,9 +31,10 @@ use rtorb_giop::{
     decode_message,
 };
 
-use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
+use super::client::{Arguments, Invoker, Object, Reply, Target};
 use super::exception::object_not_exist;
 use super::forward::{Hop, follow_forwards};
+use super::policy::SyncScope;
 use super::pool::BufferPool;
 use super::server::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY};

@@ -156,8 +156,7 @@ mod support;
 mod values;
 
 pub use client::{
-    Arguments, Binding, Collocated, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, SyncScope,
-    Target,
+    Arguments, Binding, Collocated, Invoker, OBJECT_REPOSITORY_ID, Object, Reply, Stub, Target,
 };
 pub use collocation::{ParamFrom, ServantCast};
 pub use exception::{
@@ -166,7 +165,7 @@ pub use exception::{
 pub use op_table::{OpTable, op_bucket, op_hash, op_slot};
 pub use policy::{
     ClientProtocolPolicy, Policy, PolicyCurrent, PolicyScope, Protocol, ProtocolFallback,
-    SetOverrideType,
+    SetOverrideType, SyncScope,
 };
 pub use server::{ServerRequest, Skeleton, dispatch};
 pub use support::{

@@ -29,8 +29,7 @@ use std::time::Duration;
 
 use rtorb_giop::FrameProtocol;
 use rtorb_giop::ior::PriorityBand;
-
-use super::client::SyncScope;
+use rtorb_giop::message::{RESPONSE_NONE, RESPONSE_WITH_SERVER, RESPONSE_WITH_TARGET};
 
 /// `Messaging::SYNC_SCOPE_POLICY_TYPE`.
 pub const SYNC_SCOPE_POLICY_TYPE: u32 = 24;
@@ -42,6 +41,42 @@ pub const CLIENT_PROTOCOL_POLICY_TYPE: u32 = 43;
 pub const PRIVATE_CONNECTION_POLICY_TYPE: u32 = 44;
 /// `RTCORBA::PRIORITY_BANDED_CONNECTION_POLICY_TYPE`.
 pub const PRIORITY_BANDED_CONNECTION_POLICY_TYPE: u32 = 45;
+
+/// How far a oneway call waits (`Messaging::SyncScope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SyncScope {
+    /// `SYNC_NONE`: return before the request is handed to a transport.
+    /// The rtorb ORB encodes it in the calling thread and one background
+    /// thread per ORB sends such requests, in order; failures to send
+    /// are not reported.
+    None,
+    /// `SYNC_WITH_TRANSPORT`: return once the transport has the request
+    /// (the default, as in most ORBs).
+    #[default]
+    WithTransport,
+    /// `SYNC_WITH_SERVER`: wait for the server to acknowledge the request
+    /// before it invokes the target.
+    WithServer,
+    /// `SYNC_WITH_TARGET`: wait until the target has run (a twoway call
+    /// without results).
+    WithTarget,
+}
+
+impl SyncScope {
+    /// The GIOP 1.2 `response_flags` of a oneway request with this scope.
+    pub fn response_flags(self) -> u8 {
+        match self {
+            SyncScope::None | SyncScope::WithTransport => RESPONSE_NONE,
+            SyncScope::WithServer => RESPONSE_WITH_SERVER,
+            SyncScope::WithTarget => RESPONSE_WITH_TARGET,
+        }
+    }
+
+    /// Whether the client waits for a reply.
+    pub fn waits_for_reply(self) -> bool {
+        self.response_flags() != RESPONSE_NONE
+    }
+}
 
 /// A client-side policy.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,7 +26,8 @@ use rtorb_giop::{
     CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
 };
 
-use super::client::{Arguments, Invoker, Object, Reply, SyncScope, Target};
+use super::client::{Arguments, Invoker, Object, Reply, Target};
+use super::policy::SyncScope;
 use crate::minor::TRANSIENT_NOT_READY;
 
 pub use rtorb_cdr::IdlType;

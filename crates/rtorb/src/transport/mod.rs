@@ -104,6 +104,7 @@
 //! The registry then parses the new scheme, connects to and listens on its
 //! endpoints, and turns its profiles into endpoints, with no other change.
 
+mod builtin;
 pub mod endpoint;
 pub mod error;
 pub mod iiop;
@@ -138,16 +139,6 @@ pub use stream_protocol::{
 pub use uiop::{UiopAcceptor, UiopConnector, UiopEndpoint, UiopFactory, UnixTransport};
 
 pub use rtorb_giop::ior::tags::TAG_RTORB_GIOP_LITE;
-
-impl ProtocolRegistry {
-    /// A registry with the protocols that come with rtorb: IIOP and UIOP.
-    pub fn with_default_protocols() -> ProtocolRegistry {
-        let mut r = ProtocolRegistry::new();
-        iiop::register(&mut r);
-        uiop::register(&mut r);
-        r
-    }
-}
 
 /// The most buffers one gathered write hands to the system at once.
 pub const MAX_GATHER: usize = 64;

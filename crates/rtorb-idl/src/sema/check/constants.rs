@@ -1,8 +1,8 @@
 //! Constants: declarations, evaluation of constant expressions against
 //! their target type, union case labels and positive bounds.
 
-use crate::Location;
 use crate::ast::{self, ScopedName};
+use crate::diag::Location;
 use crate::sema::consts::{Evaluator, IntType, NamedValue, Target};
 use crate::sema::model::*;
 use crate::sema::scope::ScopeId;

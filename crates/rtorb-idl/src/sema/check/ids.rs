@@ -2,9 +2,9 @@
 //! `typeprefix`.
 
 use crate::ast::{self, ScopedName};
+use crate::diag::{Diagnostic, Location};
 use crate::sema::model::*;
 use crate::sema::scope::{ScopeId, join};
-use crate::{Diagnostic, Location};
 
 use super::Analyzer;
 

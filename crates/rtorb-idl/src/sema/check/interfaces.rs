@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use crate::ast::{self, Export, Identifier, ScopedName};
+use crate::diag::{Diagnostic, Location};
 use crate::sema::model::*;
 use crate::sema::scope::{Entry, ScopeId, join};
-use crate::{Diagnostic, Location};
 
 use super::Analyzer;
 

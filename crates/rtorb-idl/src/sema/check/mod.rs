@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ast::{self, Definition};
-use crate::{Diagnostic, Location};
+use crate::diag::{Diagnostic, Location};
 
 use super::model::*;
 use super::scope::{Entry, Scope, ScopeId};

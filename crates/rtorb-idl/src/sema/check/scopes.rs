@@ -4,8 +4,8 @@
 
 use std::collections::HashSet;
 
-use crate::Diagnostic;
 use crate::ast::{Identifier, ScopedName};
+use crate::diag::Diagnostic;
 use crate::sema::model::*;
 use crate::sema::scope::{Entry, Scope, ScopeId, join};
 

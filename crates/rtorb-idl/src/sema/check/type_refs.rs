@@ -3,10 +3,10 @@
 //! names of types in messages.
 
 use crate::ast::{self, BaseType, TypeKind};
+use crate::diag::{Diagnostic, Location};
 use crate::sema::consts::{IntType, Target};
 use crate::sema::model::*;
 use crate::sema::scope::{Entry, ScopeId};
-use crate::{Diagnostic, Location};
 
 use super::{Analyzer, MAX_DEPTH, Res};
 

@@ -2,10 +2,10 @@
 //! (with their discriminators and case labels).
 
 use crate::ast::{self, TypeDcl};
+use crate::diag::{Diagnostic, Location};
 use crate::sema::consts::{IntType, Target, show};
 use crate::sema::model::*;
 use crate::sema::scope::{Entry, ScopeId};
-use crate::{Diagnostic, Location};
 
 use super::Analyzer;
 

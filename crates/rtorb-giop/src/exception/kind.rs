@@ -1,13 +1,5 @@
-//! CORBA system exceptions as a GIOP reply carries them.
-//!
-//! The body of a `SYSTEM_EXCEPTION` reply (and of a `LOC_SYSTEM_EXCEPTION`
-//! locate reply) is
-//!
-//! ```text
-//! string        exception_id   // "IDL:omg.org/CORBA/MARSHAL:1.0"
-//! unsigned long minor_code_value
-//! unsigned long completion_status  // 0 YES, 1 NO, 2 MAYBE
-//! ```
+//! The names of system exceptions: the standard kinds, an id that may
+//! be another ORB's, and the completion status a reply carries.
 
 use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
 
@@ -176,137 +168,6 @@ impl SystemExceptionId {
     }
 }
 
-/// A CORBA system exception: which one, its minor code and completion
-/// status, and, when the ORB that raised it is this one, a detail that
-/// says what failed where ("cannot connect to iiop://127.0.0.1:2809:
-/// Connection refused").
-///
-/// The detail never goes on the wire, and two exceptions are equal when
-/// their id, minor code and completion status are: the detail is for
-/// people. `Display` prints the exception, the detail or else what the
-/// minor code means (see [`crate::minor`]), and the code:
-///
-/// ```text
-/// CORBA::TRANSIENT: cannot connect to iiop://127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
-/// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)
-/// ```
-#[derive(Debug, Clone)]
-pub struct SystemException {
-    /// Which exception.
-    pub id: SystemExceptionId,
-    /// The minor code (`VMCID | n`).
-    pub minor: u32,
-    /// Whether the operation completed.
-    pub completed: CompletionStatus,
-    /// What failed where, when this ORB raised it.
-    detail: Option<std::sync::Arc<str>>,
-}
-
-impl SystemException {
-    /// A standard system exception.
-    pub fn new(kind: SystemExceptionKind, minor: u32, completed: CompletionStatus) -> Self {
-        SystemException::with_id(SystemExceptionId::Standard(kind), minor, completed)
-    }
-
-    /// A system exception of any id, standard or not.
-    pub fn with_id(id: SystemExceptionId, minor: u32, completed: CompletionStatus) -> Self {
-        SystemException {
-            id,
-            minor,
-            completed,
-            detail: None,
-        }
-    }
-
-    /// The same exception, with a detail saying what failed where.
-    #[cold]
-    pub fn with_detail(mut self, detail: impl std::fmt::Display) -> Self {
-        self.detail = Some(detail.to_string().into());
-        self
-    }
-
-    /// What failed where, if this ORB raised the exception and said so.
-    pub fn detail(&self) -> Option<&str> {
-        self.detail.as_deref()
-    }
-
-    /// The standard kind, if it is one.
-    pub fn kind(&self) -> Option<SystemExceptionKind> {
-        self.id.kind()
-    }
-
-    /// The repository id.
-    pub fn repository_id(&self) -> &str {
-        self.id.repository_id()
-    }
-
-    /// The registry's row for this exception's minor code, if rtorb
-    /// raises that code (see [`crate::minor`]).
-    pub fn minor_code(&self) -> Option<&'static crate::minor::MinorCode> {
-        crate::minor::describe(self.kind()?, self.minor)
-    }
-}
-
-impl PartialEq for SystemException {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id && self.minor == other.minor && self.completed == other.completed
-    }
-}
-
-impl Eq for SystemException {}
-
-impl std::hash::Hash for SystemException {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.id.hash(state);
-        self.minor.hash(state);
-        self.completed.hash(state);
-    }
-}
-
-impl std::fmt::Display for SystemException {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.id {
-            SystemExceptionId::Standard(k) => write!(f, "CORBA::{k}")?,
-            SystemExceptionId::Other(s) => f.write_str(s)?,
-        }
-        let row = self.minor_code();
-        match (&self.detail, row) {
-            (Some(detail), _) => write!(f, ": {detail}")?,
-            (None, Some(row)) => write!(f, ": {}", row.meaning)?,
-            (None, None) => {}
-        }
-        let vmcid = self.minor & 0xffff_f000;
-        if vmcid == rtorb_cdr::OMG_VMCID {
-            write!(f, " (OMG minor {}", self.minor & 0xfff)?;
-        } else {
-            write!(f, " (minor {:#010x}", self.minor)?;
-        }
-        if let Some(row) = row {
-            write!(f, " {}", row.name)?;
-        }
-        write!(f, ", {})", self.completed.name())
-    }
-}
-
-impl std::error::Error for SystemException {}
-
-/// A CDR error becomes `MARSHAL` with the error's minor code,
-/// `COMPLETED_NO`.
-impl From<CdrError> for SystemException {
-    /// `MARSHAL` with the error's minor code, except for wchar data
-    /// without a negotiated wchar code set, which CORBA makes `BAD_PARAM`
-    /// (OMG minor 23), and text that does not fit its code set,
-    /// `DATA_CONVERSION` (OMG minor 1).
-    fn from(e: CdrError) -> Self {
-        let kind = match e {
-            CdrError::NoWcharCodeSet => SystemExceptionKind::BadParam,
-            CdrError::BadCharacter { .. } => SystemExceptionKind::DataConversion,
-            _ => SystemExceptionKind::Marshal,
-        };
-        SystemException::new(kind, e.minor(), CompletionStatus::No).with_detail(e)
-    }
-}
-
 impl CdrEncode for CompletionStatus {
     fn encode(&self, enc: &mut Encoder) -> rtorb_cdr::Result<()> {
         enc.write_u32(*self as u32);
@@ -319,27 +180,5 @@ impl CdrDecode for CompletionStatus {
     fn decode(dec: &mut Decoder) -> rtorb_cdr::Result<Self> {
         let v = dec.read_u32()?;
         CompletionStatus::from_u32(v).ok_or(CdrError::InvalidEnum { value: v, count: 3 })
-    }
-}
-
-impl CdrEncode for SystemException {
-    fn encode(&self, enc: &mut Encoder) -> rtorb_cdr::Result<()> {
-        enc.write_string(self.repository_id())?;
-        enc.write_u32(self.minor);
-        self.completed.encode(enc)
-    }
-}
-
-impl CdrDecode for SystemException {
-    const MIN_WIRE_SIZE: usize = 13;
-    fn decode(dec: &mut Decoder) -> rtorb_cdr::Result<Self> {
-        let id = dec.read_string()?;
-        let minor = dec.read_u32()?;
-        let completed = CompletionStatus::decode(dec)?;
-        Ok(SystemException::with_id(
-            SystemExceptionId::from_repository_id(&id),
-            minor,
-            completed,
-        ))
     }
 }
