@@ -674,41 +674,8 @@ impl EventLoop {
             let Some(live) = guard.as_mut() else {
                 return;
             };
-            let conn = &mut live.connection;
-            let outcome = if conn.flush().is_err() {
-                Progress::Close
-            } else {
-                match conn.receive(&self.core, MESSAGES_PER_TURN) {
-                    Progress::Idle | Progress::Paused if conn.write_expired(&self.core) => {
-                        Progress::Close
-                    }
-                    p => p,
-                }
-            };
-            let deadline = conn
-                .deadline(&self.core)
-                .map_or(0, |d| self.nanos(d).max(1));
-            self.set_deadline(slot, deadline);
-            match outcome {
-                Progress::Close => {
-                    let live = guard.take();
-                    drop(guard);
-                    self.set_deadline(slot, 0);
-                    slot.state.store(CLOSED, Ordering::Release);
-                    if let Some(live) = live {
-                        self.remove(slot.index, live);
-                    }
-                    return;
-                }
-                Progress::More => {
-                    drop(guard);
-                    self.requeue(slot);
-                    return;
-                }
-                Progress::Idle | Progress::Paused => {}
-            }
-            drop(guard);
-            if slot.release() {
+            let outcome = live.connection.turn(&self.core, MESSAGES_PER_TURN, None);
+            if !self.end_turn(slot, guard, outcome) || slot.release() {
                 return;
             }
             if again {
@@ -717,6 +684,41 @@ impl EventLoop {
                 return;
             }
             again = true;
+        }
+    }
+
+    /// After a turn that came to `outcome` on the connection of `slot`
+    /// (in `guard`): its next deadline set, it is closed, or put back
+    /// behind the others; `true` if it waits for its next event (the
+    /// caller lets it go).
+    fn end_turn(
+        &self,
+        slot: &Arc<Slot>,
+        mut guard: MutexGuard<'_, Option<Live>>,
+        outcome: Progress,
+    ) -> bool {
+        let deadline = guard
+            .as_ref()
+            .and_then(|live| live.connection.deadline())
+            .map_or(0, |d| self.nanos(d).max(1));
+        self.set_deadline(slot, deadline);
+        match outcome {
+            Progress::Close => {
+                let live = guard.take();
+                drop(guard);
+                self.set_deadline(slot, 0);
+                slot.state.store(CLOSED, Ordering::Release);
+                if let Some(live) = live {
+                    self.remove(slot.index, live);
+                }
+                false
+            }
+            Progress::More => {
+                drop(guard);
+                self.requeue(slot);
+                false
+            }
+            Progress::Idle | Progress::Paused | Progress::Waiting => true,
         }
     }
 

@@ -15,7 +15,7 @@
 //! reader looking every interval while the lane has been busy lately), the
 //! reader becomes the lane's leader: it accepts, and reads each ready
 //! connection until its next message is whole, without running it
-//! (`connection/ahead.rs`). A whole request then waits, its connection
+//! (`ReadAhead`). A whole request then waits, its connection
 //! claimed, in arrival order, up to the lane's bounds: requests (and
 //! octets, each charged to the lane's memory budget while it waits). A
 //! request past a bound, or any request when buffering is not allowed, is
@@ -44,11 +44,13 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{JoinHandle, Thread};
 use std::time::Duration;
 
-use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
+use rtorb_giop::header::MsgType;
+use rtorb_giop::{CompletionStatus, FrameHeader, SystemException, SystemExceptionKind};
 
 use super::super::ServerCore;
-use super::super::budget::Charge;
-use super::super::connection::{Ahead, Refused};
+use super::super::budget::{Charge, UNCHARGED_MESSAGE};
+use super::super::connection::machine::Refusal;
+use super::super::connection::{Ahead, Progress, ReadAhead};
 use super::borrowing::Peers;
 use super::{EventLoop, Slot, ThreadStart, lock};
 use crate::minor::TRANSIENT_LANE_FULL;
@@ -237,16 +239,15 @@ impl Buffering {
         Some(w.slot)
     }
 
-    fn count(&self, refused: Refused) {
+    /// Counts a request refused (before its answer is written, so that
+    /// a client that has read it sees it counted).
+    fn count(&self, how: Refusal) {
         let c = &self.policy.counters;
-        if refused.answered > 0 {
-            c.refused
-                .fetch_add(refused.answered as u64, Ordering::AcqRel);
-        }
-        if refused.dropped > 0 {
-            c.dropped
-                .fetch_add(refused.dropped as u64, Ordering::AcqRel);
-        }
+        match how {
+            Refusal::Answered => c.refused.fetch_add(1, Ordering::AcqRel),
+            Refusal::Dropped => c.dropped.fetch_add(1, Ordering::AcqRel),
+            Refusal::None => 0,
+        };
     }
 }
 
@@ -262,6 +263,56 @@ impl LaneParts {
             buffering: start.buffering.clone().map(Buffering::new),
             peers: start.borrowing.clone().and_then(Peers::new),
         }
+    }
+}
+
+/// What the lane's reader does with the next message of a connection it
+/// reads ahead (see the module docs): only messages of at most
+/// [`UNCHARGED_MESSAGE`] octets are read ahead (a larger one waits for a
+/// thread, read no further than its header, so that nothing is held for
+/// it beyond what the memory budget charges when a thread reads it); a
+/// whole unfragmented GIOP request waits within the lane's bounds, or is
+/// refused; any other whole message waits, counted by nobody.
+struct LaneReader<'a> {
+    event_loop: &'a EventLoop,
+    buffering: &'a Buffering,
+    /// The charge of the request kept.
+    charge: Option<Charge>,
+    /// The message that waits: its octets, and whether it is a request
+    /// the bounds count.
+    held: Option<(usize, bool)>,
+}
+
+impl ReadAhead for LaneReader<'_> {
+    fn decide(&mut self, header: &FrameHeader, _whole: bool, reassembling: bool) -> Ahead {
+        let len = header.message_len();
+        let refusable = match header {
+            FrameHeader::Giop(g) => g.msg_type == MsgType::Request && !g.more_fragments,
+            FrameHeader::Lite(_) => false,
+        };
+        if len > UNCHARGED_MESSAGE || !refusable || reassembling {
+            // Read by a thread, charged as it is.
+            self.held = Some((len, false));
+            return Ahead::Hold;
+        }
+        let el = self.event_loop;
+        let lender = el.lane.peers.is_some() && el.lender_free();
+        if self
+            .buffering
+            .admit(len, &el.core, &mut self.charge, lender)
+        {
+            self.held = Some((len, true));
+            return Ahead::Hold;
+        }
+        Ahead::Refuse
+    }
+
+    fn refusal(&self) -> SystemException {
+        self.buffering.refusal()
+    }
+
+    fn refused(&mut self, how: Refusal) {
+        self.buffering.count(how);
     }
 }
 
@@ -385,53 +436,43 @@ impl EventLoop {
         }
     }
 
-    /// Reads a claimed connection ahead: it waits for a thread, is let go,
-    /// or is served here when that runs nothing.
+    /// Reads a claimed connection ahead: it waits for a thread with its
+    /// next message, or is let go, closed or put back as after any turn.
     fn read_ahead(self: &Arc<Self>, b: &Buffering, slot: &Arc<Slot>) {
         loop {
             let mut guard = slot.take_turn();
             let Some(live) = guard.as_mut() else {
                 return;
             };
-            let conn = &mut live.connection;
-            let mut charge = None;
-            let mut refused = Refused::default();
-            let ahead = conn.read_ahead(
-                &self.core,
-                &mut |octets| {
-                    let lender = self.lane.peers.is_some() && self.lender_free();
-                    b.admit(octets, &self.core, &mut charge, lender)
-                },
-                &|| b.refusal(),
-                &mut refused,
-            );
-            let deadline = conn
-                .deadline(&self.core)
-                .map_or(0, |d| self.nanos(d).max(1));
-            self.set_deadline(slot, deadline);
-            drop(guard);
-            b.count(refused);
-            match ahead {
-                Ahead::Whole { len, request } => {
-                    b.push(Arc::clone(slot), len, charge.filter(|_| request));
-                    // A thread of the lane may have become free and lead
-                    // meanwhile (the reader then waits for leadership):
-                    // it takes the connection at its next look.
-                    let _ = self.waker.wake();
-                    if request {
-                        self.ask_help();
-                    }
-                    return;
+            let mut ahead = LaneReader {
+                event_loop: self,
+                buffering: b,
+                charge: None,
+                held: None,
+            };
+            let outcome = live
+                .connection
+                .turn(&self.core, usize::MAX, Some(&mut ahead));
+            if outcome == Progress::Waiting {
+                let deadline = live
+                    .connection
+                    .deadline()
+                    .map_or(0, |d| self.nanos(d).max(1));
+                self.set_deadline(slot, deadline);
+                drop(guard);
+                let (len, request) = ahead.held.unwrap_or((0, false));
+                b.push(Arc::clone(slot), len, ahead.charge.filter(|_| request));
+                // A thread of the lane may have become free and lead
+                // meanwhile (the reader then waits for leadership): it
+                // takes the connection at its next look.
+                let _ = self.waker.wake();
+                if request {
+                    self.ask_help();
                 }
-                Ahead::Serve => {
-                    self.serve(slot);
-                    return;
-                }
-                Ahead::Wait => {
-                    if slot.release() {
-                        return;
-                    }
-                }
+                return;
+            }
+            if !self.end_turn(slot, guard, outcome) || slot.release() {
+                return;
             }
         }
     }
