@@ -274,11 +274,9 @@ impl Dispatcher {
                 MARSHAL_TARGET_NOT_A_KEY,
                 CompletionStatus::No,
             )),
-            Some(key) => match lane_forward(
-                core,
-                key,
-                core.lookup(key, header.operation, &mut self.plain_key),
-            ) {
+            Some(key) => match core
+                .forward_to_lane(key, core.lookup(key, header.operation, &mut self.plain_key))
+            {
                 Err(e) => Err(e),
                 Ok(Found::Forward(to)) => match self.reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
@@ -551,25 +549,6 @@ impl<'a> Arguments<'a> {
                 ServerRequest::new(operation, key, response_expected, d, reply)
             }
         }
-    }
-}
-
-/// A servant bound to a thread pool lane (a plain key's, or one of a POA
-/// bound to a pool), found for a request that came on a connection of
-/// another lane (or of the ORB's own endpoints): the request is forwarded
-/// to the reference through its lane's endpoints.
-#[inline]
-fn lane_forward(
-    core: &ServerCore,
-    key: &[u8],
-    found: Result<Found, SystemException>,
-) -> Result<Found, SystemException> {
-    match found {
-        Ok(Found::Servant(servant)) => match core.lane_forward(key, &servant) {
-            Some(to) => Ok(Found::Forward(to)),
-            None => Ok(Found::Servant(servant)),
-        },
-        other => other,
     }
 }
 

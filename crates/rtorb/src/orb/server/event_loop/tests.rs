@@ -1,7 +1,9 @@
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 
+use super::leader::ACCEPTS_PER_TURN;
 use super::*;
 use crate::orb::OrbConfig;
 use crate::orb::server::ServerLimits;
