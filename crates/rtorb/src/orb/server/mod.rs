@@ -1,5 +1,5 @@
 //! The server side of the ORB: the object adapters and bounds shared by
-//! the server's threads ([`ServerCore`]), the connections they serve, and
+//! the server's threads (`ServerCore`), the connections they serve, and
 //! the concurrency strategies that bring threads and connections
 //! together.
 //!
