@@ -310,13 +310,16 @@ impl Connection {
         }
     }
 
-    /// A turn that spent its budget with more to do; a refused message's
-    /// answer goes out at once.
+    /// A turn that spent its budget with more to do. Just refused (its
+    /// answer queued), the connection lingers: the shedding is told it
+    /// holds nothing worth keeping, and the answer goes out at once.
     fn more(&mut self) -> Progress {
-        self.note_activity();
-        if self.machine.state() == State::Lingering && self.flush().is_err() {
-            self.machine.fail();
-            return Progress::Close;
+        if self.machine.state() == State::Lingering && !self.machine.output().is_empty() {
+            self.note_activity();
+            if self.flush().is_err() {
+                self.machine.fail();
+                return Progress::Close;
+            }
         }
         Progress::More
     }
