@@ -46,11 +46,13 @@ mod threadpool;
 mod watchdog;
 
 pub use affinity::{AffinityError, available_cpus, set_thread_affinity, thread_affinity};
-pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
+pub use control::{
+    Current, PriorityControl, SchedulingError, UnknownWhenDenied, WhenDenied, thread_priority,
+};
 pub use habits::{CPU_DMA_LATENCY, CpuLatencyBound, HabitError, lock_memory};
 pub use mapping::{
     ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
-    SchedPolicy,
+    SchedPolicy, UnknownPriorityMapping, UnknownSchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
 pub use policy::{
