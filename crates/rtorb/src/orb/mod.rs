@@ -395,7 +395,10 @@ impl OrbBuilder {
             .registry
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
-        config.code_sets.check().map_err(OrbError::Args)?;
+        config
+            .code_sets
+            .check()
+            .map_err(|e| OrbError::Args(e.to_string()))?;
         if let Some(c) = config
             .lane_cpus
             .iter()

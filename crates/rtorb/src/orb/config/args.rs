@@ -272,22 +272,30 @@ impl OrbConfig {
                 "nativecharcodeset" => {
                     let v = value()?;
                     self.code_sets.native_char = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
+                    self.code_sets
+                        .check()
+                        .map_err(|e| OrbError::Args(e.to_string()))?;
                 }
                 "nativewcharcodeset" => {
                     let v = value()?;
                     self.code_sets.native_wchar = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
+                    self.code_sets
+                        .check()
+                        .map_err(|e| OrbError::Args(e.to_string()))?;
                 }
                 "assumedcharcodeset" => {
                     let v = value()?;
                     self.code_sets.assumed_char = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
+                    self.code_sets
+                        .check()
+                        .map_err(|e| OrbError::Args(e.to_string()))?;
                 }
                 "assumedwcharcodeset" => {
                     let v = value()?;
                     self.code_sets.assumed_wchar = code_set(&arg, &v, true)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
+                    self.code_sets
+                        .check()
+                        .map_err(|e| OrbError::Args(e.to_string()))?;
                 }
                 "configfile" => {
                     let v = value()?;
