@@ -49,9 +49,9 @@
 pub mod client;
 pub mod collocation;
 pub mod config;
-mod habits;
 mod init;
 pub mod options;
+mod realtime_process;
 pub mod server;
 pub use server::strategy;
 mod threadpools;
@@ -410,7 +410,7 @@ impl OrbBuilder {
                 c.priority.get()
             )));
         }
-        let cpu_latency = habits::take_up(&config);
+        let cpu_latency = realtime_process::set_up(&config);
         let priorities = match self.mapping {
             Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
             None => PriorityControl::new(
