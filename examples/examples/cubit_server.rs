@@ -34,7 +34,7 @@ fn main() {
         config.listen.push("iiop://127.0.0.1:12345".to_owned());
     }
     let strategy = config.server_strategy;
-    let orb = match Orb::builder().config(config).build() {
+    let orb = match Orb::builder_with(config).build() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("cubit_server: {e}");

@@ -33,8 +33,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if !std::env::args().any(|a| a.eq_ignore_ascii_case("-ORBCpuLatency")) {
         config.cpu_latency = Some(Duration::ZERO);
     }
-    let orb = Orb::builder()
-        .config(config)
+    let orb = Orb::builder_with(config)
         .listen("iiop://127.0.0.1:0")
         .build()?;
     println!(

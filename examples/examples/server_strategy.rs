@@ -45,7 +45,7 @@ fn main() {
         config.listen.push("iiop://127.0.0.1:0".to_owned());
     }
     let (strategy, threads) = (config.server_strategy, config.server_threads);
-    let server = match Orb::builder().config(config).build() {
+    let server = match Orb::builder_with(config).build() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("server_strategy: {e}");

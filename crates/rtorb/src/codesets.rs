@@ -102,8 +102,8 @@ use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExcepti
 /// `-ORBAssumedCharCodeSet` and `-ORBAssumedWCharCodeSet` (names such as
 /// `UTF-8`, or registry numbers; see [`crate::orb::OrbConfig::apply_args`]),
 /// the same names in a configuration file, or
-/// [`crate::orb::OrbBuilder::native_code_sets`] and
-/// [`crate::orb::OrbBuilder::assumed_code_sets`].
+/// the builder's [`native_char_code_set`](crate::orb::OrbBuilder::native_char_code_set)
+/// and its three siblings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CodeSetConfig {
     /// The native code set for `char` and `string` data: UTF-8 (the

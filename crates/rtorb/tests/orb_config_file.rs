@@ -232,7 +232,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     let dir = scratch("errors");
     for (text, line, what) in [
         ("# ok\n\nFrobnicate = 1\n", 3, "unknown option"),
-        ("ServerThreads = many\n", 1, "wants a number"),
+        ("ServerThreads = many\n", 1, "not a whole number"),
         (
             "ServerThreads = 2\nServerStrategy = thread-per-request\n",
             2,
@@ -248,10 +248,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     ] {
         let cfg = write(&dir, "bad.cfg", text);
         let e = OrbConfig::default().apply_file(&cfg).unwrap_err();
-        assert!(
-            matches!(&e, OrbError::ConfigFile { line: Some(l), .. } if *l == line),
-            "{text:?}: {e:?}"
-        );
+        assert!(e.line == Some(line), "{text:?}: {e:?}");
         let msg = e.to_string();
         assert!(
             msg.starts_with(&format!("{}:{line}: ", cfg.display())),
@@ -281,10 +278,7 @@ fn configuration_file_errors_name_the_file_and_line() {
         (binary, "not UTF-8"),
     ] {
         let e = OrbConfig::default().apply_file(&path).unwrap_err();
-        assert!(
-            matches!(&e, OrbError::ConfigFile { line: None, .. }),
-            "{e:?}"
-        );
+        assert!(e.line.is_none(), "{e:?}");
         let msg = e.to_string();
         assert!(msg.starts_with(&format!("{}: ", path.display())), "{msg}");
         assert!(msg.contains(what), "{msg}");
@@ -292,7 +286,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     // -ORBConfigFile without a path.
     assert!(matches!(
         OrbConfig::from_init_args(["-ORBConfigFile"], None),
-        Err(OrbError::Args(_))
+        Err(OrbError::Option(_))
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -43,9 +43,7 @@ impl Orb {
     /// under `-ORBSchedDenied fail` (nothing of the pool is left running).
     pub fn create_threadpool(&self, config: ThreadpoolConfig) -> Result<ThreadpoolId, OrbError> {
         if config.lanes().is_empty() {
-            return Err(OrbError::Args(
-                "a thread pool needs at least one lane".into(),
-            ));
+            return Err(OrbError::NoLanes);
         }
         let mut acceptors = Vec::with_capacity(config.lanes().len());
         for lane in config.lanes() {

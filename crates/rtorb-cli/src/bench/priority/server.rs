@@ -164,7 +164,7 @@ pub(crate) fn run(
         return Err(format!("{other}: only -ORB options may follow --"));
     }
     let listening = !config.listen.is_empty();
-    let mut builder = Orb::builder().config(config);
+    let mut builder = Orb::builder_with(config);
     if endpoints.is_empty() && !listening {
         builder = builder.listen("iiop://127.0.0.1:0");
     }

@@ -1,18 +1,26 @@
 //! What an [`super::Orb`] is configured with: the settings, their
 //! defaults and limits. The `-ORB` command-line options that set them
 //! are read by [`OrbConfig::apply_args`], the configuration file by
-//! [`OrbConfig::apply_file`].
+//! [`OrbConfig::apply_file`], both through the table of options
+//! ([`super::options`]) and the typed parsers of its rows; what goes
+//! wrong is an [`OptionError`] or a [`ConfigFileError`].
 
 mod args;
+mod error;
 mod file;
+pub(crate) mod values;
 
+pub use error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
 pub(crate) use file::read_bounded;
+pub use values::ValueError;
 
 use std::time::Duration;
 
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
-use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
+use crate::rt::{
+    LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, ThreadpoolConfig, WhenDenied,
+};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -92,7 +100,9 @@ impl ConnectionStrategy {
     }
 }
 
-/// The settings of an ORB.
+/// The settings of an ORB: what [`OrbBuilder`](super::OrbBuilder)'s
+/// setters, the `-ORB` options and configuration files set, each through
+/// its row of the table of options ([`super::options`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrbConfig {
     /// Endpoints to listen on (`iiop://127.0.0.1:0`, `uiop:///tmp/x.sock`).
@@ -238,6 +248,11 @@ pub struct OrbConfig {
     /// repeatable; each names the lane at its priority, which must be
     /// one of `lanes`): by default a lane's threads may run on any CPU.
     pub lane_cpus: Vec<LaneCpus>,
+    /// The thread pools the ORB starts with besides the one of
+    /// [`lanes`](OrbConfig::lanes), in order
+    /// ([`OrbBuilder::threadpool`](super::OrbBuilder::threadpool); no
+    /// `-ORB` option).
+    pub threadpools: Vec<ThreadpoolConfig>,
     /// Whether the ORB locks its process's memory when it starts
     /// (`-ORBLockMemory yes|no`; no by default): every page the process
     /// has and will map stays in RAM, so that no request waits for one to
@@ -311,6 +326,7 @@ impl Default for OrbConfig {
             lane_buffering: LaneBuffering::default(),
             lane_borrowing: false,
             lane_cpus: Vec::new(),
+            threadpools: Vec::new(),
             lock_memory: false,
             cpu_latency: None,
         }
