@@ -69,7 +69,7 @@ fn run(target: &str, strategy: ConnectionStrategy, threads: usize, calls: usize)
         us(pct(50)),
         us(pct(99)),
         times.len() as f64 / total.as_secs_f64(),
-        client.idle_connections(),
+        client.stats().idle_client_connections,
     );
     client.shutdown();
 }

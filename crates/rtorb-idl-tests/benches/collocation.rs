@@ -83,7 +83,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| remote_plain.cube_long(black_box(7)).unwrap())
     });
     g.finish();
-    let stats = server.collocation_stats();
+    let stats = server.stats().collocation;
     println!(
         "collocation: {} direct calls, {} marshaled ({} octets)",
         stats.direct_calls, stats.marshaled_calls, stats.marshaled_bytes

@@ -614,10 +614,11 @@ fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
             f.what
         );
         assert!(
-            eventually(TIMEOUT, || f.server.server_connections() <= MAX_CONNECTIONS),
+            eventually(TIMEOUT, || f.server.stats().server_connections
+                <= MAX_CONNECTIONS),
             "{}: {} connections open",
             f.what,
-            f.server.server_connections()
+            f.server.stats().server_connections
         );
         drain(&mut raws);
         let (mut held, mut shed) = (0, 0);
@@ -652,12 +653,12 @@ fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
             f.what
         );
         assert_eq!(held + shed, EXTRA, "{}", f.what);
-        assert!(f.server.server_connections() <= MAX_CONNECTIONS);
+        assert!(f.server.stats().server_connections <= MAX_CONNECTIONS);
         f.served(5);
         // Once they go, new clients are served again.
         drop(raws);
-        let _ = eventually(TIMEOUT, || f.server.server_connections() <= 1);
-        assert_eq!(f.server.server_connections(), 1, "{}", f.what);
+        let _ = eventually(TIMEOUT, || f.server.stats().server_connections <= 1);
+        assert_eq!(f.server.stats().server_connections, 1, "{}", f.what);
         let mut again = f.raw();
         again.write_all(&locate).unwrap();
         let mut b = [0u8; 12];

@@ -87,9 +87,9 @@ fn shed_one(strategy: ServerStrategy, first: &[u8]) -> Vec<Message> {
         })
         .collect();
     assert!(
-        eventually(TIMEOUT, || server.server_connections() == CAP),
+        eventually(TIMEOUT, || server.stats().server_connections == CAP),
         "{what}: {} connections, not {CAP}",
-        server.server_connections()
+        server.stats().server_connections
     );
     let client = served(&ior, &what);
     let mut shed = Vec::new();
@@ -106,7 +106,7 @@ fn shed_one(strategy: ServerStrategy, first: &[u8]) -> Vec<Message> {
         }),
         "{what}: no held connection was closed"
     );
-    assert!(server.server_connections() <= CAP, "{what}");
+    assert!(server.stats().server_connections <= CAP, "{what}");
     // Only one made room; the others are still open.
     for (i, r) in raws.iter_mut().enumerate() {
         if shed.iter().all(|(j, _)| *j != i) {

@@ -202,7 +202,7 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
         }
         // The same connection throughout (the server remembers the
         // servant of the key last called on it).
-        assert_eq!(server.server_connections(), 1);
+        assert_eq!(server.stats().server_connections, 1);
         server.activate_with_key(&b"Cubit"[..], Arc::new(Refusing));
         assert_eq!(
             cubit.cube_long(3).unwrap_err().kind(),
@@ -220,7 +220,7 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
             Arc::new(GuardedSkeleton(CubitImpl::default())),
         );
         assert_eq!(cubit.cube_long(2).unwrap(), 8);
-        assert_eq!(server.server_connections(), 1);
+        assert_eq!(server.stats().server_connections, 1);
     }
 }
 
@@ -244,7 +244,7 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: Ser
     let client = client();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     assert_eq!(cubit.cube_long(3).unwrap(), 27);
-    assert_eq!(client.idle_connections(), 1);
+    assert_eq!(client.stats().idle_client_connections, 1);
     server.shutdown();
     drop(server);
 
@@ -411,7 +411,7 @@ fn concurrent_calls_use_separate_connections() {
         for t in threads {
             t.join().unwrap();
         }
-        let idle = client.idle_connections();
+        let idle = client.stats().idle_client_connections;
         assert!((2..=8).contains(&idle), "{idle} connections");
         drop(server);
     }
@@ -632,10 +632,10 @@ fn shutdown_sends_close_connection_on_every_connection() {
         unix.read_exact(&mut b).unwrap();
         let mut rest = vec![0u8; locate_reply_len(&b)];
         unix.read_exact(&mut rest).unwrap();
-        let _ = eventually(TIMEOUT, || server.server_connections() >= 4);
-        assert_eq!(server.server_connections(), 4, "{strategy}");
+        let _ = eventually(TIMEOUT, || server.stats().server_connections >= 4);
+        assert_eq!(server.stats().server_connections, 4, "{strategy}");
         server.shutdown();
-        assert_eq!(server.server_connections(), 0, "{strategy}");
+        assert_eq!(server.stats().server_connections, 0, "{strategy}");
         // The acceptors are closed: the socket file is gone.
         assert!(!std::path::Path::new(&path).exists(), "{strategy}");
         let mut streams: Vec<Box<dyn Read>> = tcp

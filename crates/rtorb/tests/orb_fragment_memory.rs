@@ -133,9 +133,9 @@ fn check(strategy: ServerStrategy) {
         "{strategy}: {grew} octets allocated for a budget of {BUDGET}"
     );
     assert!(
-        eventually(TIMEOUT, || server.buffered_bytes() == 0),
+        eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
         "{strategy}: the server still holds {} octets",
-        server.buffered_bytes()
+        server.stats().buffered_bytes
     );
     for i in 2..5 {
         assert_eq!(cubit.cube_long(i).unwrap(), i * i * i, "{strategy}");
@@ -147,9 +147,9 @@ fn check(strategy: ServerStrategy) {
         assert!(got[..] == cubed[..], "{strategy}");
     }
     assert!(
-        eventually(TIMEOUT, || server.buffered_bytes() == 0),
+        eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
         "{strategy}: the server still holds {} octets",
-        server.buffered_bytes()
+        server.stats().buffered_bytes
     );
     server.shutdown();
 }

@@ -142,9 +142,9 @@ fn giop_1_0_and_1_1_requests_over_the_budget_or_the_largest_message_get_their_ex
             }
         }
         assert!(
-            eventually(TIMEOUT, || server.buffered_bytes() == 0),
+            eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
             "{strategy}: the server still holds {} octets",
-            server.buffered_bytes()
+            server.stats().buffered_bytes
         );
         server.shutdown();
     }

@@ -63,7 +63,7 @@ fn idle_connections_are_closed_with_close_connection_and_busy_ones_kept() {
             assert_eq!(cubit.cube_long(3), Ok(27), "{what}");
         }
         assert_eq!(
-            server.server_connections(),
+            server.stats().server_connections,
             1,
             "{what}: the busy client's connection was replaced"
         );

@@ -199,7 +199,11 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
                 "{strategy}: the second SYNC_WITH_SERVER oneway waited for the first upcall: {e}"
             )
         });
-    assert_eq!(client.idle_connections(), 1, "both on one connection");
+    assert_eq!(
+        client.stats().idle_client_connections,
+        1,
+        "both on one connection"
+    );
     assert!(
         server.reports.try_recv().is_err(),
         "{strategy}: nothing ends before the release"
@@ -275,7 +279,7 @@ fn other_sync_scopes_run_in_order_behind_a_deferred_upcall() {
         obj.invoke_oneway_with("hold", SyncScope::WithTransport, |e| n.encode(e))
             .unwrap();
     }
-    assert_eq!(client.idle_connections(), 1, "one connection");
+    assert_eq!(client.stats().idle_client_connections, 1, "one connection");
     server.release();
     let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(

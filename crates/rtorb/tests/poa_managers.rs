@@ -214,6 +214,10 @@ fn collocated_calls_honour_the_manager() {
         who(&obj).unwrap_err().kind(),
         Some(SystemExceptionKind::Transient)
     );
-    assert_eq!(orb.idle_connections(), 0, "no connection was opened");
-    assert!(orb.collocation_stats().marshaled_calls >= 1);
+    assert_eq!(
+        orb.stats().idle_client_connections,
+        0,
+        "no connection was opened"
+    );
+    assert!(orb.stats().collocation.marshaled_calls >= 1);
 }

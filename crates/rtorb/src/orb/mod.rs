@@ -58,6 +58,7 @@ mod error;
 mod init;
 mod listening;
 mod realtime_process;
+mod stats;
 mod threadpools;
 mod url;
 
@@ -83,6 +84,7 @@ pub use config::{
     OptionProblem, OrbConfig, ReadFileError, ValueError,
 };
 pub use error::OrbError;
+pub use stats::OrbStats;
 
 pub use server::{MESSAGES_PER_TURN, ServerStrategy, UnknownStrategy, derived_max_connections};
 
@@ -185,11 +187,6 @@ impl Orb {
     /// The endpoints the ORB listens on, as published (actual ports).
     pub fn endpoints(&self) -> Vec<String> {
         self.endpoints.iter().map(|e| e.to_string()).collect()
-    }
-
-    /// What collocated calls have done so far.
-    pub fn collocation_stats(&self) -> CollocationStats {
-        self.invoker.stats()
     }
 
     /// The Root POA (also `resolve_initial_references("RootPOA")`).
@@ -295,43 +292,6 @@ impl Orb {
             None => return Err(OrbError::InvalidName(name.to_owned())),
         };
         Ok(self.string_to_object(&url)?)
-    }
-
-    /// The number of idle client connections: exclusive ones in the
-    /// cache, and shared (multiplexed) ones with no call in flight.
-    pub fn idle_connections(&self) -> usize {
-        self.client.idle_connections()
-    }
-
-    /// The server connections open now (accepted, not yet closed) on the
-    /// ORB's own endpoints.
-    pub fn server_connections(&self) -> usize {
-        self.server.open_connections()
-    }
-
-    /// The octets the server holds now against its memory budget (see
-    /// [`OrbConfig::memory_budget`]): the part received of large
-    /// messages, fragments held for reassembly and queued replies, over
-    /// all connections, those of thread pool lanes (each lane's charged
-    /// to a budget of its own) included.
-    pub fn buffered_bytes(&self) -> usize {
-        let lanes: usize = self
-            .pools
-            .lock()
-            .iter()
-            .flat_map(|p| p.lanes.iter())
-            .map(|l| l.core.buffered_bytes())
-            .sum();
-        self.server.buffered_bytes() + lanes
-    }
-
-    /// The most server connections open at once, on the ORB's own
-    /// endpoints and its lanes' together: the configured
-    /// [`OrbConfig::max_connections`], or the cap derived from the
-    /// descriptor limit (see [`derived_max_connections`]); see
-    /// [`Orb::total_server_connections`].
-    pub fn max_server_connections(&self) -> usize {
-        self.server.max_connections()
     }
 
     /// Explicit binding: opens connections to the endpoint that calls on

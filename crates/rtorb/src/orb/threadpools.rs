@@ -100,28 +100,6 @@ impl Orb {
         )
     }
 
-    /// What `lane` has counted: of its request buffering (see
-    /// [`crate::rt::ThreadpoolConfig`]), requests waiting for a thread,
-    /// buffered, refused with `TRANSIENT`, oneways dropped; and the
-    /// connections open now on its endpoints. `None` if there is no such
-    /// lane.
-    pub fn lane_stats(&self, lane: crate::rt::LaneId) -> Option<crate::rt::LaneStats> {
-        let pools = self.pools.lock();
-        let p = pools.iter().find(|p| p.id == lane.pool)?;
-        Some(p.lanes.get(usize::from(lane.index))?.stats())
-    }
-
-    /// The server connections open now on every endpoint: the ORB's own
-    /// and its lanes'. [`Orb::max_server_connections`] bounds them
-    /// together, and each lane (and the ORB's own endpoints, if it
-    /// listens) is promised a share of the cap that the others never take:
-    /// the cap over twice the number of them, at least 4 where the cap
-    /// allows; beyond its promise a lane holds only what the promises
-    /// leave of the cap.
-    pub fn total_server_connections(&self) -> usize {
-        self.server.all_open_connections()
-    }
-
     /// Serves `skeleton` under the plain key `object_key` in a lane of
     /// the ORB's thread pools, and returns its reference, through the
     /// endpoints of that lane.

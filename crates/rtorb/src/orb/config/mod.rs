@@ -70,7 +70,7 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 ///     assert_eq!(c.join().unwrap(), i as i32);
 /// }
 /// // One shared connection carried every call.
-/// assert_eq!(client.idle_connections(), 1);
+/// assert_eq!(client.stats().idle_client_connections, 1);
 /// server.shutdown();
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -157,9 +157,9 @@ pub struct OrbConfig {
     /// The cap bounds the connections of the ORB's own endpoints and of
     /// every thread pool lane together; each of them is promised a share
     /// the others never take, and a lane's connections are shed within
-    /// that lane (see [`Orb::total_server_connections`]).
+    /// that lane (see [`OrbStats::total_server_connections`]).
     ///
-    /// [`Orb::total_server_connections`]: super::Orb::total_server_connections
+    /// [`OrbStats::total_server_connections`]: super::OrbStats::total_server_connections
     pub max_connections: usize,
     /// How many connections may wait to be accepted on each listening
     /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's

@@ -76,7 +76,7 @@ pub(crate) struct BufferPolicy {
     pub(crate) max_requests: usize,
     /// The most octets of requests waiting (0: no limit).
     pub(crate) max_octets: usize,
-    /// What the lane counts, read by `Orb::lane_stats`.
+    /// What the lane counts, read by `Orb::stats`.
     pub(crate) counters: Arc<LaneCounters>,
 }
 
