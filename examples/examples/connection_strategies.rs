@@ -87,7 +87,9 @@ fn main() {
         .listen(format!("uiop://{}", socket.display()))
         .build()
         .expect("a server ORB");
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
+    server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())))
+        .expect("the Cubit object");
     for endpoint in server.endpoints() {
         let e = server
             .registry()

@@ -52,7 +52,12 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let obj = server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())))
+        .unwrap_or_else(|e| {
+            eprintln!("server_strategy: {e}");
+            std::process::exit(1);
+        });
     let ior = server.object_to_string(&obj).unwrap_or_default();
     println!(
         "{strategy} server (leader/followers pool: {threads} threads) on {}",

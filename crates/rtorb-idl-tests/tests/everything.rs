@@ -296,8 +296,10 @@ fn operations_attributes_and_exceptions_through_a_collocated_orb() {
         .listen("iiop://127.0.0.1:0")
         .build()
         .unwrap();
-    let obj = orb.activate(Arc::new(DerivedSkeleton(Impl::default())));
-    let cb_obj = orb.activate(Arc::new(CallbackSkeleton(Calls)));
+    let obj = orb
+        .activate(Arc::new(DerivedSkeleton(Impl::default())))
+        .unwrap();
+    let cb_obj = orb.activate(Arc::new(CallbackSkeleton(Calls))).unwrap();
     exercise(obj, cb_obj);
     let stats = orb.stats().collocation;
     // Most operations call the servant directly; those with bounded,

@@ -50,7 +50,7 @@ fn orb() -> Orb {
 fn collocated_cubit_calls_run_the_servant_directly() {
     let server = orb();
     let servant = Arc::new(CubitSkeleton(CubitImpl::default()));
-    let obj = server.activate(servant.clone());
+    let obj = server.activate(servant.clone()).unwrap();
     let by_reference = Cubit::unchecked_narrow(obj.clone());
     cube_everything(&by_reference);
     // Through the stringified reference too (collocated by endpoint).
@@ -78,7 +78,9 @@ fn collocated_cubit_calls_run_the_servant_directly() {
 #[test]
 fn a_remote_client_gets_the_same_results_over_iiop() {
     let server = orb();
-    let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let client = orb();
     let ior = server.object_to_string(&obj).unwrap();
     let remote = Cubit::unchecked_narrow(client.string_to_object(&ior).unwrap());
@@ -187,7 +189,7 @@ impl Skeleton for Handwritten {
 #[test]
 fn a_skeleton_without_the_direct_path_is_called_with_in_memory_giop() {
     let server = orb();
-    let cubit = Cubit::unchecked_narrow(server.activate(Arc::new(Handwritten)));
+    let cubit = Cubit::unchecked_narrow(server.activate(Arc::new(Handwritten)).unwrap());
     assert_eq!(cubit.cube_long(5).unwrap(), 125);
     let e = cubit.cube_short(5).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::BadOperation));

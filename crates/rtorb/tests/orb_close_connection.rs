@@ -38,7 +38,8 @@ fn server(strategy: ServerStrategy, endpoint: &str) -> Orb {
         .server_strategy(strategy)
         .build()
         .unwrap();
-    orb.activate_with_key(&b"Nothing"[..], Arc::new(Nothing));
+    orb.activate_with_key(&b"Nothing"[..], Arc::new(Nothing))
+        .unwrap();
     orb
 }
 

@@ -42,7 +42,9 @@ fn serve_with_ior(args: &[&str]) -> (Orb, String, String) {
     let mut all = vec!["-ORBListenEndpoints", "iiop://127.0.0.1:0"];
     all.extend_from_slice(args);
     let (server, _) = Orb::init(all).unwrap();
-    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)));
+    let obj = server
+        .activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let url = format!("corbaloc::1.2@{}/Text", host_port(&server));
     (server, url, ior)

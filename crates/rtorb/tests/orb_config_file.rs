@@ -304,7 +304,9 @@ fn an_orb_from_a_config_file_serves_a_call() {
         server.config().server_strategy,
         rtorb::orb::ServerStrategy::Reactive
     );
-    let obj = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let obj = server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
 
     let client_cfg = write(
@@ -327,7 +329,9 @@ fn an_orb_from_a_config_file_serves_a_call() {
 fn file_references_to_an_ior_and_a_corbaloc() {
     let dir = scratch("fileref");
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let obj = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let obj = server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let addr = rtorb_test_support::net::iiop_address(&server);
     let ior_file = write(
         &dir,

@@ -63,7 +63,9 @@ fn a_connection_thread_serves_the_next_connection_after_its_own() {
         .server_strategy(ServerStrategy::ThreadPerConnection)
         .build()
         .unwrap();
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     one_connection(&server);
     assert!(eventually(TIMEOUT, || server.stats().server_connections == 0));
     // Its thread stays, parked.

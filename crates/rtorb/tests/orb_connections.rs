@@ -105,7 +105,9 @@ fn server_with(
     }
     let orb = configure(b).build().unwrap();
     let lab = Arc::new(Lab::default());
-    let obj = orb.activate_with_key(&b"Lab"[..], Arc::new(LabSkeleton(Arc::clone(&lab))));
+    let obj = orb
+        .activate_with_key(&b"Lab"[..], Arc::new(LabSkeleton(Arc::clone(&lab))))
+        .unwrap();
     let ior = orb.object_to_string(&obj).unwrap();
     Server {
         orb,
@@ -542,17 +544,20 @@ fn validate_connection_reports_what_a_call_would_get() {
     assert_eq!(err.kind(), Some(SystemExceptionKind::ObjectNotExist));
     // A forwarded key is followed to the object.
     let target = server("iiop://127.0.0.1:0");
-    let forwarded = s.orb.forward(
-        &b"Moved"[..],
-        target
-            .orb
-            .string_to_object(&target.ior)
-            .unwrap()
-            .target()
-            .reference()
-            .unwrap()
-            .clone(),
-    );
+    let forwarded = s
+        .orb
+        .forward(
+            &b"Moved"[..],
+            target
+                .orb
+                .string_to_object(&target.ior)
+                .unwrap()
+                .target()
+                .reference()
+                .unwrap()
+                .clone(),
+        )
+        .unwrap();
     let forwarded = client
         .string_to_object(&s.orb.object_to_string(&forwarded).unwrap())
         .unwrap();

@@ -90,8 +90,9 @@ fn check(strategy: ServerStrategy) {
         .memory_budget(BUDGET)
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();

@@ -48,8 +48,9 @@ fn fixture(strategy: ServerStrategy, budget: usize, max_output: usize) -> Fixtur
         .memory_budget(budget)
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
@@ -406,7 +407,8 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
             ended: AtomicUsize::new(0),
         });
         f.server
-            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+            .unwrap();
         // Should an assertion fail, the upcalls end and the server shuts
         // down rather than wait for each.
         let _release = Release(Arc::clone(&holder));

@@ -51,8 +51,9 @@ fn idle_connections_are_closed_with_close_connection_and_busy_ones_kept() {
             .server_idle_timeout(IDLE)
             .build()
             .unwrap();
-        let obj =
-            server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let ior = server.object_to_string(&obj).unwrap();
 
         // A client whose calls keep coming, for many times the timeout.

@@ -41,8 +41,9 @@ fn server(strategy: ServerStrategy) -> (Orb, String, String) {
         .incomplete_message_timeout(Duration::from_secs(600))
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let address = iiop_address(&server);
     (server, ior, address)

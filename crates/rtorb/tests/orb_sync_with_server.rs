@@ -81,7 +81,9 @@ fn serve_when_asked() {
     let holder = Arc::new(Holder {
         released: Latch::new(1),
     });
-    let obj = orb.activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+    let obj = orb
+        .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+        .unwrap();
     println!("{PREFIX}{}", orb.object_to_string(&obj).unwrap());
     for line in std::io::stdin().lock().lines() {
         if line.unwrap().trim() == "release" {

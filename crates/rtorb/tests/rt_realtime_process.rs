@@ -48,8 +48,9 @@ fn locked_kb() -> u64 {
 
 /// A server with a Cubit and a client that calls it once.
 fn serve_and_call(server: &Orb) {
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let client = Orb::builder().build().unwrap();
     let cubit: Cubit = client
         .string_to_object(&server.object_to_string(&obj).unwrap())

@@ -271,7 +271,9 @@ pub(crate) fn run(endpoints: &[String], orb_options: &[String]) -> Result<String
         counters: Arc::clone(&counters),
         shutdown: tx,
     };
-    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+    let obj = orb
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)))
+        .map_err(|e| e.to_string())?;
     let ior = orb
         .object_to_string(&obj)
         .ok_or("the ORB made no reference")?;

@@ -1,9 +1,7 @@
 //! [`OrbBuilder`]: an [`OrbConfig`] set step by step, and the ORB built
 //! from it.
 
-use std::sync::Arc;
-
-use bytes::Bytes;
+use std::sync::{Arc, OnceLock};
 
 use super::client::{self, ClientConfig, ClientCore};
 use super::collocation::OrbInvoker;
@@ -148,25 +146,17 @@ impl OrbBuilder {
         let endpoints: Vec<Box<dyn Endpoint>> =
             acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
         if acceptors.is_empty() {
+            // Its own endpoints take no share of the connection cap from
+            // the lanes (a default endpoint opened later takes what the
+            // lanes' shares leave).
             server.leave_cap();
         }
         let threads = serve_acceptors(&server, &config, acceptors)?;
-        // The endpoints of the ORB's own profiles, as a client reads them
-        // back: what makes a reference collocated.
-        let local = endpoints
-            .iter()
-            .filter_map(|e| {
-                let profile = registry.make_profile(&**e, Bytes::new(), &[]).ok()?;
-                let back = registry.endpoint_from_profile(&profile).ok()?;
-                Some(back.to_string())
-            })
-            .collect();
-        invoker.set_local_endpoints(local);
         invoker.set_priorities(priorities.clone());
         let orb_invoker: Arc<dyn Invoker> = invoker.clone();
         adapters.set_references(References {
             registry: registry.clone(),
-            endpoints: endpoints.clone(),
+            endpoints: OnceLock::new(),
             invoker: Arc::downgrade(&orb_invoker),
             code_sets: config.code_sets,
         });
@@ -175,7 +165,7 @@ impl OrbBuilder {
             config,
             client,
             server,
-            endpoints,
+            listening: OnceLock::new(),
             acceptor_threads: Mutex::new(threads),
             adapters,
             invoker,
@@ -184,6 +174,10 @@ impl OrbBuilder {
             pools: Mutex::new(Vec::new()),
             cpu_latency: Mutex::new(cpu_latency),
         };
+        if !endpoints.is_empty() || orb.config.default_endpoint.is_none() {
+            orb.publish(endpoints);
+            let _ = orb.listening.set(Ok(()));
+        }
         for pool in pools_of(&orb.config) {
             orb.create_threadpool(pool)?;
         }

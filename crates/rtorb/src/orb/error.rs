@@ -1,13 +1,18 @@
-//! [`OrbError`]: why an ORB could not be set up or a name not resolved.
+//! [`OrbError`]: why an ORB could not be set up, an object not activated
+//! or a name not resolved.
+
+use std::sync::Arc;
 
 use rtorb_giop::SystemException;
 
 use super::config::{ConfigFileError, OptionError};
 use crate::codesets::CodeSetError;
+use crate::poa::PoaError;
 use crate::rt::{Priority, SchedulingError};
 use crate::transport::TransportError;
 
-/// Why an ORB could not be set up, or a name not resolved.
+/// Why an ORB could not be set up, an object not activated, or a name
+/// not resolved.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum OrbError {
@@ -19,6 +24,14 @@ pub enum OrbError {
         /// Why.
         source: TransportError,
     },
+    /// The ORB was given no endpoint, and its default endpoint
+    /// (`-ORBDefaultEndpoint`) could not be opened when it first served
+    /// objects: they are reachable in process only.
+    #[error(
+        "the ORB listens on no endpoint, and opening its default one failed ({0}); \
+         set -ORBListenEndpoints (OrbBuilder::listen), or -ORBDefaultEndpoint"
+    )]
+    NoEndpoint(#[source] Arc<OrbError>),
     /// A thread could not be started.
     #[error("cannot start a thread: {0}")]
     Thread(#[from] std::io::Error),
@@ -44,10 +57,16 @@ pub enum OrbError {
     /// A thread pool was asked for with no lane.
     #[error("a thread pool needs at least one lane")]
     NoLanes,
+    /// The ORB has been shut down: it activates nothing more.
+    #[error("the ORB has been shut down")]
+    ShutDown,
     /// `resolve_initial_references` was asked for a name it does not know
     /// (`CORBA::ORB::InvalidName`).
     #[error("no initial reference named {0:?}")]
     InvalidName(String),
+    /// An object adapter refused (activating an object on the Root POA).
+    #[error(transparent)]
+    Poa(#[from] PoaError),
     /// A reference string could not be used.
     #[error("{0}")]
     System(#[from] SystemException),

@@ -34,8 +34,10 @@
 //!     }
 //! }
 //!
-//! let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-//! let obj = server.activate_with_key(&b"Twice"[..], Arc::new(Twice));
+//! // No endpoint given: the ORB listens on an ephemeral IIOP port once it
+//! // serves an object (see `OrbBuilder::default_endpoint`).
+//! let server = Orb::builder().build().unwrap();
+//! let obj = server.activate_with_key(&b"Twice"[..], Arc::new(Twice)).unwrap();
 //! let ior = server.object_to_string(&obj).unwrap();
 //!
 //! let client = Orb::builder().round_trip_timeout(Duration::from_secs(5)).build().unwrap();
@@ -62,7 +64,7 @@ mod stats;
 mod threadpools;
 mod url;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -74,14 +76,14 @@ use crate::poa::{Poa, PoaError};
 use crate::rt::{Current, PriorityControl};
 use crate::runtime::{Invoker, Object, Skeleton, Target};
 use crate::sync::Mutex;
-use crate::transport::{Endpoint, ProtocolRegistry};
+use crate::transport::ProtocolRegistry;
 
 pub use builder::OrbBuilder;
 pub use collocation::CollocationStats;
 pub use config::{
-    CONFIG_ENV, ConfigFileError, ConfigFileProblem, ConnectionStrategy, DEFAULT_MAX_MESSAGE_SIZE,
-    DEFAULT_MEMORY_BUDGET, DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE, OptionError,
-    OptionProblem, OrbConfig, ReadFileError, ValueError,
+    CONFIG_ENV, ConfigFileError, ConfigFileProblem, ConnectionStrategy, DEFAULT_ENDPOINT,
+    DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MEMORY_BUDGET, DEFAULT_SERVER_THREADS, MAX_CONFIG_FILE_SIZE,
+    OptionError, OptionProblem, OrbConfig, ReadFileError, ValueError,
 };
 pub use error::OrbError;
 pub use stats::OrbStats;
@@ -101,7 +103,10 @@ pub struct Orb {
     config: OrbConfig,
     client: Arc<ClientCore>,
     server: Arc<ServerCore>,
-    endpoints: Vec<Box<dyn Endpoint>>,
+    /// Whether the ORB listens, once that is settled: at build for an ORB
+    /// given endpoints (or none and no default endpoint), else when it
+    /// first serves objects (see `listening.rs`).
+    listening: OnceLock<Result<(), Arc<OrbError>>>,
     acceptor_threads: Mutex<Vec<JoinHandle<()>>>,
     adapters: Arc<AdapterTable>,
     invoker: Arc<OrbInvoker>,
@@ -184,19 +189,21 @@ impl Orb {
         crate::poa::Current
     }
 
-    /// The endpoints the ORB listens on, as published (actual ports).
-    pub fn endpoints(&self) -> Vec<String> {
-        self.endpoints.iter().map(|e| e.to_string()).collect()
-    }
-
-    /// The Root POA (also `resolve_initial_references("RootPOA")`).
+    /// The Root POA (also `resolve_initial_references("RootPOA")`). An
+    /// ORB given no endpoint opens its default endpoint the first time
+    /// (see [`OrbBuilder::default_endpoint`]); where it cannot, it logs
+    /// why and its POAs serve in process only.
     pub fn root_poa(&self) -> Poa {
+        // A failure is logged, and returned by activation through the ORB.
+        let _ = self.serve();
         self.root.clone()
     }
 
     /// A reference to whatever is (or will be) served here under
-    /// `object_key`: one profile per listening endpoint.
+    /// `object_key`: one profile per listening endpoint (the default
+    /// endpoint opened first, as [`Orb::root_poa`] does).
     pub fn reference(&self, type_id: &str, object_key: &Bytes) -> ObjectReference {
+        let _ = self.serve();
         match self.adapters.references() {
             Some(r) => r.reference(type_id, object_key),
             None => ObjectReference::new(type_id, Vec::new()),
@@ -210,49 +217,70 @@ impl Orb {
         }
     }
 
+    /// Ready to activate an object: not shut down, and listening (an ORB
+    /// given no endpoint opens its default one the first time).
+    fn ready_to_activate(&self) -> Result<(), OrbError> {
+        if self.is_shut_down() {
+            return Err(OrbError::ShutDown);
+        }
+        self.serve()
+    }
+
     /// Serves `skeleton` under `object_key` (a plain key such as `Cubit`,
     /// reachable as `corbaloc::host:port/Cubit`), replacing what was
     /// there, and returns a reference to it.
+    ///
+    /// Fails with [`OrbError::ShutDown`] after [`Orb::shutdown`], and with
+    /// [`OrbError::NoEndpoint`] when the ORB was given no endpoint and
+    /// could not open its default one (see
+    /// [`OrbBuilder::default_endpoint`]).
     pub fn activate_with_key(
         &self,
         object_key: impl Into<Bytes>,
         skeleton: Arc<dyn Skeleton>,
-    ) -> Object {
+    ) -> Result<Object, OrbError> {
+        self.ready_to_activate()?;
         let key = object_key.into();
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
         self.server.insert(key.clone(), Entry::Servant(skeleton));
-        self.object_for(type_id, key)
+        Ok(self.object_for(type_id, key))
     }
 
     /// Serves `skeleton` on the Root POA (`activate_object`) and returns
-    /// a reference to it. So that it is served at once, the Root POA's
-    /// manager is activated if nothing has changed its state yet (a
-    /// manager the application put in the holding state stays there).
-    pub fn activate(&self, skeleton: Arc<dyn Skeleton>) -> Object {
-        let root = self.root_poa();
+    /// a reference to it (the one it has, if it is active already). So
+    /// that it is served at once, the Root POA's manager is activated if
+    /// nothing has changed its state yet (a manager the application put
+    /// in the holding state stays there).
+    ///
+    /// Fails as [`Orb::activate_with_key`] does, and with the Root POA's
+    /// error if it refuses.
+    pub fn activate(&self, skeleton: Arc<dyn Skeleton>) -> Result<Object, OrbError> {
+        self.ready_to_activate()?;
+        let root = &self.root;
         let type_id = skeleton.repository_ids().first().copied().unwrap_or("");
-        let _ = activate_root(&root);
-        let activated = match root.activate_object(skeleton.clone()) {
+        let _ = root.the_poa_manager().activate_if_untouched();
+        let id = match root.activate_object(skeleton.clone()) {
             // Active already (the Root POA has UNIQUE_ID): its reference.
-            Err(PoaError::ServantAlreadyActive) => root.servant_to_id(&skeleton),
-            other => other,
+            Err(PoaError::ServantAlreadyActive) => root.servant_to_id(&skeleton)?,
+            other => other?,
         };
-        match activated {
-            Ok(id) => self.object_for(type_id, root.object_key(&id)),
-            // The Root POA is destroyed (the ORB shut down): a reference
-            // that gets OBJECT_NOT_EXIST.
-            Err(_) => self.object_for(type_id, root.object_key(b"")),
-        }
+        Ok(self.object_for(type_id, root.object_key(&id)))
     }
 
     /// Answers requests to `object_key` with `LOCATION_FORWARD` to
     /// `reference` (and locate requests with `OBJECT_FORWARD`), replacing
-    /// what was there; returns a reference to the key.
-    pub fn forward(&self, object_key: impl Into<Bytes>, reference: ObjectReference) -> Object {
+    /// what was there; returns a reference to the key. Fails as
+    /// [`Orb::activate_with_key`] does.
+    pub fn forward(
+        &self,
+        object_key: impl Into<Bytes>,
+        reference: ObjectReference,
+    ) -> Result<Object, OrbError> {
+        self.ready_to_activate()?;
         let key = object_key.into();
         let type_id = reference.type_id.clone();
         self.server.insert(key.clone(), Entry::Forward(reference));
-        self.object_for(&type_id, key)
+        Ok(self.object_for(&type_id, key))
     }
 
     /// Stops serving `object_key` (a plain key, or an object of a POA,
@@ -341,13 +369,5 @@ impl Orb {
 impl Drop for Orb {
     fn drop(&mut self) {
         self.shutdown();
-    }
-}
-
-fn activate_root(root: &Poa) -> Result<(), PoaError> {
-    if root.the_poa_manager().activate_if_untouched() {
-        Ok(())
-    } else {
-        Err(PoaError::AdapterInactive)
     }
 }

@@ -77,10 +77,19 @@ impl Orb {
             .map(|l| (l.id, l.stats(), l.core.buffered_bytes()))
             .collect();
         drop(pools);
+        let server_connections = self.server.open_connections();
+        // An ORB built with no endpoint left the cap's shares to its
+        // lanes: the connections of its default endpoint are counted
+        // beside theirs.
+        let outside_shares = if self.config.listen.is_empty() {
+            server_connections
+        } else {
+            0
+        };
         OrbStats {
             idle_client_connections: self.client.idle_connections(),
-            server_connections: self.server.open_connections(),
-            total_server_connections: self.server.all_open_connections(),
+            server_connections,
+            total_server_connections: self.server.all_open_connections() + outside_shares,
             max_server_connections: self.server.max_connections(),
             buffered_bytes: self.server.buffered_bytes()
                 + lanes.iter().map(|(_, _, b)| b).sum::<usize>(),

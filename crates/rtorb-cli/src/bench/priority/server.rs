@@ -190,7 +190,8 @@ pub(crate) fn run(
         let skeleton = Arc::new(CubitSkeleton(servant));
         match configuration.declared(class)? {
             None => {
-                orb.activate_with_key(key.as_bytes(), skeleton);
+                orb.activate_with_key(key.as_bytes(), skeleton)
+                    .map_err(|e| format!("{key}: {e}"))?;
             }
             Some(p) => {
                 let model = PriorityModelPolicy::server_declared(p);

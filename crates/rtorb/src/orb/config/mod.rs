@@ -50,7 +50,7 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 /// }
 ///
 /// let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-/// let ior = server.object_to_string(&server.activate(Arc::new(Echo))).unwrap();
+/// let ior = server.object_to_string(&server.activate(Arc::new(Echo)).unwrap()).unwrap();
 ///
 /// let (client, _) = Orb::init(["-ORBClientConnectionStrategy", "multiplexed"]).unwrap();
 /// assert_eq!(client.config().connection_strategy, ConnectionStrategy::Multiplexed);
@@ -107,6 +107,12 @@ impl ConnectionStrategy {
 pub struct OrbConfig {
     /// Endpoints to listen on (`iiop://127.0.0.1:0`, `uiop:///tmp/x.sock`).
     pub listen: Vec<String>,
+    /// Where an ORB with no [`listen`](OrbConfig::listen) endpoints
+    /// listens once it serves objects (`-ORBDefaultEndpoint`; see
+    /// [`OrbBuilder::default_endpoint`](super::OrbBuilder::default_endpoint)):
+    /// by default `iiop://0.0.0.0:0`; `None`: such an ORB serves in process
+    /// only.
+    pub default_endpoint: Option<String>,
     /// Initial references by name (`-ORBInitRef Name=URL`).
     pub initial_references: Vec<(String, String)>,
     /// How long a twoway call may take from sending the request to
@@ -291,6 +297,11 @@ pub const DEFAULT_MAX_MESSAGE_SIZE: u32 = 16 * 1024 * 1024;
 /// small server cannot make it buffer more.
 pub const DEFAULT_MEMORY_BUDGET: usize = 64 * 1024 * 1024;
 
+/// Where an ORB given no endpoint listens once it serves objects, unless
+/// configured otherwise ([`OrbConfig::default_endpoint`]): an ephemeral
+/// IIOP port on every IPv4 interface, published under the host's name.
+pub const DEFAULT_ENDPOINT: &str = "iiop://0.0.0.0:0";
+
 /// The default number of leader/followers threads.
 pub const DEFAULT_SERVER_THREADS: usize = 4;
 
@@ -298,6 +309,7 @@ impl Default for OrbConfig {
     fn default() -> Self {
         OrbConfig {
             listen: Vec::new(),
+            default_endpoint: Some(DEFAULT_ENDPOINT.to_owned()),
             initial_references: Vec::new(),
             round_trip_timeout: None,
             connect_timeout: Duration::from_secs(10),

@@ -175,6 +175,14 @@ pub(crate) fn path(s: &str) -> Result<PathBuf, ValueError> {
     text(s).map(PathBuf::from)
 }
 
+/// An endpoint, or `none`.
+pub(crate) fn endpoint_or_none(s: &str) -> Result<Option<String>, ValueError> {
+    match text(s)? {
+        t if t.eq_ignore_ascii_case("none") => Ok(None),
+        t => Ok(Some(t)),
+    }
+}
+
 /// Endpoints separated by `;` or spaces.
 pub(crate) fn endpoints(s: &str) -> Result<Vec<String>, ValueError> {
     Ok(s.split([';', ' '])

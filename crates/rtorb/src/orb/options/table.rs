@@ -28,7 +28,9 @@ orb_options! {
     }
 
     /// Listens on `endpoint` (`iiop://127.0.0.1:0`, `uiop:///tmp/x.sock`,
-    /// `iiop://1.1@host:2809`, `...?giop=lite`); repeatable.
+    /// `iiop://1.1@host:2809`, `...?giop=lite`); repeatable. An ORB given
+    /// no endpoint listens on its default one once it serves objects (see
+    /// [`OrbBuilder::default_endpoint`](crate::orb::OrbBuilder::default_endpoint)).
     Endpoint {
         aliases: [],
         policy: None,
@@ -38,6 +40,37 @@ orb_options! {
         example: "iiop://127.0.0.1:0",
         parse: values::text => |c, v: String| c.listen.push(v),
         setter: fn listen(endpoint: impl Into<String>) => endpoint.into()
+    }
+
+    /// Where an ORB given no endpoint listens once it serves objects: when
+    /// its Root POA is first asked for ([`Orb::root_poa`],
+    /// `resolve_initial_references("RootPOA")`) or an object is first
+    /// activated through it ([`Orb::activate`], [`Orb::activate_with_key`],
+    /// [`Orb::forward`]), as TAO and omniORB open theirs when their Root
+    /// POA is first resolved. A client-only ORB never listens.
+    ///
+    /// By default `iiop://0.0.0.0:0`: an ephemeral IIOP port on every
+    /// IPv4 interface, profiles publishing the host's name (as TAO does,
+    /// and omniORB, which publishes the host's first non-loopback
+    /// address). `None` keeps such an ORB from listening: its objects are
+    /// then reachable in process only. Its connections count against the
+    /// connection cap as it was derived when the ORB was built, without a
+    /// promised share beside thread pool lanes; a server that must have
+    /// one lists its endpoints.
+    ///
+    /// [`Orb::root_poa`]: crate::orb::Orb::root_poa
+    /// [`Orb::activate`]: crate::orb::Orb::activate
+    /// [`Orb::activate_with_key`]: crate::orb::Orb::activate_with_key
+    /// [`Orb::forward`]: crate::orb::Orb::forward
+    DefaultEndpoint {
+        aliases: [],
+        policy: None,
+        omniorb: Some("`endPoint = giop:tcp::` (its default)"),
+        values: "the endpoint an ORB given none listens on once it serves objects (its Root POA asked for, or an object activated), or `none`: in process only",
+        default: "iiop://0.0.0.0:0",
+        example: "iiop://127.0.0.1:0",
+        parse: values::endpoint_or_none => |c, v: Option<String>| c.default_endpoint = v,
+        setter: fn default_endpoint(endpoint: Option<String>) => endpoint
     }
 
     /// Registers an initial reference for
