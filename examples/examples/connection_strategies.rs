@@ -69,7 +69,7 @@ fn run(target: &str, strategy: ConnectionStrategy, threads: usize, calls: usize)
         us(pct(50)),
         us(pct(99)),
         times.len() as f64 / total.as_secs_f64(),
-        client.idle_connections(),
+        client.stats().idle_client_connections,
     );
     client.shutdown();
 }
@@ -87,7 +87,9 @@ fn main() {
         .listen(format!("uiop://{}", socket.display()))
         .build()
         .expect("a server ORB");
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
+    server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())))
+        .expect("the Cubit object");
     for endpoint in server.endpoints() {
         let e = server
             .registry()

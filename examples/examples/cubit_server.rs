@@ -34,7 +34,7 @@ fn main() {
         config.listen.push("iiop://127.0.0.1:12345".to_owned());
     }
     let strategy = config.server_strategy;
-    let orb = match Orb::builder().config(config).build() {
+    let orb = match Orb::builder_with(config).build() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("cubit_server: {e}");
@@ -42,7 +42,13 @@ fn main() {
         }
     };
     let (shutdown, shutdown_called) = mpsc::channel();
-    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::new(shutdown))));
+    let cubit = Arc::new(CubitSkeleton(Cuber::new(shutdown)));
+    let obj = orb
+        .activate_with_key(&b"Cubit"[..], cubit)
+        .unwrap_or_else(|e| {
+            eprintln!("cubit_server: {e}");
+            std::process::exit(1);
+        });
     println!("{}", orb.object_to_string(&obj).unwrap_or_default());
     for e in orb.endpoints() {
         println!("listening on {e} (object key Cubit, {strategy} server)");

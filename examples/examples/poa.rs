@@ -123,7 +123,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         "activated, collocated: cube_long(4) = {}",
         local.cube_long(4)?
     );
-    println!("collocation: {:?}", orb.collocation_stats());
+    println!("collocation: {:?}", orb.stats().collocation);
 
     manager.discard_requests(false)?;
     let e = local.cube_long(5).unwrap_err();

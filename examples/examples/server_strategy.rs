@@ -45,14 +45,19 @@ fn main() {
         config.listen.push("iiop://127.0.0.1:0".to_owned());
     }
     let (strategy, threads) = (config.server_strategy, config.server_threads);
-    let server = match Orb::builder().config(config).build() {
+    let server = match Orb::builder_with(config).build() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("server_strategy: {e}");
             std::process::exit(1);
         }
     };
-    let obj = server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber::default())))
+        .unwrap_or_else(|e| {
+            eprintln!("server_strategy: {e}");
+            std::process::exit(1);
+        });
     let ior = server.object_to_string(&obj).unwrap_or_default();
     println!(
         "{strategy} server (leader/followers pool: {threads} threads) on {}",

@@ -185,8 +185,8 @@ fn priorities_travel_with_calls_and_declared_ones_hold() {
 }
 
 #[test]
-fn an_orb_takes_up_the_real_time_habits_or_says_why_not() {
-    let out = run("rt_habits", &[]);
+fn an_orb_sets_up_its_real_time_process_or_says_why_not() {
+    let out = run("rt_realtime_process", &[]);
     assert!(out.contains("memory locked: "), "{out}");
     // Held where the example may (CI runs as root), or said not to be.
     assert!(
@@ -196,7 +196,7 @@ fn an_orb_takes_up_the_real_time_habits_or_says_why_not() {
     );
     assert!(out.contains("serving at iiop://"), "{out}");
     assert!(out.contains("shut down: the bound is released"), "{out}");
-    let out = run("rt_habits", &["-ORBCpuLatency", "10"]);
+    let out = run("rt_realtime_process", &["-ORBCpuLatency", "10"]);
     assert!(
         out.contains("wake-up latency bound held: 10 µs")
             || out.contains("wake-up latency bound held: none (not permitted here)"),

@@ -257,7 +257,7 @@ pub(crate) fn run(endpoints: &[String], orb_options: &[String]) -> Result<String
         return Err(format!("{other}: only -ORB options may follow --"));
     }
     let listening = !config.listen.is_empty();
-    let mut builder = Orb::builder().config(config);
+    let mut builder = Orb::builder_with(config);
     if endpoints.is_empty() && !listening {
         builder = builder.listen("iiop://127.0.0.1:0");
     }
@@ -271,7 +271,9 @@ pub(crate) fn run(endpoints: &[String], orb_options: &[String]) -> Result<String
         counters: Arc::clone(&counters),
         shutdown: tx,
     };
-    let obj = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+    let obj = orb
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)))
+        .map_err(|e| e.to_string())?;
     let ior = orb
         .object_to_string(&obj)
         .ok_or("the ORB made no reference")?;

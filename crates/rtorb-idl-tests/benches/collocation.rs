@@ -50,8 +50,10 @@ fn bench(c: &mut Criterion) {
         .listen("iiop://127.0.0.1:0")
         .build()
         .expect("a server ORB");
-    let on_poa = server.activate(Arc::new(CubitSkeleton(Cuber)));
-    let plain = server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber)));
+    let on_poa = server.activate(Arc::new(CubitSkeleton(Cuber))).unwrap();
+    let plain = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber)))
+        .unwrap();
     let client = Orb::builder()
         .round_trip_timeout(Duration::from_secs(10))
         .build()
@@ -83,7 +85,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| remote_plain.cube_long(black_box(7)).unwrap())
     });
     g.finish();
-    let stats = server.collocation_stats();
+    let stats = server.stats().collocation;
     println!(
         "collocation: {} direct calls, {} marshaled ({} octets)",
         stats.direct_calls, stats.marshaled_calls, stats.marshaled_bytes

@@ -296,15 +296,17 @@ fn operations_attributes_and_exceptions_through_a_collocated_orb() {
         .listen("iiop://127.0.0.1:0")
         .build()
         .unwrap();
-    let obj = orb.activate(Arc::new(DerivedSkeleton(Impl::default())));
-    let cb_obj = orb.activate(Arc::new(CallbackSkeleton(Calls)));
+    let obj = orb
+        .activate(Arc::new(DerivedSkeleton(Impl::default())))
+        .unwrap();
+    let cb_obj = orb.activate(Arc::new(CallbackSkeleton(Calls))).unwrap();
     exercise(obj, cb_obj);
-    let stats = orb.collocation_stats();
+    let stats = orb.stats().collocation;
     // Most operations call the servant directly; those with bounded,
     // `char` or `any` values are marshaled in memory, as is `_is_a`.
     assert!(stats.direct_calls > 20, "{stats:?}");
     assert!(stats.marshaled_calls > 0, "{stats:?}");
-    assert_eq!(orb.idle_connections(), 0);
+    assert_eq!(orb.stats().idle_client_connections, 0);
 }
 
 /// Every operation of `Derived` (on `obj`), with `cb_obj` a `Callback`.

@@ -52,13 +52,18 @@ fn check_with(server_endpoint: &str, client_endpoint: &str, strategy: ServerStra
             .unwrap()
     };
     let server = orb(server_endpoint);
-    let relay_obj = server.activate_with_key(&b"Relay"[..], Arc::new(RelaySkeleton(Relayer)));
+    let relay_obj = server
+        .activate_with_key(&b"Relay"[..], Arc::new(RelaySkeleton(Relayer)))
+        .unwrap();
     let ior = server.object_to_string(&relay_obj).expect("a reference");
 
     let client = orb(client_endpoint);
     let pinger_servant = Arc::new(PingerSkeleton(Counter::default()));
-    let pinger =
-        Pinger::unchecked_narrow(client.activate_with_key(&b"Pinger"[..], pinger_servant.clone()));
+    let pinger = Pinger::unchecked_narrow(
+        client
+            .activate_with_key(&b"Pinger"[..], pinger_servant.clone())
+            .unwrap(),
+    );
     let relay = Relay::narrow(client.string_to_object(&ior).unwrap())
         .unwrap()
         .expect("the relay is a Relay");

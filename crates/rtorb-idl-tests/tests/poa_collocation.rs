@@ -50,7 +50,7 @@ fn orb() -> Orb {
 fn collocated_cubit_calls_run_the_servant_directly() {
     let server = orb();
     let servant = Arc::new(CubitSkeleton(CubitImpl::default()));
-    let obj = server.activate(servant.clone());
+    let obj = server.activate(servant.clone()).unwrap();
     let by_reference = Cubit::unchecked_narrow(obj.clone());
     cube_everything(&by_reference);
     // Through the stringified reference too (collocated by endpoint).
@@ -63,26 +63,32 @@ fn collocated_cubit_calls_run_the_servant_directly() {
     // 9 servant calls per round (cube_struct makes 3), then shutdown.
     assert_eq!(servant.0.calls.load(Ordering::SeqCst), 2 * 9);
     assert!(servant.0.shut_down.load(Ordering::SeqCst));
-    let stats = server.collocation_stats();
+    let stats = server.stats().collocation;
     assert_eq!(stats.direct_calls, 2 * 7 + 1);
     // The checked narrow needed no call: the type id is Cubit's.
     assert_eq!(stats.marshaled_calls, 0);
     assert_eq!(stats.marshaled_bytes, 0);
-    assert_eq!(server.idle_connections(), 0, "no connection was opened");
+    assert_eq!(
+        server.stats().idle_client_connections,
+        0,
+        "no connection was opened"
+    );
 }
 
 #[test]
 fn a_remote_client_gets_the_same_results_over_iiop() {
     let server = orb();
-    let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let client = orb();
     let ior = server.object_to_string(&obj).unwrap();
     let remote = Cubit::unchecked_narrow(client.string_to_object(&ior).unwrap());
     cube_everything(&remote);
-    assert_eq!(client.collocation_stats().direct_calls, 0);
-    assert_eq!(server.collocation_stats().direct_calls, 0);
+    assert_eq!(client.stats().collocation.direct_calls, 0);
+    assert_eq!(server.stats().collocation.direct_calls, 0);
     assert!(
-        client.idle_connections() >= 1,
+        client.stats().idle_client_connections >= 1,
         "the call went over a connection"
     );
 }
@@ -112,8 +118,8 @@ fn collocated_calls_honour_holding_and_discarding_managers() {
     assert_eq!(e.minor, TRANSIENT_DISCARDED);
     // A oneway's failure is not reported, and the servant does not run.
     cubit.shutdown().unwrap();
-    assert_eq!(server.collocation_stats().direct_calls, 1);
-    assert_eq!(server.idle_connections(), 0);
+    assert_eq!(server.stats().collocation.direct_calls, 1);
+    assert_eq!(server.stats().idle_client_connections, 0);
 }
 
 /// Incarnates a `CubitImpl`, counting.
@@ -157,8 +163,8 @@ fn a_collocated_call_reaches_a_servant_activator() {
     assert_eq!(cubit.cube_long(3).unwrap(), 27);
     assert_eq!(cubit.cube_long(4).unwrap(), 64);
     assert_eq!(activator.0.load(Ordering::SeqCst), 1);
-    assert_eq!(server.collocation_stats().direct_calls, 2);
-    assert_eq!(server.collocation_stats().marshaled_calls, 0);
+    assert_eq!(server.stats().collocation.direct_calls, 2);
+    assert_eq!(server.stats().collocation.marshaled_calls, 0);
 }
 
 /// A hand-written skeleton of `Cubit` without the direct path.
@@ -183,15 +189,15 @@ impl Skeleton for Handwritten {
 #[test]
 fn a_skeleton_without_the_direct_path_is_called_with_in_memory_giop() {
     let server = orb();
-    let cubit = Cubit::unchecked_narrow(server.activate(Arc::new(Handwritten)));
+    let cubit = Cubit::unchecked_narrow(server.activate(Arc::new(Handwritten)).unwrap());
     assert_eq!(cubit.cube_long(5).unwrap(), 125);
     let e = cubit.cube_short(5).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::BadOperation));
-    let stats = server.collocation_stats();
+    let stats = server.stats().collocation;
     assert_eq!(stats.direct_calls, 0);
     assert_eq!(stats.marshaled_calls, 2);
     assert!(stats.marshaled_bytes > 0);
-    assert_eq!(server.idle_connections(), 0);
+    assert_eq!(server.stats().idle_client_connections, 0);
 }
 
 /// Gives a fresh `CubitImpl` per request and counts pre- and postinvokes,
@@ -256,6 +262,6 @@ fn a_collocated_call_goes_through_a_servant_locator() {
     }
     assert_eq!(locator.pre.load(Ordering::SeqCst), 3);
     assert_eq!(locator.post.load(Ordering::SeqCst), 3);
-    assert_eq!(server.collocation_stats().direct_calls, 3);
-    assert_eq!(server.collocation_stats().marshaled_calls, 0);
+    assert_eq!(server.stats().collocation.direct_calls, 3);
+    assert_eq!(server.stats().collocation.marshaled_calls, 0);
 }

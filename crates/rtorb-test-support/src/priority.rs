@@ -169,5 +169,5 @@ pub fn two_lanes(server: &Orb) -> TwoLanes {
 
 /// What `lane` of `server` has counted.
 pub fn lane_stats(server: &Orb, lane: LaneId) -> LaneStats {
-    server.lane_stats(lane).expect("a lane of the server")
+    *server.stats().lane(lane).expect("a lane of the server")
 }

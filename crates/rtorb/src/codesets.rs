@@ -102,8 +102,8 @@ use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExcepti
 /// `-ORBAssumedCharCodeSet` and `-ORBAssumedWCharCodeSet` (names such as
 /// `UTF-8`, or registry numbers; see [`crate::orb::OrbConfig::apply_args`]),
 /// the same names in a configuration file, or
-/// [`crate::orb::OrbBuilder::native_code_sets`] and
-/// [`crate::orb::OrbBuilder::assumed_code_sets`].
+/// the builder's [`native_char_code_set`](crate::orb::OrbBuilder::native_char_code_set)
+/// and its three siblings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CodeSetConfig {
     /// The native code set for `char` and `string` data: UTF-8 (the
@@ -138,41 +138,19 @@ impl CodeSetConfig {
     /// Whether rtorb can use these code sets: natives and assumed ones it
     /// converts (an assumed `wchar` code set may be none); the error
     /// names the first that it cannot.
-    pub fn check(&self) -> Result<(), String> {
-        let char_ok = |cs: CodeSetId| CHAR_CODE_SETS.contains(&cs);
-        let wchar_ok = |cs: CodeSetId| WCHAR_CODE_SETS.contains(&cs);
-        let checks = [
-            ("native char", self.native_char, char_ok(self.native_char)),
-            (
-                "native wchar",
-                self.native_wchar,
-                wchar_ok(self.native_wchar),
-            ),
-            (
-                "assumed char",
-                self.assumed_char,
-                char_ok(self.assumed_char),
-            ),
-            (
-                "assumed wchar",
-                self.assumed_wchar,
-                self.assumed_wchar == CodeSetId::NONE || wchar_ok(self.assumed_wchar),
-            ),
-        ];
-        match checks.iter().find(|(_, _, ok)| !ok) {
-            None => Ok(()),
-            Some((what, cs, _)) => {
-                let (kind, sets) = if what.ends_with(" char") {
-                    ("char", &CHAR_CODE_SETS)
-                } else {
-                    ("wchar", &WCHAR_CODE_SETS)
-                };
-                let names: Vec<String> = sets.iter().map(CodeSetId::to_string).collect();
-                Err(format!(
-                    "rtorb cannot use {cs} as {what} code set: it converts {kind} data to {}",
-                    names.join(" and ")
-                ))
-            }
+    pub fn check(&self) -> Result<(), CodeSetError> {
+        CodeSetRole::ALL
+            .iter()
+            .try_for_each(|&role| role.check(self.get(role)))
+    }
+
+    /// The code set of `role`.
+    pub fn get(&self, role: CodeSetRole) -> CodeSetId {
+        match role {
+            CodeSetRole::NativeChar => self.native_char,
+            CodeSetRole::NativeWchar => self.native_wchar,
+            CodeSetRole::AssumedChar => self.assumed_char,
+            CodeSetRole::AssumedWchar => self.assumed_wchar,
         }
     }
 
@@ -202,6 +180,97 @@ impl CodeSetConfig {
 impl Default for CodeSetConfig {
     fn default() -> Self {
         CodeSetConfig::DEFAULT
+    }
+}
+
+/// What a code set of a [`CodeSetConfig`] is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CodeSetRole {
+    /// [`CodeSetConfig::native_char`].
+    NativeChar,
+    /// [`CodeSetConfig::native_wchar`].
+    NativeWchar,
+    /// [`CodeSetConfig::assumed_char`].
+    AssumedChar,
+    /// [`CodeSetConfig::assumed_wchar`].
+    AssumedWchar,
+}
+
+impl CodeSetRole {
+    /// Every role, in the order [`CodeSetConfig::check`] looks at them.
+    pub const ALL: [CodeSetRole; 4] = [
+        CodeSetRole::NativeChar,
+        CodeSetRole::NativeWchar,
+        CodeSetRole::AssumedChar,
+        CodeSetRole::AssumedWchar,
+    ];
+
+    /// The role in words (`native char`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CodeSetRole::NativeChar => "native char",
+            CodeSetRole::NativeWchar => "native wchar",
+            CodeSetRole::AssumedChar => "assumed char",
+            CodeSetRole::AssumedWchar => "assumed wchar",
+        }
+    }
+
+    /// Whether the role is for `wchar` data.
+    pub const fn is_wchar(self) -> bool {
+        matches!(self, CodeSetRole::NativeWchar | CodeSetRole::AssumedWchar)
+    }
+
+    /// The code sets rtorb converts the role's data to.
+    pub fn usable(self) -> &'static [CodeSetId] {
+        if self.is_wchar() {
+            &WCHAR_CODE_SETS
+        } else {
+            &CHAR_CODE_SETS
+        }
+    }
+
+    /// Whether rtorb can use `code_set` in this role (an assumed `wchar`
+    /// code set may be [`CodeSetId::NONE`]).
+    pub fn check(self, code_set: CodeSetId) -> Result<(), CodeSetError> {
+        let none_allowed = self == CodeSetRole::AssumedWchar && code_set == CodeSetId::NONE;
+        if none_allowed || self.usable().contains(&code_set) {
+            Ok(())
+        } else {
+            Err(CodeSetError {
+                role: self,
+                code_set,
+            })
+        }
+    }
+}
+
+/// A code set rtorb cannot use where it was configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "rtorb cannot use {code_set} as {} code set: it converts {} data to {}",
+    role.name(),
+    if role.is_wchar() { "wchar" } else { "char" },
+    Usable(role.usable())
+)]
+pub struct CodeSetError {
+    /// What it was configured for.
+    pub role: CodeSetRole,
+    /// The code set.
+    pub code_set: CodeSetId,
+}
+
+/// Code sets written `A and B`.
+struct Usable(&'static [CodeSetId]);
+
+impl std::fmt::Display for Usable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, cs) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "{cs}")?;
+        }
+        Ok(())
     }
 }
 

@@ -118,17 +118,23 @@ impl NamingContextExtServant for Names {
 /// as `dir/echo` and a nil reference as `dir/nil`; the Echo under `Echo`.
 fn naming_server(ext: bool) -> (Orb, Arc<dyn std::any::Any + Send + Sync>) {
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let echo_object = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let echo_object = server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let mut names = Names::default();
     names.bound.insert("dir/echo".into(), Some(echo_object));
     names.bound.insert("dir/nil".into(), None);
     let handle: Arc<dyn std::any::Any + Send + Sync> = if ext {
         let skeleton = Arc::new(NamingContextExtSkeleton(names));
-        server.activate_with_key(&b"NameService"[..], skeleton.clone());
+        server
+            .activate_with_key(&b"NameService"[..], skeleton.clone())
+            .unwrap();
         skeleton
     } else {
         let skeleton = Arc::new(NamingContextSkeleton(names));
-        server.activate_with_key(&b"NameService"[..], skeleton.clone());
+        server
+            .activate_with_key(&b"NameService"[..], skeleton.clone())
+            .unwrap();
         skeleton
     };
     (server, handle)

@@ -39,8 +39,9 @@ fn allocations_per_cube_long_through_the_orb() {
             .server_strategy(strategy)
             .build()
             .unwrap();
-        let obj =
-            server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let ior = server.object_to_string(&obj).expect("a reference");
         let iiop_port = server.endpoints()[0]
             .rsplit(':')

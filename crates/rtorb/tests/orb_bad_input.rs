@@ -75,8 +75,9 @@ fn fixture(strategy: ServerStrategy, protocol: Protocol, incomplete: Duration) -
         .server_write_timeout(WRITE_TIMEOUT)
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
@@ -614,10 +615,11 @@ fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
             f.what
         );
         assert!(
-            eventually(TIMEOUT, || f.server.server_connections() <= MAX_CONNECTIONS),
+            eventually(TIMEOUT, || f.server.stats().server_connections
+                <= MAX_CONNECTIONS),
             "{}: {} connections open",
             f.what,
-            f.server.server_connections()
+            f.server.stats().server_connections
         );
         drain(&mut raws);
         let (mut held, mut shed) = (0, 0);
@@ -652,12 +654,12 @@ fn connections_beyond_the_limit_shed_the_oldest_idle_ones() {
             f.what
         );
         assert_eq!(held + shed, EXTRA, "{}", f.what);
-        assert!(f.server.server_connections() <= MAX_CONNECTIONS);
+        assert!(f.server.stats().server_connections <= MAX_CONNECTIONS);
         f.served(5);
         // Once they go, new clients are served again.
         drop(raws);
-        let _ = eventually(TIMEOUT, || f.server.server_connections() <= 1);
-        assert_eq!(f.server.server_connections(), 1, "{}", f.what);
+        let _ = eventually(TIMEOUT, || f.server.stats().server_connections <= 1);
+        assert_eq!(f.server.stats().server_connections, 1, "{}", f.what);
         let mut again = f.raw();
         again.write_all(&locate).unwrap();
         let mut b = [0u8; 12];

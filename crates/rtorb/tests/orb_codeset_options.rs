@@ -42,7 +42,9 @@ fn serve_with_ior(args: &[&str]) -> (Orb, String, String) {
     let mut all = vec!["-ORBListenEndpoints", "iiop://127.0.0.1:0"];
     all.extend_from_slice(args);
     let (server, _) = Orb::init(all).unwrap();
-    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)));
+    let obj = server
+        .activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let url = format!("corbaloc::1.2@{}/Text", host_port(&server));
     (server, url, ior)
@@ -210,7 +212,8 @@ fn native_code_sets_are_advertised_and_negotiated_first() {
     // text beyond them fails, never altered.
     let latin = Orb::builder()
         .round_trip_timeout(Duration::from_secs(10))
-        .native_code_sets(CodeSetId::ISO_8859_1, CodeSetId::UCS_2)
+        .native_char_code_set(CodeSetId::ISO_8859_1)
+        .native_wchar_code_set(CodeSetId::UCS_2)
         .build()
         .unwrap();
     let obj = latin.string_to_object(&ior).unwrap();
@@ -240,16 +243,18 @@ fn code_sets_rtorb_cannot_use_are_configuration_errors() {
         (CodeSetId(0x0001_000f), CodeSetId::UTF_16),
     ] {
         let built = Orb::builder()
-            .native_code_sets(char_data, wchar_data)
+            .native_char_code_set(char_data)
+            .native_wchar_code_set(wchar_data)
             .build();
-        assert!(matches!(built, Err(OrbError::Args(_))), "{char_data}");
+        assert!(matches!(built, Err(OrbError::CodeSet(_))), "{char_data}");
     }
     let built = Orb::builder()
-        .assumed_code_sets(CodeSetId::ISO_8859_1, CodeSetId::UTF_8)
+        .assumed_char_code_set(CodeSetId::ISO_8859_1)
+        .assumed_wchar_code_set(CodeSetId::UTF_8)
         .build();
     match built {
-        Err(OrbError::Args(e)) => assert_eq!(
-            e,
+        Err(OrbError::CodeSet(e)) => assert_eq!(
+            e.to_string(),
             "rtorb cannot use UTF-8 (0x05010001) as assumed wchar code set: \
              it converts wchar data to UTF-16 (0x00010109) and UCS-2 (0x00010100)"
         ),
@@ -261,7 +266,7 @@ fn code_sets_rtorb_cannot_use_are_configuration_errors() {
         ["-ORBAssumedWCharCodeSet", "Latin-1"],
     ] {
         assert!(
-            matches!(Orb::init(args), Err(OrbError::Args(_))),
+            matches!(Orb::init(args), Err(OrbError::Option(_))),
             "{args:?}"
         );
     }

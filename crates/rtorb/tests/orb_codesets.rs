@@ -37,7 +37,9 @@ const WIDE: &str = "Grüße, Жук, 日本 😀";
 
 fn serve(endpoint: &str) -> (Orb, String) {
     let server = Orb::builder().listen(endpoint).build().unwrap();
-    let obj = server.activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)));
+    let obj = server
+        .activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     (server, ior)
 }
@@ -374,7 +376,9 @@ impl Skeleton for Store {
 fn serve_store() -> (Orb, Arc<Store>, String) {
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
     let store = Arc::new(Store::default());
-    let obj = server.activate_with_key(&b"Store"[..], store.clone());
+    let obj = server
+        .activate_with_key(&b"Store"[..], store.clone())
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     (server, store, ior)
 }

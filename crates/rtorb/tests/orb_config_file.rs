@@ -232,7 +232,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     let dir = scratch("errors");
     for (text, line, what) in [
         ("# ok\n\nFrobnicate = 1\n", 3, "unknown option"),
-        ("ServerThreads = many\n", 1, "wants a number"),
+        ("ServerThreads = many\n", 1, "not a whole number"),
         (
             "ServerThreads = 2\nServerStrategy = thread-per-request\n",
             2,
@@ -248,10 +248,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     ] {
         let cfg = write(&dir, "bad.cfg", text);
         let e = OrbConfig::default().apply_file(&cfg).unwrap_err();
-        assert!(
-            matches!(&e, OrbError::ConfigFile { line: Some(l), .. } if *l == line),
-            "{text:?}: {e:?}"
-        );
+        assert!(e.line == Some(line), "{text:?}: {e:?}");
         let msg = e.to_string();
         assert!(
             msg.starts_with(&format!("{}:{line}: ", cfg.display())),
@@ -281,10 +278,7 @@ fn configuration_file_errors_name_the_file_and_line() {
         (binary, "not UTF-8"),
     ] {
         let e = OrbConfig::default().apply_file(&path).unwrap_err();
-        assert!(
-            matches!(&e, OrbError::ConfigFile { line: None, .. }),
-            "{e:?}"
-        );
+        assert!(e.line.is_none(), "{e:?}");
         let msg = e.to_string();
         assert!(msg.starts_with(&format!("{}: ", path.display())), "{msg}");
         assert!(msg.contains(what), "{msg}");
@@ -292,7 +286,7 @@ fn configuration_file_errors_name_the_file_and_line() {
     // -ORBConfigFile without a path.
     assert!(matches!(
         OrbConfig::from_init_args(["-ORBConfigFile"], None),
-        Err(OrbError::Args(_))
+        Err(OrbError::Option(_))
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -310,7 +304,9 @@ fn an_orb_from_a_config_file_serves_a_call() {
         server.config().server_strategy,
         rtorb::orb::ServerStrategy::Reactive
     );
-    let obj = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let obj = server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
 
     let client_cfg = write(
@@ -333,7 +329,9 @@ fn an_orb_from_a_config_file_serves_a_call() {
 fn file_references_to_an_ior_and_a_corbaloc() {
     let dir = scratch("fileref");
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let obj = server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let obj = server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let addr = rtorb_test_support::net::iiop_address(&server);
     let ior_file = write(
         &dir,

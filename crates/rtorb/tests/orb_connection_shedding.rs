@@ -29,8 +29,9 @@ fn server(strategy: ServerStrategy) -> (Orb, String) {
         .incomplete_message_timeout(Duration::from_secs(600))
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     (server, ior)
 }
@@ -87,9 +88,9 @@ fn shed_one(strategy: ServerStrategy, first: &[u8]) -> Vec<Message> {
         })
         .collect();
     assert!(
-        eventually(TIMEOUT, || server.server_connections() == CAP),
+        eventually(TIMEOUT, || server.stats().server_connections == CAP),
         "{what}: {} connections, not {CAP}",
-        server.server_connections()
+        server.stats().server_connections
     );
     let client = served(&ior, &what);
     let mut shed = Vec::new();
@@ -106,7 +107,7 @@ fn shed_one(strategy: ServerStrategy, first: &[u8]) -> Vec<Message> {
         }),
         "{what}: no held connection was closed"
     );
-    assert!(server.server_connections() <= CAP, "{what}");
+    assert!(server.stats().server_connections <= CAP, "{what}");
     // Only one made room; the others are still open.
     for (i, r) in raws.iter_mut().enumerate() {
         if shed.iter().all(|(j, _)| *j != i) {

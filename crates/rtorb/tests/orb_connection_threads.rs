@@ -63,15 +63,17 @@ fn a_connection_thread_serves_the_next_connection_after_its_own() {
         .server_strategy(ServerStrategy::ThreadPerConnection)
         .build()
         .unwrap();
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     one_connection(&server);
-    assert!(eventually(TIMEOUT, || server.server_connections() == 0));
+    assert!(eventually(TIMEOUT, || server.stats().server_connections == 0));
     // Its thread stays, parked.
     let parked = connection_threads();
     assert_eq!(parked.len(), 1, "connection threads: {parked:?}");
     for _ in 0..20 {
         one_connection(&server);
-        assert!(eventually(TIMEOUT, || server.server_connections() == 0));
+        assert!(eventually(TIMEOUT, || server.stats().server_connections == 0));
     }
     // Every later connection was served by it: no thread was started.
     assert_eq!(connection_threads(), parked);

@@ -105,7 +105,9 @@ fn server_with(
     }
     let orb = configure(b).build().unwrap();
     let lab = Arc::new(Lab::default());
-    let obj = orb.activate_with_key(&b"Lab"[..], Arc::new(LabSkeleton(Arc::clone(&lab))));
+    let obj = orb
+        .activate_with_key(&b"Lab"[..], Arc::new(LabSkeleton(Arc::clone(&lab))))
+        .unwrap();
     let ior = orb.object_to_string(&obj).unwrap();
     Server {
         orb,
@@ -176,7 +178,7 @@ fn many_threads_share_one_connection(endpoint: &str) {
         h.join().unwrap();
     }
     assert_eq!(s.counts.accepted(), 1, "every call on one connection");
-    assert_eq!(client.idle_connections(), 1);
+    assert_eq!(client.stats().idle_client_connections, 1);
 }
 
 #[test]
@@ -463,7 +465,7 @@ fn idle_connections_close(strategy: ConnectionStrategy, endpoint: &str) {
     eventually("the server sees the idle connection closed", || {
         s.counts.open() == 0
     });
-    assert_eq!(client.idle_connections(), 0);
+    assert_eq!(client.stats().idle_client_connections, 0);
     // A later call connects again.
     assert_eq!(echo(&obj, 6).unwrap(), 6);
     assert_eq!(s.counts.accepted(), 2);
@@ -496,7 +498,7 @@ fn without_an_idle_timeout_connections_stay_open() {
     // Nothing is to happen: let time pass in which it could.
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(s.counts.open(), 1);
-    assert_eq!(client.idle_connections(), 1);
+    assert_eq!(client.stats().idle_client_connections, 1);
 }
 
 // ---------------------------------------------------------------------
@@ -542,17 +544,20 @@ fn validate_connection_reports_what_a_call_would_get() {
     assert_eq!(err.kind(), Some(SystemExceptionKind::ObjectNotExist));
     // A forwarded key is followed to the object.
     let target = server("iiop://127.0.0.1:0");
-    let forwarded = s.orb.forward(
-        &b"Moved"[..],
-        target
-            .orb
-            .string_to_object(&target.ior)
-            .unwrap()
-            .target()
-            .reference()
-            .unwrap()
-            .clone(),
-    );
+    let forwarded = s
+        .orb
+        .forward(
+            &b"Moved"[..],
+            target
+                .orb
+                .string_to_object(&target.ior)
+                .unwrap()
+                .target()
+                .reference()
+                .unwrap()
+                .clone(),
+        )
+        .unwrap();
     let forwarded = client
         .string_to_object(&s.orb.object_to_string(&forwarded).unwrap())
         .unwrap();
@@ -588,7 +593,7 @@ fn preconnected_connections_serve_the_first_calls() {
     let obj = client.string_to_object(&s.ior).unwrap();
     assert_eq!(client.preconnect(&obj, 4).unwrap(), 4);
     eventually("four connections accepted", || s.counts.accepted() == 4);
-    assert_eq!(client.idle_connections(), 4);
+    assert_eq!(client.stats().idle_client_connections, 4);
     let calls: Vec<_> = (0..4)
         .map(|_| {
             let obj = obj.clone();

@@ -88,7 +88,9 @@ fn cancel_and_locate_requests_allocate_nothing_on_the_server() {
             .server_threads(1)
             .build()
             .unwrap();
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        server
+            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let per_cancel = allocations_per_message(&path, &cancels, 1);
         let per_locate = allocations_per_message(&path, &locates, BATCH as usize + 1);
         println!(

@@ -42,10 +42,12 @@ fn server_orb(endpoint: &str, strategy: ServerStrategy) -> Orb {
 /// and its stringified reference.
 fn server(endpoint: &str, strategy: ServerStrategy) -> (Orb, String) {
     let orb = server_orb(endpoint, strategy);
-    let obj = orb.activate_with_key(
-        &b"Cubit"[..],
-        Arc::new(GuardedSkeleton(CubitImpl::default())),
-    );
+    let obj = orb
+        .activate_with_key(
+            &b"Cubit"[..],
+            Arc::new(GuardedSkeleton(CubitImpl::default())),
+        )
+        .unwrap();
     let ior = orb.object_to_string(&obj).expect("a reference");
     (orb, ior)
 }
@@ -202,8 +204,10 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
         }
         // The same connection throughout (the server remembers the
         // servant of the key last called on it).
-        assert_eq!(server.server_connections(), 1);
-        server.activate_with_key(&b"Cubit"[..], Arc::new(Refusing));
+        assert_eq!(server.stats().server_connections, 1);
+        server
+            .activate_with_key(&b"Cubit"[..], Arc::new(Refusing))
+            .unwrap();
         assert_eq!(
             cubit.cube_long(3).unwrap_err().kind(),
             Some(SystemExceptionKind::NoImplement),
@@ -215,12 +219,14 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
             Some(SystemExceptionKind::ObjectNotExist),
             "{strategy:?}"
         );
-        server.activate_with_key(
-            &b"Cubit"[..],
-            Arc::new(GuardedSkeleton(CubitImpl::default())),
-        );
+        server
+            .activate_with_key(
+                &b"Cubit"[..],
+                Arc::new(GuardedSkeleton(CubitImpl::default())),
+            )
+            .unwrap();
         assert_eq!(cubit.cube_long(2).unwrap(), 8);
-        assert_eq!(server.server_connections(), 1);
+        assert_eq!(server.stats().server_connections, 1);
     }
 }
 
@@ -244,7 +250,7 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: Ser
     let client = client();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     assert_eq!(cubit.cube_long(3).unwrap(), 27);
-    assert_eq!(client.idle_connections(), 1);
+    assert_eq!(client.stats().idle_client_connections, 1);
     server.shutdown();
     drop(server);
 
@@ -411,7 +417,7 @@ fn concurrent_calls_use_separate_connections() {
         for t in threads {
             t.join().unwrap();
         }
-        let idle = client.idle_connections();
+        let idle = client.stats().idle_client_connections;
         assert!((2..=8).contains(&idle), "{idle} connections");
         drop(server);
     }
@@ -450,7 +456,7 @@ fn a_call_that_takes_too_long_times_out() {
         let server = server_orb("iiop://127.0.0.1:0", strategy);
         let sleeper = Sleeper::default();
         let finished = Arc::clone(&sleeper.finished);
-        let obj = server.activate(Arc::new(sleeper));
+        let obj = server.activate(Arc::new(sleeper)).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         let client = Orb::builder()
             .round_trip_timeout(Duration::from_millis(200))
@@ -512,10 +518,12 @@ fn location_forward_is_followed_and_bounded() {
     for strategy in ServerStrategy::ALL {
         let (target, ior) = server("iiop://127.0.0.1:0", strategy);
         let forwarder = server_orb(&("uiop://".to_owned() + &socket_path("fwd")), strategy);
-        let moved = forwarder.forward(
-            &b"Moved"[..],
-            rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
-        );
+        let moved = forwarder
+            .forward(
+                &b"Moved"[..],
+                rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
+            )
+            .unwrap();
         let client = client();
         let moved_ior = forwarder.object_to_string(&moved).unwrap();
         let cubit: Cubit = client
@@ -525,10 +533,12 @@ fn location_forward_is_followed_and_bounded() {
         assert_eq!(cubit.cube_long(3).unwrap(), 27);
 
         // A key forwarded to itself is given up after a bounded number of hops.
-        let looping = forwarder.forward(
-            &b"Loop"[..],
-            forwarder.reference("", &bytes::Bytes::from_static(b"Loop")),
-        );
+        let looping = forwarder
+            .forward(
+                &b"Loop"[..],
+                forwarder.reference("", &bytes::Bytes::from_static(b"Loop")),
+            )
+            .unwrap();
         let looping_ior = forwarder.object_to_string(&looping).unwrap();
         let e = client
             .string_to_object(&looping_ior)
@@ -548,7 +558,7 @@ fn shutdown_finishes_the_request_in_flight() {
         let server = server_orb("iiop://127.0.0.1:0", strategy);
         let sleeper = Sleeper::default();
         let running = Arc::clone(&sleeper.started);
-        let obj = server.activate(Arc::new(sleeper));
+        let obj = server.activate(Arc::new(sleeper)).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         let client = self::client();
         let sleeper = client.string_to_object(&ior).unwrap();
@@ -603,10 +613,12 @@ fn shutdown_sends_close_connection_on_every_connection() {
             .server_strategy(strategy)
             .build()
             .unwrap();
-        server.activate_with_key(
-            &b"Cubit"[..],
-            Arc::new(GuardedSkeleton(CubitImpl::default())),
-        );
+        server
+            .activate_with_key(
+                &b"Cubit"[..],
+                Arc::new(GuardedSkeleton(CubitImpl::default())),
+            )
+            .unwrap();
         let locate = encode_message(&Message::new(
             Version::V1_2,
             ByteOrder::Big,
@@ -632,10 +644,10 @@ fn shutdown_sends_close_connection_on_every_connection() {
         unix.read_exact(&mut b).unwrap();
         let mut rest = vec![0u8; locate_reply_len(&b)];
         unix.read_exact(&mut rest).unwrap();
-        let _ = eventually(TIMEOUT, || server.server_connections() >= 4);
-        assert_eq!(server.server_connections(), 4, "{strategy}");
+        let _ = eventually(TIMEOUT, || server.stats().server_connections >= 4);
+        assert_eq!(server.stats().server_connections, 4, "{strategy}");
         server.shutdown();
-        assert_eq!(server.server_connections(), 0, "{strategy}");
+        assert_eq!(server.stats().server_connections, 0, "{strategy}");
         // The acceptors are closed: the socket file is gone.
         assert!(!std::path::Path::new(&path).exists(), "{strategy}");
         let mut streams: Vec<Box<dyn Read>> = tcp

@@ -55,7 +55,7 @@ fn the_first_server_raises_the_descriptor_limit_and_derives_its_cap_from_it() {
     assert_eq!(line.field("from"), Some(low.to_string().as_str()));
     assert_eq!(line.field("to"), Some(raised.to_string().as_str()));
     assert_eq!(
-        server.max_server_connections(),
+        server.stats().max_server_connections,
         derived_max_connections(raised, ServerStrategy::Reactive)
     );
     server.shutdown();
@@ -71,7 +71,7 @@ fn the_first_server_raises_the_descriptor_limit_and_derives_its_cap_from_it() {
     });
     assert!(lines.is_empty(), "a second server logged {lines:?}");
     assert_eq!(
-        again.max_server_connections(),
+        again.stats().max_server_connections,
         derived_max_connections(raised, ServerStrategy::ThreadPerConnection)
     );
     again.shutdown();
@@ -80,6 +80,6 @@ fn the_first_server_raises_the_descriptor_limit_and_derives_its_cap_from_it() {
         .max_connections(16)
         .build()
         .unwrap();
-    assert_eq!(configured.max_server_connections(), 16);
+    assert_eq!(configured.stats().max_server_connections, 16);
     configured.shutdown();
 }

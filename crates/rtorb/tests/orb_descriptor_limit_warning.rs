@@ -136,11 +136,11 @@ fn a_limit_that_cannot_be_raised_is_one_warning_and_the_cap_fits_it() {
     );
     // Both caps fit the limit the process kept.
     assert_eq!(
-        first.max_server_connections(),
+        first.stats().max_server_connections,
         derived_max_connections(low, ServerStrategy::Reactive)
     );
     assert_eq!(
-        second.max_server_connections(),
+        second.stats().max_server_connections,
         derived_max_connections(low, ServerStrategy::ThreadPerConnection)
     );
     first.shutdown();

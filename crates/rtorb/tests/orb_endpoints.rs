@@ -17,7 +17,9 @@ fn endpoints_come_back_as_they_were_written() {
         .listen(format!("uiop://{path}"))
         .build()
         .expect("server ORB");
-    server.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    server
+        .activate_with_key(&b"Echo"[..], Arc::new(Echo))
+        .unwrap();
     let endpoints = server.endpoints();
     assert_eq!(endpoints.len(), 3, "{endpoints:?}");
     // The default version is not written out; the port is the one bound.
@@ -69,7 +71,7 @@ fn a_poa_reference_has_a_corbaloc_that_reaches_it() {
         .listen(format!("uiop://{path}"))
         .build()
         .expect("server ORB");
-    let obj = server.activate(Arc::new(Echo));
+    let obj = server.activate(Arc::new(Echo)).unwrap();
     let url = obj.corbaloc().expect("a corbaloc URL");
     // The POA gives the same URL for the object's id.
     let root = server.root_poa();

@@ -110,7 +110,9 @@ fn server(strategy: ServerStrategy) -> (Orb, Arc<Counts>, String, String) {
         .build()
         .unwrap();
     let counts = Arc::new(Counts::default());
-    let obj = server.activate_with_key(&b"Meter"[..], Arc::new(Meter(Arc::clone(&counts))));
+    let obj = server
+        .activate_with_key(&b"Meter"[..], Arc::new(Meter(Arc::clone(&counts))))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     (server, counts, path, ior)
 }

@@ -20,12 +20,15 @@ const CALLS: u64 = 2000;
 #[test]
 fn a_call_through_a_remembered_forward_allocates_nothing_and_locks_nothing() {
     let target = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let cubit =
-        target.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let cubit = target
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let forwarder = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
     let reference = target.object_to_string(&cubit).unwrap();
     let to = forwarder.string_to_object(&reference).unwrap();
-    let moved = forwarder.forward(&b"Moved"[..], to.target().reference().unwrap().clone());
+    let moved = forwarder
+        .forward(&b"Moved"[..], to.target().reference().unwrap().clone())
+        .unwrap();
     let client = Orb::builder()
         .round_trip_timeout(Duration::from_secs(10))
         .build()

@@ -90,8 +90,9 @@ fn check(strategy: ServerStrategy) {
         .memory_budget(BUDGET)
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
@@ -133,9 +134,9 @@ fn check(strategy: ServerStrategy) {
         "{strategy}: {grew} octets allocated for a budget of {BUDGET}"
     );
     assert!(
-        eventually(TIMEOUT, || server.buffered_bytes() == 0),
+        eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
         "{strategy}: the server still holds {} octets",
-        server.buffered_bytes()
+        server.stats().buffered_bytes
     );
     for i in 2..5 {
         assert_eq!(cubit.cube_long(i).unwrap(), i * i * i, "{strategy}");
@@ -147,9 +148,9 @@ fn check(strategy: ServerStrategy) {
         assert!(got[..] == cubed[..], "{strategy}");
     }
     assert!(
-        eventually(TIMEOUT, || server.buffered_bytes() == 0),
+        eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
         "{strategy}: the server still holds {} octets",
-        server.buffered_bytes()
+        server.stats().buffered_bytes
     );
     server.shutdown();
 }

@@ -93,7 +93,7 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         .listen(format!("uiop://{}", path.display()))
         .build()
         .unwrap();
-    let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+    let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo)).unwrap();
     let ior = orb.object_to_string(&obj).unwrap();
     let _ = eventually(SETTLE, || asleep("rtorb-acceptor", 2));
 
@@ -176,7 +176,7 @@ fn idle_event_loops_sleep_until_input_or_shutdown() {
             .server_threads(3)
             .build()
             .unwrap();
-        let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo));
+        let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo)).unwrap();
         let ior = orb.object_to_string(&obj).unwrap();
         let client = Orb::builder().build().unwrap();
         let target = client.string_to_object(&ior).unwrap();

@@ -31,7 +31,9 @@ fn server(strategy: ServerStrategy) -> Orb {
         .incomplete_message_timeout(INCOMPLETE)
         .build()
         .unwrap();
-    server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     server
 }
 

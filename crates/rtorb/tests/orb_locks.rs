@@ -85,7 +85,9 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
     ] {
         let server = Orb::builder().listen(endpoint.clone()).build().unwrap();
         let counting = Counting::new();
-        let obj = server.activate_with_key(&b"Cubit"[..], counting.clone());
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], counting.clone())
+            .unwrap();
         let ior = server.object_to_string(&obj).expect("a reference");
         let client = Orb::builder().build().unwrap();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();

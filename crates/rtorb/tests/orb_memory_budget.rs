@@ -48,8 +48,9 @@ fn fixture(strategy: ServerStrategy, budget: usize, max_output: usize) -> Fixtur
         .memory_budget(budget)
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
@@ -88,10 +89,10 @@ impl Fixture {
     /// Waits until the server holds nothing against its budget.
     fn holds_nothing(&self) {
         assert!(
-            eventually(TIMEOUT, || self.server.buffered_bytes() == 0),
+            eventually(TIMEOUT, || self.server.stats().buffered_bytes == 0),
             "{}: the server still holds {} octets",
             self.what,
-            self.server.buffered_bytes()
+            self.server.stats().buffered_bytes
         );
     }
 }
@@ -223,17 +224,17 @@ fn requests_announcing_more_than_the_budget_get_no_memory_and_are_closed() {
         first.write_all(&start).unwrap();
         let held = 12 + 3 * 1024 * 1024;
         assert!(
-            eventually(TIMEOUT, || f.server.buffered_bytes() == held),
+            eventually(TIMEOUT, || f.server.stats().buffered_bytes == held),
             "{}: holds {}",
             f.what,
-            f.server.buffered_bytes()
+            f.server.stats().buffered_bytes
         );
         let mut second = f.raw();
         let mut start = giop_header(2, 0x01, 0, 2 * 1024 * 1024);
         start.extend_from_slice(&8u32.to_le_bytes());
         second.write_all(&start).unwrap();
         assert_refused(&frames_until_closed(&mut second, &f.what), 8, &f.what);
-        assert_eq!(f.server.buffered_bytes(), held, "{}", f.what);
+        assert_eq!(f.server.stats().buffered_bytes, held, "{}", f.what);
         f.served(2);
         drop(first);
         f.holds_nothing();
@@ -267,14 +268,18 @@ fn a_client_that_never_reads_its_replies_is_held_within_the_budget() {
         // more than the budget and one reply.
         let mut peak = 0;
         let reached = eventually(TIMEOUT, || {
-            let now = f.server.buffered_bytes();
+            let now = f.server.stats().buffered_bytes;
             peak = peak.max(now);
             assert!(now <= BUDGET + SLACK, "{}: holds {now}", f.what);
             strategy == ServerStrategy::ThreadPerConnection || now >= BUDGET
         });
         assert!(reached, "{}: never back-pressured (peak {peak})", f.what);
         f.served(3);
-        assert!(f.server.buffered_bytes() <= BUDGET + SLACK, "{}", f.what);
+        assert!(
+            f.server.stats().buffered_bytes <= BUDGET + SLACK,
+            "{}",
+            f.what
+        );
         // Now the client reads: every reply arrives, in order.
         let mut raw = raw;
         for id in 0..REQUESTS {
@@ -402,7 +407,8 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
             ended: AtomicUsize::new(0),
         });
         f.server
-            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+            .unwrap();
         // Should an assertion fail, the upcalls end and the server shuts
         // down rather than wait for each.
         let _release = Release(Arc::clone(&holder));
@@ -423,7 +429,7 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
         });
         let mut peak = 0;
         let filled = eventually(TIMEOUT, || {
-            let now = f.server.buffered_bytes();
+            let now = f.server.stats().buffered_bytes;
             peak = peak.max(now);
             assert!(now <= BUDGET, "{}: holds {now}", f.what);
             now + 2 * PADDING > BUDGET

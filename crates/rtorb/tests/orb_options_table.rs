@@ -1,90 +1,83 @@
-//! The README's table of ORB options is `rtorb::orb::options::ORB_OPTIONS`,
-//! row for row, so that neither can change without the other: every
-//! option the parser accepts is in the table (the parser accepts the
-//! table's names only), and every row of the table is an option.
+//! The table of ORB options in the documentation is what
+//! `rtorb::orb::options::markdown_table()` makes of
+//! `rtorb::orb::options::ORB_OPTIONS`, row for row, so that neither can
+//! change without the other: every option the parser accepts is in the
+//! table (the parser accepts the table's names only), and every row of
+//! the table is an option.
 //!
-//! `RTORB_BLESS=1 cargo test -p rtorb --test orb_options_table` writes the
-//! table into the README after a change of `ORB_OPTIONS`.
+//! The table sits between two marker comments in the README (or, should
+//! it move, in a chapter of `docs/`). After a change of the table,
+//! `RTORB_BLESS=1 cargo test -p rtorb --test orb_options_table` writes it
+//! there.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rtorb::orb::OrbConfig;
-use rtorb::orb::options::{ORB_OPTIONS, OrbOption};
+use rtorb::orb::options::{ORB_OPTIONS, markdown_table};
 
 const BEGIN: &str =
     "<!-- The rows below are rtorb::orb::options::ORB_OPTIONS (tests/orb_options_table.rs). -->";
 const END: &str = "<!-- End of the table of ORB options. -->";
 
-fn readme() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md")
+const REGENERATE: &str = "RTORB_BLESS=1 cargo test -p rtorb --test orb_options_table";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// `text` in code quotes, unless it is `none` or already quoted.
-fn code(text: &str) -> String {
-    if text == "none" || text.contains('`') {
-        text.to_owned()
-    } else {
-        format!("`{text}`")
+/// The README and the Markdown files of `docs/`, and below.
+fn documents() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                out.push(path);
+            }
+        }
     }
-}
-
-fn row(o: &OrbOption) -> String {
-    let cell = |v: Option<&str>, f: fn(&str) -> String| v.map_or_else(|| "—".to_owned(), f);
-    let aliases = if o.aliases.is_empty() {
-        "—".to_owned()
-    } else {
-        o.aliases
-            .iter()
-            .map(|a| format!("`-ORB{a}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "| `-ORB{}` | {} | {} | {} | {} | {} | {} |",
-        o.name,
-        aliases,
-        cell(o.builder, |b| format!("`{b}`")),
-        cell(o.policy, |p| format!("`{p}`")),
-        cell(o.omniorb, str::to_owned),
-        o.values,
-        code(o.default),
-    )
-}
-
-fn table() -> String {
-    let mut t = String::from(
-        "| option (file key: the same without `-ORB`) | also accepted | `OrbBuilder` | policy | omniORB | value | default |\n\
-         | --- | --- | --- | --- | --- | --- | --- |\n",
-    );
-    for o in ORB_OPTIONS {
-        t.push_str(&row(o));
-        t.push('\n');
-    }
-    t
+    let mut out = vec![root().join("README.md")];
+    walk(&root().join("docs"), &mut out);
+    out
 }
 
 #[test]
-fn the_readme_table_is_the_table_of_options() {
-    let path = readme();
-    let text = std::fs::read_to_string(&path).unwrap();
-    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+fn the_documented_table_is_the_table_of_options() {
+    let holding: Vec<(PathBuf, String)> = documents()
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            text.contains(BEGIN).then_some((p, text))
+        })
+        .collect();
+    let [(path, text)] = &holding[..] else {
         panic!(
-            "{} has no table of ORB options between {BEGIN} and {END}",
-            path.display()
+            "the table of ORB options must be in exactly one of the README and docs/, \
+             between {BEGIN} and {END}; it is in {:?}",
+            holding.iter().map(|(p, _)| p).collect::<Vec<_>>()
         );
     };
+    let (Some(b), Some(e)) = (text.find(BEGIN), text.find(END)) else {
+        panic!("{} has {BEGIN} but not {END}", path.display());
+    };
     let start = b + BEGIN.len() + 1;
-    let want = table();
+    assert!(start <= e, "{}: {END} before {BEGIN}", path.display());
+    let want = markdown_table();
     if std::env::var_os("RTORB_BLESS").is_some() {
         let blessed = format!("{}{want}{}", &text[..start], &text[e..]);
-        std::fs::write(&path, blessed).unwrap();
+        std::fs::write(path, blessed).unwrap();
         return;
     }
     let have = &text[start..e];
     assert!(
         have == want,
-        "the README's table of ORB options differs from ORB_OPTIONS (RTORB_BLESS=1 rewrites it):\n\
-         have:\n{have}\nwant:\n{want}"
+        "the table of ORB options in {} is not the one rtorb::orb::options::markdown_table() \
+         makes of ORB_OPTIONS; `{REGENERATE}` writes it there.\nhave:\n{have}\nwant:\n{want}",
+        path.display()
     );
 }
 

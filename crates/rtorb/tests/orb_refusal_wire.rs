@@ -104,7 +104,9 @@ fn giop_1_0_and_1_1_requests_over_the_budget_or_the_largest_message_get_their_ex
             .memory_budget(BUDGET)
             .build()
             .unwrap();
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        server
+            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let address = iiop_address(&server);
         let cases = [
             (
@@ -142,9 +144,9 @@ fn giop_1_0_and_1_1_requests_over_the_budget_or_the_largest_message_get_their_ex
             }
         }
         assert!(
-            eventually(TIMEOUT, || server.buffered_bytes() == 0),
+            eventually(TIMEOUT, || server.stats().buffered_bytes == 0),
             "{strategy}: the server still holds {} octets",
-            server.buffered_bytes()
+            server.stats().buffered_bytes
         );
         server.shutdown();
     }

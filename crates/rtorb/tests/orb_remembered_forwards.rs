@@ -101,7 +101,7 @@ fn forwarding_poa(orb: &Orb, locator: bool) -> (Poa, Arc<Forwarder>) {
 /// names it.
 fn target(forwarder_orb: &Orb, tag: u32) -> (Orb, Object) {
     let orb = server();
-    let object = orb.activate(tagged(tag));
+    let object = orb.activate(tagged(tag)).unwrap();
     let named = remote(&orb, forwarder_orb, &object);
     (orb, named)
 }
@@ -137,7 +137,9 @@ fn calls_through_a_forwarded_reference_ask_the_servant_manager_once() {
 fn a_forward_key_is_followed_once_per_reference() {
     let forwarding = server();
     let (_b, at_b) = target(&forwarding, 3);
-    let moved = forwarding.forward(&b"Moved"[..], at_b.target().reference().unwrap().clone());
+    let moved = forwarding
+        .forward(&b"Moved"[..], at_b.target().reference().unwrap().clone())
+        .unwrap();
     let c = client();
     let obj = remote(&forwarding, &c, &moved);
     let original = c.object_to_string(&obj).unwrap();
@@ -255,7 +257,7 @@ fn forwarding_for_good(to: &Object) -> (String, Arc<AtomicU32>) {
 fn a_permanent_forward_replaces_the_original() {
     let c = client();
     let b = server();
-    let at_b = b.activate(tagged(9));
+    let at_b = b.activate(tagged(9)).unwrap();
     let (address, asked) = forwarding_for_good(&remote(&b, &c, &at_b));
     let obj = c
         .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Old"))
@@ -288,8 +290,9 @@ fn collocated_calls_remember_forwards_too() {
     for locator in [false, true] {
         let orb = server();
         let (poa, forwarder) = forwarding_poa(&orb, locator);
-        let first =
-            orb.activate_with_key(&b"First"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        let first = orb
+            .activate_with_key(&b"First"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         *forwarder.to.lock().unwrap() = Some(first.clone());
         let original = poa.create_reference_with_id(b"moved", CUBIT_ID).unwrap();
         // Through a stub (the servant called directly) and untyped (the
@@ -306,10 +309,12 @@ fn collocated_calls_remember_forwards_too() {
         assert_eq!(forwarder.asked(), 2, "locator: {locator}");
 
         // The target deactivated: back to the original, forwarded afresh.
-        let second = orb.activate_with_key(
-            &b"Second"[..],
-            Arc::new(CubitSkeleton(CubitImpl::default())),
-        );
+        let second = orb
+            .activate_with_key(
+                &b"Second"[..],
+                Arc::new(CubitSkeleton(CubitImpl::default())),
+            )
+            .unwrap();
         *forwarder.to.lock().unwrap() = Some(second);
         assert!(orb.deactivate(b"First"));
         assert_eq!(stub.cube_long(2).unwrap(), 8, "locator: {locator}");
@@ -327,7 +332,9 @@ fn a_remote_reference_forwarded_to_an_object_of_the_calling_orb_remembers_it() {
     let (poa, forwarder) = forwarding_poa(&forwarding, true);
     // The client serves the object the forward names.
     let c = server();
-    let here = c.activate_with_key(&b"Here"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let here = c
+        .activate_with_key(&b"Here"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     *forwarder.to.lock().unwrap() = Some(remote(&c, &forwarding, &here));
     let original = poa.create_reference_with_id(b"moved", CUBIT_ID).unwrap();
     let stub: Cubit = remote(&forwarding, &c, &original).unchecked_narrow();

@@ -51,8 +51,9 @@ fn idle_connections_are_closed_with_close_connection_and_busy_ones_kept() {
             .server_idle_timeout(IDLE)
             .build()
             .unwrap();
-        let obj =
-            server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let ior = server.object_to_string(&obj).unwrap();
 
         // A client whose calls keep coming, for many times the timeout.
@@ -63,7 +64,7 @@ fn idle_connections_are_closed_with_close_connection_and_busy_ones_kept() {
             assert_eq!(cubit.cube_long(3), Ok(27), "{what}");
         }
         assert_eq!(
-            server.server_connections(),
+            server.stats().server_connections,
             1,
             "{what}: the busy client's connection was replaced"
         );

@@ -41,8 +41,9 @@ fn server(strategy: ServerStrategy) -> (Orb, String, String) {
         .incomplete_message_timeout(Duration::from_secs(600))
         .build()
         .unwrap();
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let ior = server.object_to_string(&obj).unwrap();
     let address = iiop_address(&server);
     (server, ior, address)
@@ -190,9 +191,9 @@ fn clients_keep_their_connections_while_an_attacker_holds_the_cap() {
             })
             .collect();
         assert!(
-            eventually(TIMEOUT, || server.server_connections() == CAP),
+            eventually(TIMEOUT, || server.stats().server_connections == CAP),
             "{what}: {} connections, not {CAP}",
-            server.server_connections()
+            server.stats().server_connections
         );
         for round in 0..ROUNDS {
             // One more: the server sheds one of the attacker's.
@@ -216,7 +217,7 @@ fn clients_keep_their_connections_while_an_attacker_holds_the_cap() {
             caller.progresses(&what);
         }
         let client = caller.finish();
-        assert!(server.server_connections() <= CAP, "{what}");
+        assert!(server.stats().server_connections <= CAP, "{what}");
         client.shutdown();
         server.shutdown();
     }
@@ -242,7 +243,7 @@ fn a_client_shed_as_it_calls_sends_its_requests_again() {
                 let mut r = RawClient::connect(&address);
                 r.call_then(&giop_header(2, 1, 0, 64)).unwrap();
                 assert!(
-                    eventually(TIMEOUT, || server.server_connections() == i + 1),
+                    eventually(TIMEOUT, || server.stats().server_connections == i + 1),
                     "{what}"
                 );
                 r.stream

@@ -81,7 +81,9 @@ fn serve_when_asked() {
     let holder = Arc::new(Holder {
         released: Latch::new(1),
     });
-    let obj = orb.activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+    let obj = orb
+        .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+        .unwrap();
     println!("{PREFIX}{}", orb.object_to_string(&obj).unwrap());
     for line in std::io::stdin().lock().lines() {
         if line.unwrap().trim() == "release" {
@@ -199,7 +201,11 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
                 "{strategy}: the second SYNC_WITH_SERVER oneway waited for the first upcall: {e}"
             )
         });
-    assert_eq!(client.idle_connections(), 1, "both on one connection");
+    assert_eq!(
+        client.stats().idle_client_connections,
+        1,
+        "both on one connection"
+    );
     assert!(
         server.reports.try_recv().is_err(),
         "{strategy}: nothing ends before the release"
@@ -275,7 +281,7 @@ fn other_sync_scopes_run_in_order_behind_a_deferred_upcall() {
         obj.invoke_oneway_with("hold", SyncScope::WithTransport, |e| n.encode(e))
             .unwrap();
     }
-    assert_eq!(client.idle_connections(), 1, "one connection");
+    assert_eq!(client.stats().idle_client_connections, 1, "one connection");
     server.release();
     let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(

@@ -95,7 +95,8 @@ fn acknowledged_on_receipt(strategy: ServerStrategy) {
         released: Latch::new(1),
         reports: Mutex::new(send),
     });
-    orb.activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>);
+    orb.activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+        .unwrap();
     let mut stream = TcpStream::connect(iiop_address(&orb)).unwrap();
     stream.set_read_timeout(Some(TIMEOUT)).unwrap();
 

@@ -33,7 +33,9 @@ fn allocs_per_call(f: impl FnMut()) -> (f64, f64) {
 fn allocations_per_cube_long_on_poa_objects() {
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
     let root = server.root_poa();
-    let system_id = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
+    let system_id = server
+        .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let users = root
         .create_poa(
             "users",

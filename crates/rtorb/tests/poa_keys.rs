@@ -25,11 +25,11 @@ fn object_slot(key: &[u8]) -> (u32, u32) {
 fn a_reused_slot_does_not_reach_the_new_servant_through_an_old_key() {
     let orb = server();
     let c = client();
-    let old = orb.activate(tagged(1));
+    let old = orb.activate(tagged(1)).unwrap();
     let old_remote = remote(&orb, &c, &old);
     assert_eq!(who(&old_remote).unwrap(), 1);
     assert!(orb.deactivate(old.target().object_key()));
-    let new = orb.activate(tagged(2));
+    let new = orb.activate(tagged(2)).unwrap();
     let (old_slot, old_gen) = object_slot(old.target().object_key());
     let (new_slot, new_gen) = object_slot(new.target().object_key());
     assert_eq!(old_slot, new_slot, "the slot is reused");
@@ -80,12 +80,14 @@ fn a_destroyed_poa_does_not_serve_its_keys_even_when_made_again() {
 fn a_transient_key_of_an_earlier_orb_on_the_same_endpoint_is_not_served() {
     let endpoint = format!("iiop://127.0.0.1:{}", free_port());
     let first = Orb::builder().listen(endpoint.as_str()).build().unwrap();
-    let old = first.object_to_string(&first.activate(tagged(1))).unwrap();
+    let old = first
+        .object_to_string(&first.activate(tagged(1)).unwrap())
+        .unwrap();
     first.shutdown();
     drop(first);
     let second = Orb::builder().listen(endpoint.as_str()).build().unwrap();
     // The same POA slot, object slot and generation as before.
-    let new = second.activate(tagged(2));
+    let new = second.activate(tagged(2)).unwrap();
     let c = client();
     let old = c.string_to_object(&old).unwrap();
     assert_eq!(
@@ -102,23 +104,25 @@ fn a_transient_key_of_an_earlier_orb_on_the_same_endpoint_is_not_served() {
 fn plain_keys_come_first_and_corbaloc_reaches_them() {
     let orb = server();
     let c = client();
-    orb.activate_with_key(&b"Tagged"[..], tagged(10));
+    orb.activate_with_key(&b"Tagged"[..], tagged(10)).unwrap();
     let addr = rtorb_test_support::net::iiop_address(&orb);
     let by_url = c
         .string_to_object(&format!("corbaloc::1.2@{addr}/Tagged"))
         .unwrap();
     assert_eq!(who(&by_url).unwrap(), 10);
     // A POA object, then a plain key equal to its key: the plain key wins.
-    let poa_obj = orb.activate(tagged(11));
+    let poa_obj = orb.activate(tagged(11)).unwrap();
     let r = remote(&orb, &c, &poa_obj);
     assert_eq!(who(&r).unwrap(), 11);
     let key: Bytes = poa_obj.target().object_key().clone();
-    orb.activate_with_key(key.clone(), tagged(12));
+    orb.activate_with_key(key.clone(), tagged(12)).unwrap();
     assert_eq!(who(&r).unwrap(), 12);
     assert!(orb.deactivate(&key));
     assert_eq!(who(&r).unwrap(), 11);
     // A forwarded plain key still forwards.
-    let fwd = orb.forward(&b"Moved"[..], rtorb::runtime::object_reference(&poa_obj));
+    let fwd = orb
+        .forward(&b"Moved"[..], rtorb::runtime::object_reference(&poa_obj))
+        .unwrap();
     assert_eq!(who(&remote(&orb, &c, &fwd)).unwrap(), 11);
     assert_eq!(who(&fwd).unwrap(), 11, "collocated, following the forward");
 }
@@ -127,7 +131,7 @@ fn plain_keys_come_first_and_corbaloc_reaches_them() {
 fn keys_that_are_not_poa_keys_or_are_cut_short_are_object_not_exist() {
     let orb = server();
     let c = client();
-    let good = orb.activate(tagged(1));
+    let good = orb.activate(tagged(1)).unwrap();
     let key = good.target().object_key().clone();
     let reference = |k: &[u8]| {
         let r = orb.reference(TAGGED_ID, &Bytes::copy_from_slice(k));
@@ -155,7 +159,12 @@ fn a_transient_key_naming_a_persistent_poas_slot_is_object_not_exist() {
     let orb = server();
     let c = client();
     let root = orb.root_poa();
-    let transient_key = orb.activate(tagged(1)).target().object_key().clone();
+    let transient_key = orb
+        .activate(tagged(1))
+        .unwrap()
+        .target()
+        .object_key()
+        .clone();
     let persistent = root
         .create_poa(
             "p",
@@ -215,8 +224,8 @@ fn locate_requests_answer_for_poa_keys() {
     use rtorb_giop::message::LocateStatus;
     let orb = server();
     let root = orb.root_poa();
-    let live = orb.activate(tagged(1));
-    let dead = orb.activate(tagged(2));
+    let live = orb.activate(tagged(1)).unwrap();
+    let dead = orb.activate(tagged(2)).unwrap();
     assert!(orb.deactivate(dead.target().object_key()));
     let user = root
         .create_poa(

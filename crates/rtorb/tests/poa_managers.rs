@@ -112,7 +112,7 @@ fn an_inactive_manager_gives_obj_adapter_for_good() {
     );
     assert_eq!(manager.get_state(), State::Inactive);
     // Other managers are not affected.
-    let other = orb.activate(tagged(2));
+    let other = orb.activate(tagged(2)).unwrap();
     assert_eq!(who(&remote(&orb, &c, &other)).unwrap(), 2);
 }
 
@@ -188,7 +188,7 @@ fn waiting_for_completion_inside_a_request_is_bad_inv_order() {
     let manager = Arc::new(OnceLock::new());
     let root = orb.root_poa();
     let _ = manager.set(root.the_poa_manager());
-    let obj = orb.activate(Arc::new(Waiter(manager.clone())));
+    let obj = orb.activate(Arc::new(Waiter(manager.clone()))).unwrap();
     assert_eq!(
         who(&remote(&orb, &c, &obj)).unwrap(),
         BAD_INV_ORDER_WOULD_DEADLOCK
@@ -214,6 +214,10 @@ fn collocated_calls_honour_the_manager() {
         who(&obj).unwrap_err().kind(),
         Some(SystemExceptionKind::Transient)
     );
-    assert_eq!(orb.idle_connections(), 0, "no connection was opened");
-    assert!(orb.collocation_stats().marshaled_calls >= 1);
+    assert_eq!(
+        orb.stats().idle_client_connections,
+        0,
+        "no connection was opened"
+    );
+    assert!(orb.stats().collocation.marshaled_calls >= 1);
 }

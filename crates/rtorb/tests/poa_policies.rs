@@ -39,7 +39,7 @@ fn the_root_poa_is_an_initial_reference_with_the_root_policies() {
     let obj = orb.resolve_initial_references("RootPOA").unwrap();
     let narrowed = Poa::narrow(&obj).expect("a POA");
     assert_eq!(narrowed, root);
-    assert!(Poa::narrow(&orb.activate(tagged(1))).is_none());
+    assert!(Poa::narrow(&orb.activate(tagged(1)).unwrap()).is_none());
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn a_default_servant_serves_every_id() {
 #[test]
 fn orb_activate_serves_on_the_root_poa_and_deactivate_ends_it() {
     let orb = server();
-    let obj = orb.activate(tagged(4));
+    let obj = orb.activate(tagged(4)).unwrap();
     let root = orb.root_poa();
     assert_eq!(root.the_poa_manager().get_state(), State::Active);
     let id = root.reference_to_id(&obj).unwrap();
@@ -371,8 +371,8 @@ fn orb_activate_serves_on_the_root_poa_and_deactivate_ends_it() {
     assert!(!orb.deactivate(obj.target().object_key()));
     // The same servant twice: one object (UNIQUE_ID), one reference.
     let s = tagged(5);
-    let first = orb.activate(s.clone());
-    let second = orb.activate(s);
+    let first = orb.activate(s.clone()).unwrap();
+    let second = orb.activate(s).unwrap();
     assert_eq!(first.target().object_key(), second.target().object_key());
     assert_eq!(who(&second).unwrap(), 5);
 }
@@ -382,7 +382,7 @@ fn orb_activate_leaves_a_manager_the_application_set() {
     let orb = server();
     let root = orb.root_poa();
     root.the_poa_manager().discard_requests(false).unwrap();
-    let obj = orb.activate(tagged(1));
+    let obj = orb.activate(tagged(1)).unwrap();
     assert_eq!(root.the_poa_manager().get_state(), State::Discarding);
     assert_eq!(
         who(&obj).unwrap_err().kind(),

@@ -98,7 +98,7 @@ fn world() -> World {
     }
     doomed.destroy(false, true).unwrap();
     let t = next();
-    orb.activate_with_key(&b"Plain"[..], tagged(t));
+    orb.activate_with_key(&b"Plain"[..], tagged(t)).unwrap();
     live.insert(b"Plain".to_vec(), t);
     manager.activate().unwrap();
     World { orb, live, stale }

@@ -176,7 +176,7 @@ fn a_forward_request_from_incarnate_forwards_the_client() {
     let orb = server();
     let c = client();
     let (poa, activator) = activator_poa(&orb, "forwarding", true);
-    let elsewhere = orb.activate(tagged(42));
+    let elsewhere = orb.activate(tagged(42)).unwrap();
     *activator.forward.lock().unwrap() = Some((b"moved".to_vec(), elsewhere));
     let obj = remote(
         &orb,
@@ -468,7 +468,7 @@ fn a_locate_request_goes_through_the_activator_and_the_manager() {
     );
 
     // Forwarded by the activator: the locate follows the forward.
-    let elsewhere = orb.activate(tagged(42));
+    let elsewhere = orb.activate(tagged(42)).unwrap();
     *activator.forward.lock().unwrap() = Some((b"moved".to_vec(), elsewhere));
     let moved = remote(
         &orb,

@@ -240,11 +240,13 @@ fn waiting_for_completion_inside_a_request_of_another_orb_waits() {
             .unwrap();
         let their_manager = theirs.the_poa_manager();
         their_manager.activate().unwrap();
-        let obj = orb.activate(Arc::new(Waiter {
-            wait,
-            mine: OnceLock::new(),
-            other: Some((theirs.clone(), their_manager.clone())),
-        }));
+        let obj = orb
+            .activate(Arc::new(Waiter {
+                wait,
+                mine: OnceLock::new(),
+                other: Some((theirs.clone(), their_manager.clone())),
+            }))
+            .unwrap();
         assert_eq!(who(&remote(&orb, &c, &obj)).unwrap(), 0, "{wait:?}");
         match wait {
             Wait::Hold => assert_eq!(their_manager.get_state(), State::Holding),

@@ -50,8 +50,7 @@ impl Server {
     fn from_options(args: &[&str]) -> Server {
         let mut config = OrbConfig::default();
         config.apply_args(args.iter().copied()).unwrap();
-        let orb = Orb::builder()
-            .config(config)
+        let orb = Orb::builder_with(config)
             .listen("iiop://127.0.0.1:0")
             .sched_policy(SchedPolicy::Other)
             .build()

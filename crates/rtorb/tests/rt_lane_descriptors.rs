@@ -49,7 +49,7 @@ fn server(strategy: ServerStrategy) -> Orb {
         .max_connections(CAP)
         .build()
         .unwrap();
-    assert_eq!(server.max_server_connections(), CAP);
+    assert_eq!(server.stats().max_server_connections, CAP);
     server
 }
 
@@ -73,7 +73,7 @@ impl Flood {
         for i in 0..count {
             for target in targets {
                 self.connections.push((flood_connection(target, i), false));
-                self.most = self.most.max(server.total_server_connections());
+                self.most = self.most.max(server.stats().total_server_connections);
             }
         }
     }
@@ -88,7 +88,7 @@ impl Flood {
     /// own thread closes, has counted itself out.
     fn settle(&mut self, server: &Orb, strict: bool) -> usize {
         let settled = eventually(TIMEOUT, || {
-            let open = server.total_server_connections();
+            let open = server.stats().total_server_connections;
             self.most = self.most.max(open);
             for (s, closed) in self.connections.iter_mut().filter(|(_, c)| !*c) {
                 *closed = closed_by_server(s);
@@ -96,7 +96,7 @@ impl Flood {
             let closed = self.connections.iter().filter(|(_, c)| *c).count();
             closed + open >= self.connections.len()
         });
-        let open = server.total_server_connections();
+        let open = server.stats().total_server_connections;
         assert!(settled, "the floods were not all taken: {open} open");
         self.most = self.most.max(open);
         assert!(
@@ -121,7 +121,7 @@ fn high_lane_served(server: &Orb, lanes: &TwoLanes) {
     for i in 0..20 {
         assert_eq!(late.cube_long(i).ok(), Some(i * i * i), "call {i}");
     }
-    let open = server.total_server_connections();
+    let open = server.stats().total_server_connections;
     assert!(open <= CAP, "{open} server connections open, over the cap");
     let now = lane_stats(server, lanes.high_lane()).connections;
     assert_eq!(now, before + 1, "the client's connection in the high lane");
@@ -146,7 +146,7 @@ fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_t
     // its own connections.
     let low_lane = lane_stats(&server, lanes.low_lane()).connections;
     let high_lane = lane_stats(&server, lanes.high_lane()).connections;
-    let main = server.server_connections();
+    let main = server.stats().server_connections;
     assert_eq!(
         (low_lane + main, high_lane),
         (open, 0),
@@ -165,7 +165,7 @@ fn late_pool(strategy: ServerStrategy) {
     let mut flood = Flood::new();
     flood.open(&server, &main, FLOOD);
     assert!(
-        eventually(TIMEOUT, || server.total_server_connections() == CAP),
+        eventually(TIMEOUT, || server.stats().total_server_connections == CAP),
         "the endpoint alone holds the cap"
     );
     flood.settle(&server, strict);
@@ -180,10 +180,10 @@ fn late_pool(strategy: ServerStrategy) {
     // ones come.
     let left = CAP - 2 * (CAP / 6);
     let came_down = eventually(TIMEOUT, || {
-        let open = server.total_server_connections();
+        let open = server.stats().total_server_connections;
         open == left || (!strict && open < left)
     });
-    let open = server.total_server_connections();
+    let open = server.stats().total_server_connections;
     assert!(came_down, "{open}: the lanes' promises are taken");
     high_lane_served(&server, &lanes);
 }

@@ -226,9 +226,10 @@ fn a_low_lane_s_spent_budget_refuses_none_of_the_high_lane_s_requests() {
     let announced = u32::try_from(BUDGET - 4096).unwrap();
     hog.write_all(&announcing(announced)).unwrap();
     assert!(
-        eventually(TIMEOUT, || f.server.buffered_bytes() >= announced as usize),
+        eventually(TIMEOUT, || f.server.stats().buffered_bytes
+            >= announced as usize),
         "the flood's request is not charged: {}",
-        f.server.buffered_bytes()
+        f.server.stats().buffered_bytes
     );
     // The low lane has no room for a large request...
     let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
@@ -241,7 +242,7 @@ fn a_low_lane_s_spent_budget_refuses_none_of_the_high_lane_s_requests() {
     // ...and the high lane has all of its own.
     f.high_lane_served("with the low lane's budget spent");
     drop(hog);
-    assert!(eventually(TIMEOUT, || f.server.buffered_bytes() == 0));
+    assert!(eventually(TIMEOUT, || f.server.stats().buffered_bytes == 0));
 }
 
 #[test]
@@ -277,8 +278,8 @@ fn low_lane_clients_that_never_read_leave_the_high_lane_served() {
         .collect();
     // Replies queue up for the clients that do not read them until the
     // low lane's budget has no room for a large request.
-    let spent = eventually(TIMEOUT, || f.server.buffered_bytes() > BUDGET - LARGE);
-    let held = f.server.buffered_bytes();
+    let spent = eventually(TIMEOUT, || f.server.stats().buffered_bytes > BUDGET - LARGE);
+    let held = f.server.stats().buffered_bytes;
     if spent {
         f.high_lane_served("with unread replies on the low lane");
     }
@@ -287,5 +288,5 @@ fn low_lane_clients_that_never_read_leave_the_high_lane_served() {
         drop(a.join().unwrap());
     }
     assert!(spent, "the unread replies held {held} octets");
-    assert!(eventually(TIMEOUT, || f.server.buffered_bytes() == 0));
+    assert!(eventually(TIMEOUT, || f.server.stats().buffered_bytes == 0));
 }

@@ -447,7 +447,7 @@ fn lanes_come_from_orb_options() {
         &format!("{}:2:iiop://127.0.0.1:0", high().get()),
     ]);
     assert_eq!(config.lanes.len(), 2);
-    let orb = server(Orb::builder().config(config));
+    let orb = server(Orb::builder_with(config));
     let pools = orb.threadpools();
     assert_eq!(pools.len(), 1);
     let lanes = orb.lane_endpoints(pools[0]).unwrap();
@@ -468,13 +468,13 @@ fn lane_cpus_come_from_orb_options() {
         "-ORBLaneCpus",
         &format!("{}:{last}", high().get()),
     ]);
-    let orb = server(Orb::builder().config(config));
+    let orb = server(Orb::builder_with(config));
     assert_eq!(cpus_of(&probe_in_high_lane(&orb)), [last as u32]);
     orb.shutdown();
 
     // CPUs for a priority no lane has, and a malformed list: clear errors.
     let config = config_of(&["-ORBLane", "5:1", "-ORBLaneCpus", "6:0"]);
-    let e = Orb::builder().config(config).build().err().unwrap();
+    let e = Orb::builder_with(config).build().err().unwrap();
     assert!(e.to_string().contains("no -ORBLane has priority 6"), "{e}");
     let e = OrbConfig::default()
         .apply_args(["-ORBLaneCpus", "6:x"])

@@ -285,7 +285,7 @@ fn a_collocated_call_runs_at_the_declared_priority_or_the_caller_s() {
         .unwrap()
         .unwrap();
         assert_eq!(corba, expected, "{model:?}");
-        assert!(orb.collocation_stats().marshaled_calls + orb.collocation_stats().direct_calls > 0);
+        assert!(orb.stats().collocation.marshaled_calls + orb.stats().collocation.direct_calls > 0);
         orb.shutdown();
     }
 }

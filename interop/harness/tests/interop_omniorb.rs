@@ -372,10 +372,12 @@ fn rtorb_server_with(version: GiopVersion, fragment_size: Option<usize>) -> (Orb
         builder = builder.fragment_size(size);
     }
     let orb = builder.build().unwrap();
-    let obj = orb.activate_with_key(
-        &b"Tester"[..],
-        Arc::new(TesterSkeleton(TesterImpl::default())),
-    );
+    let obj = orb
+        .activate_with_key(
+            &b"Tester"[..],
+            Arc::new(TesterSkeleton(TesterImpl::default())),
+        )
+        .unwrap();
     (orb, Tester::unchecked_narrow(obj))
 }
 
@@ -828,7 +830,8 @@ fn rtorb_client_calls_every_operation_of_the_omniorb_server() {
                 .unwrap();
             let cb_servant = Arc::new(CallbackImpl::default());
             let cb = Callback::unchecked_narrow(
-                orb.activate(Arc::new(CallbackSkeleton(cb_servant.clone()))),
+                orb.activate(Arc::new(CallbackSkeleton(cb_servant.clone())))
+                    .unwrap(),
             );
             let target = if by_ior {
                 with_version(&reference, Version::new(1, version.minor()))
@@ -875,7 +878,8 @@ fn rtorb_fragments_cross_to_omniorb_both_ways() {
             .unwrap();
         let cb_servant = Arc::new(CallbackImpl::default());
         let cb = Callback::unchecked_narrow(
-            orb.activate(Arc::new(CallbackSkeleton(cb_servant.clone()))),
+            orb.activate(Arc::new(CallbackSkeleton(cb_servant.clone())))
+                .unwrap(),
         );
         let target = with_version(&reference, Version::new(1, version.minor()));
         let obj = orb.string_to_object(&target).unwrap();
@@ -942,7 +946,10 @@ fn omniorb_hands_back_rtorb_references_intact() {
         .unwrap()
         .unchecked_narrow();
     let cb_servant = Arc::new(CallbackImpl::default());
-    let cb = Callback::unchecked_narrow(orb.activate(Arc::new(CallbackSkeleton(cb_servant))));
+    let cb = Callback::unchecked_narrow(
+        orb.activate(Arc::new(CallbackSkeleton(cb_servant)))
+            .unwrap(),
+    );
     let mine = rtorb::runtime::object_reference(cb.as_object());
     let back = tester
         .echo_callback(&Some(cb.clone()))

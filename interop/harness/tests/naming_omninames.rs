@@ -160,7 +160,7 @@ fn client() -> Orb {
 fn cubit_server() -> (Orb, Arc<CubitSkeleton<CubitImpl>>, Object) {
     let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
     let skeleton = Arc::new(CubitSkeleton(CubitImpl::default()));
-    let object = server.activate(skeleton.clone());
+    let object = server.activate(skeleton.clone()).unwrap();
     (server, skeleton, object)
 }
 

@@ -69,7 +69,9 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
             let server = rtorb_server(strategy);
             let servant = CubitImpl::default();
             let shut_down = Arc::clone(&servant.shut_down);
-            server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+            server
+                .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)))
+                .unwrap();
             let target = format!(
                 "corbaloc::{}@{}/Cubit",
                 version.as_str(),
@@ -99,7 +101,9 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
 fn omniorb_client_calls_an_rtorb_server_through_its_ior() {
     for strategy in ServerStrategy::ALL {
         let server = rtorb_server(strategy);
-        let obj = server.activate(Arc::new(CubitSkeleton(CubitImpl::default())));
+        let obj = server
+            .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
+            .unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         run_omniorb_client(&[], &ior);
         server.shutdown();

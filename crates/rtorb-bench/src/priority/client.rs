@@ -101,8 +101,7 @@ pub(crate) fn run(plan: &ClientPlan) -> Result<ClientReport, String> {
     if let Some(other) = rest.first() {
         return Err(format!("{other}: only -ORB options may follow --"));
     }
-    let orb = Orb::builder()
-        .config(config)
+    let orb = Orb::builder_with(config)
         .build()
         .map_err(|e| e.to_string())?;
     let control = PriorityControl::new(

@@ -425,7 +425,8 @@ mod tests {
             .build()
             .unwrap();
         let main = port_of(&orb.endpoints()[0]);
-        orb.activate_with_key(&b"Here"[..], std::sync::Arc::new(Nothing));
+        orb.activate_with_key(&b"Here"[..], std::sync::Arc::new(Nothing))
+            .unwrap();
         let (at, key) = locate(&format!("corbaloc::1.2@127.0.0.1:{main}/Here")).unwrap();
         assert_eq!((at.port(), &key[..]), (main, &b"Here"[..]));
         assert!(locate(&format!("corbaloc::1.2@127.0.0.1:{main}/None")).is_err());

@@ -164,7 +164,7 @@ pub(crate) fn run(
         return Err(format!("{other}: only -ORB options may follow --"));
     }
     let listening = !config.listen.is_empty();
-    let mut builder = Orb::builder().config(config);
+    let mut builder = Orb::builder_with(config);
     if endpoints.is_empty() && !listening {
         builder = builder.listen("iiop://127.0.0.1:0");
     }
@@ -190,7 +190,8 @@ pub(crate) fn run(
         let skeleton = Arc::new(CubitSkeleton(servant));
         match configuration.declared(class)? {
             None => {
-                orb.activate_with_key(key.as_bytes(), skeleton);
+                orb.activate_with_key(key.as_bytes(), skeleton)
+                    .map_err(|e| format!("{key}: {e}"))?;
             }
             Some(p) => {
                 let model = PriorityModelPolicy::server_declared(p);

@@ -35,7 +35,7 @@ use super::client::ClientCore;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, UNKNOWN_SERVANT_PANICKED};
 
 /// What collocated calls did, counted by the ORB
-/// ([`super::Orb::collocation_stats`]).
+/// ([`OrbStats::collocation`](super::OrbStats::collocation)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CollocationStats {
     /// Calls that ran the servant directly through its servant trait.

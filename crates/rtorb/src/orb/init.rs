@@ -63,7 +63,7 @@ impl Orb {
         S: Into<String>,
     {
         let (config, rest) = OrbConfig::from_init_args(args, std::env::var_os(CONFIG_ENV))?;
-        Ok((Orb::builder().config(config).build()?, rest))
+        Ok((Orb::builder_with(config).build()?, rest))
     }
 
     /// `CORBA::ORB_init` on this process's command line
@@ -73,7 +73,7 @@ impl Orb {
     /// and are not `-ORB` options — the program's own, without its name.
     /// An argument that is not Unicode is an error. To adjust the
     /// configuration before the ORB is built, use [`OrbConfig::from_env`]
-    /// and [`OrbBuilder::config`](super::OrbBuilder::config).
+    /// and [`Orb::builder_with`].
     ///
     /// ```
     /// use rtorb::orb::Orb;
@@ -85,7 +85,7 @@ impl Orb {
     /// ```
     pub fn init_from_env() -> Result<(Orb, Vec<String>), OrbError> {
         let (config, rest) = OrbConfig::from_env()?;
-        Ok((Orb::builder().config(config).build()?, rest))
+        Ok((Orb::builder_with(config).build()?, rest))
     }
 }
 
@@ -108,12 +108,8 @@ fn command_line() -> Result<Vec<String>, OrbError> {
     std::env::args_os()
         .skip(1)
         .map(|a| {
-            a.into_string().map_err(|a| {
-                OrbError::Args(format!(
-                    "the argument {} is not Unicode",
-                    a.to_string_lossy()
-                ))
-            })
+            a.into_string()
+                .map_err(|a| OrbError::ArgumentNotUnicode(a.to_string_lossy().into_owned()))
         })
         .collect()
 }

@@ -22,7 +22,10 @@ use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
 /// Makes references to objects of this ORB.
 pub(crate) struct References {
     pub(crate) registry: ProtocolRegistry,
-    pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
+    /// The ORB's own endpoints, as published: set once it listens (when
+    /// it is built, or when it first serves objects if it was given no
+    /// endpoint); references made before have no profile of them.
+    pub(crate) endpoints: OnceLock<Vec<Box<dyn Endpoint>>>,
     /// The ORB's invoker (which holds the table: weak).
     pub(crate) invoker: Weak<dyn Invoker>,
     /// The code sets the profiles advertise.
@@ -43,7 +46,8 @@ impl References {
         object_key: &Bytes,
         extra: Option<&TaggedComponent>,
     ) -> ObjectReference {
-        self.reference_on(&self.endpoints, type_id, object_key, extra)
+        let endpoints = self.endpoints.get().map_or(&[][..], Vec::as_slice);
+        self.reference_on(endpoints, type_id, object_key, extra)
     }
 
     /// A reference to `object_key` through `endpoints` (a lane's), whose

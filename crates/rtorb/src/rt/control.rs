@@ -44,16 +44,20 @@ pub enum WhenDenied {
     RunAtOther,
 }
 
-impl FromStr for WhenDenied {
-    type Err = String;
+/// A name that is not a [`WhenDenied`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not what to do when real-time scheduling is denied (fail or other)")]
+pub struct UnknownWhenDenied(pub String);
 
-    fn from_str(s: &str) -> Result<WhenDenied, String> {
+impl FromStr for WhenDenied {
+    type Err = UnknownWhenDenied;
+
+    /// `fail` or `other` (`sched_other`, `run-at-other`), in any case.
+    fn from_str(s: &str) -> Result<WhenDenied, UnknownWhenDenied> {
         match s.trim().to_ascii_lowercase().as_str() {
             "fail" => Ok(WhenDenied::Fail),
             "other" | "sched_other" | "run-at-other" => Ok(WhenDenied::RunAtOther),
-            _ => Err(format!(
-                "{s:?} is not what to do when real-time scheduling is denied (fail or other)"
-            )),
+            _ => Err(UnknownWhenDenied(s.to_owned())),
         }
     }
 }

@@ -25,20 +25,23 @@ use std::sync::Arc;
 use super::native::{self, SchedPolicy};
 use super::priority::{NativePriority, Priority};
 
+/// A name that is not a [`SchedPolicy`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a scheduling policy (SCHED_FIFO, SCHED_RR or SCHED_OTHER)")]
+pub struct UnknownSchedPolicy(pub String);
+
 impl FromStr for SchedPolicy {
-    type Err = String;
+    type Err = UnknownSchedPolicy;
 
     /// `SCHED_FIFO`, `SCHED_RR` or `SCHED_OTHER`, in any case, with or
     /// without the `SCHED_` prefix (`fifo`, `rr`, `other`).
-    fn from_str(s: &str) -> Result<SchedPolicy, String> {
+    fn from_str(s: &str) -> Result<SchedPolicy, UnknownSchedPolicy> {
         let t = s.trim().to_ascii_lowercase();
         match t.strip_prefix("sched_").unwrap_or(&t) {
             "fifo" => Ok(SchedPolicy::Fifo),
             "rr" | "round-robin" => Ok(SchedPolicy::RoundRobin),
             "other" | "normal" => Ok(SchedPolicy::Other),
-            _ => Err(format!(
-                "{s:?} is not a scheduling policy (SCHED_FIFO, SCHED_RR or SCHED_OTHER)"
-            )),
+            _ => Err(UnknownSchedPolicy(s.to_owned())),
         }
     }
 }
@@ -281,17 +284,21 @@ impl fmt::Display for MappingKind {
     }
 }
 
-impl FromStr for MappingKind {
-    type Err = String;
+/// A name that is not a [`MappingKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a priority mapping (direct, linear or continuous)")]
+pub struct UnknownPriorityMapping(pub String);
 
-    fn from_str(s: &str) -> Result<MappingKind, String> {
+impl FromStr for MappingKind {
+    type Err = UnknownPriorityMapping;
+
+    /// `direct`, `linear` or `continuous`, in any case.
+    fn from_str(s: &str) -> Result<MappingKind, UnknownPriorityMapping> {
         match s.trim().to_ascii_lowercase().as_str() {
             "direct" => Ok(MappingKind::Direct),
             "linear" => Ok(MappingKind::Linear),
             "continuous" => Ok(MappingKind::Continuous),
-            _ => Err(format!(
-                "{s:?} is not a priority mapping (direct, linear or continuous)"
-            )),
+            _ => Err(UnknownPriorityMapping(s.to_owned())),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Real-time CORBA's priorities: CORBA priorities, the mappings onto this
 //! host's scheduling policies, the priority of the calling thread, a mutex
 //! with priority inheritance, a watchdog for real-time work, the CPUs
-//! a thread may run on, and the memory and timer habits of a real-time
-//! process.
+//! a thread may run on, and what a real-time process sets up for itself
+//! (memory locked, the CPUs' wake-up latency bounded).
 //!
 //! A [`Priority`] (`0..=32767`) is the same on every host and travels with
 //! requests; a [`PriorityControl`] maps it onto a [`SchedPolicy`]
@@ -36,20 +36,22 @@
 
 mod affinity;
 mod control;
-mod habits;
 mod mapping;
 mod mutex;
 mod native;
 mod policy;
 mod priority;
+mod realtime_process;
 mod threadpool;
 mod watchdog;
 
 pub use affinity::{AffinityError, available_cpus, set_thread_affinity, thread_affinity};
-pub use control::{Current, PriorityControl, SchedulingError, WhenDenied, thread_priority};
-pub use habits::{CPU_DMA_LATENCY, CpuLatencyBound, HabitError, lock_memory};
+pub use control::{
+    Current, PriorityControl, SchedulingError, UnknownWhenDenied, WhenDenied, thread_priority,
+};
 pub use mapping::{
     ContinuousMapping, DirectMapping, LinearMapping, MappingKind, NativeRange, PriorityMapping,
+    UnknownPriorityMapping, UnknownSchedPolicy,
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
 pub use native::SchedPolicy;
@@ -58,6 +60,7 @@ pub use policy::{
     priority_context,
 };
 pub use priority::{NativePriority, Priority, PriorityError};
+pub use realtime_process::{CPU_DMA_LATENCY, CpuLatencyBound, RealtimeProcessError, lock_memory};
 pub(crate) use threadpool::yes_or_no;
 pub use threadpool::{
     BadLane, BadLaneBuffering, BadLaneCpus, DEFAULT_DYNAMIC_THREAD_IDLE,

@@ -24,7 +24,7 @@
 //! does not allow buffering ([`ThreadpoolConfig::allow_request_buffering`]),
 //! is answered at once with `TRANSIENT` (minor `TRANSIENT_LANE_FULL`,
 //! `COMPLETED_NO`), and a oneway dropped and counted
-//! ([`crate::orb::Orb::lane_stats`]); the connection keeps serving. A lane
+//! ([`crate::orb::Orb::stats`]); the connection keeps serving. A lane
 //! never delays another: each has its own threads, reader, buffer and
 //! locks. A connection runs its requests one at a time, in order, so the
 //! requests a lane buffers are those of different connections (a client
@@ -213,7 +213,7 @@ impl LaneConfig {
 }
 
 /// What a lane has counted: its request buffering and its connections
-/// ([`crate::orb::Orb::lane_stats`]).
+/// ([`crate::orb::OrbStats::lanes`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LaneStats {
     /// Requests (and other messages) waiting for a thread of the lane now.
@@ -227,7 +227,7 @@ pub struct LaneStats {
     /// thread or of room in the buffer.
     pub dropped_oneways: u64,
     /// Connections open now on the lane's endpoints (the lane's count
-    /// against [`crate::orb::Orb::max_server_connections`]).
+    /// against [`crate::orb::OrbStats::max_server_connections`]).
     pub connections: usize,
 }
 

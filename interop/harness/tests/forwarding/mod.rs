@@ -51,7 +51,7 @@ pub fn forwarding_server(path: Path) -> (Orb, String) {
     let forwarder = match path {
         Path::PlainKey => {
             let reference = cubit.target().reference().expect("a reference").clone();
-            orb.forward(&b"Elsewhere"[..], reference)
+            orb.forward(&b"Elsewhere"[..], reference).unwrap()
         }
         Path::Activator => managed_poa(
             &orb,
@@ -80,7 +80,9 @@ pub fn server() -> (Orb, Object) {
         .listen("iiop://127.0.0.1:0")
         .build()
         .expect("server ORB");
-    let cubit = orb.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let cubit = orb
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     (orb, cubit)
 }
 

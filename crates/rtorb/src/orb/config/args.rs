@@ -1,48 +1,26 @@
 //! The `-ORB` command-line options: each read into its setting of an
-//! [`OrbConfig`].
+//! [`OrbConfig`] through its row of the table of options.
 
-use std::time::Duration;
-
-use rtorb_cdr::CodeSetId;
-
-use super::{ConnectionStrategy, OrbConfig};
+use super::OrbConfig;
+use super::error::{OptionError, OptionProblem};
 use crate::orb::OrbError;
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
+use crate::orb::options::{self, ApplyError};
 
 impl OrbConfig {
     /// Takes the `-ORB` options out of `args` into the configuration and
     /// returns the other arguments, in order.
     ///
-    /// The options, their other names (omniORB's among them), builder
-    /// methods, policies and defaults are the table
+    /// Every option is a row of the table
     /// [`ORB_OPTIONS`](crate::orb::options::ORB_OPTIONS), which the README
-    /// shows.
-    ///
-    /// Options (names in any case): `-ORBListenEndpoints E` (several
-    /// endpoints separated by `;` or spaces), `-ORBEndpoint E`,
-    /// `-ORBInitRef Name=URL`, `-ORBRoundTripTimeout MS` (0: none) and
-    /// `-ORBConnectTimeout MS` (milliseconds), and for the server
-    /// `-ORBServerStrategy reactive|thread-per-connection|leader-followers`,
-    /// `-ORBServerThreads N`, `-ORBMaxMessageSize OCTETS`,
-    /// `-ORBIncompleteMessageTimeout MS`, `-ORBMaxConnections N`,
-    /// `-ORBMaxOutputBuffer OCTETS`, `-ORBServerWriteTimeout MS` and
-    /// `-ORBMemoryBudget OCTETS`, and
-    /// for the client `-ORBClientConnectionStrategy exclusive|multiplexed`,
-    /// `-ORBConnectionIdleTimeout MS`, `-ORBFragmentSize OCTETS`,
-    /// `-ORBSyncScope none|transport|server|target`,
-    /// `-ORBClientProtocolPolicy LIST` (see
-    /// [`ClientProtocolPolicy::parse`]: `uiop,iiop+lite,*`), for the
-    /// object adapters `-ORBPoaHoldLimit N`, and for text
-    /// `-ORBNativeCharCodeSet UTF-8|ISO-8859-1`,
-    /// `-ORBNativeWCharCodeSet UTF-16|UCS-2`,
-    /// `-ORBAssumedCharCodeSet ISO-8859-1|UTF-8` and
-    /// `-ORBAssumedWCharCodeSet none|UTF-16|UCS-2` (see [`CodeSetConfig`](crate::codesets::CodeSetConfig);
-    /// code sets named as in the OSF registry, in any case, or by number,
-    /// `0x05010001`). `-ORBConfigFile PATH`
-    /// applies a configuration file (see [`OrbConfig::apply_file`]) at
-    /// that point of the arguments; [`crate::orb::Orb::init`] instead applies
-    /// it before every other option (see [`OrbConfig::from_init_args`]).
-    /// Any other argument starting with `-ORB` is an error.
+    /// shows and [`crate::orb::options::help`] lists: its
+    /// name or an alias follows `-ORB`, in any case, and its value is the
+    /// next argument. `-ORBConfigFile PATH` applies a configuration file
+    /// (see [`OrbConfig::apply_file`]) at that point of the arguments;
+    /// [`crate::orb::Orb::init`] instead applies it before every other
+    /// option (see [`OrbConfig::from_init_args`]). Any other argument
+    /// starting with `-ORB`, a missing value and a value the option does
+    /// not take are [`OrbError::Option`] errors naming the option and
+    /// what it takes.
     pub fn apply_args<I, S>(&mut self, args: I) -> Result<Vec<String>, OrbError>
     where
         I: IntoIterator<Item = S>,
@@ -55,276 +33,38 @@ impl OrbConfig {
                 rest.push(arg);
                 continue;
             }
-            // By its name or an alias, in any case: the table's name.
-            let Some(known) = crate::orb::options::find(&arg[4..]) else {
-                return Err(OrbError::Args(format!("unknown option {arg}")));
+            let Some(option) = options::find(&arg[4..]) else {
+                return Err(OptionError::new(arg, OptionProblem::Unknown, "").into());
             };
-            let option = known.name.to_ascii_lowercase();
-            let mut value = || {
-                it.next()
-                    .ok_or_else(|| OrbError::Args(format!("{arg} needs a value")))
+            let Some(value) = it.next() else {
+                return Err(
+                    OptionError::new(arg, OptionProblem::MissingValue, option.values).into(),
+                );
             };
-            match option.as_str() {
-                "listenendpoints" => {
-                    let v = value()?;
-                    self.listen.extend(
-                        v.split([';', ' '])
-                            .filter(|s| !s.is_empty())
-                            .map(str::to_owned),
-                    );
+            match option.apply(self, &value) {
+                Ok(()) => {}
+                Err(ApplyError::Value(error)) => {
+                    let problem = OptionProblem::BadValue { value, error };
+                    return Err(OptionError::new(arg, problem, option.values).into());
                 }
-                "endpoint" => {
-                    let v = value()?;
-                    self.listen.push(v);
-                }
-                "initref" => {
-                    let v = value()?;
-                    let Some((name, url)) = v.split_once('=') else {
-                        return Err(OrbError::Args(format!("{arg} wants Name=URL, not {v:?}")));
-                    };
-                    self.initial_references
-                        .push((name.to_owned(), url.to_owned()));
-                }
-                "roundtriptimeout" => {
-                    let v = value()?;
-                    // 0: no limit, as omniORB's clientCallTimeOutPeriod.
-                    self.round_trip_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
-                }
-                "connecttimeout" => {
-                    let v = value()?;
-                    self.connect_timeout = millis(&arg, &v)?;
-                }
-                "serverstrategy" => {
-                    let v = value()?;
-                    self.server_strategy = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                }
-                "serverthreads" => {
-                    let v = value()?;
-                    self.server_threads = count(&arg, &v)?.max(1);
-                }
-                "maxmessagesize" => {
-                    let v = value()?;
-                    self.max_message_size = v.parse().map_err(|_| {
-                        OrbError::Args(format!("{arg} wants a number of octets, not {v:?}"))
-                    })?;
-                }
-                "incompletemessagetimeout" => {
-                    let v = value()?;
-                    self.incomplete_message_timeout = millis(&arg, &v)?;
-                }
-                "maxconnections" => {
-                    let v = value()?;
-                    self.max_connections = count(&arg, &v)?;
-                }
-                "listenbacklog" => {
-                    let v = value()?;
-                    self.listen_backlog = if v.trim().eq_ignore_ascii_case("system") {
-                        None
-                    } else {
-                        Some(v.parse().map_err(|_| {
-                            OrbError::Args(format!(
-                                "{arg} wants a number of connections or system, not {v:?}"
-                            ))
-                        })?)
-                    };
-                }
-                "maxoutputbuffer" => {
-                    let v = value()?;
-                    self.max_output_buffer = count(&arg, &v)?;
-                }
-                "memorybudget" => {
-                    let v = value()?;
-                    self.memory_budget = count(&arg, &v)?;
-                }
-                "serveridletimeout" => {
-                    let v = value()?;
-                    // 0: never.
-                    self.server_idle_timeout = Some(millis(&arg, &v)?).filter(|t| !t.is_zero());
-                }
-                "schedpolicy" => {
-                    let v = value()?;
-                    self.sched_policy = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                }
-                "prioritymapping" => {
-                    let v = value()?;
-                    self.priority_mapping = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                }
-                "scheddenied" => {
-                    let v = value()?;
-                    self.sched_denied = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                }
-                "lane" => {
-                    let v = value()?;
-                    let lane = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                    self.lanes.push(lane);
-                }
-                "lanebuffering" => {
-                    let v = value()?;
-                    self.lane_buffering = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                }
-                "lanecpus" => {
-                    let v = value()?;
-                    let cpus = v
-                        .parse()
-                        .map_err(|e| OrbError::Args(format!("{arg}: {e}")))?;
-                    self.lane_cpus.push(cpus);
-                }
-                "lockmemory" => {
-                    let v = value()?;
-                    self.lock_memory = crate::rt::yes_or_no(&v).ok_or_else(|| {
-                        OrbError::Args(format!("{arg} wants yes or no, not {v:?}"))
-                    })?;
-                }
-                "cpulatency" => {
-                    let v = value()?;
-                    self.cpu_latency = if v.trim().eq_ignore_ascii_case("none") {
-                        None
-                    } else {
-                        let micros = v
-                            .trim()
-                            .parse::<u32>()
-                            .ok()
-                            .filter(|m| i32::try_from(*m).is_ok());
-                        Some(Duration::from_micros(u64::from(micros.ok_or_else(
-                            || {
-                                OrbError::Args(format!(
-                                    "{arg} wants microseconds or none, not {v:?}"
-                                ))
-                            },
-                        )?)))
-                    };
-                }
-                "laneborrowing" => {
-                    let v = value()?;
-                    self.lane_borrowing = crate::rt::yes_or_no(&v).ok_or_else(|| {
-                        OrbError::Args(format!("{arg} wants yes or no, not {v:?}"))
-                    })?;
-                }
-                "serverwritetimeout" => {
-                    let v = value()?;
-                    self.server_write_timeout = millis(&arg, &v)?;
-                }
-                "clientconnectionstrategy" => {
-                    let v = value()?;
-                    self.connection_strategy = ConnectionStrategy::parse(&v).ok_or_else(|| {
-                        OrbError::Args(format!("{arg} wants exclusive or multiplexed, not {v:?}"))
-                    })?;
-                }
-                "connectionidletimeout" => {
-                    let v = value()?;
-                    self.connection_idle_timeout = Some(millis(&arg, &v)?);
-                }
-                "fragmentsize" => {
-                    let v = value()?;
-                    let n = v
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|n| *n >= rtorb_giop::fragment::MIN_FRAGMENT_SIZE)
-                        .ok_or_else(|| {
-                            OrbError::Args(format!(
-                                "{arg} wants a size of at least {} octets, not {v:?}",
-                                rtorb_giop::fragment::MIN_FRAGMENT_SIZE
-                            ))
-                        })?;
-                    self.fragment_size = Some(n);
-                }
-                "syncscope" => {
-                    let v = value()?;
-                    self.sync_scope = match v.to_ascii_lowercase().as_str() {
-                        "none" => SyncScope::None,
-                        "transport" => SyncScope::WithTransport,
-                        "server" => SyncScope::WithServer,
-                        "target" => SyncScope::WithTarget,
-                        _ => {
-                            return Err(OrbError::Args(format!(
-                                "{arg} wants none, transport, server or target, not {v:?}"
-                            )));
-                        }
-                    };
-                }
-                "clientprotocolpolicy" => {
-                    let v = value()?;
-                    self.client_protocol =
-                        Some(ClientProtocolPolicy::parse(&v).ok_or_else(|| {
-                            OrbError::Args(format!(
-                                "{arg} wants a list like uiop,iiop+lite,*, not {v:?}"
-                            ))
-                        })?);
-                }
-                "poaholdlimit" => {
-                    let v = value()?;
-                    self.poa_hold_limit = v
-                        .parse()
-                        .map_err(|_| OrbError::Args(format!("{arg} wants a number, not {v:?}")))?;
-                }
-                "nativecharcodeset" => {
-                    let v = value()?;
-                    self.code_sets.native_char = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
-                }
-                "nativewcharcodeset" => {
-                    let v = value()?;
-                    self.code_sets.native_wchar = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
-                }
-                "assumedcharcodeset" => {
-                    let v = value()?;
-                    self.code_sets.assumed_char = code_set(&arg, &v, false)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
-                }
-                "assumedwcharcodeset" => {
-                    let v = value()?;
-                    self.code_sets.assumed_wchar = code_set(&arg, &v, true)?;
-                    self.code_sets.check().map_err(OrbError::Args)?;
-                }
-                "configfile" => {
-                    let v = value()?;
-                    self.apply_file(v)?;
-                }
-                _ => return Err(OrbError::Args(format!("unknown option {arg}"))),
+                Err(ApplyError::File(e)) => return Err(e.into()),
             }
         }
         Ok(rest)
     }
 }
 
-fn millis(option: &str, v: &str) -> Result<Duration, OrbError> {
-    v.parse::<u64>()
-        .map(Duration::from_millis)
-        .map_err(|_| OrbError::Args(format!("{option} wants milliseconds, not {v:?}")))
-}
-
-/// A code set by name or number; `none` too where `none_allowed`.
-fn code_set(option: &str, v: &str, none_allowed: bool) -> Result<CodeSetId, OrbError> {
-    if none_allowed && v.trim().eq_ignore_ascii_case("none") {
-        return Ok(CodeSetId::NONE);
-    }
-    v.parse()
-        .map_err(|e: rtorb_cdr::codeset::UnknownCodeSet| OrbError::Args(format!("{option}: {e}")))
-}
-
-fn count(option: &str, v: &str) -> Result<usize, OrbError> {
-    v.parse::<usize>()
-        .map_err(|_| OrbError::Args(format!("{option} wants a number, not {v:?}")))
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use rtorb_cdr::CodeSetId;
+
     use super::*;
     use crate::codesets::CodeSetConfig;
+    use crate::orb::ConnectionStrategy;
     use crate::orb::strategy::ServerStrategy;
+    use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
     #[test]
     fn orb_options_are_taken_and_the_rest_kept() {
@@ -442,9 +182,10 @@ mod tests {
             &["-ORBAssumedWCharCodeSet", "0x00010106"],
         ] {
             let mut c = OrbConfig::default();
+            let e = c.apply_args(args.iter().copied());
             assert!(
-                matches!(c.apply_args(args.iter().copied()), Err(OrbError::Args(_))),
-                "{args:?}"
+                matches!(&e, Err(OrbError::Option(o)) if o.option == args[0]),
+                "{args:?}: {e:?}"
             );
         }
     }
@@ -479,5 +220,50 @@ mod tests {
             .apply_args(["-ORBAssumedCharCodeSet", "UTF-7"])
             .unwrap_err();
         assert!(e.to_string().contains("unknown code set \"UTF-7\""), "{e}");
+    }
+
+    #[test]
+    fn option_errors_name_the_option_what_is_wrong_and_what_it_takes() {
+        let mut c = OrbConfig::default();
+        let error = |c: &mut OrbConfig, args: &[&str]| match c.apply_args(args.iter().copied()) {
+            Err(OrbError::Option(e)) => e,
+            other => panic!("{args:?}: {other:?}"),
+        };
+        let e = error(&mut c, &["-ORBFragmentSize", "8"]);
+        assert_eq!(e.option, "-ORBFragmentSize");
+        assert_eq!(
+            e.problem,
+            OptionProblem::BadValue {
+                value: "8".into(),
+                error: crate::orb::ValueError::TooSmall { least: 32 }
+            }
+        );
+        assert_eq!(e.allowed, "octets, at least 32");
+        assert_eq!(
+            e.to_string(),
+            "-ORBFragmentSize does not take \"8\": it is less than 32; it takes octets, at least 32"
+        );
+        let e = error(&mut c, &["-orbmaxconnections"]);
+        assert_eq!(e.problem, OptionProblem::MissingValue);
+        assert_eq!(
+            e.to_string(),
+            "-orbmaxconnections needs a value: server connections open at once \
+             (0: derived from the descriptor limit)"
+        );
+        let e = error(&mut c, &["-ORBFrobnicate", "1"]);
+        assert_eq!(e.problem, OptionProblem::Unknown);
+        assert!(
+            e.to_string().starts_with("unknown option -ORBFrobnicate"),
+            "{e}"
+        );
+        let e = error(&mut c, &["-ORBNativeWCharCodeSet", "UTF-8"]);
+        assert_eq!(
+            e.to_string(),
+            "-ORBNativeWCharCodeSet does not take \"UTF-8\": rtorb cannot use UTF-8 (0x05010001) \
+             as native wchar code set: it converts wchar data to UTF-16 (0x00010109) and \
+             UCS-2 (0x00010100); it takes UTF-16, UCS-2"
+        );
+        // Nothing of a bad option is applied.
+        assert_eq!(c, OrbConfig::default());
     }
 }

@@ -5,8 +5,10 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use super::error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
 use super::{MAX_CONFIG_FILE_SIZE, OrbConfig};
 use crate::orb::OrbError;
+use crate::orb::options::{self, ApplyError, CONFIG_FILE};
 
 impl OrbConfig {
     /// The configuration `CORBA::ORB_init` builds from `args`, and the
@@ -31,14 +33,20 @@ impl OrbConfig {
         let mut file = None;
         let mut it = args.into_iter().map(Into::into);
         while let Some(arg) = it.next() {
-            if arg.len() == 14 && arg.eq_ignore_ascii_case("-ORBConfigFile") {
-                let path = it
-                    .next()
-                    .ok_or_else(|| OrbError::Args(format!("{arg} needs a value")))?;
-                file = Some(PathBuf::from(path));
-            } else {
+            let names_file = arg
+                .get(..4)
+                .filter(|p| p.eq_ignore_ascii_case("-ORB"))
+                .and_then(|_| options::find(&arg[4..]))
+                .is_some_and(|o| o.name == CONFIG_FILE);
+            if !names_file {
                 others.push(arg);
+                continue;
             }
+            let Some(path) = it.next() else {
+                let allowed = options::find(CONFIG_FILE).map_or("", |o| o.values);
+                return Err(OptionError::new(arg, OptionProblem::MissingValue, allowed).into());
+            };
+            file = Some(PathBuf::from(path));
         }
         let mut config = OrbConfig::default();
         if let Some(path) = file.or_else(|| env_file.filter(|p| !p.is_empty()).map(PathBuf::from)) {
@@ -66,63 +74,79 @@ impl OrbConfig {
     /// A file that cannot be read, is larger than
     /// [`MAX_CONFIG_FILE_SIZE`] or is not UTF-8, and a line that is not
     /// `name = value`, names an unknown option or has a bad value, are
-    /// [`OrbError::ConfigFile`] errors naming the file and the line.
-    pub fn apply_file(&mut self, path: impl AsRef<Path>) -> Result<(), OrbError> {
+    /// [`ConfigFileError`]s naming the file and the line.
+    pub fn apply_file(&mut self, path: impl AsRef<Path>) -> Result<(), ConfigFileError> {
         let path = path.as_ref();
-        let text = read_bounded(path).map_err(|message| OrbError::ConfigFile {
+        let text = read_bounded(path).map_err(|e| ConfigFileError {
             file: path.to_owned(),
             line: None,
-            message,
+            problem: Box::new(e.into()),
         })?;
         self.apply_config_text(path, &text)
     }
 
     /// Applies the text of a configuration file (see
     /// [`OrbConfig::apply_file`]); `file` names it in errors.
-    pub fn apply_config_text(&mut self, file: &Path, text: &str) -> Result<(), OrbError> {
+    pub fn apply_config_text(&mut self, file: &Path, text: &str) -> Result<(), ConfigFileError> {
         for (n, raw) in text.lines().enumerate() {
-            let err = |message: String| OrbError::ConfigFile {
-                file: file.to_owned(),
-                line: Some(n + 1),
-                message,
-            };
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let Some((name, value)) = line.split_once('=') else {
-                return Err(err(format!("expected name = value, not {line:?}")));
-            };
-            let (name, value) = (name.trim(), value.trim());
-            if name.is_empty() || name.contains(char::is_whitespace) {
-                return Err(err(format!("bad option name {name:?}")));
-            }
-            if name.eq_ignore_ascii_case("ConfigFile") {
-                return Err(err(
-                    "ConfigFile cannot be set in a configuration file".into()
-                ));
-            }
-            if value.is_empty() {
-                return Err(err(format!("{name} needs a value")));
-            }
-            self.apply_args([format!("-ORB{name}"), value.to_owned()])
-                .map_err(|e| err(e.to_string()))?;
+            self.apply_config_line(raw.trim())
+                .map_err(|problem| ConfigFileError {
+                    file: file.to_owned(),
+                    line: Some(n + 1),
+                    problem: Box::new(problem),
+                })?;
         }
         Ok(())
+    }
+
+    /// Applies one line of a configuration file, trimmed.
+    fn apply_config_line(&mut self, line: &str) -> Result<(), ConfigFileProblem> {
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(());
+        }
+        let Some((name, value)) = line.split_once('=') else {
+            return Err(ConfigFileProblem::NotNameValue(line.to_owned()));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(ConfigFileProblem::BadName(name.to_owned()));
+        }
+        let error = |problem, allowed| OptionError::new(name, problem, allowed);
+        let Some(option) = options::find(name) else {
+            return Err(error(OptionProblem::Unknown, "").into());
+        };
+        if option.name == CONFIG_FILE {
+            return Err(error(OptionProblem::CommandLineOnly, option.values).into());
+        }
+        if value.is_empty() {
+            return Err(error(OptionProblem::MissingValue, option.values).into());
+        }
+        match option.apply(self, value) {
+            Ok(()) => Ok(()),
+            Err(ApplyError::Value(e)) => Err(error(
+                OptionProblem::BadValue {
+                    value: value.to_owned(),
+                    error: e,
+                },
+                option.values,
+            )
+            .into()),
+            // Only ConfigFile reads a file, and it is refused above.
+            Err(ApplyError::File(e)) => Err(*e.problem),
+        }
     }
 }
 
 /// Reads a UTF-8 text file of at most [`MAX_CONFIG_FILE_SIZE`] octets.
-pub(crate) fn read_bounded(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+pub(crate) fn read_bounded(path: &Path) -> Result<String, ReadFileError> {
+    let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_CONFIG_FILE_SIZE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {e}"))?;
+        .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_CONFIG_FILE_SIZE {
-        return Err(format!(
-            "larger than the limit of {MAX_CONFIG_FILE_SIZE} octets"
-        ));
+        return Err(ReadFileError::TooLarge {
+            limit: MAX_CONFIG_FILE_SIZE,
+        });
     }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_owned())
+    String::from_utf8(bytes).map_err(|_| ReadFileError::NotUtf8)
 }

@@ -1,18 +1,26 @@
 //! What an [`super::Orb`] is configured with: the settings, their
 //! defaults and limits. The `-ORB` command-line options that set them
 //! are read by [`OrbConfig::apply_args`], the configuration file by
-//! [`OrbConfig::apply_file`].
+//! [`OrbConfig::apply_file`], both through the table of options
+//! ([`super::options`]) and the typed parsers of its rows; what goes
+//! wrong is an [`OptionError`] or a [`ConfigFileError`].
 
 mod args;
+mod error;
 mod file;
+pub(crate) mod values;
 
+pub use error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
 pub(crate) use file::read_bounded;
+pub use values::ValueError;
 
 use std::time::Duration;
 
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
-use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
+use crate::rt::{
+    LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, ThreadpoolConfig, WhenDenied,
+};
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
@@ -42,7 +50,7 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 /// }
 ///
 /// let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-/// let ior = server.object_to_string(&server.activate(Arc::new(Echo))).unwrap();
+/// let ior = server.object_to_string(&server.activate(Arc::new(Echo)).unwrap()).unwrap();
 ///
 /// let (client, _) = Orb::init(["-ORBClientConnectionStrategy", "multiplexed"]).unwrap();
 /// assert_eq!(client.config().connection_strategy, ConnectionStrategy::Multiplexed);
@@ -62,7 +70,7 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 ///     assert_eq!(c.join().unwrap(), i as i32);
 /// }
 /// // One shared connection carried every call.
-/// assert_eq!(client.idle_connections(), 1);
+/// assert_eq!(client.stats().idle_client_connections, 1);
 /// server.shutdown();
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -92,11 +100,19 @@ impl ConnectionStrategy {
     }
 }
 
-/// The settings of an ORB.
+/// The settings of an ORB: what [`OrbBuilder`](super::OrbBuilder)'s
+/// setters, the `-ORB` options and configuration files set, each through
+/// its row of the table of options ([`super::options`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrbConfig {
     /// Endpoints to listen on (`iiop://127.0.0.1:0`, `uiop:///tmp/x.sock`).
     pub listen: Vec<String>,
+    /// Where an ORB with no [`listen`](OrbConfig::listen) endpoints
+    /// listens once it serves objects (`-ORBDefaultEndpoint`; see
+    /// [`OrbBuilder::default_endpoint`](super::OrbBuilder::default_endpoint)):
+    /// by default `iiop://0.0.0.0:0`; `None`: such an ORB serves in process
+    /// only.
+    pub default_endpoint: Option<String>,
     /// Initial references by name (`-ORBInitRef Name=URL`).
     pub initial_references: Vec<(String, String)>,
     /// How long a twoway call may take from sending the request to
@@ -147,9 +163,9 @@ pub struct OrbConfig {
     /// The cap bounds the connections of the ORB's own endpoints and of
     /// every thread pool lane together; each of them is promised a share
     /// the others never take, and a lane's connections are shed within
-    /// that lane (see [`Orb::total_server_connections`]).
+    /// that lane (see [`OrbStats::total_server_connections`]).
     ///
-    /// [`Orb::total_server_connections`]: super::Orb::total_server_connections
+    /// [`OrbStats::total_server_connections`]: super::OrbStats::total_server_connections
     pub max_connections: usize,
     /// How many connections may wait to be accepted on each listening
     /// endpoint (`-ORBListenBacklog`); `None` (the default): the system's
@@ -238,6 +254,11 @@ pub struct OrbConfig {
     /// repeatable; each names the lane at its priority, which must be
     /// one of `lanes`): by default a lane's threads may run on any CPU.
     pub lane_cpus: Vec<LaneCpus>,
+    /// The thread pools the ORB starts with besides the one of
+    /// [`lanes`](OrbConfig::lanes), in order
+    /// ([`OrbBuilder::threadpool`](super::OrbBuilder::threadpool); no
+    /// `-ORB` option).
+    pub threadpools: Vec<ThreadpoolConfig>,
     /// Whether the ORB locks its process's memory when it starts
     /// (`-ORBLockMemory yes|no`; no by default): every page the process
     /// has and will map stays in RAM, so that no request waits for one to
@@ -276,6 +297,11 @@ pub const DEFAULT_MAX_MESSAGE_SIZE: u32 = 16 * 1024 * 1024;
 /// small server cannot make it buffer more.
 pub const DEFAULT_MEMORY_BUDGET: usize = 64 * 1024 * 1024;
 
+/// Where an ORB given no endpoint listens once it serves objects, unless
+/// configured otherwise ([`OrbConfig::default_endpoint`]): an ephemeral
+/// IIOP port on every IPv4 interface, published under the host's name.
+pub const DEFAULT_ENDPOINT: &str = "iiop://0.0.0.0:0";
+
 /// The default number of leader/followers threads.
 pub const DEFAULT_SERVER_THREADS: usize = 4;
 
@@ -283,6 +309,7 @@ impl Default for OrbConfig {
     fn default() -> Self {
         OrbConfig {
             listen: Vec::new(),
+            default_endpoint: Some(DEFAULT_ENDPOINT.to_owned()),
             initial_references: Vec::new(),
             round_trip_timeout: None,
             connect_timeout: Duration::from_secs(10),
@@ -311,6 +338,7 @@ impl Default for OrbConfig {
             lane_buffering: LaneBuffering::default(),
             lane_borrowing: false,
             lane_cpus: Vec::new(),
+            threadpools: Vec::new(),
             lock_memory: false,
             cpu_latency: None,
         }

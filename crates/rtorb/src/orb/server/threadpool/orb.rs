@@ -43,9 +43,7 @@ impl Orb {
     /// under `-ORBSchedDenied fail` (nothing of the pool is left running).
     pub fn create_threadpool(&self, config: ThreadpoolConfig) -> Result<ThreadpoolId, OrbError> {
         if config.lanes().is_empty() {
-            return Err(OrbError::Args(
-                "a thread pool needs at least one lane".into(),
-            ));
+            return Err(OrbError::NoLanes);
         }
         let mut acceptors = Vec::with_capacity(config.lanes().len());
         for lane in config.lanes() {
@@ -100,28 +98,6 @@ impl Orb {
                 })
                 .collect(),
         )
-    }
-
-    /// What `lane` has counted: of its request buffering (see
-    /// [`crate::rt::ThreadpoolConfig`]), requests waiting for a thread,
-    /// buffered, refused with `TRANSIENT`, oneways dropped; and the
-    /// connections open now on its endpoints. `None` if there is no such
-    /// lane.
-    pub fn lane_stats(&self, lane: crate::rt::LaneId) -> Option<crate::rt::LaneStats> {
-        let pools = self.pools.lock();
-        let p = pools.iter().find(|p| p.id == lane.pool)?;
-        Some(p.lanes.get(usize::from(lane.index))?.stats())
-    }
-
-    /// The server connections open now on every endpoint: the ORB's own
-    /// and its lanes'. [`Orb::max_server_connections`] bounds them
-    /// together, and each lane (and the ORB's own endpoints, if it
-    /// listens) has a share of the cap reserved that the others never
-    /// take: the cap over twice the number of them, at least 4 where the
-    /// cap allows; beyond its reserve a lane holds only what the reserves
-    /// leave of the cap.
-    pub fn total_server_connections(&self) -> usize {
-        self.server.all_open_connections()
     }
 
     /// Serves `skeleton` under the plain key `object_key` in a lane of

@@ -1,5 +1,5 @@
-//! The memory and timer habits of a real-time process: memory locked in
-//! RAM, and a bound on how long an idle CPU takes to wake.
+//! What a real-time process sets up for itself: its memory locked in RAM,
+//! and a bound on how long an idle CPU takes to wake.
 //!
 //! A call that waits for a page to be read back in, or for a CPU to leave
 //! a deep idle state, is late by far more than an ORB's own latency. So a
@@ -36,9 +36,9 @@ use rustix::mm::{MlockAllFlags, mlockall};
 /// latency bound, held for as long as the device stays open.
 pub const CPU_DMA_LATENCY: &str = "/dev/cpu_dma_latency";
 
-/// Why a habit could not be taken up.
+/// Why a process-wide real-time setting could not be applied.
 #[derive(Debug, thiserror::Error)]
-pub enum HabitError {
+pub enum RealtimeProcessError {
     /// `mlockall` failed (no privilege, or more memory than
     /// `RLIMIT_MEMLOCK`).
     #[error(
@@ -54,9 +54,9 @@ pub enum HabitError {
 /// Locks every page of the process in memory, now and to come
 /// (`mlockall(MCL_CURRENT | MCL_FUTURE)`). It lasts as long as the
 /// process.
-pub fn lock_memory() -> Result<(), HabitError> {
+pub fn lock_memory() -> Result<(), RealtimeProcessError> {
     mlockall(MlockAllFlags::CURRENT | MlockAllFlags::FUTURE)
-        .map_err(|e| HabitError::LockMemory(e.into()))
+        .map_err(|e| RealtimeProcessError::LockMemory(e.into()))
 }
 
 /// A bound on every CPU's wake-up latency, held until dropped.
@@ -72,16 +72,16 @@ impl CpuLatencyBound {
     /// `Duration::ZERO` keeps idle CPUs from sleeping at all: on a virtual
     /// machine with the `haltpoll` idle driver they poll instead of
     /// halting, which takes the host's time from other guests.
-    pub fn hold(latency: Duration) -> Result<CpuLatencyBound, HabitError> {
+    pub fn hold(latency: Duration) -> Result<CpuLatencyBound, RealtimeProcessError> {
         let micros = i32::try_from(latency.as_micros()).unwrap_or(i32::MAX);
         let mut device = File::options()
             .write(true)
             .open(CPU_DMA_LATENCY)
-            .map_err(HabitError::CpuLatency)?;
+            .map_err(RealtimeProcessError::CpuLatency)?;
         // The device takes a binary 32-bit value in the machine's order.
         device
             .write_all(&micros.to_ne_bytes())
-            .map_err(HabitError::CpuLatency)?;
+            .map_err(RealtimeProcessError::CpuLatency)?;
         Ok(CpuLatencyBound {
             _device: device,
             latency: Duration::from_micros(micros as u64),

@@ -1,15 +1,15 @@
-//! The memory and timer habits of a real-time server: the ORB locks its
+//! What a real-time server sets up for its process: the ORB locks its
 //! process's memory when it starts and bounds the CPUs' wake-up latency
 //! while it runs, so that no request waits for a page to be read back in
 //! or for an idle CPU to leave a deep sleep.
 //!
 //! ```text
-//! cargo run -p rtorb-examples --example rt_habits
-//! cargo run -p rtorb-examples --example rt_habits -- -ORBCpuLatency 10
+//! cargo run -p rtorb-examples --example rt_realtime_process
+//! cargo run -p rtorb-examples --example rt_realtime_process -- -ORBCpuLatency 10
 //! ```
 //!
 //! Both need privilege (root, or CAP_IPC_LOCK and write access to
-//! /dev/cpu_dma_latency); without it the ORB says so once per habit and
+//! /dev/cpu_dma_latency); without it the ORB says so once per setting and
 //! serves all the same.
 
 use std::time::Duration;
@@ -26,19 +26,18 @@ fn locked_kb() -> Option<u64> {
 }
 
 fn main() -> std::process::ExitCode {
-    rtorb_examples::report("rt_habits", run)
+    rtorb_examples::report("rt_realtime_process", run)
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    // The builder's habits, which the command line's -ORB options (or a
+    // The process's real-time settings, which the command line's -ORB options (or a
     // configuration file's LockMemory / CpuLatency lines) may change.
     let mut config = OrbConfig::from_env()?.0;
     config.lock_memory = true;
     if !std::env::args().any(|a| a.eq_ignore_ascii_case("-ORBCpuLatency")) {
         config.cpu_latency = Some(Duration::ZERO);
     }
-    let orb = Orb::builder()
-        .config(config)
+    let orb = Orb::builder_with(config)
         .listen("iiop://127.0.0.1:0")
         .build()?;
     println!(

@@ -1,4 +1,4 @@
-//! The real-time habits an ORB takes up by configuration: its process's
+//! What an ORB sets up for its real-time process by configuration: its
 //! memory locked (`-ORBLockMemory yes`) and the CPUs' wake-up latency
 //! bounded while it runs (`-ORBCpuLatency`), and where the system refuses
 //! them, one warning each and an ORB that serves all the same.
@@ -48,8 +48,9 @@ fn locked_kb() -> u64 {
 
 /// A server with a Cubit and a client that calls it once.
 fn serve_and_call(server: &Orb) {
-    let obj =
-        server.activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())));
+    let obj = server
+        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
+        .unwrap();
     let client = Orb::builder().build().unwrap();
     let cubit: Cubit = client
         .string_to_object(&server.object_to_string(&obj).unwrap())
@@ -93,9 +94,9 @@ fn an_orb_locks_its_memory_and_bounds_the_cpus_wake_up_latency_while_it_runs() {
 }
 
 #[test]
-fn refused_habits_are_one_warning_each_and_the_orb_serves() {
+fn refused_settings_are_one_warning_each_and_the_orb_serves() {
     without_priority_privilege(
-        "refused_habits_are_one_warning_each_and_the_orb_serves",
+        "refused_settings_are_one_warning_each_and_the_orb_serves",
         || {
             // No locked memory allowed, nor (as nobody) the device.
             let none = Rlimit {
