@@ -7,10 +7,12 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
-use rtorb::orb::{ConnectionStrategy, Orb};
+use rtorb::orb::ConnectionStrategy;
 use rtorb::runtime::{CdrDecode, CdrEncode, Object, SystemException};
+use rtorb_test_support::client;
+use rtorb_test_support::clock::idle_past_reuse_check;
+use rtorb_test_support::net::free_port;
 
 /// A server killed if the test fails before it exits.
 struct Server {
@@ -51,25 +53,10 @@ fn start_server(port: u16) -> Server {
     server
 }
 
-/// A free TCP port on 127.0.0.1.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
 fn cube_long(cubit: &Object, l: i32) -> Result<i32, SystemException> {
     cubit
         .invoke("cube_long", |e| l.encode(e))?
         .decode(i32::decode)
-}
-
-/// Lets the client's connection stay idle longer than its bound for
-/// looking at idle connections before reusing them (a millisecond, on a
-/// clock whose ticks are up to 10 ms): a slower machine only waits longer.
-fn idle_a_while() {
-    std::thread::sleep(Duration::from_millis(21));
 }
 
 /// How the server process goes away.
@@ -91,11 +78,7 @@ fn the_first_call_after_a_server_restart_succeeds() {
         for ending in [Ending::Orderly, Ending::Killed] {
             let port = free_port();
             let mut server = start_server(port);
-            let orb = Orb::builder()
-                .round_trip_timeout(Duration::from_secs(10))
-                .connection_strategy(strategy)
-                .build()
-                .unwrap();
+            let orb = client::with_strategy(strategy);
             let cubit = orb
                 .string_to_object(&format!("corbaloc::1.2@127.0.0.1:{port}/Cubit"))
                 .unwrap();
@@ -113,7 +96,9 @@ fn the_first_call_after_a_server_restart_succeeds() {
             drop(server);
 
             let _restarted = start_server(port);
-            idle_a_while();
+            // The client looks whether its connection was closed only
+            // once it has been idle for a while.
+            idle_past_reuse_check();
             assert_eq!(cube_long(&cubit, 4), Ok(64), "{strategy:?}, {ending:?}");
             assert_eq!(cube_long(&cubit, 5), Ok(125));
         }

@@ -1,7 +1,7 @@
 //! Malformed and malicious TypeCodes, values and Anys: each must give a
-//! typed error, quickly, without a panic.
-
-use std::time::{Duration, Instant};
+//! typed error, without a panic, stopping at a bound (the nesting depth,
+//! the expansion of shared parts) rather than walking or expanding all it
+//! was sent.
 
 use bytes::Bytes;
 use rtorb_cdr::{
@@ -184,12 +184,12 @@ fn write_doubling(e: &mut Encoder, levels: u32) {
 fn exponential_expansion_by_repeated_indirections_is_rejected() {
     let mut e = Encoder::new(be());
     write_doubling(&mut e, 50);
-    let started = Instant::now();
+    // Rejected for its size once expanded, reckoned without expanding it
+    // (2^50 nodes would never be built).
     match decode_tc(e.into_bytes().to_vec()) {
-        Err(CdrError::BadTypeCode(_)) => {}
-        other => panic!("expected BadTypeCode, got {other:?}"),
+        Err(CdrError::BadTypeCode(reason)) if reason.contains("expand") => {}
+        other => panic!("expected BadTypeCode for the expansion, got {other:?}"),
     }
-    assert!(started.elapsed() < Duration::from_secs(2));
     // A few levels are fine.
     let mut e = Encoder::new(be());
     write_doubling(&mut e, 4);
@@ -305,11 +305,10 @@ fn typecode_nested_a_million_deep() {
     // Sanity: a shallow one decodes.
     let tc = decode_tc(deep_sequences(10)).unwrap();
     assert_eq!(tc.kind(), TCKind::Sequence);
+    // Refused at the 65th level, not walked to the millionth.
     let bytes = deep_sequences(1_000_000);
-    let started = Instant::now();
     let r = decode_tc(bytes);
     assert!(matches!(r, Err(CdrError::NestingTooDeep(64))), "{r:?}");
-    assert!(started.elapsed() < Duration::from_secs(2));
 }
 
 #[test]
@@ -320,14 +319,16 @@ fn any_nested_a_million_deep() {
     }
     bytes.extend_from_slice(&[0, 0, 0, 3, 0, 0, 0, 42]);
     let bytes = Bytes::from(bytes);
-    let started = Instant::now();
+    // Refused at the 65th level, having read no more than its TypeCodes
+    // (4 octets each) of the 4 MB.
     let mut d = Decoder::new(bytes.clone(), be());
     let r = Any::decode(&mut d);
     assert!(matches!(r, Err(CdrError::NestingTooDeep(64))), "{r:?}");
+    assert!(d.position() <= 65 * 4, "read {} octets", d.position());
     let mut d = Decoder::new(bytes, be());
     let r = Value::decode(&TypeCode::any(), &mut d);
     assert!(matches!(r, Err(CdrError::NestingTooDeep(64))), "{r:?}");
-    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(d.position() <= 65 * 4, "read {} octets", d.position());
     // A few levels are fine.
     let mut d = Decoder::new(
         Bytes::from_static(&[0, 0, 0, 11, 0, 0, 0, 3, 0, 0, 0, 42]),

@@ -9,9 +9,9 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
-use rtorb_cdr::{ByteOrder, CdrDecode, Version};
+use rtorb_cdr::{CdrDecode, Version};
+use rtorb_test_support::loopback::loopbacks;
 
 /// `big.idl` with the default dispatch.
 #[allow(unreachable_pub, dead_code)]
@@ -149,15 +149,8 @@ fn exercise(obj: Object, table: Option<&rtorb::runtime::OpTable<'_>>) {
     }
 }
 
-fn orbs() -> Vec<Arc<Loopback>> {
-    let mut out = Vec::new();
-    for version in [Version::V1_0, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            out.push(Loopback::new(version, order));
-        }
-    }
-    out
-}
+/// The GIOP versions the loopbacks of these tests speak.
+const VERSIONS: [Version; 2] = [Version::V1_0, Version::V1_2];
 
 #[test]
 fn the_large_interface_is_above_the_threshold_and_gets_a_table() {
@@ -179,7 +172,7 @@ fn the_large_interface_is_above_the_threshold_and_gets_a_table() {
 
 #[test]
 fn table_dispatch_routes_every_operation_of_the_large_interface() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(
             &b"wide"[..],
             Arc::new(auto::big::WideSkeleton(auto::WideImpl::default())),
@@ -197,7 +190,7 @@ fn table_dispatch_routes_every_operation_of_the_large_interface() {
 
 #[test]
 fn match_dispatch_routes_every_operation_of_the_large_interface() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(
             &b"wide"[..],
             Arc::new(matched::big::WideSkeleton(matched::WideImpl::default())),

@@ -12,11 +12,11 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
-use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{IdlType, Stub};
 use rtorb_cdr::{
     Any, AnyValue, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Version,
 };
+use rtorb_test_support::loopback::loopbacks;
 
 #[allow(unreachable_pub, dead_code)]
 mod small_idl {
@@ -272,20 +272,13 @@ mod diamond {
     }
 }
 
-fn orbs() -> Vec<Arc<Loopback>> {
-    let mut out = Vec::new();
-    for version in [Version::V1_0, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            out.push(Loopback::new(version, order));
-        }
-    }
-    out
-}
+/// The GIOP versions the loopbacks of these tests speak.
+const VERSIONS: [Version; 2] = [Version::V1_0, Version::V1_2];
 
 #[test]
 fn diamond_inheritance_through_the_loopback() {
     use nested::deeper::outer::*;
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"bottom"[..], Arc::new(BottomSkeleton(Diamond)));
         let b = Bottom::narrow(obj.clone()).unwrap().expect("a Bottom");
         assert_eq!(b.apex(4).unwrap(), 40);
@@ -360,7 +353,7 @@ mod keywords {
 #[test]
 fn keyword_named_interface_through_the_loopback() {
     use elsewhere::names_idl::r#match::*;
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"mod"[..], Arc::new(ModSkeleton(Keywords::default())));
         let m = Mod::narrow(obj).unwrap().expect("a mod");
         assert_eq!(m.r#move(2, &3).unwrap(), (5, 4, 4));
@@ -423,7 +416,7 @@ mod contextual {
 fn operations_with_a_context_clause_carry_a_context() {
     use nested::deeper::outer::*;
     use rtorb::runtime::SystemExceptionKind;
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"ctx"[..], Arc::new(ContextualSkeleton(Contextual)));
         let c = Contextual::from_object(obj.clone());
         assert_eq!(c.scaled(5).unwrap(), 15);
@@ -514,7 +507,7 @@ fn values_implement_the_operations_of_the_interface_they_support() {
     assert_eq!(ops.count().unwrap(), 101);
     assert_eq!(ops.doubled().unwrap(), 4);
     // The value serves the interface through the loopback.
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"tally"[..], Arc::new(CounterSkeleton(Tally { total: 5 })));
         let c = Counter::narrow(obj).unwrap().expect("a Counter");
         assert_eq!(c.count().unwrap(), 5);

@@ -5,20 +5,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtorb::runtime::Stub;
-use rtorb::runtime::loopback::Loopback;
-use rtorb_cdr::{ByteOrder, Version};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
+use rtorb_test_support::loopback::{VERSIONS, loopbacks};
 
 fn each_loopback(f: impl Fn(Cubit, &Arc<AtomicBool>)) {
-    for version in [Version::V1_0, Version::V1_1, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            let orb = Loopback::new(version, order);
-            let servant = CubitImpl::default();
-            let flag = servant.shut_down.clone();
-            let obj = orb.activate(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
-            let cubit = Cubit::narrow(obj).unwrap().expect("a Cubit");
-            f(cubit, &flag);
-        }
+    for orb in loopbacks(&VERSIONS) {
+        let servant = CubitImpl::default();
+        let flag = servant.shut_down.clone();
+        let obj = orb.activate(&b"Cubit"[..], Arc::new(CubitSkeleton(servant)));
+        let cubit = Cubit::narrow(obj).unwrap().expect("a Cubit");
+        f(cubit, &flag);
     }
 }
 

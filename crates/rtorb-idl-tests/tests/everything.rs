@@ -13,6 +13,7 @@ use rtorb_cdr::{
 };
 use rtorb_idl_tests::everything_idl::common::Point;
 use rtorb_idl_tests::everything_idl::test::{self, *};
+use rtorb_test_support::loopback::loopbacks;
 
 fn cdr<T: CdrEncode + CdrDecode>(v: &T, enc: Encoding) -> Result<T, CdrError> {
     let mut e = Encoder::new(enc);
@@ -271,19 +272,12 @@ impl DerivedServant for Impl {
     }
 }
 
-fn orbs() -> Vec<Arc<Loopback>> {
-    let mut out = Vec::new();
-    for version in [Version::V1_1, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            out.push(Loopback::new(version, order));
-        }
-    }
-    out
-}
+/// The GIOP versions the loopbacks of these tests speak.
+const VERSIONS: [Version; 2] = [Version::V1_1, Version::V1_2];
 
 #[test]
 fn operations_attributes_and_exceptions_through_the_loopback() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"derived"[..], Arc::new(DerivedSkeleton(Impl::default())));
         let cb_obj = orb.activate(&b"callback"[..], Arc::new(CallbackSkeleton(Calls)));
         exercise(obj, cb_obj);
@@ -292,10 +286,7 @@ fn operations_attributes_and_exceptions_through_the_loopback() {
 
 #[test]
 fn operations_attributes_and_exceptions_through_a_collocated_orb() {
-    let orb = rtorb::orb::Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .build()
-        .unwrap();
+    let orb = rtorb_test_support::server::orb();
     let obj = orb
         .activate(Arc::new(DerivedSkeleton(Impl::default())))
         .unwrap();
@@ -428,7 +419,7 @@ fn anys_hold_text_outside_latin_1() {
 /// ORBs negotiate UTF-8, so text outside Latin-1 did not go through it.
 #[test]
 fn the_loopback_carries_text_outside_latin_1() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"derived"[..], Arc::new(DerivedSkeleton(Impl::default())));
         let d = Derived::narrow(obj).unwrap().expect("a Derived");
         let mut r = record();

@@ -6,7 +6,6 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
 
 use rtorb::minor::TRANSIENT_DISCARDED;
 use rtorb::orb::Orb;
@@ -19,6 +18,7 @@ use rtorb::runtime::{
 };
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 fn cube_everything(c: &Cubit) {
     c.cube_void().unwrap();
@@ -38,10 +38,11 @@ fn cube_everything(c: &Cubit) {
     assert_eq!(&c.cube_octet_sequence(&[2, 3]).unwrap()[..], &[8, 27]);
 }
 
+/// A server ORB, whose calls of objects of other ORBs time out as a
+/// client's.
 fn orb() -> Orb {
-    Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .round_trip_timeout(Duration::from_secs(10))
+    server::builder()
+        .round_trip_timeout(TIMEOUT)
         .build()
         .unwrap()
 }
@@ -81,7 +82,7 @@ fn a_remote_client_gets_the_same_results_over_iiop() {
     let obj = server
         .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
         .unwrap();
-    let client = orb();
+    let client = client::orb();
     let ior = server.object_to_string(&obj).unwrap();
     let remote = Cubit::unchecked_narrow(client.string_to_object(&ior).unwrap());
     cube_everything(&remote);
@@ -107,7 +108,7 @@ fn collocated_calls_honour_holding_and_discarding_managers() {
     std::thread::spawn(move || {
         let _ = tx.send(c.cube_long(2));
     });
-    let _ = eventually(Duration::from_secs(10), || manager.held_requests() == 1);
+    let _ = eventually(TIMEOUT, || manager.held_requests() == 1);
     assert_eq!(manager.held_requests(), 1, "the collocated call is held");
     assert!(rx.try_recv().is_err());
     manager.activate().unwrap();

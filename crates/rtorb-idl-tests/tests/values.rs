@@ -10,11 +10,10 @@ use rtorb::runtime::{
     Abstract, IdlType, Local, Opaque, Stub, SystemException, SystemExceptionKind, downcast_value,
 };
 use rtorb_cdr::valuetype::ValueBase;
-use rtorb_cdr::{
-    Any, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind, Version,
-};
+use rtorb_cdr::{Any, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind};
 use rtorb_idl_tests::values_idl::PointFactory;
 use rtorb_idl_tests::values_idl::vals::*;
+use rtorb_test_support::loopback::{VERSIONS, loopbacks};
 
 type Res<T> = Result<T, SystemException>;
 type PointRef = Option<Arc<dyn PointValue>>;
@@ -75,16 +74,6 @@ impl ValuesServant for Impl {
     }
 }
 
-fn orbs() -> Vec<Arc<Loopback>> {
-    let mut out = Vec::new();
-    for version in [Version::V1_0, Version::V1_1, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            out.push(Loopback::new(version, order));
-        }
-    }
-    out
-}
-
 fn values(orb: &Arc<Loopback>) -> Values {
     let obj = orb.activate(&b"values"[..], Arc::new(ValuesSkeleton(Impl)));
     Values::narrow(obj).unwrap().expect("a Values")
@@ -103,7 +92,7 @@ fn registered() {
 #[test]
 fn null_and_plain_values_and_state() {
     registered();
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         assert!(v.echo_point(&None).unwrap().is_none());
         let p: PointRef = Some(Arc::new(Point { x: 3, y: -4 }));
@@ -123,7 +112,7 @@ fn null_and_plain_values_and_state() {
 
 #[test]
 fn a_value_shared_twice_in_one_request_decodes_to_one_arc() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         let p: Arc<dyn PointValue> = Arc::new(Point { x: 1, y: 1 });
         assert!(v.same(&Some(p.clone()), &Some(p.clone())).unwrap());
@@ -158,7 +147,7 @@ fn a_value_shared_twice_in_one_request_decodes_to_one_arc() {
 
 #[test]
 fn value_boxes_and_null_boxes() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         assert_eq!(v.echo_box(&None).unwrap(), None);
         let s = Some(StringBox("boxed".into()));
@@ -178,7 +167,7 @@ fn value_boxes_and_null_boxes() {
 
 #[test]
 fn a_linked_list_and_its_shared_tail() {
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         let tail: Arc<dyn NodeValue> = Arc::new(Node {
             value: 3,
@@ -207,7 +196,7 @@ fn a_linked_list_and_its_shared_tail() {
 #[test]
 fn abstract_valuetypes_carry_a_registered_concrete_value() {
     registered();
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         let c: Arc<dyn ShapeValue> = Arc::new(Circle { r: 2.0 });
         let r = v.echo_shape(&Some(c)).unwrap().unwrap();
@@ -222,7 +211,7 @@ fn abstract_valuetypes_carry_a_registered_concrete_value() {
 #[test]
 fn abstract_interfaces_carry_an_object_or_a_value() {
     registered();
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         let thing = orb.activate(&b"thing"[..], Arc::new(ThingSkeleton(Impl)));
         let named = Named::from_object(thing);
@@ -256,7 +245,7 @@ fn values_in_anys_and_as_value_base() {
     let bany = Any::new(&b).unwrap();
     assert_eq!(bany.type_code().kind(), TCKind::ValueBox);
     assert_eq!(bany.get::<StringBox>().unwrap(), b);
-    for orb in orbs() {
+    for orb in loopbacks(&VERSIONS) {
         let v = values(&orb);
         let r = v.echo_any(&any).unwrap();
         assert_eq!(r.get::<Point>().unwrap(), p);

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::loopback::Loopback;
 use rtorb::runtime::{
     Stub, SystemException, SystemExceptionKind, downcast_value, unregister_value_factory,
 };
+use rtorb_cdr::OMG_VMCID;
 use rtorb_cdr::valuetype::ValueBase;
-use rtorb_cdr::{ByteOrder, OMG_VMCID, Version};
 use rtorb_idl_tests::values_idl::vals::*;
+use rtorb_test_support::loopback::{VERSIONS, loopbacks};
 
 type Res<T> = Result<T, SystemException>;
 type PointRef = Option<Arc<dyn PointValue>>;
@@ -59,16 +59,16 @@ impl ValuesServant for Echo {
     }
 }
 
+/// A `Values` echoing what it is given, through a loopback in each GIOP
+/// version and byte order.
 fn orbs() -> Vec<Values> {
-    let mut out = Vec::new();
-    for version in [Version::V1_0, Version::V1_1, Version::V1_2] {
-        for order in [ByteOrder::Big, ByteOrder::Little] {
-            let orb = Loopback::new(version, order);
+    loopbacks(&VERSIONS)
+        .into_iter()
+        .map(|orb| {
             let obj = orb.activate(&b"values"[..], Arc::new(ValuesSkeleton(Echo)));
-            out.push(Values::narrow(obj).unwrap().expect("a Values"));
-        }
-    }
-    out
+            Values::narrow(obj).unwrap().expect("a Values")
+        })
+        .collect()
 }
 
 #[test]

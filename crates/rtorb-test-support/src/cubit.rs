@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
+use rtorb::orb::Orb;
 use rtorb::runtime::SystemException;
 
 include!(concat!(env!("OUT_DIR"), "/guarded.rs"));
@@ -75,6 +76,19 @@ impl CubitServant for CubitImpl {
         self.shut_down.store(true, Ordering::SeqCst);
         Ok(())
     }
+}
+
+/// The plain key the tests serve a Cubit under.
+pub const CUBIT_KEY: &[u8] = b"Cubit";
+
+/// Serves a new [`CubitImpl`] on `orb` under [`CUBIT_KEY`]; the
+/// stringified reference to it.
+pub fn serve(orb: &Orb) -> String {
+    crate::server::serve(
+        orb,
+        CUBIT_KEY,
+        Arc::new(CubitSkeleton(CubitImpl::default())),
+    )
 }
 
 /// The largest `long` whose cube fits a `long`, as `Overflow` reports it.

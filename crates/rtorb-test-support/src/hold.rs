@@ -1,7 +1,8 @@
 //! Keeping an upcall in its servant until the test lets it go: a [`Hold`]
 //! that the upcall enters and the test releases, and [`HeldServant`], the
-//! servant of the lane tests, whose `block` stops at its hold and whose
-//! other operations say where they run.
+//! servant of the tests that need a server's thread busy, whose `block`
+//! and `hold` stop at its hold and whose other operations note what ran
+//! and say where they run.
 //!
 //! A test that wants a thread of the server busy sends `block`, waits with
 //! [`Hold::wait_entered`] until the upcall has begun (the thread is then
@@ -94,16 +95,36 @@ impl Hold {
         self.state().open = true;
         self.changed.notify_all();
     }
+
+    /// A guard that opens the hold when dropped: should the test fail
+    /// while upcalls are held, they end at once and the server shuts down
+    /// without waiting out their timeout.
+    pub fn open_when_dropped(&self) -> OpenWhenDropped<'_> {
+        OpenWhenDropped(self)
+    }
+}
+
+/// Opens its [`Hold`] when dropped (see [`Hold::open_when_dropped`]).
+#[derive(Debug)]
+#[must_use = "the hold opens when the guard is dropped"]
+pub struct OpenWhenDropped<'a>(&'a Hold);
+
+impl Drop for OpenWhenDropped<'_> {
+    fn drop(&mut self) {
+        self.0.open();
+    }
 }
 
 /// The repository id of [`HeldServant`].
 pub const HELD_ID: &str = "IDL:rtorb/Held:1.0";
 
-/// The servant of the lane tests. `block` stops at its [`Hold`] (for at
-/// most the timeout it was made with); `record(unsigned long n)` notes
-/// `n`; `whoami` answers the name and nice value of the thread that runs
-/// it (see [`whoami`]); `cpus` the CPUs that thread may run on (see
-/// [`cpus`]).
+/// The servant of the tests that need a server's thread busy. `block`
+/// stops at its [`Hold`] (for at most the timeout it was made with);
+/// `hold(unsigned long n)` stops there too, then notes `n` if it was
+/// released; `record(unsigned long n)` notes `n`; `whoami` answers the
+/// name and nice value of the thread that runs it (see [`whoami`]);
+/// `cpus` the CPUs that thread may run on (see [`cpus`]). Any further
+/// arguments are ignored. Each operation answers with no results.
 #[derive(Debug)]
 pub struct HeldServant {
     hold: Hold,
@@ -126,12 +147,20 @@ impl HeldServant {
         &self.hold
     }
 
-    /// The numbers `record` has noted, in the order its upcalls ran.
+    /// The numbers `record` and `hold` have noted, in the order their
+    /// upcalls noted them.
     pub fn recorded(&self) -> Vec<u32> {
         self.recorded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    fn note(&self, n: u32) {
+        self.recorded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(n);
     }
 }
 
@@ -146,12 +175,16 @@ impl Skeleton for HeldServant {
                 self.hold.enter(self.timeout);
                 req.write_results(|_| Ok(()))
             }
+            "hold" => {
+                let n = u32::decode(req.arguments())?;
+                if self.hold.enter(self.timeout) {
+                    self.note(n);
+                }
+                req.write_results(|_| Ok(()))
+            }
             "record" => {
                 let n = u32::decode(req.arguments())?;
-                self.recorded
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(n);
+                self.note(n);
                 req.write_results(|_| Ok(()))
             }
             "whoami" => {
@@ -193,8 +226,10 @@ pub fn cpus(obj: &Object) -> Result<Vec<u32>, SystemException> {
 mod tests {
     use super::*;
 
+    use crate::wait::TIMEOUT;
+
+    /// Long enough for a look, for the waits that must not succeed.
     const SHORT: Duration = Duration::from_millis(1);
-    const LONG: Duration = Duration::from_secs(20);
 
     #[test]
     fn a_release_lets_one_upcall_go_on_and_open_lets_all() {
@@ -210,13 +245,23 @@ mod tests {
         // One held upcall in another thread, released by the test.
         let upcall = {
             let hold = Arc::clone(&hold);
-            std::thread::spawn(move || hold.enter(LONG))
+            std::thread::spawn(move || hold.enter(TIMEOUT))
         };
-        assert!(hold.wait_entered(LONG));
+        assert!(hold.wait_entered(TIMEOUT));
         hold.release();
         assert!(upcall.join().unwrap());
         assert!(!hold.enter(SHORT), "the release was used");
         hold.open();
+        assert!(hold.enter(SHORT) && hold.enter(SHORT));
+    }
+
+    #[test]
+    fn the_guard_opens_the_hold_when_dropped() {
+        let hold = Hold::new();
+        {
+            let _open = hold.open_when_dropped();
+            assert!(!hold.enter(SHORT), "closed while the guard lives");
+        }
         assert!(hold.enter(SHORT) && hold.enter(SHORT));
     }
 }

@@ -1,13 +1,19 @@
 //! What the tests and benchmarks of the rtorb workspace share:
 //!
+//! - [`TIMEOUT`]: the one deadline of the tests' waits;
+//! - [`wait`]: a [`Latch`](wait::Latch) and [`eventually`](wait::eventually),
+//!   so that tests wait for the event itself rather than for a guessed time;
+//! - [`client`] and [`server`]: the tests' client ORBs (calls that time out
+//!   at [`TIMEOUT`]) and server ORBs (listening on the loopback interface),
+//!   and serving a servant under a plain key;
 //! - [`alloc`]: a global allocator that counts heap allocations, per thread
 //!   and for the whole process, for the checks that a call allocates
 //!   nothing;
 //! - [`live`]: a global allocator that tracks the bytes live in the
 //!   process and their peak, for the checks that what a server holds is
 //!   what it accounts for;
-//! - [`wait`]: a [`Latch`](wait::Latch) and [`eventually`](wait::eventually),
-//!   so that tests wait for the event itself rather than for a guessed time;
+//! - [`clock`]: the clocks the ORB's client reads idle times on, and
+//!   waiting until they have moved on;
 //! - [`cubit`]: stubs, servant traits and skeletons that `rtorb-idl`
 //!   generates from the Cubit IDL and from `idl/guarded.idl`, and
 //!   [`CubitImpl`](cubit::CubitImpl), the one Cubit servant of the tests;
@@ -15,14 +21,16 @@
 //!   and threads;
 //! - [`hold`]: a [`Hold`](hold::Hold) that keeps an upcall in its servant
 //!   until the test releases it, and [`HeldServant`](hold::HeldServant),
-//!   the servant of the lane tests, which blocks there and says where it
-//!   runs;
+//!   the servant that blocks there, notes what ran and says where it runs;
 //! - [`log`]: capturing what the ORB logs through `tracing`, for tests of
 //!   log lines;
-//! - [`net`]: unique socket paths, an ORB's IIOP address, and reading a raw
-//!   GIOP message from a socket;
-//! - [`priority`]: a servant that reports the priority it runs at, and
-//!   objects in POAs of a priority model;
+//! - [`loopback`]: the in-process GIOP loopback in each GIOP version and
+//!   byte order;
+//! - [`net`]: unique socket paths, free ports, an ORB's IIOP address, and
+//!   reading a raw GIOP message from a socket;
+//! - [`priority`]: a servant that reports the priority it runs at, objects
+//!   in POAs of a priority model, and ORBs whose priorities map onto nice
+//!   values;
 //! - [`privilege`]: running part of a test in a child process without the
 //!   privilege to raise priorities;
 //! - [`process`]: running a program (the `rtorb` tool) to its end, and
@@ -36,20 +44,26 @@
 //!   the tests of code sets.
 
 pub mod alloc;
+pub mod client;
+pub mod clock;
 pub mod cubit;
 pub mod echo;
 pub mod hold;
 pub mod live;
 pub mod log;
+pub mod loopback;
 pub mod net;
 pub mod priority;
 pub mod privilege;
 pub mod process;
 pub mod sched;
+pub mod server;
 pub mod source_graph;
 pub mod text;
 pub mod wait;
 pub mod wire;
+
+pub use wait::TIMEOUT;
 
 /// The unit tests count with the allocator they test.
 #[cfg(test)]

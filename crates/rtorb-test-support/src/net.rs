@@ -18,6 +18,15 @@ pub fn socket_path(tag: &str) -> String {
         .to_string()
 }
 
+/// A TCP port on 127.0.0.1 that was free a moment ago (another process
+/// may take it before the test binds it).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
 /// `host:port` of the first endpoint of `orb`, an IIOP one.
 pub fn iiop_address(orb: &Orb) -> String {
     endpoint_address(&orb.endpoints()[0])
@@ -75,6 +84,7 @@ pub fn closed_by_server(s: &mut std::net::TcpStream) -> bool {
             Ok(0) => return true,
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return true,
         }
     }

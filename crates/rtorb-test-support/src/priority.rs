@@ -1,15 +1,15 @@
 //! Servers of the priority tests: a servant that reports the priority its
-//! upcalls run at, and objects in POAs of a Real-time CORBA priority
-//! model.
+//! upcalls run at, objects in POAs of a Real-time CORBA priority model,
+//! ORBs whose priorities map onto nice values, and the pool of two lanes
+//! of the lane tests.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use rtorb::orb::Orb;
+use rtorb::orb::{Orb, OrbBuilder, OrbConfig};
 use rtorb::poa::Policy;
 use rtorb::rt::{
-    LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
-    ThreadpoolId,
+    LaneConfig, LaneId, LaneStats, MappingKind, Priority, PriorityModelPolicy, SchedPolicy,
+    ThreadpoolConfig, ThreadpoolId, WhenDenied,
 };
 use rtorb::runtime::{
     CdrDecode, CdrEncode, CdrError, Decoder, Object, ServerRequest, Skeleton, SystemException,
@@ -79,14 +79,42 @@ pub fn activate_in_poa(
     poa.id_to_reference(&id).expect("a reference")
 }
 
-/// A client ORB whose calls time out after `timeout`, and whose threads'
-/// priorities map onto nice values (no privilege needed to lower them).
-pub fn nice_client(timeout: Duration) -> Orb {
-    Orb::builder()
-        .round_trip_timeout(timeout)
+/// A client ORB whose calls time out at [`TIMEOUT`](crate::TIMEOUT), and
+/// whose threads' priorities map onto nice values (no privilege needed to
+/// lower them).
+pub fn nice_client() -> Orb {
+    crate::client::builder()
         .sched_policy(SchedPolicy::Other)
         .build()
         .expect("a client ORB")
+}
+
+/// A builder for a server ORB listening on IIOP on the loopback interface
+/// (see [`server::builder`](crate::server::builder)) whose threads'
+/// priorities map onto nice values (no privilege needed to lower them),
+/// for the tests that set more.
+pub fn nice_server() -> OrbBuilder {
+    crate::server::builder().sched_policy(SchedPolicy::Other)
+}
+
+/// A builder for a server ORB as [`nice_server`]'s whose priorities map
+/// onto nice values by `kind`, and which fails where the system refuses
+/// a priority rather than run on at another: for the tests of the
+/// priorities upcalls run at.
+pub fn nice_server_mapped(kind: MappingKind) -> OrbBuilder {
+    nice_server()
+        .priority_mapping(kind)
+        .sched_denied(WhenDenied::Fail)
+}
+
+/// A server ORB of `config` (the options under test: the lanes, say),
+/// listening and mapping priorities as [`nice_server`]'s.
+pub fn nice_server_of(config: OrbConfig) -> Orb {
+    Orb::builder_with(config)
+        .listen(crate::server::IIOP_LOOPBACK)
+        .sched_policy(SchedPolicy::Other)
+        .build()
+        .expect("a server ORB")
 }
 
 /// The nice value that `priority` maps to on `orb`, whose priorities map

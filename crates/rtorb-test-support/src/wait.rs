@@ -2,10 +2,26 @@
 //! the event opens, and [`eventually`], which checks a condition until it
 //! holds or a deadline passes. A test that sleeps "long enough" fails on a
 //! loaded machine; these wait exactly as long as the event takes, and a
-//! deadline turns an event that never comes into a failure, not a hang.
+//! deadline ([`TIMEOUT`]) turns an event that never comes into a failure,
+//! not a hang.
 
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+/// The deadline of the tests' waits: how long a test waits for an event
+/// (a reply, a latch, a condition, a peer's output) before it fails, and
+/// the round-trip timeout of their clients. A passing run never comes near
+/// it, even on a machine of two cores that builds other crates meanwhile
+/// and runs the tests of a binary in parallel: it only turns an event that
+/// never comes into a failure instead of a hang, so it costs nothing to be
+/// generous. A test that needs another deadline derives it from this one
+/// and says why.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A timeout of the ORB under test (for an incomplete message, a connect)
+/// that no test waits for, far beyond [`TIMEOUT`]: what happens within a
+/// test's deadline happened for what the test did, not by this timeout.
+pub const NO_TIMEOUT: Duration = TIMEOUT.saturating_mul(10);
 
 /// A count that threads wait to reach zero: the event a test waits for
 /// counts it down, once per time it happens.
@@ -92,7 +108,7 @@ mod tests {
             l.count_down();
             l.count_down();
         });
-        assert!(latch.wait(Duration::from_secs(30)));
+        assert!(latch.wait(TIMEOUT));
         assert!(latch.is_open());
         t.join().unwrap();
     }
@@ -102,9 +118,7 @@ mod tests {
         let n = Arc::new(AtomicUsize::new(0));
         let m = Arc::clone(&n);
         let t = std::thread::spawn(move || m.store(3, Ordering::SeqCst));
-        assert!(eventually(Duration::from_secs(30), || n
-            .load(Ordering::SeqCst)
-            == 3));
+        assert!(eventually(TIMEOUT, || n.load(Ordering::SeqCst) == 3));
         t.join().unwrap();
         assert!(!eventually(Duration::from_millis(5), || false));
     }

@@ -6,11 +6,6 @@
 //! `resolve`; an object that is no naming context, a nil binding and a key
 //! that is not served say so.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
-
 use rtorb::minor::BAD_PARAM_OTHER_URL_ERROR;
 use rtorb::naming::naming_context::{
     BindContextError, BindError, BindNewContextError, CannotProceed, DestroyError, InvalidName,
@@ -25,6 +20,10 @@ use rtorb::orb::Orb;
 use rtorb::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
 use rtorb_test_support::echo::{ECHO_ID, Echo, echo};
 use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::{client, server};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A naming context holding whole stringified names: `resolve` and
 /// `resolve_str` look them up (`stuck` raises CannotProceed, `bad`
@@ -117,7 +116,7 @@ impl NamingContextExtServant for Names {
 /// context (a `NamingContextExt`, or a plain `NamingContext`) binding it
 /// as `dir/echo` and a nil reference as `dir/nil`; the Echo under `Echo`.
 fn naming_server(ext: bool) -> (Orb, Arc<dyn std::any::Any + Send + Sync>) {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let server = server::orb();
     let echo_object = server
         .activate_with_key(&b"Echo"[..], Arc::new(Echo))
         .unwrap();
@@ -153,13 +152,6 @@ fn calls(handle: &Arc<dyn std::any::Any + Send + Sync>) -> u32 {
     names.calls.load(Ordering::Relaxed)
 }
 
-fn client() -> Orb {
-    Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .unwrap()
-}
-
 fn assert_url_error(e: &SystemException, parts: &[&str]) {
     assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam), "{e}");
     assert_eq!(e.minor, BAD_PARAM_OTHER_URL_ERROR, "{e}");
@@ -174,7 +166,7 @@ fn assert_url_error(e: &SystemException, parts: &[&str]) {
 fn corbaname_resolves_through_resolve_str_and_names_what_failed() {
     let (server, handle) = naming_server(true);
     let address = iiop_address(&server);
-    let orb = client();
+    let orb = client::orb();
     let url = |name: &str| format!("corbaname::{address}#{name}");
 
     let object = orb.string_to_object(&url("dir/echo")).unwrap();
@@ -240,7 +232,7 @@ fn corbaname_resolves_through_resolve_str_and_names_what_failed() {
 fn a_plain_naming_context_is_asked_resolve() {
     let (server, handle) = naming_server(false);
     let address = iiop_address(&server);
-    let orb = client();
+    let orb = client::orb();
     let object = orb
         .string_to_object(&format!("corbaname::{address}#dir/echo"))
         .unwrap();
@@ -259,7 +251,7 @@ fn a_plain_naming_context_is_asked_resolve() {
 fn corbaname_rir_goes_through_the_initial_reference() {
     let (server, _handle) = naming_server(true);
     let address = iiop_address(&server);
-    let orb = Orb::builder()
+    let orb = client::builder()
         .initial_reference("NameService", format!("corbaloc::{address}/NameService"))
         .build()
         .unwrap();

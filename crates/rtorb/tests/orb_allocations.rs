@@ -10,13 +10,11 @@
 //! the idle connection thread of the warm-up) do not allocate while they
 //! wait (a stray allocation among them is tolerated, not one per call).
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use rtorb::orb::{ConnectionStrategy, Orb, ServerStrategy};
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::net::socket_path;
+use rtorb_test_support::{TIMEOUT, server};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -33,16 +31,12 @@ fn allocs_per_call(f: impl FnMut()) -> (f64, f64) {
 fn allocations_per_cube_long_through_the_orb() {
     for strategy in ServerStrategy::ALL {
         let uiop = format!("uiop://{}", socket_path("allocs"));
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let server = server::builder()
             .listen(&uiop)
             .server_strategy(strategy)
             .build()
             .unwrap();
-        let obj = server
-            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-            .unwrap();
-        let ior = server.object_to_string(&obj).expect("a reference");
+        let ior = cubit::serve(&server);
         let iiop_port = server.endpoints()[0]
             .rsplit(':')
             .next()
@@ -59,7 +53,7 @@ fn allocations_per_cube_long_through_the_orb() {
                 ConnectionStrategy::Multiplexed,
             ]
             .into_iter()
-            .flat_map(|c| [None, Some(Duration::from_secs(10))].map(|d| (c, d)));
+            .flat_map(|c| [None, Some(TIMEOUT)].map(|d| (c, d)));
             for (connections, timeout) in client_cases {
                 let mut builder = Orb::builder().connection_strategy(connections);
                 if let Some(t) = timeout {

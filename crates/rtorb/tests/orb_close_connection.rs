@@ -7,7 +7,6 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
@@ -16,8 +15,8 @@ use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{decode_lite, decode_message, encode_lite, encode_message};
-
-const TIMEOUT: Duration = Duration::from_secs(10);
+use rtorb_test_support::TIMEOUT;
+use rtorb_test_support::wait::eventually;
 
 /// A servant that is only ever located.
 struct Nothing;
@@ -99,11 +98,10 @@ fn close_connection_is_in_the_giop_version_of_the_connection() {
         }
         // A connection that has sent nothing is closed in GIOP 1.0.
         streams.push((None, connect(&orb)));
-        let deadline = std::time::Instant::now() + TIMEOUT;
-        while orb.stats().server_connections < streams.len() {
-            assert!(std::time::Instant::now() < deadline, "{strategy}");
-            std::thread::yield_now();
-        }
+        assert!(
+            eventually(TIMEOUT, || orb.stats().server_connections >= streams.len()),
+            "{strategy}: every connection accepted"
+        );
         orb.shutdown();
         for (version, mut s) in streams {
             let raw = last_message(&mut s);
@@ -154,11 +152,10 @@ fn close_connection_on_a_giop_lite_connection_is_giop_lite() {
         };
         let mut body = vec![0u8; size as usize];
         s.read_exact(&mut body).unwrap();
-        let deadline = std::time::Instant::now() + TIMEOUT;
-        while orb.stats().server_connections < 1 {
-            assert!(std::time::Instant::now() < deadline, "{strategy}");
-            std::thread::yield_now();
-        }
+        assert!(
+            eventually(TIMEOUT, || orb.stats().server_connections >= 1),
+            "{strategy}: the connection accepted"
+        );
         orb.shutdown();
         let msg = decode_lite(last_message(&mut s)).unwrap();
         assert_eq!(msg.content, Content::CloseConnection, "{strategy}");

@@ -10,19 +10,17 @@
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Duration;
 
-use rtorb::orb::{ConnectionStrategy, Orb};
+use rtorb::orb::ConnectionStrategy;
 use rtorb::runtime::{
     CdrDecode, CdrEncode, CompletionStatus, Object, SyncScope, SystemExceptionKind,
 };
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
+use rtorb_test_support::clock::idle_past_reuse_check;
 use rtorb_test_support::net::try_read_message;
-
-/// How long a test waits for the peer before it fails.
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client};
 
 /// What the peer does on one connection after answering `answered`
 /// requests.
@@ -112,31 +110,13 @@ fn serve(mut stream: TcpStream, n: usize, (answered, then): (usize, Then), event
     let _ = events.send(Event::Closed(n));
 }
 
-fn client(strategy: ConnectionStrategy) -> Orb {
-    Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .connection_strategy(strategy)
-        .build()
-        .unwrap()
-}
-
 /// Calls `who` (any operation the peer answers with its number).
 fn who(object: &Object) -> Result<u32, rtorb::runtime::SystemException> {
     object.invoke("who", |_| Ok(()))?.decode(u32::decode)
 }
 
 fn next(seen: &Receiver<Event>) -> Event {
-    seen.recv_timeout(LONG).expect("the peer to go on")
-}
-
-/// Lets the connection stay idle longer than the client's bound for
-/// looking at idle connections before it reuses them (a millisecond, on
-/// the coarse monotonic clock, so up to two of its ticks more): a slower
-/// machine only waits longer.
-fn idle_a_while() {
-    let tick = rustix::time::clock_getres(rustix::time::ClockId::MonotonicCoarse);
-    let tick = Duration::new(tick.tv_sec as u64, tick.tv_nsec as u32);
-    std::thread::sleep(Duration::from_millis(1) + 2 * tick);
+    seen.recv_timeout(TIMEOUT).expect("the peer to go on")
 }
 
 const STRATEGIES: [ConnectionStrategy; 2] = [
@@ -149,14 +129,14 @@ fn a_connection_closed_while_idle_is_not_written_into() {
     for strategy in STRATEGIES {
         for then in [Then::Close, Then::CloseOrderly] {
             let (address, seen) = peer(vec![(1, then)]);
-            let orb = client(strategy);
+            let orb = client::with_strategy(strategy);
             let obj = orb
                 .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Raw"))
                 .unwrap();
             assert_eq!(who(&obj).unwrap(), 0);
             assert_eq!(next(&seen), Event::Accepted(0));
             assert_eq!(next(&seen), Event::Closed(0));
-            idle_a_while();
+            idle_past_reuse_check();
             // The first call after the close succeeds, on a new connection.
             assert_eq!(who(&obj), Ok(1), "{strategy:?}, {then:?}");
             assert_eq!(next(&seen), Event::Accepted(1));
@@ -169,7 +149,7 @@ fn a_connection_closed_while_idle_is_not_written_into() {
 fn a_first_connection_that_breaks_after_the_request_is_completed_maybe() {
     for strategy in STRATEGIES {
         let (address, seen) = peer(vec![(0, Then::CloseAfterReading)]);
-        let orb = client(strategy);
+        let orb = client::with_strategy(strategy);
         let obj = orb
             .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Raw"))
             .unwrap();
@@ -188,7 +168,7 @@ fn a_first_connection_that_breaks_after_the_request_is_completed_maybe() {
 fn a_reused_connection_that_breaks_after_the_request_is_completed_maybe() {
     for strategy in STRATEGIES {
         let (address, seen) = peer(vec![(1, Then::CloseAfterReading)]);
-        let orb = client(strategy);
+        let orb = client::with_strategy(strategy);
         let obj = orb
             .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Raw"))
             .unwrap();
@@ -207,14 +187,14 @@ fn oneways_that_wait_go_on_a_new_connection_too() {
     for strategy in STRATEGIES {
         for sync in [SyncScope::WithServer, SyncScope::WithTarget] {
             let (address, seen) = peer(vec![(1, Then::Close)]);
-            let orb = client(strategy);
+            let orb = client::with_strategy(strategy);
             let obj = orb
                 .string_to_object(&format!("corbaloc:iiop:1.2@{address}/Raw"))
                 .unwrap();
             assert_eq!(who(&obj), Ok(0));
             assert_eq!(next(&seen), Event::Accepted(0));
             assert_eq!(next(&seen), Event::Closed(0));
-            idle_a_while();
+            idle_past_reuse_check();
             obj.invoke_oneway_with("ping", sync, |_| Ok(()))
                 .unwrap_or_else(|e| panic!("{strategy:?}, {sync:?}: {e}"));
             assert_eq!(next(&seen), Event::Accepted(1));

@@ -5,7 +5,6 @@
 //! it is never altered on the way.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::codesets::{ClientCodeSets, CodeSetConfig, ServerCodeSets, native_code_sets};
 use rtorb::minor::{
@@ -20,10 +19,10 @@ use rtorb_giop::FrameProtocol;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Component;
 use rtorb_giop::service_context::ServiceContextList;
+use rtorb_test_support::text::Text;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// Latin-1 text.
-use rtorb_test_support::text::Text;
-
 const LATIN: &str = "Grüße, café";
 
 /// Text outside ISO 8859-1, with a character beyond the Basic Multilingual
@@ -39,7 +38,7 @@ fn serve(args: &[&str]) -> (Orb, String) {
 
 /// [`serve`], and the object's IOR.
 fn serve_with_ior(args: &[&str]) -> (Orb, String, String) {
-    let mut all = vec!["-ORBListenEndpoints", "iiop://127.0.0.1:0"];
+    let mut all = vec!["-ORBListenEndpoints", server::IIOP_LOOPBACK];
     all.extend_from_slice(args);
     let (server, _) = Orb::init(all).unwrap();
     let obj = server
@@ -50,9 +49,11 @@ fn serve_with_ior(args: &[&str]) -> (Orb, String, String) {
     (server, url, ior)
 }
 
-/// A client with `args` as its `-ORB` options.
-fn client(args: &[&str]) -> Orb {
-    let mut all = vec!["-ORBRoundTripTimeout", "10000"];
+/// A client with `args` as its `-ORB` options, whose calls time out at
+/// [`TIMEOUT`].
+fn client_with_options(args: &[&str]) -> Orb {
+    let timeout = TIMEOUT.as_millis().to_string();
+    let mut all = vec!["-ORBRoundTripTimeout", timeout.as_str()];
     all.extend_from_slice(args);
     Orb::init(all).unwrap().0
 }
@@ -104,7 +105,7 @@ fn with_assumed_utf8_and_utf16_any_text_crosses_a_corbaloc_reference() {
     // The server assumes CORBA's defaults, or the same as the client.
     for server_args in [&[][..], &assumed[..]] {
         let (server, url) = serve(server_args);
-        let client = client(&assumed);
+        let client = client_with_options(&assumed);
         let obj = client.string_to_object(&url).unwrap();
         assert_eq!(echo(&obj, LATIN).unwrap(), format!("{LATIN}!"));
         assert_eq!(echo(&obj, WIDE).unwrap(), format!("{WIDE}!"));
@@ -118,7 +119,7 @@ fn with_assumed_utf8_and_utf16_any_text_crosses_a_corbaloc_reference() {
 #[test]
 fn by_default_latin1_crosses_and_other_text_fails_with_data_conversion() {
     let (server, url) = serve(&[]);
-    let client = client(&[]);
+    let client = client_with_options(&[]);
     let obj = client.string_to_object(&url).unwrap();
     assert_eq!(echo(&obj, LATIN).unwrap(), format!("{LATIN}!"));
     // Not representable in ISO 8859-1: refused before it is sent...
@@ -150,7 +151,7 @@ fn by_default_latin1_crosses_and_other_text_fails_with_data_conversion() {
 fn a_server_assuming_utf8_refuses_latin1_octets_it_cannot_read() {
     // The client says nothing (CORBA's defaults); the server reads UTF-8.
     let (server, url) = serve(&["-ORBassumedCharCodeSet", "UTF-8"]);
-    let client = client(&[]);
+    let client = client_with_options(&[]);
     let obj = client.string_to_object(&url).unwrap();
     assert_eq!(echo(&obj, "plain ASCII").unwrap(), "plain ASCII!");
     // "é" is one octet in ISO 8859-1, which is not UTF-8.
@@ -167,7 +168,7 @@ fn a_server_assuming_utf8_refuses_latin1_octets_it_cannot_read() {
 #[test]
 fn an_assumed_char_code_set_alone_leaves_wide_text_without_a_code_set() {
     let (server, url) = serve(&[]);
-    let client = client(&["-ORBassumedCharCodeSet", "0x05010001"]);
+    let client = client_with_options(&["-ORBassumedCharCodeSet", "0x05010001"]);
     let obj = client.string_to_object(&url).unwrap();
     assert_eq!(echo(&obj, WIDE).unwrap(), format!("{WIDE}!"));
     assert_raises(
@@ -202,7 +203,7 @@ fn native_code_sets_are_advertised_and_negotiated_first() {
 
     // A default client prefers its native UTF-8, which the server converts
     // to.
-    let client = client(&[]);
+    let client = client_with_options(&[]);
     let obj = client.string_to_object(&ior).unwrap();
     assert_eq!(echo(&obj, WIDE).unwrap(), format!("{WIDE}!"));
     assert_eq!(wecho(&obj, WIDE).unwrap(), format!("{WIDE}!"));
@@ -210,8 +211,7 @@ fn native_code_sets_are_advertised_and_negotiated_first() {
 
     // A client whose native code sets are ISO 8859-1 and UCS-2 uses them:
     // text beyond them fails, never altered.
-    let latin = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
+    let latin = client::builder()
         .native_char_code_set(CodeSetId::ISO_8859_1)
         .native_wchar_code_set(CodeSetId::UCS_2)
         .build()

@@ -6,7 +6,6 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::{Arc, Barrier, Mutex};
-use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::codesets::native_code_sets;
@@ -28,8 +27,7 @@ use rtorb_giop::{MessageWriter, ObjectReference, decode_message};
 use rtorb_test_support::net::read_message;
 use rtorb_test_support::text::Text;
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(10);
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// Text outside ISO 8859-1, with a character beyond the Basic Multilingual
 /// Plane (a UTF-16 surrogate pair).
@@ -37,15 +35,8 @@ const WIDE: &str = "Grüße, Жук, 日本 😀";
 
 fn serve(endpoint: &str) -> (Orb, String) {
     let server = Orb::builder().listen(endpoint).build().unwrap();
-    let obj = server
-        .activate_with_key(&b"Text"[..], Arc::new(Text::new(WIDE)))
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
+    let ior = server::serve(&server, b"Text", Arc::new(Text::new(WIDE)));
     (server, ior)
-}
-
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
 }
 
 fn wecho(obj: &Object, w: &str) -> Result<String, SystemException> {
@@ -90,7 +81,7 @@ fn wide_and_narrow_text_cross_negotiated_connections() {
             Some(native_code_sets()),
             "{endpoint}"
         );
-        let client = client();
+        let client = client::orb();
         let obj = client.string_to_object(&ior).unwrap();
         assert_eq!(wecho(&obj, WIDE).unwrap(), format!("{WIDE}!"), "{endpoint}");
         assert_eq!(wget(&obj).unwrap(), WIDE, "{endpoint}");
@@ -105,7 +96,7 @@ fn wide_and_narrow_text_cross_negotiated_connections() {
 fn a_reference_without_code_sets_gives_inv_objref_for_wide_text() {
     let (server, _) = serve("iiop://1.2@127.0.0.1:0");
     let url = format!("corbaloc::1.2@{}/Text", host_port(&server));
-    let client = client();
+    let client = client::orb();
     let obj = client.string_to_object(&url).unwrap();
     let e = wecho(&obj, "x").unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::InvObjref));
@@ -137,7 +128,7 @@ fn giop_1_0_carries_no_wide_text() {
         None,
         "a 1.0 profile has no components"
     );
-    let client = client();
+    let client = client::orb();
     let obj = client.string_to_object(&ior).unwrap();
     assert_raises(
         wecho(&obj, "x"),
@@ -322,11 +313,7 @@ fn first_request_carries_the_code_sets(strategy: ConnectionStrategy) {
         contexts
     });
 
-    let client = Orb::builder()
-        .round_trip_timeout(TIMEOUT)
-        .connection_strategy(strategy)
-        .build()
-        .unwrap();
+    let client = client::with_strategy(strategy);
     let obj = client
         .string_to_object(&reference.to_stringified().unwrap())
         .unwrap();
@@ -374,18 +361,14 @@ impl Skeleton for Store {
 }
 
 fn serve_store() -> (Orb, Arc<Store>, String) {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let server = server::orb();
     let store = Arc::new(Store::default());
-    let obj = server
-        .activate_with_key(&b"Store"[..], store.clone())
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
+    let ior = server::serve(&server, b"Store", store.clone());
     (server, store, ior)
 }
 
 fn client_with(strategy: ConnectionStrategy, sync: SyncScope) -> Orb {
-    Orb::builder()
-        .round_trip_timeout(TIMEOUT)
+    client::builder()
         .connection_strategy(strategy)
         .sync_scope(sync)
         .build()

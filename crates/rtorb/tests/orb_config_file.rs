@@ -9,6 +9,7 @@ use rtorb::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
 use rtorb::orb::{CONFIG_ENV, MAX_CONFIG_FILE_SIZE, Orb, OrbConfig, OrbError};
 use rtorb_giop::SystemExceptionKind;
 use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// A fresh directory for one test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -312,13 +313,13 @@ fn an_orb_from_a_config_file_serves_a_call() {
     let client_cfg = write(
         &dir,
         "client.cfg",
-        &format!("RoundTripTimeout = 5000\nInitRef = Echo={ior}\n"),
+        &format!(
+            "RoundTripTimeout = {}\nInitRef = Echo={ior}\n",
+            TIMEOUT.as_millis()
+        ),
     );
     let client = Orb::builder().config_file(&client_cfg).build().unwrap();
-    assert_eq!(
-        client.config().round_trip_timeout,
-        Some(Duration::from_secs(5))
-    );
+    assert_eq!(client.config().round_trip_timeout, Some(TIMEOUT));
     let echo_ref = client.resolve_initial_references("Echo").unwrap();
     assert_eq!(echo(&echo_ref, 41).unwrap(), 41);
     server.shutdown();
@@ -328,7 +329,7 @@ fn an_orb_from_a_config_file_serves_a_call() {
 #[test]
 fn file_references_to_an_ior_and_a_corbaloc() {
     let dir = scratch("fileref");
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let server = server::orb();
     let obj = server
         .activate_with_key(&b"Echo"[..], Arc::new(Echo))
         .unwrap();
@@ -340,10 +341,7 @@ fn file_references_to_an_ior_and_a_corbaloc() {
     );
     let loc_file = write(&dir, "echo.loc", &format!("corbaloc::1.2@{addr}/Echo\n"));
 
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(5))
-        .build()
-        .unwrap();
+    let client = client::orb();
     let by_ior = client
         .string_to_object(&format!("file://{}", ior_file.display()))
         .unwrap();

@@ -6,39 +6,21 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb_giop::message::{Content, Message};
 use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::net::iiop_address;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
 /// The server's connection cap in these tests.
 const CAP: usize = 8;
 
-fn server(strategy: ServerStrategy) -> (Orb, String) {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .server_threads(2)
-        .max_connections(CAP)
-        .incomplete_message_timeout(Duration::from_secs(600))
-        .build()
-        .unwrap();
-    let obj = server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
-    (server, ior)
-}
-
 /// A new client ORB (a new connection) makes three calls: all succeed.
 fn served(ior: &str, what: &str) -> Orb {
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let cubit: Cubit = client.string_to_object(ior).unwrap().unchecked_narrow();
     for l in [2, -3, 5] {
         assert_eq!(cubit.cube_long(l), Ok(l * l * l), "{what}: a new client");
@@ -78,7 +60,8 @@ fn closed(raw: &mut TcpStream) -> Option<Vec<Message>> {
 /// what it received.
 fn shed_one(strategy: ServerStrategy, first: &[u8]) -> Vec<Message> {
     let what = format!("{strategy}");
-    let (server, ior) = server(strategy);
+    let server = server::capped(strategy, CAP);
+    let ior = cubit::serve(&server);
     let address = iiop_address(&server);
     let mut raws: Vec<TcpStream> = (0..CAP)
         .map(|_| {

@@ -7,8 +7,6 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
@@ -16,24 +14,16 @@ use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit;
 use rtorb_test_support::net::{iiop_address, read_message};
+use rtorb_test_support::sched::threads_named;
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(10);
+use rtorb_test_support::{TIMEOUT, server};
 
 /// The thread ids of the server's connection threads.
-fn connection_threads() -> BTreeSet<String> {
-    std::fs::read_dir("/proc/self/task")
-        .unwrap()
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let name = std::fs::read_to_string(e.path().join("comm")).ok()?;
-            // The kernel keeps 15 octets of the name.
-            name.starts_with("rtorb-connectio")
-                .then(|| e.file_name().to_string_lossy().into_owned())
-        })
-        .collect()
+fn connection_threads() -> BTreeSet<u32> {
+    // The kernel keeps 15 octets of the name.
+    threads_named("rtorb-connectio").into_iter().collect()
 }
 
 /// Connects, is answered, and closes.
@@ -58,14 +48,8 @@ fn one_connection(server: &Orb) {
 
 #[test]
 fn a_connection_thread_serves_the_next_connection_after_its_own() {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(ServerStrategy::ThreadPerConnection)
-        .build()
-        .unwrap();
-    server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
+    let server = server::with_strategy(ServerStrategy::ThreadPerConnection);
+    cubit::serve(&server);
     one_connection(&server);
     assert!(eventually(TIMEOUT, || server.stats().server_connections == 0));
     // Its thread stays, parked.

@@ -23,17 +23,16 @@ use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_cdr::{CdrDecode, CdrEncode, Encoding};
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
 use rtorb_giop::{Reassembler, ReassemblyLimits, decode_message};
+use rtorb_test_support::hold::Hold;
 use rtorb_test_support::net::socket_path;
-use rtorb_test_support::wait::{self, Latch};
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::wait::{self, NO_TIMEOUT};
+use rtorb_test_support::{TIMEOUT, client};
 
 /// A servant for the tests: echoes, slow echoes, large octet sequences,
-/// and operations that wait at a gate (a latch the test opens).
+/// and operations that wait at a gate (a hold the test opens).
 #[derive(Default)]
 struct Lab {
-    gate: Latch,
-    started: AtomicUsize,
+    gate: Hold,
     done: AtomicUsize,
     recorded: Mutex<Vec<i64>>,
 }
@@ -74,10 +73,9 @@ impl Skeleton for LabSkeleton {
                 Ok(())
             }
             "wait_gate" => {
-                self.0.started.fetch_add(1, Ordering::SeqCst);
                 // Some tests never open it: the request ends with the
-                // process, or after a minute.
-                let _ = self.0.gate.wait(Duration::from_secs(60));
+                // process, or at the tests' deadline.
+                let _ = self.0.gate.enter(TIMEOUT);
                 self.0.done.fetch_add(1, Ordering::SeqCst);
                 Ok(())
             }
@@ -133,17 +131,19 @@ fn slow_echo(obj: &Object, ms: u32, v: i32) -> Result<i32, SystemException> {
     .decode(i32::decode)
 }
 
+/// Waits until `n` more `wait_gate` upcalls have started.
+fn started(lab: &Lab, n: usize, what: &str) {
+    for i in 0..n {
+        assert!(
+            lab.gate.wait_entered(TIMEOUT),
+            "never happened: {what} ({i} of {n})"
+        );
+    }
+}
+
 /// Waits until `cond` holds, failing the test after a generous bound.
 fn eventually(what: &str, cond: impl Fn() -> bool) {
     assert!(wait::eventually(TIMEOUT, cond), "never happened: {what}");
-}
-
-fn mux_client() -> Orb {
-    Orb::builder()
-        .connection_strategy(ConnectionStrategy::Multiplexed)
-        .round_trip_timeout(TIMEOUT)
-        .build()
-        .unwrap()
 }
 
 // ---------------------------------------------------------------------
@@ -151,7 +151,7 @@ fn mux_client() -> Orb {
 
 fn many_threads_share_one_connection(endpoint: &str) {
     let s = server(endpoint);
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&s.ior).unwrap();
     let threads = 12;
     let barrier = Arc::new(Barrier::new(threads));
@@ -199,7 +199,7 @@ fn multiplexed_calls_share_one_giop_lite_connection() {
 #[test]
 fn exclusive_calls_in_flight_together_use_a_connection_each() {
     let s = server("iiop://127.0.0.1:0");
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&s.ior).unwrap();
     let calls: Vec<_> = (0..3)
         .map(|_| {
@@ -207,10 +207,8 @@ fn exclusive_calls_in_flight_together_use_a_connection_each() {
             std::thread::spawn(move || obj.invoke("wait_gate", |_| Ok(())).map(|_| ()))
         })
         .collect();
-    eventually("three calls started", || {
-        s.lab.started.load(Ordering::SeqCst) == 3
-    });
-    s.lab.gate.count_down();
+    started(&s.lab, 3, "three calls started");
+    s.lab.gate.open();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -220,7 +218,7 @@ fn exclusive_calls_in_flight_together_use_a_connection_each() {
 #[test]
 fn multiplexed_waiters_that_time_out_hand_the_connection_on() {
     let s = server("iiop://127.0.0.1:0");
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&s.ior).unwrap();
     let impatient =
         obj.with_policies(&[Policy::RelativeRoundtripTimeout(Duration::from_millis(10))]);
@@ -270,10 +268,8 @@ fn multiplexed_falls_back_to_exclusive_on_transports_that_cannot_be_shared() {
             std::thread::spawn(move || obj.invoke("wait_gate", |_| Ok(())).map(|_| ()))
         })
         .collect();
-    eventually("two calls started", || {
-        s.lab.started.load(Ordering::SeqCst) == 2
-    });
-    s.lab.gate.count_down();
+    started(&s.lab, 2, "two calls started");
+    s.lab.gate.open();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -369,7 +365,7 @@ impl RawConnection {
 #[test]
 fn replies_in_reverse_order_reach_their_own_callers() {
     let raw = RawServer::new();
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&raw.corbaloc).unwrap();
     let n = 8;
     let calls: Vec<_> = (0..n)
@@ -393,7 +389,7 @@ fn replies_in_reverse_order_reach_their_own_callers() {
 #[test]
 fn a_timed_out_waiter_leaves_and_its_late_reply_is_dropped() {
     let raw = RawServer::new();
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&raw.corbaloc).unwrap();
     let quick = obj.with_policies(&[Policy::RelativeRoundtripTimeout(Duration::from_millis(100))]);
     let impatient = std::thread::spawn(move || echo(&quick, 1));
@@ -420,7 +416,7 @@ fn a_timed_out_waiter_leaves_and_its_late_reply_is_dropped() {
 #[test]
 fn a_broken_connection_fails_every_waiter_with_comm_failure() {
     let raw = RawServer::new();
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&raw.corbaloc).unwrap();
     let n = 5;
     let calls: Vec<_> = (0..n)
@@ -492,13 +488,23 @@ fn idle_multiplexed_connections_are_closed_after_the_idle_timeout() {
 #[test]
 fn without_an_idle_timeout_connections_stay_open() {
     let s = server("iiop://127.0.0.1:0");
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&s.ior).unwrap();
     echo(&obj, 1).unwrap();
-    // Nothing is to happen: let time pass in which it could.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(s.counts.open(), 1);
+    // Nothing is to happen to it: a client with an idle timeout, whose
+    // connection idles meanwhile, shows when it would have.
+    let timed = client::builder()
+        .connection_idle_timeout(Duration::from_millis(100))
+        .build()
+        .unwrap();
+    echo(&timed.string_to_object(&s.ior).unwrap(), 2).unwrap();
+    assert_eq!(s.counts.accepted(), 2);
+    eventually("the timed client's idle connection is closed", || {
+        timed.stats().idle_client_connections == 0 && s.counts.open() == 1
+    });
     assert_eq!(client.stats().idle_client_connections, 1);
+    assert_eq!(echo(&obj, 3).unwrap(), 3);
+    assert_eq!(s.counts.accepted(), 2, "the connection was kept");
 }
 
 // ---------------------------------------------------------------------
@@ -517,11 +523,7 @@ fn validate_connection_binds_before_the_first_call() {
             "iiop://127.0.0.1:0?giop=lite".to_owned(),
         ] {
             let s = server(&endpoint);
-            let client = Orb::builder()
-                .connection_strategy(strategy)
-                .round_trip_timeout(TIMEOUT)
-                .build()
-                .unwrap();
+            let client = client::with_strategy(strategy);
             let obj = client.string_to_object(&s.ior).unwrap();
             assert_eq!(s.counts.accepted(), 0);
             assert_eq!(obj.validate_connection(), Ok(true), "{endpoint}");
@@ -535,7 +537,7 @@ fn validate_connection_binds_before_the_first_call() {
 #[test]
 fn validate_connection_reports_what_a_call_would_get() {
     let s = server("iiop://127.0.0.1:0");
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     // An unknown key.
     let ior = s.ior.clone();
     let obj = client.string_to_object(&ior).unwrap();
@@ -589,7 +591,7 @@ fn validate_connection_reports_what_a_call_would_get() {
 #[test]
 fn preconnected_connections_serve_the_first_calls() {
     let s = server("iiop://127.0.0.1:0");
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&s.ior).unwrap();
     assert_eq!(client.preconnect(&obj, 4).unwrap(), 4);
     eventually("four connections accepted", || s.counts.accepted() == 4);
@@ -600,10 +602,8 @@ fn preconnected_connections_serve_the_first_calls() {
             std::thread::spawn(move || obj.invoke("wait_gate", |_| Ok(())).map(|_| ()))
         })
         .collect();
-    eventually("four calls started", || {
-        s.lab.started.load(Ordering::SeqCst) == 4
-    });
-    s.lab.gate.count_down();
+    started(&s.lab, 4, "four calls started");
+    s.lab.gate.open();
     for c in calls {
         c.join().unwrap().unwrap();
     }
@@ -629,7 +629,7 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
         .build()
         .unwrap();
     let obj = client.string_to_object(&s.ior).unwrap();
-    s.lab.gate.count_down();
+    s.lab.gate.open();
     oneway_wait_gate(&obj).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 1);
 
@@ -642,10 +642,8 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
         .with_policies(&[Policy::SyncScope(SyncScope::WithServer)]);
     oneway_wait_gate(&obj).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 0);
-    eventually("the upcall starts", || {
-        s.lab.started.load(Ordering::SeqCst) == 1
-    });
-    s.lab.gate.count_down();
+    started(&s.lab, 1, "the upcall starts");
+    s.lab.gate.open();
     eventually("the upcall ends", || s.lab.done.load(Ordering::SeqCst) == 1);
     // ... and a server that lacks the object says so.
     let unknown = client.string_to_object(&s.ior).unwrap();
@@ -665,10 +663,8 @@ fn sync_scopes_end_to_end(endpoint: impl Fn() -> String) {
             oneway_wait_gate(&obj).unwrap();
         });
         assert_eq!(s.lab.done.load(Ordering::SeqCst), 0);
-        eventually("the request arrives", || {
-            s.lab.started.load(Ordering::SeqCst) == 1
-        });
-        s.lab.gate.count_down();
+        started(&s.lab, 1, "the request arrives");
+        s.lab.gate.open();
         eventually("the upcall ends", || s.lab.done.load(Ordering::SeqCst) == 1);
         s.orb.deactivate(b"Lab");
         PolicyCurrent::with(&[Policy::SyncScope(scope)], || {
@@ -785,7 +781,7 @@ fn an_unreachable_endpoint_does_not_hold_up_sync_none_oneways_to_others() {
 
     let client = Orb::builder()
         .sync_scope(SyncScope::None)
-        .connect_timeout(Duration::from_secs(120))
+        .connect_timeout(NO_TIMEOUT)
         .round_trip_timeout(TIMEOUT)
         .build()
         .unwrap();
@@ -834,12 +830,12 @@ fn oneway_sync_scopes_over_uiop() {
 #[test]
 fn oneway_sync_scopes_multiplexed() {
     let s = server("iiop://127.0.0.1:0");
-    let client = mux_client();
+    let client = client::with_strategy(ConnectionStrategy::Multiplexed);
     let obj = client.string_to_object(&s.ior).unwrap();
     let with_server = obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)]);
     with_server.invoke_oneway("wait_gate", |_| Ok(())).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 0);
-    s.lab.gate.count_down();
+    s.lab.gate.open();
     let with_target = obj.with_policies(&[Policy::SyncScope(SyncScope::WithTarget)]);
     with_target.invoke_oneway("wait_gate", |_| Ok(())).unwrap();
     assert_eq!(s.lab.done.load(Ordering::SeqCst), 2);
@@ -859,7 +855,7 @@ fn client_protocol_policy_picks_profiles_at_every_level() {
     let only = |p: Protocol| Policy::ClientProtocol(ClientProtocolPolicy::new([p]));
 
     // No policy: the first profile (IIOP, GIOP).
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&s.ior).unwrap();
     echo(&obj, 1).unwrap();
     assert_eq!(s.counts.accepted_by("iiop", false), 1);
@@ -902,7 +898,7 @@ impl Server {
 #[test]
 fn client_protocol_policy_without_a_match_fails_or_falls_back() {
     let s = server("iiop://127.0.0.1:0");
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&s.ior).unwrap();
     let strict = ClientProtocolPolicy::new([Protocol::uiop(), Protocol::iiop().lite()]);
     let err = echo(
@@ -950,7 +946,7 @@ fn round_trip_timeouts_at_object_and_thread_level() {
         assert_eq!(err.kind(), Some(SystemExceptionKind::Timeout));
         assert_eq!(err.minor, TIMEOUT_ROUND_TRIP);
         // An object-level override longer than the thread's wins.
-        s.lab.gate.count_down();
+        s.lab.gate.open();
         let long = Policy::RelativeRoundtripTimeout(TIMEOUT);
         PolicyCurrent::with(std::slice::from_ref(&short), || {
             obj.with_policies(std::slice::from_ref(&long))

@@ -6,7 +6,6 @@
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
@@ -14,10 +13,11 @@ use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::encode_message;
 use rtorb_giop::message::{CancelRequest, Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
+use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::alloc::{
     CountingAllocator, start_counting, stop_counting, thread_allocations,
 };
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit;
 use rtorb_test_support::net::socket_path;
 
 #[global_allocator]
@@ -48,8 +48,7 @@ fn locate(request_id: u32) -> Bytes {
 /// client's, per message.
 fn allocations_per_message(path: &str, batches: &[Vec<u8>], replies: usize) -> f64 {
     let mut s = UnixStream::connect(path).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
-        .unwrap();
+    s.set_read_timeout(Some(TIMEOUT)).unwrap();
     let sync = locate(1);
     let mut buf = vec![0u8; replies * LOCATE_REPLY_LEN];
     // The connection is served before counting starts.
@@ -88,9 +87,7 @@ fn cancel_and_locate_requests_allocate_nothing_on_the_server() {
             .server_threads(1)
             .build()
             .unwrap();
-        server
-            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-            .unwrap();
+        cubit::serve(&server);
         let per_cancel = allocations_per_message(&path, &cancels, 1);
         let per_locate = allocations_per_message(&path, &locates, BATCH as usize + 1);
         println!(

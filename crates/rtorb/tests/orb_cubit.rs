@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{
-    ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
+    Policy, ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
 };
 use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, RequestHeader};
@@ -20,14 +20,10 @@ use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{decode_message, encode_message, fragment_message};
 use rtorb_test_support::cubit::guarded::CheckedCubeError;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, Guarded, GuardedSkeleton, cubit};
+use rtorb_test_support::hold::HeldServant;
 use rtorb_test_support::net::{iiop_address, read_message, socket_path};
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
-}
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// A server Orb on `endpoint` with `strategy`.
 fn server_orb(endpoint: &str, strategy: ServerStrategy) -> Orb {
@@ -40,7 +36,7 @@ fn server_orb(endpoint: &str, strategy: ServerStrategy) -> Orb {
 
 /// A server Orb on `endpoint` serving a Guarded (a Cubit) under `Cubit`,
 /// and its stringified reference.
-fn server(endpoint: &str, strategy: ServerStrategy) -> (Orb, String) {
+fn guarded_server(endpoint: &str, strategy: ServerStrategy) -> (Orb, String) {
     let orb = server_orb(endpoint, strategy);
     let obj = orb
         .activate_with_key(
@@ -93,8 +89,8 @@ fn cube_everything(cubit: &Cubit) {
 }
 
 fn check_endpoint(endpoint: &str, strategy: ServerStrategy) {
-    let (server, ior) = server(endpoint, strategy);
-    let client = client();
+    let (server, ior) = guarded_server(endpoint, strategy);
+    let client = client::orb();
     let obj = client.string_to_object(&ior).unwrap();
     let guarded = Guarded::narrow(obj).unwrap().expect("a Guarded");
     cube_everything(&guarded);
@@ -134,9 +130,9 @@ fn every_operation_over_uiop_in_every_giop_version_and_giop_lite() {
 #[test]
 fn corbaloc_urls_reach_plain_keys() {
     for strategy in ServerStrategy::ALL {
-        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let (server, _) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let addr = iiop_address(&server);
-        let client = client();
+        let client = client::orb();
         for v in ["1.0", "1.1", "1.2"] {
             let obj = client
                 .string_to_object(&format!("corbaloc::{v}@{addr}/Cubit"))
@@ -150,9 +146,9 @@ fn corbaloc_urls_reach_plain_keys() {
 #[test]
 fn an_unknown_key_is_object_not_exist() {
     for strategy in ServerStrategy::ALL {
-        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let (server, _) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let addr = iiop_address(&server);
-        let client = client();
+        let client = client::orb();
         let cubit: Cubit = client
             .string_to_object(&format!("corbaloc::1.2@{addr}/Nobody"))
             .unwrap()
@@ -193,8 +189,8 @@ impl Skeleton for Refusing {
 #[test]
 fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() {
     for strategy in ServerStrategy::ALL {
-        let (server, _) = server("iiop://127.0.0.1:0", strategy);
-        let client = client();
+        let (server, _) = guarded_server(server::IIOP_LOOPBACK, strategy);
+        let client = client::orb();
         let cubit: Cubit = client
             .string_to_object(&format!("corbaloc::1.2@{}/Cubit", iiop_address(&server)))
             .unwrap()
@@ -232,7 +228,7 @@ fn a_plain_key_rebound_or_removed_is_seen_by_the_next_request_on_a_connection() 
 
 #[test]
 fn malformed_references_are_bad_param() {
-    let client = client();
+    let client = client::orb();
     for s in [
         "IOR:zz",
         "corbaloc::1.2@/",
@@ -245,9 +241,9 @@ fn malformed_references_are_bad_param() {
 }
 
 fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: ServerStrategy) {
-    let (server, ior) = server(first, strategy);
+    let (server, ior) = guarded_server(first, strategy);
     let endpoint = endpoint_of(&server);
-    let client = client();
+    let client = client::orb();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     assert_eq!(cubit.cube_long(3).unwrap(), 27);
     assert_eq!(client.stats().idle_client_connections, 1);
@@ -266,7 +262,7 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: Ser
     );
 
     // A new server on the same endpoint: calls work again.
-    let (again, _) = self::server(&endpoint, strategy);
+    let (again, _) = guarded_server(&endpoint, strategy);
     assert_eq!(cubit.cube_long(4).unwrap(), 64);
 
     // Shut down while a connection is cached, restart before the next
@@ -274,7 +270,7 @@ fn restart_case(endpoint_of: impl Fn(&Orb) -> String, first: &str, strategy: Ser
     // caller.
     again.shutdown();
     drop(again);
-    let (third, _) = self::server(&endpoint, strategy);
+    let (third, _) = guarded_server(&endpoint, strategy);
     assert_eq!(cubit.cube_long(5).unwrap(), 125);
     drop(third);
 }
@@ -305,9 +301,9 @@ fn a_server_that_shuts_down_and_comes_back_over_uiop() {
 #[test]
 fn garbage_closes_only_its_own_connection() {
     for strategy in ServerStrategy::ALL {
-        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let (server, ior) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let addr = iiop_address(&server);
-        let client = client();
+        let client = client::orb();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         assert_eq!(cubit.cube_octet(2).unwrap(), 8);
 
@@ -322,7 +318,7 @@ fn garbage_closes_only_its_own_connection() {
 
         // The other connection is untouched.
         assert_eq!(cubit.cube_octet(3).unwrap(), 27);
-        let other = self::client();
+        let other = client::orb();
         let cubit2: Cubit = other.string_to_object(&ior).unwrap().unchecked_narrow();
         assert_eq!(cubit2.cube_short(2).unwrap(), 8);
     }
@@ -338,7 +334,7 @@ fn raw_exchange(stream: &mut TcpStream, pieces: &[bytes::Bytes]) -> Message {
 #[test]
 fn locate_requests_and_fragmented_requests_are_served() {
     for strategy in ServerStrategy::ALL {
-        let (server, _) = server("iiop://127.0.0.1:0", strategy);
+        let (server, _) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let addr = iiop_address(&server);
         let mut raw = TcpStream::connect(&addr).unwrap();
         raw.set_read_timeout(Some(TIMEOUT)).unwrap();
@@ -397,8 +393,8 @@ fn locate_requests_and_fragmented_requests_are_served() {
 #[test]
 fn concurrent_calls_use_separate_connections() {
     for strategy in ServerStrategy::ALL {
-        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
-        let client = Arc::new(client());
+        let (server, ior) = guarded_server(server::IIOP_LOOPBACK, strategy);
+        let client = Arc::new(client::orb());
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         let threads: Vec<_> = (0..8)
             .map(|t| {
@@ -423,9 +419,9 @@ fn concurrent_calls_use_separate_connections() {
     }
 }
 
-/// Sleeps as long as it is asked to, in milliseconds (a request that
-/// takes time is what the tests of timeouts and of shutdown need), and
-/// counts the sleeps it has started and finished.
+/// Sleeps as long as it is asked to, in milliseconds (a request that is
+/// still running as the server shuts down is what the test of shutdown
+/// needs), and counts the sleeps it has started and finished.
 #[derive(Default)]
 struct Sleeper {
     started: Arc<AtomicUsize>,
@@ -453,37 +449,46 @@ impl Skeleton for Sleeper {
 #[test]
 fn a_call_that_takes_too_long_times_out() {
     for strategy in ServerStrategy::ALL {
-        let server = server_orb("iiop://127.0.0.1:0", strategy);
-        let sleeper = Sleeper::default();
-        let finished = Arc::clone(&sleeper.finished);
-        let obj = server.activate(Arc::new(sleeper)).unwrap();
+        let server = server::with_strategy(strategy);
+        let held = HeldServant::new(TIMEOUT);
+        let obj = server.activate(held.clone()).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
+        // The ORB's round-trip timeout, which a call held in the servant
+        // outlasts.
         let client = Orb::builder()
             .round_trip_timeout(Duration::from_millis(200))
             .build()
             .unwrap();
-        let sleeper = client.string_to_object(&ior).unwrap();
-        let sleep = |ms: u32| {
-            sleeper
-                .invoke("sleep", |e| ms.encode(e))
-                .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
-        };
-        assert_eq!(sleep(1).unwrap(), 1);
-        let e = sleep(1000).unwrap_err();
+        let obj = client.string_to_object(&ior).unwrap();
+        // The calls that are to succeed, however slow the machine, wait
+        // longer (an object's policy wins over the ORB's).
+        let patient = obj.with_policies(&[Policy::RelativeRoundtripTimeout(TIMEOUT)]);
+        let record = |n: u32| patient.invoke("record", |e| n.encode(e)).map(|_| ());
+        record(1).unwrap();
+        let e = obj
+            .invoke("hold", |e| 2u32.encode(e))
+            .map(|_| ())
+            .unwrap_err();
         assert_eq!(e.kind(), Some(SystemExceptionKind::Timeout));
         assert_eq!(e.minor, rtorb::minor::TIMEOUT_ROUND_TRIP);
-        // The reactive server runs one request at a time: let the long
+        // The reactive server runs one request at a time: let the held
         // one end before the next call.
-        let _ = eventually(TIMEOUT, || finished.load(Ordering::SeqCst) >= 2);
+        assert!(held.hold().wait_entered(TIMEOUT), "{strategy}");
+        held.hold().release();
+        assert!(
+            eventually(TIMEOUT, || held.recorded() == [1, 2]),
+            "{strategy}"
+        );
         // The next call has a fresh connection.
-        assert_eq!(sleep(2).unwrap(), 2);
+        record(3).unwrap();
+        assert_eq!(held.recorded(), [1, 2, 3], "{strategy}");
     }
 }
 
 #[test]
 fn orb_init_reads_endpoints_and_initial_references() {
     for strategy in ServerStrategy::ALL {
-        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let (server, ior) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let (orb, rest) = Orb::init([
             "prog".to_owned(),
             "-ORBListenEndpoints".to_owned(),
@@ -516,7 +521,7 @@ fn orb_init_reads_endpoints_and_initial_references() {
 #[test]
 fn location_forward_is_followed_and_bounded() {
     for strategy in ServerStrategy::ALL {
-        let (target, ior) = server("iiop://127.0.0.1:0", strategy);
+        let (target, ior) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let forwarder = server_orb(&("uiop://".to_owned() + &socket_path("fwd")), strategy);
         let moved = forwarder
             .forward(
@@ -524,7 +529,7 @@ fn location_forward_is_followed_and_bounded() {
                 rtorb_giop::ObjectReference::from_stringified(&ior).unwrap(),
             )
             .unwrap();
-        let client = client();
+        let client = client::orb();
         let moved_ior = forwarder.object_to_string(&moved).unwrap();
         let cubit: Cubit = client
             .string_to_object(&moved_ior)
@@ -555,12 +560,13 @@ fn location_forward_is_followed_and_bounded() {
 #[test]
 fn shutdown_finishes_the_request_in_flight() {
     for strategy in ServerStrategy::ALL {
-        let server = server_orb("iiop://127.0.0.1:0", strategy);
+        let server = server::with_strategy(strategy);
         let sleeper = Sleeper::default();
         let running = Arc::clone(&sleeper.started);
+        let finished = Arc::clone(&sleeper.finished);
         let obj = server.activate(Arc::new(sleeper)).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
-        let client = self::client();
+        let client = client::orb();
         let sleeper = client.string_to_object(&ior).unwrap();
         let call = std::thread::spawn(move || {
             sleeper
@@ -571,9 +577,12 @@ fn shutdown_finishes_the_request_in_flight() {
             eventually(TIMEOUT, || running.load(Ordering::SeqCst) == 1),
             "the request reaches the servant"
         );
-        let started = std::time::Instant::now();
         server.shutdown();
-        assert!(started.elapsed() >= Duration::from_millis(100));
+        assert_eq!(
+            finished.load(Ordering::SeqCst),
+            1,
+            "{strategy}: shutdown returned before the request in flight ended"
+        );
         assert_eq!(call.join().unwrap().unwrap(), 300);
     }
 }
@@ -581,7 +590,7 @@ fn shutdown_finishes_the_request_in_flight() {
 #[test]
 fn an_unreachable_profile_is_skipped_for_the_next() {
     for strategy in ServerStrategy::ALL {
-        let (server, ior) = server("iiop://127.0.0.1:0", strategy);
+        let (server, ior) = guarded_server(server::IIOP_LOOPBACK, strategy);
         let live = rtorb_giop::ObjectReference::from_stringified(&ior).unwrap();
         let dead = rtorb_giop::ior::Profile::Uiop(rtorb_giop::ior::UiopProfile::new(
             Version::V1_2,
@@ -591,7 +600,7 @@ fn an_unreachable_profile_is_skipped_for_the_next() {
         let mut profiles = vec![dead];
         profiles.extend(live.profiles.iter().cloned());
         let both = rtorb_giop::ObjectReference::new("IDL:Cubit:1.0", profiles);
-        let client = client();
+        let client = client::orb();
         let cubit: Cubit = client
             .string_to_object(&both.to_stringified().unwrap())
             .unwrap()
@@ -607,8 +616,7 @@ fn an_unreachable_profile_is_skipped_for_the_next() {
 fn shutdown_sends_close_connection_on_every_connection() {
     for strategy in ServerStrategy::ALL {
         let path = socket_path("close");
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let server = server::builder()
             .listen(format!("uiop://{path}"))
             .server_strategy(strategy)
             .build()

@@ -6,6 +6,7 @@
 
 use rtorb::orb::{Orb, ServerStrategy, derived_max_connections};
 use rtorb_test_support::log::capture;
+use rtorb_test_support::server;
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 
 fn soft_limit() -> u64 {
@@ -33,13 +34,7 @@ fn the_first_server_raises_the_descriptor_limit_and_derives_its_cap_from_it() {
     assert_eq!(soft_limit(), low);
     client.shutdown();
 
-    let (server, lines) = capture(|| {
-        Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .server_strategy(ServerStrategy::Reactive)
-            .build()
-            .unwrap()
-    });
+    let (server, lines) = capture(|| server::with_strategy(ServerStrategy::Reactive));
     let raised = soft_limit();
     assert!(raised > low, "the soft limit stayed at {raised}");
     assert!(raised <= hard);
@@ -62,24 +57,14 @@ fn the_first_server_raises_the_descriptor_limit_and_derives_its_cap_from_it() {
 
     // Once per process: a second server logs nothing, and derives its cap
     // for its own strategy from the same limit; a configured cap stays.
-    let (again, lines) = capture(|| {
-        Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .server_strategy(ServerStrategy::ThreadPerConnection)
-            .build()
-            .unwrap()
-    });
+    let (again, lines) = capture(|| server::with_strategy(ServerStrategy::ThreadPerConnection));
     assert!(lines.is_empty(), "a second server logged {lines:?}");
     assert_eq!(
         again.stats().max_server_connections,
         derived_max_connections(raised, ServerStrategy::ThreadPerConnection)
     );
     again.shutdown();
-    let configured = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .max_connections(16)
-        .build()
-        .unwrap();
+    let configured = server::builder().max_connections(16).build().unwrap();
     assert_eq!(configured.stats().max_server_connections, 16);
     configured.shutdown();
 }

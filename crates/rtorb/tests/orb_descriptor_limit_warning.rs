@@ -8,8 +8,9 @@
 //! fail with `EPERM`. One test in this binary: the raise is tried once per
 //! process.
 
-use rtorb::orb::{Orb, ServerStrategy, derived_max_connections};
+use rtorb::orb::{ServerStrategy, derived_max_connections};
 use rtorb_test_support::log::capture;
+use rtorb_test_support::server;
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 
 /// Makes setting a resource limit fail with `EPERM` on this thread and
@@ -96,13 +97,7 @@ fn a_limit_that_cannot_be_raised_is_one_warning_and_the_cap_fits_it() {
         "the seccomp filter lets the limit be raised"
     );
 
-    let build = |strategy| {
-        Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .server_strategy(strategy)
-            .build()
-            .unwrap()
-    };
+    let build = server::with_strategy;
     let (first, mut lines) = capture(|| build(ServerStrategy::Reactive));
     let (second, more) = capture(|| build(ServerStrategy::ThreadPerConnection));
     lines.extend(more);

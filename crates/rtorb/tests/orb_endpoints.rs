@@ -2,17 +2,15 @@
 //! that one pasted into a `corbaloc` URL reaches the ORB.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb_test_support::echo::{Echo, echo};
 use rtorb_test_support::net::socket_path;
+use rtorb_test_support::{client, server};
 
 #[test]
 fn endpoints_come_back_as_they_were_written() {
     let path = socket_path("endpoints");
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = server::builder()
         .listen("iiop://1.1@127.0.0.1:0")
         .listen(format!("uiop://{path}"))
         .build()
@@ -35,10 +33,7 @@ fn endpoints_come_back_as_they_were_written() {
     assert_eq!(endpoints[2], format!("uiop://{path}"));
 
     // Each pastes into a corbaloc URL as it is.
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .expect("client ORB");
+    let client = client::orb();
     for url in [
         format!("corbaloc::{}/Echo", first.trim_start_matches("iiop://")),
         format!(
@@ -66,8 +61,7 @@ fn endpoints_come_back_as_they_were_written() {
 #[test]
 fn a_poa_reference_has_a_corbaloc_that_reaches_it() {
     let path = socket_path("corbaloc");
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = server::builder()
         .listen(format!("uiop://{path}"))
         .build()
         .expect("server ORB");
@@ -86,10 +80,7 @@ fn a_poa_reference_has_a_corbaloc_that_reaches_it() {
         "{url}"
     );
     assert!(url.contains('%'), "a POA key is binary: {url}");
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .expect("client ORB");
+    let client = client::orb();
     let again = client
         .string_to_object(&url)
         .unwrap_or_else(|e| panic!("{url}: {e}"));

@@ -1,32 +1,18 @@
 //! Exceptions a user can act on: what rtorb raises itself says what
 //! failed where, and every exception names what its minor code means.
 
-use std::time::Duration;
-
 use rtorb::minor::{
     BAD_PARAM_BAD_ADDRESS, BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE,
     OBJECT_NOT_EXIST_NO_SERVANT, TRANSIENT_CONNECT_FAILED,
 };
-use rtorb::orb::Orb;
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
-
-fn client() -> Orb {
-    Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .expect("client ORB")
-}
-
-/// A port on which nothing listens (bound, then released).
-fn closed_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
+use rtorb_test_support::net::free_port;
+use rtorb_test_support::{client, server};
 
 #[test]
 fn a_refused_connection_names_the_endpoint_and_the_system_error() {
-    let port = closed_port();
-    let orb = client();
+    let port = free_port();
+    let orb = client::orb();
     let obj = orb
         .string_to_object(&format!("corbaloc::1.2@127.0.0.1:{port}/Cubit"))
         .unwrap();
@@ -44,12 +30,9 @@ fn a_refused_connection_names_the_endpoint_and_the_system_error() {
 
 #[test]
 fn an_unknown_key_says_what_the_servers_minor_code_means() {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .build()
-        .expect("server ORB");
+    let server = server::orb();
     let address = rtorb_test_support::net::iiop_address(&server);
-    let orb = client();
+    let orb = client::orb();
     let obj = orb
         .string_to_object(&format!("corbaloc::1.2@{address}/NoSuchKey"))
         .unwrap();
@@ -69,7 +52,7 @@ fn an_unknown_key_says_what_the_servers_minor_code_means() {
 
 #[test]
 fn a_file_reference_that_cannot_be_read_names_the_file() {
-    let orb = client();
+    let orb = client::orb();
     let path = std::env::temp_dir().join(format!("rtorb-missing-{}.ior", std::process::id()));
     let e = orb
         .string_to_object(&format!("file://{}", path.display()))
@@ -89,7 +72,7 @@ fn a_file_reference_that_cannot_be_read_names_the_file() {
 
 #[test]
 fn a_malformed_corbaloc_says_what_is_wrong_with_it() {
-    let orb = client();
+    let orb = client::orb();
     let e = orb
         .string_to_object("corbaloc::1.2@127.0.0.1:notaport/Cubit")
         .unwrap_err();

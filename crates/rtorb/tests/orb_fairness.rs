@@ -15,7 +15,7 @@ use std::os::unix::net::UnixStream;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bytes::Bytes;
 use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
@@ -30,9 +30,8 @@ use rtorb_giop::{FrameDecoder, FrameProtocol, MessageWriter, encode_message};
 use rtorb_test_support::hold::Hold;
 use rtorb_test_support::net::socket_path;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client};
 
-/// The most any step of these tests waits.
-const TIMEOUT: Duration = Duration::from_secs(30);
 /// Flooding connections.
 const FLOODERS: usize = 4;
 /// `CancelRequest`s in each unit of the flood, after its oneway `tick`
@@ -270,7 +269,7 @@ enum Arrival {
 /// run before it was sent.
 fn flood_before_waiting_request(strategy: ServerStrategy, arrival: Arrival) -> u64 {
     let (server, counts, path, ior) = server(strategy);
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let meter: Object = client.string_to_object(&ior).unwrap();
     // Every connection is known to the server before it is held.
     let mut flooders: Vec<Flooder> = (0..FLOODERS).map(|_| Flooder::connect(&path)).collect();
@@ -374,7 +373,7 @@ fn calls_complete_while_floods_go_on() {
     const CALLS: u64 = 200;
     for strategy in STRATEGIES {
         let (server, counts, path, ior) = server(strategy);
-        let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+        let client = client::orb();
         let meter: Object = client.string_to_object(&ior).unwrap();
         let mut flooders: Vec<Flooder> = (0..FLOODERS).map(|_| Flooder::connect(&path)).collect();
         for f in &mut flooders {

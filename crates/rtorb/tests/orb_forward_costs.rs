@@ -4,13 +4,10 @@
 //! Allocations are counted by a global allocator, locks by `rtorb::sync`
 //! (the tests build rtorb with `lock-count`).
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use rtorb::orb::Orb;
 use rtorb::sync::thread_acquisitions;
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
+use rtorb_test_support::{client, server};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -19,20 +16,14 @@ const CALLS: u64 = 2000;
 
 #[test]
 fn a_call_through_a_remembered_forward_allocates_nothing_and_locks_nothing() {
-    let target = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let cubit = target
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let forwarder = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
-    let reference = target.object_to_string(&cubit).unwrap();
+    let target = server::orb();
+    let reference = cubit::serve(&target);
+    let forwarder = server::orb();
     let to = forwarder.string_to_object(&reference).unwrap();
     let moved = forwarder
         .forward(&b"Moved"[..], to.target().reference().unwrap().clone())
         .unwrap();
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
+    let client = client::orb();
     let moved: Cubit = client
         .string_to_object(&forwarder.object_to_string(&moved).unwrap())
         .unwrap()

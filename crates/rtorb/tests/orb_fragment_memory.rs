@@ -10,21 +10,19 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::Duration;
 
-use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::orb::ServerStrategy;
 use rtorb_giop::message::Content;
 use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::live::{LiveAllocator, live_bytes, peak_bytes, reset_peak};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::giop_header;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 #[global_allocator]
 static GLOBAL: LiveAllocator = LiveAllocator;
 
-const TIMEOUT: Duration = Duration::from_secs(10);
 /// The body of each piece a flooding connection sends.
 const PIECE: usize = 8 * 1024;
 /// The budget: just beyond what a buffer grown by doubling from the
@@ -82,26 +80,18 @@ fn flood(mut raw: TcpStream, id: u32) -> Vec<Content> {
 }
 
 fn check(strategy: ServerStrategy) {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = server::builder()
         .server_strategy(strategy)
         .server_threads(4)
         .max_connections(64)
         .memory_budget(BUDGET)
         .build()
         .unwrap();
-    let obj = server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let ior = cubit::serve(&server);
+    let client = client::orb();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     // A client that sends its large requests in fragments of 4 KiB.
-    let fragmenting = Orb::builder()
-        .round_trip_timeout(TIMEOUT)
-        .fragment_size(4096)
-        .build()
-        .unwrap();
+    let fragmenting = client::builder().fragment_size(4096).build().unwrap();
     let fragmented: Cubit = fragmenting
         .string_to_object(&ior)
         .unwrap()

@@ -3,19 +3,73 @@
 //! threads of idle connections sleep until input comes or the ORB shuts
 //! down, and still serve at once and stop promptly.
 //!
+//! The wake-ups of the ORB's idle threads are counted while a thread
+//! that polls, as the ORB's would if they polled, wakes many times: the
+//! idle period is as long as that poller needs, however loaded the
+//! machine.
+//!
 //! The tests of this file run in a process of their own. The second
 //! uses the event-loop strategies, which start no `rtorb-acceptor` or
 //! `rtorb-connection` threads: those the first counts are its ORB's.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb_test_support::echo::{Echo, echo};
+use rtorb_test_support::net::socket_path;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
-/// How long a test waits for threads to start or to settle.
-const SETTLE: Duration = Duration::from_secs(20);
+/// A thread that wakes every `period`, as a thread that polls does, and
+/// counts its wake-ups; it stops when dropped.
+struct Poller {
+    woken: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Poller {
+    fn every(period: Duration) -> Poller {
+        let (woken, stop) = (
+            Arc::new(AtomicU64::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let (w, s) = (Arc::clone(&woken), Arc::clone(&stop));
+        let thread = std::thread::spawn(move || {
+            while !s.load(Ordering::Relaxed) {
+                // The poll period: the wake-ups are what it measures.
+                std::thread::sleep(period);
+                w.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        Poller {
+            woken,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Waits until it has woken `n` times more: as long as a thread
+    /// polling at its period would take to wake `n` times.
+    fn wakes(&self, n: u64) {
+        let from = self.woken.load(Ordering::Relaxed);
+        assert!(
+            eventually(TIMEOUT, || self.woken.load(Ordering::Relaxed) >= from + n),
+            "the poller did not wake {n} times"
+        );
+    }
+}
+
+impl Drop for Poller {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
 
 /// Every thread of this process: its `/proc` directory and its name.
 fn tasks() -> Vec<(std::path::PathBuf, String)> {
@@ -87,15 +141,14 @@ fn thread_names() -> Vec<String> {
 
 #[test]
 fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
-    let path = std::env::temp_dir().join(format!("rtorb-idle-{}.sock", std::process::id()));
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .listen(format!("uiop://{}", path.display()))
+    let path = socket_path("idle");
+    let orb = server::builder()
+        .listen(format!("uiop://{path}"))
         .build()
         .unwrap();
     let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo)).unwrap();
     let ior = orb.object_to_string(&obj).unwrap();
-    let _ = eventually(SETTLE, || asleep("rtorb-acceptor", 2));
+    let _ = eventually(TIMEOUT, || asleep("rtorb-acceptor", 2));
 
     let before = switches("rtorb-acceptor");
     assert_eq!(
@@ -103,18 +156,20 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         2,
         "one acceptor thread per endpoint: {before:?}"
     );
-    // The time in which a polling thread would wake.
-    std::thread::sleep(Duration::from_millis(600));
+    // Long enough for an acceptor polling every 5 ms to wake 120 times.
+    Poller::every(Duration::from_millis(5)).wakes(120);
     let after = switches("rtorb-acceptor");
     let counts = woken(&before, &after);
     assert_eq!(counts.len(), 2, "both acceptors still run: {after:?}");
     for (task, n) in counts {
-        // A polling acceptor (every 5 ms) would have woken about 120 times.
-        assert!(n <= 2, "{task}: {n} wake-ups in 600 ms while idle");
+        assert!(
+            n <= 2,
+            "{task}: {n} wake-ups while idle, as long as a 5 ms poller woke 120 times"
+        );
     }
 
     // A sleeping acceptor still takes a connection at once.
-    let client = Orb::builder().build().unwrap();
+    let client = client::orb();
     let target = client.string_to_object(&ior).unwrap();
     assert_eq!(echo(&target, 7).unwrap(), 7);
 
@@ -123,9 +178,9 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
     // threads of its ORBs meanwhile; a listing of /proc/self/task taken
     // while threads exit can miss live ones, so it is read again for a
     // while, and on a failure every thread of the process is listed.
-    let _ = eventually(SETTLE, || asleep("rtorb-connectio", 1));
+    let _ = eventually(TIMEOUT, || asleep("rtorb-connectio", 1));
     let mut before = Vec::new();
-    let _ = eventually(SETTLE, || {
+    let _ = eventually(TIMEOUT, || {
         before = switches("rtorb-connectio");
         before.len() == 1
     });
@@ -135,8 +190,8 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         "one connection thread: {before:?}; every thread: {:?}",
         thread_names()
     );
-    // The time in which a polling thread would wake.
-    std::thread::sleep(Duration::from_millis(600));
+    // Long enough for a thread polling every 5 ms to wake 120 times.
+    Poller::every(Duration::from_millis(5)).wakes(120);
     let after = switches("rtorb-connectio");
     let counts = woken(&before, &after);
     assert_eq!(
@@ -145,7 +200,10 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         "the connection thread still runs: {after:?}"
     );
     let n = counts[0].1;
-    assert!(n <= 2, "an idle connection thread woke {n} times in 600 ms");
+    assert!(
+        n <= 2,
+        "an idle connection thread woke {n} times, as long as a 5 ms poller woke 120 times"
+    );
     assert_eq!(echo(&target, 8).unwrap(), 8);
 
     // Shutdown wakes the acceptors and the idle connection's thread.
@@ -154,7 +212,7 @@ fn idle_acceptors_and_connections_sleep_until_input_or_shutdown() {
         orb.shutdown();
         let _ = tx.send(());
     });
-    rx.recv_timeout(Duration::from_secs(20))
+    rx.recv_timeout(TIMEOUT)
         .expect("the server ORB shuts down with its acceptors asleep");
     client.shutdown();
     let _ = std::fs::remove_file(&path);
@@ -170,26 +228,25 @@ fn idle_event_loops_sleep_until_input_or_shutdown() {
         (ServerStrategy::Reactive, "rtorb-reactor"),
         (ServerStrategy::LeaderFollowers, "rtorb-leader-fo"),
     ] {
-        let orb = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let orb = server::builder()
             .server_strategy(strategy)
             .server_threads(3)
             .build()
             .unwrap();
         let obj = orb.activate_with_key(&b"Echo"[..], Arc::new(Echo)).unwrap();
         let ior = orb.object_to_string(&obj).unwrap();
-        let client = Orb::builder().build().unwrap();
+        let client = client::orb();
         let target = client.string_to_object(&ior).unwrap();
         assert_eq!(echo(&target, 1).unwrap(), 1);
-        let _ = eventually(SETTLE, || {
+        let _ = eventually(TIMEOUT, || {
             let n = switches(name).len();
             n > 0 && asleep(name, n)
         });
 
         let before = switches(name);
         assert!(!before.is_empty(), "{strategy:?}: no {name} thread");
-        // The time in which a polling thread would wake.
-        std::thread::sleep(Duration::from_millis(600));
+        // Long enough for a loop polling every 50 ms to wake 12 times.
+        Poller::every(Duration::from_millis(50)).wakes(12);
         let after = switches(name);
         let counts = woken(&before, &after);
         assert!(
@@ -197,8 +254,10 @@ fn idle_event_loops_sleep_until_input_or_shutdown() {
             "{strategy:?}: no {name} thread ran throughout: {before:?} then {after:?}"
         );
         for (task, n) in counts {
-            // Polling every 50 ms would have woken about 12 times.
-            assert!(n <= 2, "{strategy:?} {task}: {n} wake-ups in 600 ms");
+            assert!(
+                n <= 2,
+                "{strategy:?} {task}: {n} wake-ups, as long as a 50 ms poller woke 12 times"
+            );
         }
         assert_eq!(echo(&target, 2).unwrap(), 2);
 
@@ -207,7 +266,7 @@ fn idle_event_loops_sleep_until_input_or_shutdown() {
             orb.shutdown();
             let _ = tx.send(());
         });
-        rx.recv_timeout(Duration::from_secs(20))
+        rx.recv_timeout(TIMEOUT)
             .expect("the server ORB shuts down with its loop asleep");
         client.shutdown();
     }

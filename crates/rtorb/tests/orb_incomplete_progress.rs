@@ -6,7 +6,6 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -15,25 +14,22 @@ use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message, encode_message};
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb_test_support::TIMEOUT;
+use rtorb_test_support::cubit;
 use rtorb_test_support::net::iiop_address;
 
-/// How long the tests wait for what must happen.
-const TIMEOUT: Duration = Duration::from_secs(10);
 /// The server's incomplete-message timeout: small, so the tests are fast.
 const INCOMPLETE: Duration = Duration::from_millis(200);
 
+/// A server of a Cubit whose incomplete-message timeout is [`INCOMPLETE`].
 fn server(strategy: ServerStrategy) -> Orb {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = rtorb_test_support::server::builder()
         .server_strategy(strategy)
         .server_threads(2)
         .incomplete_message_timeout(INCOMPLETE)
         .build()
         .unwrap();
-    server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
+    cubit::serve(&server);
     server
 }
 

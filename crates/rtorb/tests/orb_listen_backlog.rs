@@ -8,6 +8,7 @@ use std::process::Command;
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::server;
 
 /// The backlog of the listening TCP socket on `address` (`host:port`), as
 /// `ss` reports it.
@@ -42,11 +43,7 @@ fn somaxconn() -> u64 {
 fn the_default_backlog_is_the_system_maximum() {
     let expected = somaxconn().min(65535);
     for strategy in ServerStrategy::ALL {
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .server_strategy(strategy)
-            .build()
-            .unwrap();
+        let server = server::with_strategy(strategy);
         assert_eq!(backlog_of(&iiop_address(&server)), expected, "{strategy}");
         server.shutdown();
     }
@@ -68,8 +65,7 @@ fn a_configured_backlog_is_applied() {
         assert_eq!(rest, ["server"]);
         assert_eq!(backlog_of(&iiop_address(&server)), 77, "{strategy}");
         server.shutdown();
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let server = server::builder()
             .server_strategy(strategy)
             .listen_backlog(5)
             .build()

@@ -12,10 +12,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, ThreadpoolConfig};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb::sync::thread_acquisitions;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::priority::nice_server;
+use rtorb_test_support::server;
 
 /// Wraps the Cubit skeleton, summing the connection thread's lock
 /// acquisitions between one dispatch and the next.
@@ -85,10 +87,7 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
     ] {
         let server = Orb::builder().listen(endpoint.clone()).build().unwrap();
         let counting = Counting::new();
-        let obj = server
-            .activate_with_key(&b"Cubit"[..], counting.clone())
-            .unwrap();
-        let ior = server.object_to_string(&obj).expect("a reference");
+        let ior = server::serve(&server, b"Cubit", counting.clone());
         let client = Orb::builder().build().unwrap();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         let (client_locks, server_locks) = counting.measure(&cubit, 1000);
@@ -116,11 +115,7 @@ fn lock_acquisitions_per_cube_long_through_the_orb() {
 /// high-priority client's path, as the priority-inversion benchmark asks.
 #[test]
 fn a_lane_takes_two_locks_per_request() {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap();
+    let server = nice_server().build().unwrap();
     let priority = Priority::MIN;
     server
         .create_threadpool(

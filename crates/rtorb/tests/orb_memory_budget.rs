@@ -10,22 +10,19 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
-use rtorb_cdr::{CdrDecode, Encoding, Version};
+use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::message::{Content, Message, RESPONSE_WITH_SERVER, ReplyStatus, RequestHeader};
 use rtorb_giop::{CompletionStatus, FrameDecoder, FrameProtocol, MessageWriter, decode_message};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::wait::{Latch, eventually};
+use rtorb_test_support::cubit::{self, Cubit};
+use rtorb_test_support::hold::HeldServant;
+use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::{cubit_request, giop_header};
+use rtorb_test_support::{TIMEOUT, client, server};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
 /// The largest message the servers accept: far more than their budget.
 const MAX_MESSAGE: u32 = 64 * 1024 * 1024;
 
@@ -38,8 +35,7 @@ struct Fixture {
 }
 
 fn fixture(strategy: ServerStrategy, budget: usize, max_output: usize) -> Fixture {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = server::builder()
         .server_strategy(strategy)
         .server_threads(2)
         .max_message_size(MAX_MESSAGE)
@@ -48,11 +44,8 @@ fn fixture(strategy: ServerStrategy, budget: usize, max_output: usize) -> Fixtur
         .memory_budget(budget)
         .build()
         .unwrap();
-    let obj = server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let ior = cubit::serve(&server);
+    let client = client::orb();
     let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     let address = rtorb_test_support::net::iiop_address(&server);
     let f = Fixture {
@@ -363,38 +356,6 @@ fn fragments_that_never_end_are_cut_off_at_the_budget() {
     }
 }
 
-/// `hold` blocks until released, then counts itself.
-struct Holder {
-    released: Latch,
-    ended: AtomicUsize,
-}
-
-impl Skeleton for Holder {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Holder:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "hold" => {
-                let _ = i32::decode(req.arguments())?;
-                assert!(self.released.wait(TIMEOUT), "never released");
-                self.ended.fetch_add(1, Ordering::AcqRel);
-                Ok(())
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
-/// Releases the upcalls when dropped.
-struct Release(Arc<Holder>);
-
-impl Drop for Release {
-    fn drop(&mut self) {
-        self.0.released.count_down();
-    }
-}
-
 #[test]
 fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_budget() {
     const BUDGET: usize = 256 * 1024;
@@ -402,16 +363,13 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
     const REQUESTS: u32 = 40;
     for strategy in ServerStrategy::ALL {
         let f = fixture(strategy, BUDGET, 1024 * 1024);
-        let holder = Arc::new(Holder {
-            released: Latch::new(1),
-            ended: AtomicUsize::new(0),
-        });
+        let holder = HeldServant::new(TIMEOUT);
         f.server
-            .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
+            .activate_with_key(&b"Holder"[..], holder.clone())
             .unwrap();
         // Should an assertion fail, the upcalls end and the server shuts
         // down rather than wait for each.
-        let _release = Release(Arc::clone(&holder));
+        let _open = holder.hold().open_when_dropped();
         let mut raw = f.raw();
         let mut writer = raw.try_clone().unwrap();
         // Acknowledged on receipt, their upcalls queued behind the first,
@@ -439,8 +397,8 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
             "{}: the queue was not charged (peak {peak})",
             f.what
         );
-        assert_eq!(holder.ended.load(Ordering::Acquire), 0, "{}", f.what);
-        holder.released.count_down();
+        assert!(holder.recorded().is_empty(), "{}", f.what);
+        holder.hold().open();
         // Every request is acknowledged, in order, and runs.
         for id in 0..REQUESTS {
             let m: Message = rtorb_test_support::net::read_message(&mut raw);
@@ -456,11 +414,13 @@ fn sync_with_server_requests_queued_behind_a_blocked_upcall_are_held_within_the_
         }
         sender.join().unwrap();
         assert!(
-            eventually(TIMEOUT, || holder.ended.load(Ordering::Acquire)
-                == REQUESTS as usize),
-            "{}",
-            f.what
+            eventually(TIMEOUT, || holder.recorded().len() == REQUESTS as usize),
+            "{}: {:?}",
+            f.what,
+            holder.recorded()
         );
+        // One after the other, in the order sent.
+        assert_eq!(holder.recorded(), (0..REQUESTS).collect::<Vec<_>>());
         f.holds_nothing();
         f.served(2);
         f.server.shutdown();

@@ -10,17 +10,15 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
-use rtorb::orb::{Orb, ServerStrategy};
-use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb::orb::ServerStrategy;
+use rtorb_test_support::cubit;
 use rtorb_test_support::net::iiop_address;
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::giop_header;
+use rtorb_test_support::{TIMEOUT, server};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
 const BUDGET: usize = 1024 * 1024;
 const MAX_MESSAGE: u32 = 4 * 1024 * 1024;
 
@@ -97,16 +95,13 @@ fn until_closed(raw: &mut TcpStream, what: &str) -> Vec<u8> {
 #[test]
 fn giop_1_0_and_1_1_requests_over_the_budget_or_the_largest_message_get_their_exact_answer() {
     for strategy in ServerStrategy::ALL {
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let server = server::builder()
             .server_strategy(strategy)
             .max_message_size(MAX_MESSAGE)
             .memory_budget(BUDGET)
             .build()
             .unwrap();
-        server
-            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-            .unwrap();
+        cubit::serve(&server);
         let address = iiop_address(&server);
         let cases = [
             (

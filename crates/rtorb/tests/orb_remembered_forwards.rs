@@ -9,7 +9,7 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::orb::Orb;
 use rtorb::poa::{
     Cookie, ForwardRequest, IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy,
@@ -19,6 +19,8 @@ use rtorb::runtime::{Object, Skeleton, SystemExceptionKind};
 use rtorb_cdr::{ByteOrder, CdrEncode, Encoding, Version};
 use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::server::remote;
+use rtorb_test_support::{client, server};
 
 /// The repository id of the Cubit.
 const CUBIT_ID: &str = "IDL:Cubit:1.0";
@@ -100,7 +102,7 @@ fn forwarding_poa(orb: &Orb, locator: bool) -> (Poa, Arc<Forwarder>) {
 /// A server ORB serving `Tagged(tag)`, and the object as the forwarder
 /// names it.
 fn target(forwarder_orb: &Orb, tag: u32) -> (Orb, Object) {
-    let orb = server();
+    let orb = server::orb();
     let object = orb.activate(tagged(tag)).unwrap();
     let named = remote(&orb, forwarder_orb, &object);
     (orb, named)
@@ -109,11 +111,11 @@ fn target(forwarder_orb: &Orb, tag: u32) -> (Orb, Object) {
 #[test]
 fn calls_through_a_forwarded_reference_ask_the_servant_manager_once() {
     for locator in [false, true] {
-        let forwarding = server();
+        let forwarding = server::orb();
         let (poa, forwarder) = forwarding_poa(&forwarding, locator);
         let (_b, at_b) = target(&forwarding, 7);
         *forwarder.to.lock().unwrap() = Some(at_b);
-        let c = client();
+        let c = client::orb();
         let original = poa.create_reference_with_id(b"moved", TAGGED_ID).unwrap();
         let obj = remote(&forwarding, &c, &original);
         for _ in 0..CALLS {
@@ -135,12 +137,12 @@ fn calls_through_a_forwarded_reference_ask_the_servant_manager_once() {
 
 #[test]
 fn a_forward_key_is_followed_once_per_reference() {
-    let forwarding = server();
+    let forwarding = server::orb();
     let (_b, at_b) = target(&forwarding, 3);
     let moved = forwarding
         .forward(&b"Moved"[..], at_b.target().reference().unwrap().clone())
         .unwrap();
-    let c = client();
+    let c = client::orb();
     let obj = remote(&forwarding, &c, &moved);
     let original = c.object_to_string(&obj).unwrap();
     assert_eq!(who(&obj).unwrap(), 3);
@@ -155,11 +157,11 @@ fn a_forward_key_is_followed_once_per_reference() {
 
 #[test]
 fn validate_connection_remembers_the_forward_it_found() {
-    let forwarding = server();
+    let forwarding = server::orb();
     let (poa, forwarder) = forwarding_poa(&forwarding, false);
     let (_b, at_b) = target(&forwarding, 5);
     *forwarder.to.lock().unwrap() = Some(at_b);
-    let c = client();
+    let c = client::orb();
     let obj = remote(
         &forwarding,
         &c,
@@ -176,11 +178,11 @@ fn validate_connection_remembers_the_forward_it_found() {
 #[test]
 fn a_reference_goes_back_to_the_original_when_the_object_is_gone_from_the_forward() {
     for locator in [false, true] {
-        let forwarding = server();
+        let forwarding = server::orb();
         let (poa, forwarder) = forwarding_poa(&forwarding, locator);
         let (b, at_b) = target(&forwarding, 1);
         *forwarder.to.lock().unwrap() = Some(at_b.clone());
-        let c = client();
+        let c = client::orb();
         let obj = remote(
             &forwarding,
             &c,
@@ -255,8 +257,8 @@ fn forwarding_for_good(to: &Object) -> (String, Arc<AtomicU32>) {
 
 #[test]
 fn a_permanent_forward_replaces_the_original() {
-    let c = client();
-    let b = server();
+    let c = client::orb();
+    let b = server::orb();
     let at_b = b.activate(tagged(9)).unwrap();
     let (address, asked) = forwarding_for_good(&remote(&b, &c, &at_b));
     let obj = c
@@ -288,7 +290,7 @@ fn a_permanent_forward_replaces_the_original() {
 #[test]
 fn collocated_calls_remember_forwards_too() {
     for locator in [false, true] {
-        let orb = server();
+        let orb = server::orb();
         let (poa, forwarder) = forwarding_poa(&orb, locator);
         let first = orb
             .activate_with_key(&b"First"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
@@ -328,10 +330,10 @@ fn collocated_calls_remember_forwards_too() {
 
 #[test]
 fn a_remote_reference_forwarded_to_an_object_of_the_calling_orb_remembers_it() {
-    let forwarding = server();
+    let forwarding = server::orb();
     let (poa, forwarder) = forwarding_poa(&forwarding, true);
     // The client serves the object the forward names.
-    let c = server();
+    let c = server::orb();
     let here = c
         .activate_with_key(&b"Here"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
         .unwrap();

@@ -4,19 +4,18 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::orb::ServerStrategy;
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message, encode_message};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::{TIMEOUT, client, server};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
 /// The server's idle timeout: small, so the test is fast.
 const IDLE: Duration = Duration::from_millis(200);
 
@@ -44,20 +43,16 @@ fn until_closed(stream: &mut TcpStream, what: &str) -> Vec<Message> {
 fn idle_connections_are_closed_with_close_connection_and_busy_ones_kept() {
     for strategy in ServerStrategy::ALL {
         let what = format!("{strategy}");
-        let server = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let server = server::builder()
             .server_strategy(strategy)
             .server_threads(2)
             .server_idle_timeout(IDLE)
             .build()
             .unwrap();
-        let obj = server
-            .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-            .unwrap();
-        let ior = server.object_to_string(&obj).unwrap();
+        let ior = cubit::serve(&server);
 
         // A client whose calls keep coming, for many times the timeout.
-        let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+        let client = client::orb();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         let start = Instant::now();
         while start.elapsed() < IDLE * 4 {

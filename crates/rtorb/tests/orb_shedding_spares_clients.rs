@@ -11,40 +11,30 @@
 //! whose second connection is closed as well fails as not processed,
 //! `COMPLETED_NO`, never `COMPLETED_MAYBE`).
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
 
 use rtorb::minor::TRANSIENT_CONNECTION_CLOSED;
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::runtime::{CompletionStatus, SystemException};
 use rtorb_giop::message::{Content, ReplyStatus};
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
-use rtorb_test_support::net::{iiop_address, read_message};
+use rtorb_test_support::cubit::{self, Cubit};
+use rtorb_test_support::net::{closed_by_server, iiop_address, read_message};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::{cubit_request, giop_header};
+use rtorb_test_support::{TIMEOUT, client, server};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 /// The server's connection cap in these tests.
 const CAP: usize = 8;
 /// Connections the attacker opens in place of those shed.
 const ROUNDS: usize = 40;
 
-fn server(strategy: ServerStrategy) -> (Orb, String, String) {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .server_threads(2)
-        .max_connections(CAP)
-        .incomplete_message_timeout(Duration::from_secs(600))
-        .build()
-        .unwrap();
-    let obj = server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let ior = server.object_to_string(&obj).unwrap();
+/// The server of the tests, a Cubit on it, and the server's address.
+fn cubit_server(strategy: ServerStrategy) -> (Orb, String, String) {
+    let server = server::capped(strategy, CAP);
+    let ior = cubit::serve(&server);
     let address = iiop_address(&server);
     (server, ior, address)
 }
@@ -90,22 +80,6 @@ impl RawClient {
     }
 }
 
-/// Whether the server closed `raw` (without waiting).
-fn closed(raw: &mut TcpStream) -> bool {
-    raw.set_nonblocking(true).unwrap();
-    let mut buf = [0u8; 256];
-    loop {
-        match raw.read(&mut buf) {
-            Ok(0) => return true,
-            // `CloseConnection`, then the end of the stream.
-            Ok(_) => {}
-            Err(e) if e.kind() == ErrorKind::WouldBlock => return false,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(_) => return true,
-        }
-    }
-}
-
 /// An rtorb client calling `cube_long` until told to stop, on its own
 /// thread; counts its calls, and panics on a failed one.
 struct Caller {
@@ -123,7 +97,7 @@ impl Caller {
     /// An rtorb client whose calls must succeed, or fail as `tolerated`
     /// says they may.
     fn start_tolerating(ior: &str, what: &str, tolerated: fn(&SystemException) -> bool) -> Caller {
-        let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+        let client = client::orb();
         let cubit: Cubit = client.string_to_object(ior).unwrap().unchecked_narrow();
         assert_eq!(cubit.cube_long(2), Ok(8), "{what}: the first call");
         let stop = Arc::new(AtomicBool::new(false));
@@ -174,7 +148,7 @@ impl Caller {
 fn clients_keep_their_connections_while_an_attacker_holds_the_cap() {
     for strategy in ServerStrategy::ALL {
         let what = strategy.to_string();
-        let (server, ior, address) = server(strategy);
+        let (server, ior, address) = cubit_server(strategy);
         // The clients' connections are the oldest: they connect first.
         let mut probe = RawClient::connect(&address);
         probe.call().unwrap();
@@ -202,7 +176,7 @@ fn clients_keep_their_connections_while_an_attacker_holds_the_cap() {
             let mut shed = None;
             assert!(
                 eventually(TIMEOUT, || {
-                    shed = held.iter_mut().position(closed);
+                    shed = held.iter_mut().position(closed_by_server);
                     shed.is_some()
                 }),
                 "{what}: round {round}: none of the attacker's connections was shed"
@@ -235,7 +209,7 @@ fn closed_twice(e: &SystemException) -> bool {
 fn a_client_shed_as_it_calls_sends_its_requests_again() {
     for strategy in ServerStrategy::ALL {
         let what = strategy.to_string();
-        let (server, ior, address) = server(strategy);
+        let (server, ior, address) = cubit_server(strategy);
         // All of the cap but one held by connections with a request in
         // progress (a whole message, then part of one): never shed.
         let mut busy: Vec<TcpStream> = (0..CAP - 1)
@@ -259,14 +233,14 @@ fn a_client_shed_as_it_calls_sends_its_requests_again() {
             caller.progresses(&what);
             let mut r = TcpStream::connect(&address).unwrap();
             assert!(
-                eventually(TIMEOUT, || closed(&mut r)),
+                eventually(TIMEOUT, || closed_by_server(&mut r)),
                 "{what}: round {round}: the attacker's connection stays open"
             );
         }
         let client = caller.finish();
         for b in busy.iter_mut() {
             assert!(
-                !closed(b),
+                !closed_by_server(b),
                 "{what}: a connection with a request in progress was shed"
             );
         }

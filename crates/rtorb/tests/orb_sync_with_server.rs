@@ -3,103 +3,73 @@
 //! the server in a process of its own.
 //!
 //! The server is this test binary run again with `SYNC_SERVER_STRATEGY`
-//! set ([`serve_when_asked`]). It serves `hold`, a oneway whose upcall
-//! blocks until the client writes `release` to the server's standard
-//! input, and `ping`, a twoway; it reports each upcall's start and end on
-//! its standard output. The client sends two `SYNC_WITH_SERVER` `hold`s
-//! on one reference: the second returns while the first upcall is still
-//! blocked (it cannot end before the release, which comes after), and
-//! once released the upcalls run in the order they were sent, before the
-//! `ping` that follows them on the connection.
+//! set ([`serve_when_asked`]). It serves a [`HeldServant`], whose `hold`
+//! upcalls stop at its hold until the client writes `release` to the
+//! server's standard input, and answers the client's questions there:
+//! whether an upcall has entered the hold, and what the upcalls have
+//! noted. The client sends two `SYNC_WITH_SERVER` `hold`s on one
+//! reference: the second returns while the first upcall is still held
+//! (it cannot end before the release, which comes after), and once
+//! released the upcalls run in the order they were sent, before the
+//! twoway `record` that follows them on the connection.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{
-    Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, bad_operation,
-};
-use rtorb_cdr::{CdrDecode, CdrEncode};
-use rtorb_test_support::wait::Latch;
+use rtorb::orb::ServerStrategy;
+use rtorb::runtime::{Object, Policy, SyncScope};
+use rtorb_cdr::CdrEncode;
+use rtorb_test_support::hold::HeldServant;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// The environment variable that makes this binary the server.
 const STRATEGY_VAR: &str = "SYNC_SERVER_STRATEGY";
-/// What starts each line of the server's reports.
+/// What starts each line of the server's answers.
 const PREFIX: &str = "sync-server: ";
-/// The round-trip timeout of the client's calls.
-const CALL_TIMEOUT: Duration = Duration::from_secs(20);
-/// How long the client waits for a report of the server at most.
-const REPORT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// `hold` blocks until `release`; `ping` answers.
-struct Holder {
-    released: Latch,
-}
-
-impl Skeleton for Holder {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Holder:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "hold" => {
-                let n = i32::decode(req.arguments())?;
-                println!("{PREFIX}started {n}");
-                // Released by the client; bounded so that a lost client
-                // cannot keep the process forever.
-                let released = self.released.wait(Duration::from_secs(300));
-                println!("{PREFIX}ended {n} released={released}");
-                Ok(())
-            }
-            "ping" => {
-                println!("{PREFIX}ping");
-                req.write_results(|e| 1i32.encode(e))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
-/// The server process: serves a `Holder` with the strategy named in
-/// `SYNC_SERVER_STRATEGY`, prints its IOR, opens the latch on `release`
-/// from its standard input and shuts down at the end of it. Does nothing
-/// in a plain test run.
+/// The server process: serves a [`HeldServant`] with the strategy named
+/// in `SYNC_SERVER_STRATEGY`, prints its IOR, and answers each line of
+/// its standard input: `entered` (whether an upcall not yet asked about
+/// has entered the hold, waiting for one), `entered now` (the same,
+/// without waiting), `recorded` (what the upcalls have noted) and
+/// `release` (opens the hold). At the end of its input it opens the hold
+/// and shuts down. Does nothing in a plain test run.
 #[test]
 fn serve_when_asked() {
     let Ok(strategy) = std::env::var(STRATEGY_VAR) else {
         return;
     };
     let strategy: ServerStrategy = strategy.parse().unwrap();
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .build()
-        .unwrap();
-    let holder = Arc::new(Holder {
-        released: Latch::new(1),
-    });
-    let obj = orb
-        .activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
-        .unwrap();
+    let orb = server::with_strategy(strategy);
+    // Released by the client, or by the end of its input should it be
+    // lost: the upcalls never wait out the bound.
+    let held = HeldServant::new(TIMEOUT);
+    let obj = orb.activate_with_key(&b"Held"[..], held.clone()).unwrap();
     println!("{PREFIX}{}", orb.object_to_string(&obj).unwrap());
     for line in std::io::stdin().lock().lines() {
-        if line.unwrap().trim() == "release" {
-            holder.released.count_down();
+        match line.unwrap().trim() {
+            "entered" => println!("{PREFIX}entered {}", held.hold().wait_entered(TIMEOUT)),
+            "entered now" => println!(
+                "{PREFIX}entered {}",
+                held.hold().wait_entered(Duration::ZERO)
+            ),
+            "recorded" => println!("{PREFIX}recorded {:?}", held.recorded()),
+            "release" => held.hold().open(),
+            other => println!("{PREFIX}unknown {other}"),
         }
     }
-    holder.released.count_down();
+    held.hold().open();
     orb.shutdown();
     println!("{PREFIX}exit");
 }
 
-/// A server process and its reports.
+/// A server process and its answers.
 struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
-    reports: Receiver<String>,
+    answers: Receiver<String>,
 }
 
 impl Server {
@@ -118,13 +88,13 @@ impl Server {
             .expect("the server process starts");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().unwrap();
-        let (send, reports) = channel();
+        let (send, answers) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { return };
                 // The test harness may have begun the line.
-                if let Some((_, report)) = line.split_once(PREFIX) {
-                    if send.send(report.to_owned()).is_err() {
+                if let Some((_, answer)) = line.split_once(PREFIX) {
+                    if send.send(answer.to_owned()).is_err() {
                         return;
                     }
                 }
@@ -133,30 +103,36 @@ impl Server {
         let mut server = Server {
             child,
             stdin,
-            reports,
+            answers,
         };
-        let ior = server.next_report();
-        assert!(ior.starts_with("IOR:"), "the server's first report: {ior}");
+        let ior = server.next_answer();
+        assert!(ior.starts_with("IOR:"), "the server's first line: {ior}");
         (server, ior)
     }
 
-    /// The next report, within the bound.
-    fn next_report(&mut self) -> String {
-        let deadline = Instant::now() + REPORT_TIMEOUT;
-        match self
-            .reports
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
+    /// The next answer, within the bound.
+    fn next_answer(&mut self) -> String {
+        match self.answers.recv_timeout(TIMEOUT) {
             Ok(r) => r,
-            Err(RecvTimeoutError::Timeout) => panic!("no report from the server within the bound"),
+            Err(RecvTimeoutError::Timeout) => panic!("no answer from the server within the bound"),
             Err(RecvTimeoutError::Disconnected) => panic!("the server ended its output"),
         }
     }
 
-    fn release(&mut self) {
+    fn tell(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(b"release\n").unwrap();
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
         stdin.flush().unwrap();
+    }
+
+    /// Asks `question`; the answer.
+    fn ask(&mut self, question: &str) -> String {
+        self.tell(question);
+        self.next_answer()
+    }
+
+    fn release(&mut self) {
+        self.tell("release");
     }
 
     /// Ends the server's input, and waits for it to exit.
@@ -166,7 +142,7 @@ impl Server {
         assert!(status.success(), "the server process failed: {status}");
         // Until the reader has forwarded the last line (the process's
         // output has ended).
-        self.reports.iter().collect()
+        self.answers.iter().collect()
     }
 }
 
@@ -181,21 +157,18 @@ impl Drop for Server {
 
 fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStrategy) {
     let (mut server, ior) = Server::start(strategy);
-    let client = Orb::builder()
-        .round_trip_timeout(CALL_TIMEOUT)
-        .build()
-        .unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&ior).unwrap();
     let with_server = obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)]);
 
     with_server
-        .invoke_oneway("hold", |e| 1i32.encode(e))
+        .invoke_oneway("hold", |e| 1u32.encode(e))
         .unwrap();
-    assert_eq!(server.next_report(), "started 1");
-    // The first upcall is blocked until the release, sent below: the
-    // second acknowledgement comes while it is.
+    assert_eq!(server.ask("entered"), "entered true", "{strategy}");
+    // The first upcall is held until the release, sent below: the second
+    // acknowledgement comes while it is.
     with_server
-        .invoke_oneway("hold", |e| 2i32.encode(e))
+        .invoke_oneway("hold", |e| 2u32.encode(e))
         .unwrap_or_else(|e| {
             panic!(
                 "{strategy}: the second SYNC_WITH_SERVER oneway waited for the first upcall: {e}"
@@ -206,46 +179,36 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
         1,
         "both on one connection"
     );
-    assert!(
-        server.reports.try_recv().is_err(),
+    assert_eq!(
+        server.ask("recorded"),
+        "recorded []",
         "{strategy}: nothing ends before the release"
+    );
+    assert_eq!(
+        server.ask("entered now"),
+        "entered false",
+        "{strategy}: the second upcall waits for the first"
     );
     server.release();
     // A twoway on the same connection runs after the upcalls before it.
-    let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(
-        reports,
-        [
-            "started 1",
-            "ended 1 released=true",
-            "started 2",
-            "ended 2 released=true",
-            "ping"
-        ],
+        record_after_the_upcalls(&obj, &mut server, 3),
+        "recorded [1, 2, 3]",
         "{strategy}: the requests of a connection run in the order sent"
     );
+    assert_eq!(server.ask("entered now"), "entered true", "{strategy}");
     drop(obj);
     drop(with_server);
     client.shutdown();
     assert_eq!(server.finish(), ["exit"]);
 }
 
-/// Calls `ping` on `obj` (a twoway, run after the upcalls queued before
-/// it on the connection) and returns the server's reports from the first
-/// upcall, `"started 1"`, up to the ping's.
-fn ping_after_the_upcalls(obj: &Object, server: &mut Server) -> Vec<String> {
-    assert_eq!(
-        obj.invoke("ping", |_| Ok(()))
-            .unwrap()
-            .decode::<_, SystemException>(i32::decode)
-            .unwrap(),
-        1
-    );
-    let mut reports = vec!["started 1".to_owned()];
-    while reports.last().map(String::as_str) != Some("ping") {
-        reports.push(server.next_report());
-    }
-    reports
+/// Calls `record(n)` on `obj` (a twoway, run after the upcalls queued
+/// before it on the connection) and returns what the server's upcalls
+/// have noted once it has returned.
+fn record_after_the_upcalls(obj: &Object, server: &mut Server, n: u32) -> String {
+    obj.invoke("record", |e| n.encode(e)).unwrap();
+    server.ask("recorded")
 }
 
 #[test]
@@ -268,33 +231,22 @@ fn sync_with_server_acknowledged_on_receipt_leader_followers() {
 #[test]
 fn other_sync_scopes_run_in_order_behind_a_deferred_upcall() {
     let (mut server, ior) = Server::start(ServerStrategy::ThreadPerConnection);
-    let client = Orb::builder()
-        .round_trip_timeout(CALL_TIMEOUT)
-        .build()
-        .unwrap();
+    let client = client::orb();
     let obj = client.string_to_object(&ior).unwrap();
     obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)])
-        .invoke_oneway("hold", |e| 1i32.encode(e))
+        .invoke_oneway("hold", |e| 1u32.encode(e))
         .unwrap();
-    assert_eq!(server.next_report(), "started 1");
-    for n in [2i32, 3] {
+    assert_eq!(server.ask("entered"), "entered true");
+    for n in [2u32, 3] {
         obj.invoke_oneway_with("hold", SyncScope::WithTransport, |e| n.encode(e))
             .unwrap();
     }
     assert_eq!(client.stats().idle_client_connections, 1, "one connection");
+    assert_eq!(server.ask("recorded"), "recorded []");
     server.release();
-    let reports = ping_after_the_upcalls(&obj, &mut server);
     assert_eq!(
-        reports,
-        [
-            "started 1",
-            "ended 1 released=true",
-            "started 2",
-            "ended 2 released=true",
-            "started 3",
-            "ended 3 released=true",
-            "ping"
-        ]
+        record_after_the_upcalls(&obj, &mut server, 4),
+        "recorded [1, 2, 3, 4]"
     );
     drop(obj);
     client.shutdown();

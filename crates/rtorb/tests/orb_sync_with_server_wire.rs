@@ -7,60 +7,22 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
-use rtorb_cdr::{CdrDecode, CdrEncode, Encoding, Version};
+use rtorb::orb::ServerStrategy;
+use rtorb_cdr::{CdrEncode, Encoding, Version};
 use rtorb_giop::message::{
     Content, MessageWriter, RESPONSE_WITH_SERVER, RESPONSE_WITH_TARGET, ReplyStatus, RequestHeader,
 };
+use rtorb_test_support::hold::HeldServant;
 use rtorb_test_support::net::{iiop_address, read_message};
-use rtorb_test_support::wait::Latch;
+use rtorb_test_support::{TIMEOUT, server};
 
-/// The bound on every wait of the test (it fails past it).
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-/// `hold` reports its start and end and blocks until released; `ping`
-/// reports itself and answers.
-struct Holder {
-    released: Latch,
-    reports: Mutex<Sender<String>>,
-}
-
-impl Holder {
-    fn report(&self, what: String) {
-        let _ = self.reports.lock().unwrap().send(what);
-    }
-}
-
-impl Skeleton for Holder {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:rtorb/Holder:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "hold" => {
-                let n = i32::decode(req.arguments())?;
-                self.report(format!("started {n}"));
-                assert!(self.released.wait(TIMEOUT), "never released");
-                self.report(format!("ended {n}"));
-                Ok(())
-            }
-            "ping" => {
-                self.report("ping".to_owned());
-                req.write_results(|e| 1i32.encode(e))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
-fn request(id: u32, flags: u8, operation: &'static str, n: i32) -> Bytes {
-    let mut header = RequestHeader::new(id, Bytes::from_static(b"Holder"), operation);
+/// A GIOP 1.2 request `id` for `operation(n)` of the [`HeldServant`]
+/// under `Held`.
+fn request(id: u32, flags: u8, operation: &'static str, n: u32) -> Bytes {
+    let mut header = RequestHeader::new(id, Bytes::from_static(b"Held"), operation);
     header.response_flags = flags;
     let mut w =
         MessageWriter::request(Encoding::native().with_version(Version::V1_2), &header).unwrap();
@@ -78,25 +40,14 @@ fn reply(stream: &mut TcpStream) -> (u32, ReplyStatus, usize) {
     }
 }
 
-fn next(reports: &Receiver<String>) -> String {
-    reports
-        .recv_timeout(TIMEOUT)
-        .expect("a report within the bound")
-}
-
 fn acknowledged_on_receipt(strategy: ServerStrategy) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .build()
-        .unwrap();
-    let (send, reports) = channel();
-    let holder = Arc::new(Holder {
-        released: Latch::new(1),
-        reports: Mutex::new(send),
-    });
-    orb.activate_with_key(&b"Holder"[..], Arc::clone(&holder) as Arc<dyn Skeleton>)
-        .unwrap();
+    let orb = server::with_strategy(strategy);
+    let held = HeldServant::new(TIMEOUT);
+    orb.activate_with_key(&b"Held"[..], held.clone()).unwrap();
+    let hold = held.hold();
+    // Should an assertion fail, the upcalls end and the server shuts down
+    // at once.
+    let _open = hold.open_when_dropped();
     let mut stream = TcpStream::connect(iiop_address(&orb)).unwrap();
     stream.set_read_timeout(Some(TIMEOUT)).unwrap();
 
@@ -104,7 +55,7 @@ fn acknowledged_on_receipt(strategy: ServerStrategy) {
         .write_all(&request(1, RESPONSE_WITH_SERVER, "hold", 1))
         .unwrap();
     assert_eq!(reply(&mut stream), (1, ReplyStatus::NoException, 0));
-    assert_eq!(next(&reports), "started 1");
+    assert!(hold.wait_entered(TIMEOUT), "{strategy}: upcall 1 starts");
     stream
         .write_all(&request(2, RESPONSE_WITH_SERVER, "hold", 2))
         .unwrap();
@@ -115,20 +66,19 @@ fn acknowledged_on_receipt(strategy: ServerStrategy) {
         "{strategy}"
     );
     stream
-        .write_all(&request(3, RESPONSE_WITH_TARGET, "ping", 0))
+        .write_all(&request(3, RESPONSE_WITH_TARGET, "record", 3))
         .unwrap();
     assert!(
-        reports.try_recv().is_err(),
+        !hold.wait_entered(Duration::ZERO) && held.recorded().is_empty(),
         "{strategy}: upcall 2 waits for 1"
     );
-    holder.released.count_down();
-    let (id, status, _) = reply(&mut stream);
-    assert_eq!((id, status), (3, ReplyStatus::NoException));
-    let order: Vec<String> = (0..4).map(|_| next(&reports)).collect();
-    assert_eq!(
-        order,
-        ["ended 1", "started 2", "ended 2", "ping"],
-        "{strategy}: in the order sent"
+    hold.open();
+    // The twoway's reply comes after the upcalls before it have ended.
+    assert_eq!(reply(&mut stream), (3, ReplyStatus::NoException, 0));
+    assert_eq!(held.recorded(), [1, 2, 3], "{strategy}: in the order sent");
+    assert!(
+        hold.wait_entered(Duration::ZERO),
+        "{strategy}: upcall 2 ran"
     );
     drop(stream);
     orb.shutdown();
@@ -153,7 +103,7 @@ fn acknowledged_on_receipt_leader_followers() {
 /// answered with `OBJECT_NOT_EXIST`, not acknowledged.
 #[test]
 fn an_unknown_object_is_not_acknowledged() {
-    let orb = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let orb = server::orb();
     let mut stream = TcpStream::connect(iiop_address(&orb)).unwrap();
     stream.set_read_timeout(Some(TIMEOUT)).unwrap();
     stream

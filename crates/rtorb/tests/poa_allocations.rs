@@ -11,12 +11,11 @@
 //! wait (a stray allocation among them is tolerated, not one per call).
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb::poa::{IdAssignmentPolicy, Policy};
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::{client, server};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -31,7 +30,7 @@ fn allocs_per_call(f: impl FnMut()) -> (f64, f64) {
 
 #[test]
 fn allocations_per_cube_long_on_poa_objects() {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let server = server::orb();
     let root = server.root_poa();
     let system_id = server
         .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
@@ -47,10 +46,7 @@ fn allocations_per_cube_long_on_poa_objects() {
         .activate_object_with_id(b"cubit", Arc::new(CubitSkeleton(CubitImpl::default())))
         .unwrap();
     let user_id = users.id_to_reference(b"cubit").unwrap();
-    let client = Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
+    let client = client::orb();
     let mut worst = 0.0f64;
     for (what, obj) in [("system id", &system_id), ("user id", &user_id)] {
         let ior = server.object_to_string(obj).expect("a reference");

@@ -6,11 +6,12 @@
 mod poa_common;
 
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
 
-use poa_common::{client, remote, server, sleep, tagged_announcing};
+use poa_common::{sleep, tagged_announcing};
 use rtorb::runtime::Object;
+use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::Latch;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// The calling thread's voluntary context switches.
 fn switches() -> u64 {
@@ -34,8 +35,8 @@ fn sleep_in_background(obj: &Object, ms: u32) -> mpsc::Receiver<u32> {
 
 #[test]
 fn waiting_for_completion_is_woken_by_the_last_request() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root.create_poa("waited", None, &[]).unwrap();
     let manager = poa.the_poa_manager();
@@ -50,13 +51,13 @@ fn waiting_for_completion_is_woken_by_the_last_request() {
     // The manager: hold_requests(wait_for_completion) while a request of
     // 500 ms runs.
     let done = sleep_in_background(&obj, 500);
-    assert!(first.wait(Duration::from_secs(20)), "the request started");
+    assert!(first.wait(TIMEOUT), "the request started");
     let before = switches();
     manager.hold_requests(true).unwrap();
     let woken = switches() - before;
     // Polling every millisecond would have switched about 400 times.
     assert!(woken <= 5, "the waiting thread woke {woken} times");
-    assert_eq!(done.recv_timeout(Duration::from_secs(20)), Ok(500));
+    assert_eq!(done.recv_timeout(TIMEOUT), Ok(500));
     manager.activate().unwrap();
 
     // destroy(wait_for_completion) likewise.
@@ -66,10 +67,10 @@ fn waiting_for_completion_is_woken_by_the_last_request() {
         .unwrap();
     let obj = remote(&orb, &c, &poa.id_to_reference(&id).unwrap());
     let done = sleep_in_background(&obj, 500);
-    assert!(second.wait(Duration::from_secs(20)), "the request started");
+    assert!(second.wait(TIMEOUT), "the request started");
     let before = switches();
     poa.destroy(true, true).unwrap();
     let woken = switches() - before;
     assert!(woken <= 5, "the destroying thread woke {woken} times");
-    assert_eq!(done.recv_timeout(Duration::from_secs(20)), Ok(500));
+    assert_eq!(done.recv_timeout(TIMEOUT), Ok(500));
 }

@@ -3,17 +3,16 @@
 //! active objects, default servants and nested collocated calls;
 //! `NoContext` outside a request.
 
-mod poa_common;
-
 use std::sync::{Arc, Mutex};
 
-use poa_common::{client, remote, server};
 use rtorb::poa::{
     Current, IdAssignmentPolicy, NoContext, Poa, PoaError, Policy, RequestProcessingPolicy,
 };
 use rtorb::runtime::{
     CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
 };
+use rtorb_test_support::server::remote;
+use rtorb_test_support::{client, server};
 
 const ID: &str = "IDL:Introspect:1.0";
 
@@ -116,7 +115,7 @@ fn user_id_poa(root: &Poa, name: &str, extra: &[Policy]) -> Poa {
 
 #[test]
 fn outside_a_request_there_is_no_context() {
-    let orb = server();
+    let orb = server::orb();
     let current = Current::narrow(&orb.resolve_initial_references("POACurrent").unwrap())
         .expect("POACurrent narrows to Current");
     assert_eq!(current, orb.poa_current());
@@ -128,8 +127,8 @@ fn outside_a_request_there_is_no_context() {
 
 #[test]
 fn current_names_the_request_over_iiop_and_collocated() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = user_id_poa(&root, "introspected", &[]);
     root.the_poa_manager().activate().unwrap();
@@ -155,8 +154,8 @@ fn current_names_the_request_over_iiop_and_collocated() {
 
 #[test]
 fn a_default_servant_sees_each_request_s_object_id() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = user_id_poa(
         &root,
@@ -185,8 +184,8 @@ fn a_default_servant_sees_each_request_s_object_id() {
 
 #[test]
 fn a_nested_collocated_call_has_its_own_context_and_restores_the_outer() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let outer_poa = user_id_poa(&root, "outer", &[]);
     let inner_poa = user_id_poa(&root, "inner", &[]);

@@ -6,8 +6,11 @@
 mod poa_common;
 
 use bytes::Bytes;
-use poa_common::{TAGGED_ID, client, free_port, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::orb::Orb;
+use rtorb_test_support::net::free_port;
+use rtorb_test_support::server::remote;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
 use rtorb::runtime::SystemExceptionKind;
@@ -23,8 +26,8 @@ fn object_slot(key: &[u8]) -> (u32, u32) {
 
 #[test]
 fn a_reused_slot_does_not_reach_the_new_servant_through_an_old_key() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let old = orb.activate(tagged(1)).unwrap();
     let old_remote = remote(&orb, &c, &old);
     assert_eq!(who(&old_remote).unwrap(), 1);
@@ -48,9 +51,9 @@ fn a_reused_slot_does_not_reach_the_new_servant_through_an_old_key() {
 
 #[test]
 fn a_destroyed_poa_does_not_serve_its_keys_even_when_made_again() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
-    let c = client();
+    let c = client::orb();
     let poa = root
         .create_poa("gone", Some(&root.the_poa_manager()), &[])
         .unwrap();
@@ -88,7 +91,7 @@ fn a_transient_key_of_an_earlier_orb_on_the_same_endpoint_is_not_served() {
     let second = Orb::builder().listen(endpoint.as_str()).build().unwrap();
     // The same POA slot, object slot and generation as before.
     let new = second.activate(tagged(2)).unwrap();
-    let c = client();
+    let c = client::orb();
     let old = c.string_to_object(&old).unwrap();
     assert_eq!(
         object_slot(old.target().object_key()),
@@ -102,8 +105,8 @@ fn a_transient_key_of_an_earlier_orb_on_the_same_endpoint_is_not_served() {
 
 #[test]
 fn plain_keys_come_first_and_corbaloc_reaches_them() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     orb.activate_with_key(&b"Tagged"[..], tagged(10)).unwrap();
     let addr = rtorb_test_support::net::iiop_address(&orb);
     let by_url = c
@@ -129,8 +132,8 @@ fn plain_keys_come_first_and_corbaloc_reaches_them() {
 
 #[test]
 fn keys_that_are_not_poa_keys_or_are_cut_short_are_object_not_exist() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let good = orb.activate(tagged(1)).unwrap();
     let key = good.target().object_key().clone();
     let reference = |k: &[u8]| {
@@ -156,8 +159,8 @@ fn keys_that_are_not_poa_keys_or_are_cut_short_are_object_not_exist() {
 
 #[test]
 fn a_transient_key_naming_a_persistent_poas_slot_is_object_not_exist() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let transient_key = orb
         .activate(tagged(1))
@@ -222,7 +225,7 @@ fn locate(stream: &mut std::net::TcpStream, key: &[u8]) -> rtorb_giop::message::
 #[test]
 fn locate_requests_answer_for_poa_keys() {
     use rtorb_giop::message::LocateStatus;
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let live = orb.activate(tagged(1)).unwrap();
     let dead = orb.activate(tagged(2)).unwrap();
@@ -239,9 +242,7 @@ fn locate_requests_answer_for_poa_keys() {
     user.activate_object_with_id(b"x", tagged(3)).unwrap();
     let addr = rtorb_test_support::net::iiop_address(&orb);
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
-    stream
-        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
-        .unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
     assert_eq!(
         locate(&mut stream, live.target().object_key()),
         LocateStatus::ObjectHere
@@ -271,8 +272,8 @@ fn locate_requests_answer_for_poa_keys() {
 /// object meanwhile; an id this POA never assigned is `BAD_PARAM`.
 #[test]
 fn a_freed_system_id_can_be_activated_again() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa("reactivated", Some(&root.the_poa_manager()), &[])

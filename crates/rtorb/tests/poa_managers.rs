@@ -8,16 +8,17 @@ mod poa_common;
 
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::minor::{BAD_INV_ORDER_WOULD_DEADLOCK, OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED};
 use rtorb::orb::Orb;
 use rtorb::poa::{Poa, PoaError, PoaManager, State};
 use rtorb::runtime::{
     CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
 };
+use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// A POA with a manager of its own (holding), an object in it, and that
 /// object as a client over IIOP sees it.
@@ -40,15 +41,15 @@ fn call_in_background(obj: &Object) -> mpsc::Receiver<Result<u32, SystemExceptio
 
 /// Waits until `manager` holds `n` requests.
 fn wait_held(manager: &PoaManager, n: usize) {
-    if !eventually(Duration::from_secs(10), || manager.held_requests() == n) {
+    if !eventually(TIMEOUT, || manager.held_requests() == n) {
         panic!("{} requests held, not {n}", manager.held_requests());
     }
 }
 
 #[test]
 fn held_requests_run_once_the_manager_is_activated() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, obj) = held_object(&orb, &c, "held");
     let manager = poa.the_poa_manager();
     assert_eq!(manager.get_state(), State::Holding);
@@ -70,8 +71,8 @@ fn held_requests_run_once_the_manager_is_activated() {
 
 #[test]
 fn discarding_gives_transient_to_new_and_held_requests() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, obj) = held_object(&orb, &c, "discard");
     let manager = poa.the_poa_manager();
     let held = call_in_background(&obj);
@@ -89,8 +90,8 @@ fn discarding_gives_transient_to_new_and_held_requests() {
 
 #[test]
 fn an_inactive_manager_gives_obj_adapter_for_good() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, obj) = held_object(&orb, &c, "inactive");
     let manager = poa.the_poa_manager();
     let held = call_in_background(&obj);
@@ -118,12 +119,8 @@ fn an_inactive_manager_gives_obj_adapter_for_good() {
 
 #[test]
 fn requests_beyond_the_hold_limit_are_transient() {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .poa_hold_limit(1)
-        .build()
-        .unwrap();
-    let c = client();
+    let orb = server::builder().poa_hold_limit(1).build().unwrap();
+    let c = client::orb();
     let (poa, obj) = held_object(&orb, &c, "limited");
     let manager = poa.the_poa_manager();
     assert_eq!(manager.hold_limit(), 1);
@@ -138,16 +135,13 @@ fn requests_beyond_the_hold_limit_are_transient() {
 
 #[test]
 fn shutdown_lets_held_requests_go() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, obj) = held_object(&orb, &c, "shutdown");
     let held = call_in_background(&obj);
     wait_held(&poa.the_poa_manager(), 1);
     orb.shutdown();
-    let e = held
-        .recv_timeout(Duration::from_secs(20))
-        .expect("an answer")
-        .unwrap_err();
+    let e = held.recv_timeout(TIMEOUT).expect("an answer").unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::Transient), "{e:?}");
     assert!(poa.is_destroyed());
 }
@@ -183,8 +177,8 @@ impl Skeleton for Waiter {
 
 #[test]
 fn waiting_for_completion_inside_a_request_is_bad_inv_order() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let manager = Arc::new(OnceLock::new());
     let root = orb.root_poa();
     let _ = manager.set(root.the_poa_manager());
@@ -200,7 +194,7 @@ fn waiting_for_completion_inside_a_request_is_bad_inv_order() {
 
 #[test]
 fn collocated_calls_honour_the_manager() {
-    let orb = server();
+    let orb = server::orb();
     let poa = orb.root_poa().create_poa("local", None, &[]).unwrap();
     let manager = poa.the_poa_manager();
     let id = poa.activate_object(tagged(3)).unwrap();

@@ -7,10 +7,12 @@ mod poa_common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use poa_common::{TAGGED_ID, client, free_port, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::orb::Orb;
 use rtorb::poa::{AdapterActivator, IdAssignmentPolicy, LifespanPolicy, Poa, Policy};
 use rtorb::runtime::SystemExceptionKind;
+use rtorb_test_support::client;
+use rtorb_test_support::net::free_port;
 
 fn persistent_user_ids() -> [Policy; 2] {
     [
@@ -42,7 +44,7 @@ fn serve(endpoint: &str, tag: u32) -> (Orb, String) {
 #[test]
 fn a_persistent_reference_reaches_the_object_after_a_restart() {
     let endpoint = format!("iiop://127.0.0.1:{}", free_port());
-    let c = client();
+    let c = client::orb();
     let (first, ior) = serve(&endpoint, 1);
     let obj = c.string_to_object(&ior).unwrap();
     assert_eq!(who(&obj).unwrap(), 1);
@@ -83,7 +85,7 @@ impl AdapterActivator for Recreate {
 #[test]
 fn an_adapter_activator_recreates_persistent_poas_on_the_first_request() {
     let endpoint = format!("iiop://127.0.0.1:{}", free_port());
-    let c = client();
+    let c = client::orb();
     let (first, ior) = serve(&endpoint, 1);
     first.shutdown();
     drop(first);
@@ -108,7 +110,7 @@ fn an_adapter_activator_recreates_persistent_poas_on_the_first_request() {
 #[test]
 fn a_system_id_of_an_earlier_instance_does_not_reach_a_new_object() {
     let endpoint = format!("iiop://127.0.0.1:{}", free_port());
-    let c = client();
+    let c = client::orb();
     let make = || {
         let orb = Orb::builder().listen(endpoint.as_str()).build().unwrap();
         let root = orb.root_poa();

@@ -6,7 +6,7 @@ mod poa_common;
 
 use std::sync::Arc;
 
-use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::minor::{
     BAD_PARAM_FOREIGN_ID, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJECT_NOT_EXIST_NOT_ACTIVE,
 };
@@ -15,6 +15,8 @@ use rtorb::poa::{
     PoaError, Policies, Policy, RequestProcessingPolicy, ServantRetentionPolicy, State,
 };
 use rtorb::runtime::{Skeleton, SystemExceptionKind};
+use rtorb_test_support::server::remote;
+use rtorb_test_support::{client, server};
 
 /// The error of `r`, which must be one.
 fn err<T>(r: Result<T, PoaError>) -> PoaError {
@@ -30,7 +32,7 @@ fn user_ids() -> [Policy; 1] {
 
 #[test]
 fn the_root_poa_is_an_initial_reference_with_the_root_policies() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     assert_eq!(root.the_name(), "RootPOA");
     assert!(root.the_parent().is_none());
@@ -44,7 +46,7 @@ fn the_root_poa_is_an_initial_reference_with_the_root_policies() {
 
 #[test]
 fn child_poas_are_created_found_and_destroyed() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let a = root.create_poa("A", None, &[]).unwrap();
     assert_eq!(a.the_parent().unwrap(), root);
@@ -84,7 +86,7 @@ fn child_poas_are_created_found_and_destroyed() {
 
 #[test]
 fn conflicting_policies_are_invalid() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let cases: [(&[Policy], u16); 3] = [
         (
@@ -121,7 +123,7 @@ fn conflicting_policies_are_invalid() {
 
 #[test]
 fn operations_the_policies_forbid_are_wrong_policy() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let user = root.create_poa("user", None, &user_ids()).unwrap();
     let non_retain = root
@@ -195,7 +197,7 @@ fn operations_the_policies_forbid_are_wrong_policy() {
 
 #[test]
 fn activation_errors_follow_the_uniqueness_policy() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let unique = root.create_poa("unique", None, &user_ids()).unwrap();
     let s = tagged(1);
@@ -243,7 +245,7 @@ fn activation_errors_follow_the_uniqueness_policy() {
 
 #[test]
 fn a_system_id_poa_refuses_ids_it_did_not_assign() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let e = root
         .activate_object_with_id(b"made up", tagged(1))
@@ -262,7 +264,7 @@ fn a_system_id_poa_refuses_ids_it_did_not_assign() {
 
 #[test]
 fn implicit_activation_and_the_conversions() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let s = tagged(7);
     // The Root POA activates implicitly, once (UNIQUE_ID).
@@ -289,7 +291,7 @@ fn implicit_activation_and_the_conversions() {
 
 #[test]
 fn user_ids_are_served_over_iiop_until_deactivated() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa("users", Some(&root.the_poa_manager()), &user_ids())
@@ -297,7 +299,7 @@ fn user_ids_are_served_over_iiop_until_deactivated() {
     poa.activate_object_with_id(b"alice", tagged(1)).unwrap();
     poa.activate_object_with_id(b"bob", tagged(2)).unwrap();
     root.the_poa_manager().activate().unwrap();
-    let c = client();
+    let c = client::orb();
     let alice = remote(&orb, &c, &poa.id_to_reference(b"alice").unwrap());
     let bob = remote(&orb, &c, &poa.id_to_reference(b"bob").unwrap());
     assert_eq!(who(&alice).unwrap(), 1);
@@ -316,7 +318,7 @@ fn user_ids_are_served_over_iiop_until_deactivated() {
 
 #[test]
 fn a_default_servant_serves_every_id() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(
@@ -330,7 +332,7 @@ fn a_default_servant_serves_every_id() {
         )
         .unwrap();
     root.the_poa_manager().activate().unwrap();
-    let c = client();
+    let c = client::orb();
     let any = remote(
         &orb,
         &c,
@@ -354,13 +356,13 @@ fn a_default_servant_serves_every_id() {
 
 #[test]
 fn orb_activate_serves_on_the_root_poa_and_deactivate_ends_it() {
-    let orb = server();
+    let orb = server::orb();
     let obj = orb.activate(tagged(4)).unwrap();
     let root = orb.root_poa();
     assert_eq!(root.the_poa_manager().get_state(), State::Active);
     let id = root.reference_to_id(&obj).unwrap();
     assert_eq!(obj.target().object_key(), &root.object_key(&id));
-    let c = client();
+    let c = client::orb();
     let r = remote(&orb, &c, &obj);
     assert_eq!(who(&r).unwrap(), 4);
     assert!(orb.deactivate(obj.target().object_key()));
@@ -379,7 +381,7 @@ fn orb_activate_serves_on_the_root_poa_and_deactivate_ends_it() {
 
 #[test]
 fn orb_activate_leaves_a_manager_the_application_set() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     root.the_poa_manager().discard_requests(false).unwrap();
     let obj = orb.activate(tagged(1)).unwrap();

@@ -6,12 +6,13 @@ mod poa_common;
 use std::collections::HashMap;
 
 use bytes::Bytes;
-use poa_common::{TAGGED_ID, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use rtorb::orb::Orb;
 use rtorb::poa::{IdAssignmentPolicy, LifespanPolicy, Policy};
 use rtorb::runtime::{Object, Target};
+use rtorb_test_support::server;
 
 /// Live keys (with the tag of their servant) and stale ones.
 struct World {
@@ -21,7 +22,7 @@ struct World {
 }
 
 fn world() -> World {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let manager = root.the_poa_manager();
     let mut live = HashMap::new();

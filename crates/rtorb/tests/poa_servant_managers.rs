@@ -6,7 +6,7 @@ mod poa_common;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::minor::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, OBJ_ADAPTER_NO_SERVANT_MANAGER, UNKNOWN_SERVANT_PANICKED,
 };
@@ -17,9 +17,8 @@ use rtorb::poa::{
 };
 use rtorb::runtime::{Object, Skeleton, SystemException, SystemExceptionKind};
 use rtorb_test_support::hold::Hold;
-
-/// How long a test waits for an event before it fails.
-const LONG: std::time::Duration = std::time::Duration::from_secs(20);
+use rtorb_test_support::server::remote;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// Incarnates `Tagged(n)` for the n-th incarnation; records
 /// etherealizations.
@@ -90,8 +89,8 @@ fn activator_poa(orb: &rtorb::orb::Orb, name: &str, user: bool) -> (Poa, Arc<Act
 
 #[test]
 fn an_activator_incarnates_on_the_first_request_and_etherealizes_on_deactivation() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, activator) = activator_poa(&orb, "activated", true);
     let obj = remote(
         &orb,
@@ -133,8 +132,8 @@ fn an_activator_incarnates_on_the_first_request_and_etherealizes_on_deactivation
 
 #[test]
 fn an_activator_with_system_ids_incarnates_into_the_reserved_slot() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, activator) = activator_poa(&orb, "system", false);
     let local = poa.create_reference(TAGGED_ID).unwrap();
     let id = poa.reference_to_id(&local).unwrap();
@@ -173,8 +172,8 @@ fn object_with_key(orb: &rtorb::orb::Orb, key: &[u8]) -> Object {
 
 #[test]
 fn a_forward_request_from_incarnate_forwards_the_client() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, activator) = activator_poa(&orb, "forwarding", true);
     let elsewhere = orb.activate(tagged(42)).unwrap();
     *activator.forward.lock().unwrap() = Some((b"moved".to_vec(), elsewhere));
@@ -240,8 +239,8 @@ impl ServantLocator for Locator {
 
 #[test]
 fn a_locator_is_asked_around_every_request_and_gets_its_cookie_back() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(
@@ -337,7 +336,7 @@ impl AdapterActivator for Maker {
 
 #[test]
 fn an_adapter_activator_makes_children_on_demand() {
-    let orb = server();
+    let orb = server::orb();
     let root = orb.root_poa();
     let maker = Arc::new(Maker(AtomicU32::new(0)));
     root.set_the_activator(Some(maker.clone()));
@@ -367,7 +366,7 @@ impl Skeleton for Gate {
     }
     fn dispatch(&self, req: &mut rtorb::runtime::ServerRequest<'_>) -> Result<(), SystemException> {
         use rtorb::runtime::CdrEncode;
-        assert!(self.hold.enter(LONG), "the gate opens");
+        assert!(self.hold.enter(TIMEOUT), "the gate opens");
         req.write_results(|e| 77u32.encode(e))
     }
 }
@@ -393,8 +392,8 @@ impl ServantActivator for GateActivator {
 
 #[test]
 fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(
@@ -420,7 +419,10 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
         &poa.create_reference_with_id(b"g", TAGGED_ID).unwrap(),
     );
     let call = std::thread::spawn(move || who(&obj));
-    assert!(hold.wait_entered(LONG), "the request reaches the servant");
+    assert!(
+        hold.wait_entered(TIMEOUT),
+        "the request reaches the servant"
+    );
     poa.destroy(true, false).unwrap();
     assert!(
         activator.etherealized.lock().unwrap().is_empty(),
@@ -439,8 +441,8 @@ fn an_object_with_a_running_request_is_etherealized_when_the_request_ends() {
 /// it (or forwards it, or refuses it), and through the POA manager.
 #[test]
 fn a_locate_request_goes_through_the_activator_and_the_manager() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let (poa, activator) = activator_poa(&orb, "locating", true);
 
     // Not yet incarnated: the locate incarnates it, once.
@@ -490,8 +492,8 @@ fn a_locate_request_goes_through_the_activator_and_the_manager() {
 /// unknown to a locate, and an active one is here.
 #[test]
 fn a_locate_request_for_an_inactive_object_is_unknown() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(
@@ -518,8 +520,8 @@ fn a_locate_request_for_an_inactive_object_is_unknown() {
 /// the locator (no operation runs).
 #[test]
 fn a_locate_request_to_a_locator_poa_goes_through_the_manager() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(
@@ -576,12 +578,8 @@ impl ServantActivator for Panicky {
 fn a_servant_manager_that_panics_gives_unknown_and_the_server_goes_on() {
     use rtorb::orb::ServerStrategy;
     for strategy in ServerStrategy::ALL {
-        let orb = rtorb::orb::Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .server_strategy(strategy)
-            .build()
-            .unwrap();
-        let c = client();
+        let orb = server::with_strategy(strategy);
+        let c = client::orb();
         let root = orb.root_poa();
         let poa = root
             .create_poa(

@@ -9,9 +9,8 @@ mod poa_common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
-use std::time::Duration;
 
-use poa_common::{TAGGED_ID, client, remote, server, tagged, who};
+use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::minor::BAD_INV_ORDER_WOULD_DEADLOCK;
 use rtorb::orb::Orb;
 use rtorb::poa::{
@@ -20,7 +19,9 @@ use rtorb::poa::{
 };
 use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
 use rtorb_test_support::hold::Hold;
+use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// Orders events across threads.
 static SEQUENCE: AtomicU64 = AtomicU64::new(1);
@@ -28,9 +29,6 @@ static SEQUENCE: AtomicU64 = AtomicU64::new(1);
 fn next() -> u64 {
     SEQUENCE.fetch_add(1, Ordering::SeqCst)
 }
-
-/// How long a gated request waits for its gate at the most.
-const GATE: Duration = Duration::from_secs(60);
 
 /// A servant whose `who` enters its hold, waits until the hold opens, and
 /// notes when it ends.
@@ -47,7 +45,7 @@ impl Skeleton for Gated {
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
         match req.operation() {
             "who" => {
-                assert!(self.hold.enter(GATE), "the gate opens");
+                assert!(self.hold.enter(TIMEOUT), "the gate opens");
                 self.ended_at.store(next(), Ordering::SeqCst);
                 req.write_results(|e| 7u32.encode(e))
             }
@@ -105,7 +103,7 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
     };
     let caller = std::thread::spawn(move || who(&obj));
     assert!(
-        gated.hold.wait_entered(GATE),
+        gated.hold.wait_entered(TIMEOUT),
         "the request reaches the servant"
     );
     assert_eq!(manager.running_requests(), 1, "{wait:?}");
@@ -119,14 +117,16 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
             (r, at)
         })
     };
-    // The state changes before the wait starts: give the waiter the time
-    // to get there (the check below holds either way).
-    let _ = eventually(Duration::from_secs(4), || match wait {
-        Wait::Hold => manager.get_state() == State::Holding,
-        Wait::Discard => manager.get_state() == State::Discarding,
-        Wait::Deactivate => manager.get_state() == State::Inactive,
-        Wait::Destroy => poa.is_destroyed(),
-    });
+    // The state changes before the wait starts: the waiter has got there.
+    assert!(
+        eventually(TIMEOUT, || match wait {
+            Wait::Hold => manager.get_state() == State::Holding,
+            Wait::Discard => manager.get_state() == State::Discarding,
+            Wait::Deactivate => manager.get_state() == State::Inactive,
+            Wait::Destroy => poa.is_destroyed(),
+        }),
+        "{wait:?}: the state does not change"
+    );
     // The request is still blocked: the waiter cannot have returned.
     assert!(done.try_recv().is_err(), "{wait:?} returned early");
     gated.hold.open();
@@ -144,8 +144,8 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
 
 #[test]
 fn waiting_for_completion_returns_after_the_running_requests_over_iiop() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     for (i, wait) in [Wait::Hold, Wait::Discard, Wait::Deactivate, Wait::Destroy]
         .into_iter()
         .enumerate()
@@ -156,7 +156,7 @@ fn waiting_for_completion_returns_after_the_running_requests_over_iiop() {
 
 #[test]
 fn waiting_for_completion_returns_after_the_running_requests_collocated() {
-    let orb = server();
+    let orb = server::orb();
     for (i, wait) in [Wait::Hold, Wait::Discard, Wait::Deactivate, Wait::Destroy]
         .into_iter()
         .enumerate()
@@ -194,8 +194,8 @@ impl Skeleton for Waiter {
 
 #[test]
 fn waiting_for_completion_inside_a_request_of_the_same_orb_is_bad_inv_order() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     for (i, wait) in [Wait::Hold, Wait::Discard, Wait::Deactivate, Wait::Destroy]
         .into_iter()
         .enumerate()
@@ -227,9 +227,9 @@ fn waiting_for_completion_inside_a_request_of_the_same_orb_is_bad_inv_order() {
 
 #[test]
 fn waiting_for_completion_inside_a_request_of_another_orb_waits() {
-    let orb = server();
-    let other = server();
-    let c = client();
+    let orb = server::orb();
+    let other = server::orb();
+    let c = client::orb();
     for (i, wait) in [Wait::Hold, Wait::Discard, Wait::Deactivate, Wait::Destroy]
         .into_iter()
         .enumerate()
@@ -279,8 +279,8 @@ impl ServantActivator for WaitingActivator {
 
 #[test]
 fn waiting_for_completion_inside_a_servant_managers_call_is_bad_inv_order() {
-    let orb = server();
-    let c = client();
+    let orb = server::orb();
+    let c = client::orb();
     let root = orb.root_poa();
     let poa = root
         .create_poa(

@@ -12,9 +12,7 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
 use rtorb::runtime::{CdrDecode, Object, Policy, SystemException, SystemExceptionKind};
 use rtorb_cdr::ByteOrder;
@@ -24,8 +22,7 @@ use rtorb_giop::message::{Content, LocateReply, LocateStatus, Message};
 use rtorb_test_support::net::try_read_message;
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::{raw_reference, reply};
-
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client};
 
 /// A peer that answers every request with the number of the connection
 /// it came on (from 0) and every LocateRequest with `OBJECT_HERE`; its
@@ -106,14 +103,10 @@ fn bands() -> Vec<PriorityBand> {
     ]
 }
 
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(LONG).build().unwrap()
-}
-
 #[test]
 fn each_band_has_its_connection_and_a_thread_takes_its_band_s() {
     let (port, accepted, seen) = peer();
-    let orb = client();
+    let orb = client::orb();
     let object = raw_reference(&orb, port, &ExposedPolicies::default())
         .with_policies(&[Policy::PriorityBandedConnection(bands())]);
     let low = call_at(&object, Some(10)).unwrap();
@@ -123,7 +116,7 @@ fn each_band_has_its_connection_and_a_thread_takes_its_band_s() {
     assert_eq!(call_at(&object, Some(100)).unwrap(), high);
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
     for _ in 0..4 {
-        seen.recv_timeout(LONG).unwrap();
+        seen.recv_timeout(TIMEOUT).unwrap();
     }
     // A thread whose priority is in no band (here: none set).
     let e = call_at(&object, None).unwrap_err();
@@ -140,7 +133,7 @@ fn each_band_has_its_connection_and_a_thread_takes_its_band_s() {
 #[test]
 fn the_server_s_published_bands_are_used_when_the_client_overrides_none() {
     let (port, accepted, _seen) = peer();
-    let orb = client();
+    let orb = client::orb();
     let published = ExposedPolicies {
         priority_model: None,
         priority_bands: Some(bands()),
@@ -155,14 +148,14 @@ fn the_server_s_published_bands_are_used_when_the_client_overrides_none() {
 #[test]
 fn explicit_binding_opens_every_band_s_connection_before_the_first_call() {
     let (port, accepted, _seen) = peer();
-    let orb = client();
+    let orb = client::orb();
     let object = raw_reference(&orb, port, &ExposedPolicies::default())
         .with_policies(&[Policy::PriorityBandedConnection(bands())]);
     assert!(object.validate_connection().unwrap());
     // The second band's connection is open once validate_connection
     // returns; the peer's thread accepts it when it gets to it.
     assert!(
-        eventually(LONG, || accepted.load(Ordering::SeqCst) == 2),
+        eventually(TIMEOUT, || accepted.load(Ordering::SeqCst) == 2),
         "{} connections accepted",
         accepted.load(Ordering::SeqCst)
     );
@@ -176,7 +169,7 @@ fn explicit_binding_opens_every_band_s_connection_before_the_first_call() {
 #[test]
 fn a_private_reference_has_a_connection_of_its_own() {
     let (port, accepted, _seen) = peer();
-    let orb = client();
+    let orb = client::orb();
     let shared_a = raw_reference(&orb, port, &ExposedPolicies::default());
     let shared_b = raw_reference(&orb, port, &ExposedPolicies::default());
     // Calls one after the other share the cached connection.

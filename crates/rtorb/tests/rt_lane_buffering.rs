@@ -7,13 +7,11 @@
 use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::minor::TRANSIENT_LANE_FULL;
 use rtorb::orb::{Orb, OrbConfig};
 use rtorb::rt::{
-    LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
-    ThreadpoolId,
+    LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId,
 };
 use rtorb::runtime::{CdrEncode, Object};
 use rtorb_cdr::ByteOrder;
@@ -21,11 +19,10 @@ use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};
 use rtorb_test_support::hold::{HeldServant, whoami};
 use rtorb_test_support::net::{endpoint_address, read_message};
-use rtorb_test_support::priority::{high, lane_stats, low, nice_of};
+use rtorb_test_support::priority::{high, lane_stats, low, nice_of, nice_server, nice_server_of};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::request_to;
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client};
 
 /// A server with `pool` (lane 0 low, lane 1 high), the servant `gate` as
 /// `Low` in the low lane and as `High` in the high one.
@@ -35,13 +32,17 @@ struct Server {
     gate: Arc<HeldServant>,
 }
 
+/// Should a test fail with an upcall held, the upcall ends and the ORB
+/// shuts down at once.
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.gate.hold().open();
+    }
+}
+
 impl Server {
     fn start(pool: ThreadpoolConfig) -> Server {
-        let orb = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
-            .sched_policy(SchedPolicy::Other)
-            .build()
-            .unwrap();
+        let orb = nice_server().build().unwrap();
         let pool = orb.create_threadpool(pool).unwrap();
         Server::serve(orb, pool)
     }
@@ -50,11 +51,7 @@ impl Server {
     fn from_options(args: &[&str]) -> Server {
         let mut config = OrbConfig::default();
         config.apply_args(args.iter().copied()).unwrap();
-        let orb = Orb::builder_with(config)
-            .listen("iiop://127.0.0.1:0")
-            .sched_policy(SchedPolicy::Other)
-            .build()
-            .unwrap();
+        let orb = nice_server_of(config);
         let pool = orb.threadpools()[0];
         Server::serve(orb, pool)
     }
@@ -167,7 +164,7 @@ fn one_thread_lanes(low_lane: LaneConfig) -> ThreadpoolConfig {
 /// The high lane's object answered through an rtorb client, meanwhile: at
 /// once, from the high lane's thread.
 fn high_lane_answers(server: &Server) {
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let hi = server.remote(&client, b"High2", high());
     for _ in 0..3 {
         let (name, _) = whoami(&hi).unwrap();
@@ -294,7 +291,7 @@ fn a_busy_lane_borrows_an_idle_thread_of_a_lower_lane_at_its_own_priority() {
         one_thread_lanes(LaneConfig::new(low()).static_threads(1)).allow_borrowing(true),
     );
     assert_ne!(nice_of(&server.orb, high()), nice_of(&server.orb, low()));
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let hi = server.remote(&client, b"High3", high());
     let lo = server.remote(&client, b"Low3", low());
     let low_thread = format!("rtorb-lane-{}-0", server.pool.index());

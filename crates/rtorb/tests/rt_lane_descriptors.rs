@@ -11,16 +11,14 @@
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::rt::SchedPolicy;
 use rtorb_test_support::cubit::Cubit;
 use rtorb_test_support::net::{closed_by_server, iiop_address};
-use rtorb_test_support::priority::{TwoLanes, lane_stats, two_lanes};
+use rtorb_test_support::priority::{TwoLanes, lane_stats, nice_server, two_lanes};
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 /// The connection cap of the whole ORB.
 const CAP: usize = 24;
 /// Connections of each flood: many more than the cap.
@@ -42,10 +40,8 @@ fn flood_connection(address: &str, i: usize) -> TcpStream {
 /// The server: an ORB listening on its own endpoint, with a cap of
 /// [`CAP`], its main endpoint served under `strategy`.
 fn server(strategy: ServerStrategy) -> Orb {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let server = nice_server()
         .server_strategy(strategy)
-        .sched_policy(SchedPolicy::Other)
         .max_connections(CAP)
         .build()
         .unwrap();
@@ -113,7 +109,7 @@ impl Flood {
 /// lane's.
 fn high_lane_served(server: &Orb, lanes: &TwoLanes) {
     let before = lane_stats(server, lanes.high_lane()).connections;
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let late: Cubit = client
         .string_to_object(&lanes.high_ior)
         .unwrap()

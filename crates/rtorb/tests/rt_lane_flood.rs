@@ -18,18 +18,18 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use rtorb::orb::Orb;
-use rtorb::rt::{PriorityModelPolicy, SchedPolicy};
+use rtorb::rt::PriorityModelPolicy;
 use rtorb::runtime::SystemExceptionKind;
 use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::net::closed_by_server;
-use rtorb_test_support::priority::{TwoLanes, low, two_lanes};
+use rtorb_test_support::priority::{TwoLanes, low, nice_server, two_lanes};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
+use rtorb_test_support::{TIMEOUT, client};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 /// The connection cap (of the whole ORB, a share of it promised to each lane).
 const CAP: usize = 16;
 /// The memory budget (per lane).
@@ -51,9 +51,7 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
+    let server = nice_server()
         .max_connections(CAP)
         .memory_budget(BUDGET)
         .build()
@@ -71,7 +69,7 @@ fn fixture() -> Fixture {
         )
         .unwrap();
     let low_ior = server.object_to_string(&lo).unwrap();
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let early: Cubit = client
         .string_to_object(&high_ior)
         .unwrap()
@@ -107,7 +105,7 @@ impl Fixture {
     /// connected during it, are served.
     fn high_lane_served(&self, what: &str) {
         served(&self.early, &format!("{what}, the early client"));
-        let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+        let client = client::orb();
         let late: Cubit = client
             .string_to_object(&self.high_ior)
             .unwrap()
@@ -232,7 +230,7 @@ fn a_low_lane_s_spent_budget_refuses_none_of_the_high_lane_s_requests() {
         f.server.stats().buffered_bytes
     );
     // The low lane has no room for a large request...
-    let client = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let client = client::orb();
     let low: Cubit = client
         .string_to_object(&f.low_ior)
         .unwrap()

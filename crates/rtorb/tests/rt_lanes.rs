@@ -27,24 +27,12 @@ use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{ObjectReference, encode_message};
 use rtorb_test_support::hold::{HELD_ID, HeldServant, cpus, whoami};
 use rtorb_test_support::net::read_message;
-use rtorb_test_support::priority::{high, low, nice_of};
+use rtorb_test_support::priority::{high, low, nice_client, nice_of, nice_server, nice_server_of};
 use rtorb_test_support::privilege::without_priority_privilege;
 use rtorb_test_support::sched::threads_named;
+use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(20);
-
-fn server(builder: rtorb::orb::OrbBuilder) -> Orb {
-    builder
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap()
-}
-
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
-}
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// A server with a pool of two lanes (low: one thread, high: two) and the
 /// servant its tests activate.
@@ -54,9 +42,17 @@ struct Lanes {
     servant: Arc<HeldServant>,
 }
 
+/// Should a test fail with an upcall held, the upcall ends and the ORB
+/// shuts down at once.
+impl Drop for Lanes {
+    fn drop(&mut self) {
+        self.servant.hold().open();
+    }
+}
+
 impl Lanes {
     fn start() -> Lanes {
-        let orb = server(Orb::builder());
+        let orb = nice_server().build().unwrap();
         let pool = orb
             .create_threadpool(
                 ThreadpoolConfig::new()
@@ -109,11 +105,6 @@ fn published_in(orb: &Orb, r: &ObjectReference) -> Vec<String> {
 }
 
 /// `obj` as `c` sees it, through its stringified reference.
-fn remote(orb: &Orb, c: &Orb, obj: &Object) -> Object {
-    c.string_to_object(&orb.object_to_string(obj).unwrap())
-        .unwrap()
-}
-
 fn reference(orb: &Orb, obj: &Object) -> ObjectReference {
     ObjectReference::from_stringified(&orb.object_to_string(obj).unwrap()).unwrap()
 }
@@ -126,7 +117,7 @@ fn requests_run_in_their_lane_s_threads_at_its_priority() {
     let orb = &lanes.orb;
     assert_ne!(nice_of(orb, high()), nice_of(orb, low()));
 
-    let c = client();
+    let c = client::orb();
     for (obj, lane, priority) in [(&hi, 1, high()), (&lo, 0, low())] {
         let obj = remote(orb, &c, obj);
         for _ in 0..3 {
@@ -186,11 +177,7 @@ fn rtorb_s_client_calls_a_propagated_object_through_the_lane_of_its_priority() {
         r.profiles.iter().map(rtorb::rt::lane_priority_of).collect();
     assert_eq!(tagged, [Some(low()), Some(high())]);
     let ior = orb.object_to_string(&any).unwrap();
-    let c = Orb::builder()
-        .round_trip_timeout(TIMEOUT)
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap();
+    let c = nice_client();
     for (at, lane) in [
         (None, 0),
         (Some(low()), 0),
@@ -218,7 +205,7 @@ fn a_corbaloc_to_the_main_port_is_forwarded_to_the_lane() {
     let orb = &lanes.orb;
     lanes.declared(b"High", high());
     let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
-    let c = client();
+    let c = client::orb();
     let obj = c
         .string_to_object(&format!("corbaloc::1.2@{main}/High"))
         .unwrap();
@@ -271,7 +258,7 @@ fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
     let id = poa.activate_object(lanes.servant.clone()).unwrap();
     let obj = poa.id_to_reference(&id).unwrap();
     assert_eq!(published(orb, &obj), lanes.lane_endpoints(1));
-    let c = client();
+    let c = client::orb();
     let (name, nice) = whoami(&remote(orb, &c, &obj)).unwrap();
     assert_eq!(name, lanes.lane_thread(1));
     assert_eq!(nice, nice_of(orb, high()));
@@ -311,7 +298,7 @@ fn a_poa_bound_to_a_pool_is_served_by_the_lane_of_its_priority() {
 /// of its own; the thread answers the call's outcome.
 fn block_in(ior: String) -> std::thread::JoinHandle<Result<(), SystemException>> {
     std::thread::spawn(move || {
-        let c = client();
+        let c = client::orb();
         let obj = c.string_to_object(&ior).unwrap();
         obj.invoke("block", |_| Ok(())).map(|_| ())
     })
@@ -326,7 +313,7 @@ fn a_lane_whose_threads_are_busy_does_not_delay_another() {
     let blocked = block_in(orb.object_to_string(&lo).unwrap());
     // The low lane's one thread is in the servant.
     assert!(lanes.servant.hold().wait_entered(TIMEOUT));
-    let c = client();
+    let c = client::orb();
     let hi = remote(orb, &c, &hi);
     for _ in 0..5 {
         let (name, _) = whoami(&hi).unwrap();
@@ -351,14 +338,14 @@ fn probe_in_high_lane(orb: &Orb) -> String {
 
 /// The CPUs the servant `ior` runs a request on.
 fn cpus_of(ior: &str) -> Vec<u32> {
-    cpus(&client().string_to_object(ior).unwrap()).unwrap()
+    cpus(&client::orb().string_to_object(ior).unwrap()).unwrap()
 }
 
 #[test]
 fn a_lane_s_threads_run_on_its_cpus() {
     let cpus = rtorb::rt::available_cpus().unwrap();
     let last = *cpus.last().unwrap();
-    let orb = server(Orb::builder());
+    let orb = nice_server().build().unwrap();
     let pinned = LaneConfig::new(high())
         .static_threads(2)
         .dynamic_threads(1)
@@ -387,7 +374,7 @@ fn a_lane_s_threads_run_on_its_cpus() {
 
 #[test]
 fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle() {
-    let orb = server(Orb::builder());
+    let orb = nice_server().build().unwrap();
     let lane = LaneConfig::new(low())
         .static_threads(1)
         .dynamic_threads(1)
@@ -415,7 +402,7 @@ fn a_lane_adds_a_dynamic_thread_when_its_threads_are_busy_and_drops_it_when_idle
     // The static thread is in the servant: a dynamic one serves the next
     // client.
     assert!(servant.hold().wait_entered(TIMEOUT));
-    let c = client();
+    let c = client::orb();
     let lo = c.string_to_object(&ior).unwrap();
     let (served_by, _) = whoami(&lo).unwrap();
     assert_eq!(served_by, name);
@@ -447,7 +434,7 @@ fn lanes_come_from_orb_options() {
         &format!("{}:2:iiop://127.0.0.1:0", high().get()),
     ]);
     assert_eq!(config.lanes.len(), 2);
-    let orb = server(Orb::builder_with(config));
+    let orb = nice_server_of(config);
     let pools = orb.threadpools();
     assert_eq!(pools.len(), 1);
     let lanes = orb.lane_endpoints(pools[0]).unwrap();
@@ -468,7 +455,7 @@ fn lane_cpus_come_from_orb_options() {
         "-ORBLaneCpus",
         &format!("{}:{last}", high().get()),
     ]);
-    let orb = server(Orb::builder_with(config));
+    let orb = nice_server_of(config);
     assert_eq!(cpus_of(&probe_in_high_lane(&orb)), [last as u32]);
     orb.shutdown();
 
@@ -488,8 +475,7 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
     without_priority_privilege(NAME, || {
         let lane = || ThreadpoolConfig::new().lane(LaneConfig::new(Priority::MAX));
         // Fail: the pool is not created, and says why.
-        let orb = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let orb = server::builder()
             .sched_policy(SchedPolicy::Fifo)
             .sched_denied(WhenDenied::Fail)
             .build()
@@ -501,8 +487,7 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
         assert!(orb.threadpools().is_empty());
         orb.shutdown();
         // Run on under SCHED_OTHER: the lane serves.
-        let orb = Orb::builder()
-            .listen("iiop://127.0.0.1:0")
+        let orb = server::builder()
             .sched_policy(SchedPolicy::Fifo)
             .sched_denied(WhenDenied::RunAtOther)
             .build()
@@ -515,7 +500,7 @@ fn where_the_lane_s_priority_is_denied_the_orb_follows_its_policy() {
                 PriorityModelPolicy::server_declared(Priority::MAX),
             )
             .unwrap();
-        let (name, _) = whoami(&remote(&orb, &client(), &obj)).unwrap();
+        let (name, _) = whoami(&remote(&orb, &client::orb(), &obj)).unwrap();
         assert_eq!(name, "rtorb-lane-0-0");
         orb.shutdown();
     });

@@ -8,9 +8,7 @@
 //! block on their sockets, and a watchdog guards the test all the same.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb::rt::{
     LaneConfig, MappingKind, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig,
     Watchdog, WhenDenied,
@@ -18,8 +16,7 @@ use rtorb::rt::{
 use rtorb_test_support::echo::{Echo, echo};
 use rtorb_test_support::privilege::may_use_fifo;
 use rtorb_test_support::sched::{SCHED_FIFO, Sched, task_sched, threads_named};
-
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client, server};
 
 /// The scheduling of every thread named `name`.
 fn scheduling_of(name: &str) -> Vec<Sched> {
@@ -35,9 +32,9 @@ fn lane_threads_run_under_sched_fifo_at_the_mapped_priority() {
         may_use_fifo(),
         "this test needs SCHED_FIFO: run it as root or with CAP_SYS_NICE"
     );
-    let watchdog = Watchdog::arm("lanes at SCHED_FIFO", Duration::from_secs(120));
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    // Longer than any wait of the test: it fires only if the test hangs.
+    let watchdog = Watchdog::arm("lanes at SCHED_FIFO", TIMEOUT.saturating_mul(2));
+    let orb = server::builder()
         .sched_policy(SchedPolicy::Fifo)
         .priority_mapping(MappingKind::Linear)
         .sched_denied(WhenDenied::Fail)
@@ -53,7 +50,7 @@ fn lane_threads_run_under_sched_fifo_at_the_mapped_priority() {
             c.lane(LaneConfig::new(*priority).static_threads(*threads))
         });
     let pool = orb.create_threadpool(config).unwrap();
-    let client = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let client = client::orb();
     let objects: Vec<_> = lanes
         .iter()
         .map(|(priority, _)| {

@@ -10,9 +10,8 @@
 use std::io::Write;
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
 
-use rtorb::orb::{ConnectionStrategy, Orb};
+use rtorb::orb::ConnectionStrategy;
 use rtorb::rt::{
     ExposedPolicies, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
     WhenDenied,
@@ -23,13 +22,12 @@ use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::net::try_read_message;
-use rtorb_test_support::priority::activate_in_poa;
+use rtorb_test_support::priority::{activate_in_poa, nice_server};
 use rtorb_test_support::wire::{raw_reference, reply};
+use rtorb_test_support::{TIMEOUT, client};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
-
-const LONG: Duration = Duration::from_secs(20);
 
 /// Held by each test: the allocations of the process are counted, so the
 /// tests of this binary run one at a time.
@@ -117,11 +115,7 @@ fn a_client_propagated_reference_carries_the_thread_s_priority() {
         ConnectionStrategy::Multiplexed,
     ] {
         let (port, seen) = peer();
-        let orb = Orb::builder()
-            .connection_strategy(strategy)
-            .round_trip_timeout(LONG)
-            .build()
-            .unwrap();
+        let orb = client::with_strategy(strategy);
         let propagated = ExposedPolicies {
             priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
             priority_bands: None,
@@ -132,17 +126,17 @@ fn a_client_propagated_reference_carries_the_thread_s_priority() {
         // Twice: the second from the kept headers.
         at_priority(p, move || (call(&o), call(&o)));
         for _ in 0..2 {
-            let (context, order) = seen.recv_timeout(LONG).unwrap();
+            let (context, order) = seen.recv_timeout(TIMEOUT).unwrap();
             assert_eq!(context, Some(encapsulated(0x1234, order)), "{strategy:?}");
         }
         // Another priority on the same connection: its own context.
         let o = object.clone();
         at_priority(Priority::new(5).unwrap(), move || call(&o));
-        let (context, order) = seen.recv_timeout(LONG).unwrap();
+        let (context, order) = seen.recv_timeout(TIMEOUT).unwrap();
         assert_eq!(context, Some(encapsulated(5, order)), "{strategy:?}");
         // A thread without a priority sends none.
         assert_eq!(call(&object), 7);
-        assert_eq!(seen.recv_timeout(LONG).unwrap().0, None);
+        assert_eq!(seen.recv_timeout(TIMEOUT).unwrap().0, None);
     }
 }
 
@@ -150,7 +144,7 @@ fn a_client_propagated_reference_carries_the_thread_s_priority() {
 fn other_references_carry_no_priority() {
     let _serial = serial();
     let (port, seen) = peer();
-    let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let orb = client::orb();
     let declared = ExposedPolicies {
         priority_model: Some(PriorityModelPolicy::server_declared(
             Priority::new(90).unwrap(),
@@ -160,7 +154,7 @@ fn other_references_carry_no_priority() {
     for policies in [ExposedPolicies::default(), declared] {
         let object = raw_reference(&orb, port, &policies);
         at_priority(Priority::new(100).unwrap(), move || call(&object));
-        assert_eq!(seen.recv_timeout(LONG).unwrap().0, None, "{policies:?}");
+        assert_eq!(seen.recv_timeout(TIMEOUT).unwrap().0, None, "{policies:?}");
     }
 }
 
@@ -168,7 +162,7 @@ fn other_references_carry_no_priority() {
 fn a_propagated_priority_costs_no_allocation_per_call() {
     let _serial = serial();
     let (port, _seen) = peer();
-    let orb = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let orb = client::orb();
     let propagated = ExposedPolicies {
         priority_model: Some(PriorityModelPolicy::client_propagated(Priority::MIN)),
         priority_bands: None,
@@ -205,9 +199,7 @@ impl rtorb::runtime::Skeleton for Cuber {
 #[test]
 fn a_priority_propagated_and_sent_back_costs_no_allocation_on_either_side() {
     let _serial = serial();
-    let server = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
+    let server = nice_server()
         .sched_denied(WhenDenied::RunAtOther)
         .build()
         .unwrap();
@@ -218,7 +210,7 @@ fn a_priority_propagated_and_sent_back_costs_no_allocation_on_either_side() {
         std::sync::Arc::new(Cuber),
     );
     let ior = server.object_to_string(&object).unwrap();
-    let client = Orb::builder().round_trip_timeout(LONG).build().unwrap();
+    let client = client::orb();
     let object = client.string_to_object(&ior).unwrap();
     let (on_client, on_server) = at_priority(Priority::new(7).unwrap(), move || {
         allocations_per_call(100, 1000, || {

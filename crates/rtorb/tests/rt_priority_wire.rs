@@ -21,10 +21,9 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::orb::Orb;
-use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied};
+use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{Profile, tags};
@@ -34,21 +33,14 @@ use rtorb_giop::message::{
 use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{Message, decode_message};
+use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::net::endpoint_address;
-use rtorb_test_support::priority::{Reporter, activate_in_poa, decode_report};
-
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::priority::{Reporter, activate_in_poa, decode_report, nice_server_mapped};
 
 /// A server with a reporter in a POA of each of `models`; the server and
 /// the reporters' references.
 fn server(models: &[PriorityModelPolicy]) -> (Orb, Vec<ObjectReference>) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .priority_mapping(MappingKind::Linear)
-        .sched_denied(WhenDenied::Fail)
-        .build()
-        .unwrap();
+    let orb = nice_server_mapped(MappingKind::Linear).build().unwrap();
     let references = models
         .iter()
         .enumerate()
@@ -122,7 +114,7 @@ fn exchange(stream: &mut TcpStream, request: &[u8]) -> (Vec<u8>, Message, (i16, 
 
 fn connect(orb: &Orb) -> TcpStream {
     let stream = TcpStream::connect(endpoint_address(&orb.endpoints()[0])).unwrap();
-    stream.set_read_timeout(Some(LONG)).unwrap();
+    stream.set_read_timeout(Some(TIMEOUT)).unwrap();
     stream
 }
 

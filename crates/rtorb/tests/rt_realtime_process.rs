@@ -7,14 +7,14 @@
 //! otherwise; the other gives its privileges up in a child process.
 
 use std::io::Read as _;
-use std::sync::Arc;
 use std::time::Duration;
 
 use rtorb::orb::Orb;
 use rtorb::rt::CPU_DMA_LATENCY;
-use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::log::capture;
 use rtorb_test_support::privilege::without_priority_privilege;
+use rtorb_test_support::{client, server};
 use rustix::process::{Resource, Rlimit, setrlimit};
 
 /// The wake-up latency bound every CPU has now, µs: the device reads back
@@ -48,14 +48,9 @@ fn locked_kb() -> u64 {
 
 /// A server with a Cubit and a client that calls it once.
 fn serve_and_call(server: &Orb) {
-    let obj = server
-        .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
-        .unwrap();
-    let client = Orb::builder().build().unwrap();
-    let cubit: Cubit = client
-        .string_to_object(&server.object_to_string(&obj).unwrap())
-        .unwrap()
-        .unchecked_narrow();
+    let ior = cubit::serve(server);
+    let client = client::orb();
+    let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
     assert_eq!(cubit.cube_octet(3).unwrap(), 27);
 }
 
@@ -106,8 +101,7 @@ fn refused_settings_are_one_warning_each_and_the_orb_serves() {
             setrlimit(Resource::Memlock, none).unwrap();
             let (_, lines) = capture(|| {
                 for _ in 0..2 {
-                    let orb = Orb::builder()
-                        .listen("iiop://127.0.0.1:0")
+                    let orb = server::builder()
                         .lock_memory(true)
                         .cpu_latency(Some(Duration::ZERO))
                         .build()

@@ -12,12 +12,9 @@
 use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::rt::{
-    ExposedPolicies, MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied,
-};
+use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityModelPolicy};
 use rtorb::runtime::{Object, SystemException};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ior::Profile;
@@ -26,10 +23,11 @@ use rtorb_giop::message::{
 };
 use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContext, ServiceContextList};
 use rtorb_giop::target::TargetAddress;
+use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::net::{endpoint_address, read_message};
-use rtorb_test_support::priority::{Reporter, activate_in_poa, decode_report, nice_client};
-
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::priority::{
+    Reporter, activate_in_poa, decode_report, nice_client, nice_server_mapped,
+};
 
 /// A server of `strategy` whose priorities map linearly onto nice values,
 /// with a reporter in a POA of `model`; the server and the reporter's
@@ -39,12 +37,8 @@ fn server(
     kind: MappingKind,
     model: PriorityModelPolicy,
 ) -> (Orb, Object) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let orb = nice_server_mapped(kind)
         .server_strategy(strategy)
-        .sched_policy(SchedPolicy::Other)
-        .priority_mapping(kind)
-        .sched_denied(WhenDenied::Fail)
         .build()
         .unwrap();
     let object = activate_in_poa(&orb, "rt", Some(model), Arc::new(Reporter));
@@ -72,10 +66,6 @@ fn report(
     .unwrap()
 }
 
-fn client() -> Orb {
-    nice_client(LONG)
-}
-
 const STRATEGIES: [ServerStrategy; 3] = [
     ServerStrategy::ThreadPerConnection,
     ServerStrategy::Reactive,
@@ -84,7 +74,7 @@ const STRATEGIES: [ServerStrategy; 3] = [
 
 #[test]
 fn a_client_propagated_poa_runs_each_upcall_at_the_client_s_priority() {
-    let client = client();
+    let client = nice_client();
     for strategy in STRATEGIES {
         let default = Priority::new(16_384).unwrap();
         let (orb, object) = server(
@@ -120,7 +110,7 @@ fn a_client_propagated_poa_runs_each_upcall_at_the_client_s_priority() {
 
 #[test]
 fn a_server_declared_poa_runs_at_its_priority_whatever_the_client_s() {
-    let client = client();
+    let client = nice_client();
     for strategy in STRATEGIES {
         let declared = Priority::new(0).unwrap();
         let (orb, object) = server(
@@ -209,7 +199,7 @@ fn bad_propagated_priorities_are_answered_and_the_connection_keeps_serving() {
         let profile = object_profile(&orb, &object);
         let address = endpoint_address(&orb.endpoints()[0]);
         let mut stream = TcpStream::connect(&address).unwrap();
-        stream.set_read_timeout(Some(LONG)).unwrap();
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
         let key = profile.object_key.clone();
         let cases: [(&[u8], Answer); 5] = [
             // -5, big-endian: out of range.

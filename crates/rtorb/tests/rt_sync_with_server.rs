@@ -10,18 +10,16 @@
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy, SchedPolicy, WhenDenied};
+use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy};
 use rtorb::runtime::{
     Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, SystemExceptionKind,
     bad_operation,
 };
-use rtorb_test_support::priority::{activate_in_poa, nice_client};
+use rtorb_test_support::TIMEOUT;
+use rtorb_test_support::priority::{activate_in_poa, nice_client, nice_server_mapped};
 use rtorb_test_support::sched::thread_nice;
-
-const LONG: Duration = Duration::from_secs(20);
 
 /// Where an upcall ran: the object's tag, the CORBA priority of the
 /// thread (`None`: it has none), its nice value and its name.
@@ -63,12 +61,7 @@ fn server(
     kind: MappingKind,
     models: &[Option<PriorityModelPolicy>],
 ) -> (Orb, Vec<String>, Receiver<Seen>) {
-    let mut builder = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .sched_policy(SchedPolicy::Other)
-        .priority_mapping(kind)
-        .sched_denied(WhenDenied::Fail);
+    let mut builder = nice_server_mapped(kind).server_strategy(strategy);
     if let Some(octets) = budget {
         builder = builder.memory_budget(octets);
     }
@@ -84,10 +77,6 @@ fn server(
         iors.push(orb.object_to_string(&object).unwrap());
     }
     (orb, iors, seen)
-}
-
-fn client() -> Orb {
-    nice_client(LONG)
 }
 
 /// The `SYNC_WITH_SERVER` reference to `ior`.
@@ -124,7 +113,7 @@ fn sync_with_server_upcalls_run_at_the_request_s_priority_and_the_thread_is_put_
     let resting = thread_nice();
     let propagated = Priority::new(12_000).unwrap();
     let declared = Priority::new(4_096).unwrap();
-    let client = client();
+    let client = nice_client();
     // Deferred (the default budget), and run where read (no budget to
     // queue the request in).
     for (budget, deferred) in [(None, true), (Some(0), false)] {
@@ -159,7 +148,7 @@ fn sync_with_server_upcalls_run_at_the_request_s_priority_and_the_thread_is_put_
             ];
             for round in 0..2 {
                 for want in expected {
-                    let (tag, corba, nice, thread) = seen.recv_timeout(LONG).unwrap();
+                    let (tag, corba, nice, thread) = seen.recv_timeout(TIMEOUT).unwrap();
                     let context = format!("{strategy}, deferred {deferred}, round {round}");
                     assert_eq!((tag, corba, nice), want, "{context}, thread {thread}");
                     assert_eq!(thread == "rtorb-deferred", deferred, "{context}: {thread}");
@@ -175,7 +164,7 @@ fn a_sync_with_server_request_whose_priority_cannot_be_mapped_does_not_run() {
     // The direct mapping onto nice values has native priorities -19 to 20
     // only: CORBA priority 1000 has none.
     let unmappable = Priority::new(1_000).unwrap();
-    let client = client();
+    let client = nice_client();
     for (budget, deferred) in [(None, true), (Some(0), false)] {
         let (orb, iors, seen) = server(
             ServerStrategy::ThreadPerConnection,
@@ -199,7 +188,7 @@ fn a_sync_with_server_request_whose_priority_cannot_be_mapped_does_not_run() {
         }
         results[1].as_ref().unwrap();
         // Only the upcall without a priority model ran.
-        let (tag, corba, _, _) = seen.recv_timeout(LONG).unwrap();
+        let (tag, corba, _, _) = seen.recv_timeout(TIMEOUT).unwrap();
         assert_eq!((tag, corba), (1, None), "deferred {deferred}");
         orb.shutdown();
         assert!(seen.try_recv().is_err(), "deferred {deferred}");

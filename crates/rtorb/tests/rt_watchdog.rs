@@ -25,8 +25,7 @@ use rtorb_test_support::priority::activate_in_poa;
 use rtorb_test_support::privilege::may_use_fifo;
 use rtorb_test_support::sched::{SCHED_FIFO, SCHED_OTHER, task_sched, thread_sched, threads_named};
 use rtorb_test_support::wait::eventually;
-
-const LONG: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client, server};
 
 fn fifo(when_denied: WhenDenied) -> PriorityControl {
     PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, when_denied)
@@ -46,17 +45,12 @@ fn high() -> Priority {
 
 /// A server whose priorities map onto SCHED_FIFO, refused as `when`
 /// says.
-fn server(when: WhenDenied) -> Orb {
-    Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+fn fifo_server(when: WhenDenied) -> Orb {
+    server::builder()
         .sched_policy(SchedPolicy::Fifo)
         .sched_denied(when)
         .build()
         .unwrap()
-}
-
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(LONG).build().unwrap()
 }
 
 #[test]
@@ -78,15 +72,15 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
         control
             .run_at(high(), || {
                 entered.send(thread_sched()).unwrap();
-                gone.recv_timeout(LONG).unwrap();
+                gone.recv_timeout(TIMEOUT).unwrap();
             })
             .unwrap();
         (thread_sched(), thread_priority())
     });
-    let inside = on_entry.recv_timeout(LONG).unwrap();
+    let inside = on_entry.recv_timeout(TIMEOUT).unwrap();
     assert_eq!(inside.policy, SCHED_FIFO);
     let watchdog = Watchdog::arm("the watchdog's own test", Duration::from_millis(1));
-    assert!(eventually(LONG, || watchdog.fired()));
+    assert!(eventually(TIMEOUT, || watchdog.fired()));
     assert!(watchdog.disarm().is_err());
     assert!(realtime_revoked());
     go.send(()).unwrap();
@@ -127,7 +121,7 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
 
     // A lane at a real-time priority: not created under fail; under
     // SCHED_OTHER otherwise, where it serves.
-    let orb = server(WhenDenied::Fail);
+    let orb = fifo_server(WhenDenied::Fail);
     let lane = || ThreadpoolConfig::new().lane(LaneConfig::new(high()).static_threads(2));
     match orb.create_threadpool(lane()) {
         Err(OrbError::Scheduling(SchedulingError::Revoked { .. })) => {}
@@ -142,13 +136,13 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
         Arc::new(Echo),
     );
     let ior = orb.object_to_string(&object).unwrap();
-    let c = client();
+    let c = client::orb();
     let e = echo(&c.string_to_object(&ior).unwrap(), 1).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::NoPermission), "{e}");
     assert_eq!(e.minor, rtorb::minor::NO_PERMISSION_REALTIME_REVOKED);
     orb.shutdown();
 
-    let orb = server(WhenDenied::RunAtOther);
+    let orb = fifo_server(WhenDenied::RunAtOther);
     orb.create_threadpool(lane()).unwrap();
     let obj = orb
         .activate_with_key_at(

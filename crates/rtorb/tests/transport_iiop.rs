@@ -4,6 +4,7 @@ mod transport_common;
 
 use std::io::ErrorKind;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rtorb::transport::iiop::{IiopEndpoint, local_host_name};
@@ -11,6 +12,7 @@ use rtorb::transport::{
     FrameReader, IiopAcceptor, IiopConnector, OutChain, ProtocolRegistry, Transport, TransportError,
 };
 use rtorb_giop::corbaloc::Host;
+use rtorb_test_support::TIMEOUT;
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {
@@ -48,9 +50,7 @@ fn partial_writes_are_continued() {
             IiopAcceptor::open(&IiopEndpoint::parse("iiop://127.0.0.1:0").unwrap()).unwrap();
         let ep = acceptor.published_endpoint().clone();
         let rx = accept_one(Box::new(acceptor));
-        let client = IiopConnector::new()
-            .connect_to(&ep, Some(IO_LIMIT))
-            .unwrap();
+        let client = IiopConnector::new().connect_to(&ep, Some(TIMEOUT)).unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         // Every gathered write takes at most 1000 octets, whatever it is
@@ -96,7 +96,7 @@ fn nonblocking_writes_resume_where_they_stopped() {
         let acceptor = r.listen("iiop://127.0.0.1:0").unwrap();
         let ep = acceptor.endpoint().clone_box();
         let rx = accept_one(acceptor);
-        let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+        let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         client.set_nonblocking(true).unwrap();
@@ -125,13 +125,23 @@ fn nonblocking_writes_resume_where_they_stopped() {
             let mut fr = FrameReader::new(server.messaging());
             read_one(&mut fr, &mut *server)
         });
-        let deadline = Instant::now() + IO_LIMIT;
+        let mut poll = mio::Poll::new().unwrap();
+        let mut events = mio::Events::with_capacity(1);
+        let fd = client.as_raw_fd();
+        poll.registry()
+            .register(
+                &mut mio::unix::SourceFd(&fd),
+                mio::Token(0),
+                mio::Interest::WRITABLE,
+            )
+            .unwrap();
         while !out.is_empty() {
             match out.write_to(&mut *client) {
                 Ok(_) => {}
                 Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    assert!(Instant::now() < deadline, "the writes never finished");
-                    std::thread::sleep(Duration::from_millis(1));
+                    // Until the socket has room again.
+                    poll.poll(&mut events, Some(TIMEOUT)).unwrap();
+                    assert!(!events.is_empty(), "the writes never finished");
                 }
                 Err(e) => panic!("write failed: {e}"),
             }
@@ -148,7 +158,7 @@ fn reads_report_truncation_and_clean_close() {
         let acceptor = r.listen("iiop://127.0.0.1:0").unwrap();
         let ep = acceptor.endpoint().clone_box();
         let rx = accept_one(acceptor);
-        let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+        let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         let m = request(1, 40, rtorb_cdr::ByteOrder::Big);
@@ -169,7 +179,7 @@ fn garbage_is_a_giop_error() {
         let acceptor = r.listen("iiop://127.0.0.1:0").unwrap();
         let ep = acceptor.endpoint().clone_box();
         let rx = accept_one(acceptor);
-        let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+        let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         client
@@ -191,7 +201,7 @@ fn connect_to_closed_port_is_refused() {
             l.local_addr().unwrap().port()
         };
         let ep = IiopEndpoint::parse(&format!("iiop://127.0.0.1:{port}")).unwrap();
-        match registry().connect(&ep, Some(IO_LIMIT)) {
+        match registry().connect(&ep, Some(TIMEOUT)) {
             Err(TransportError::Connect { source, .. }) => {
                 assert_eq!(source.kind(), ErrorKind::ConnectionRefused)
             }
@@ -214,23 +224,46 @@ fn connect_times_out_when_the_peer_does_not_answer() {
         let port = socket.local_addr().unwrap().as_socket().unwrap().port();
         let ep = IiopEndpoint::parse(&format!("iiop://127.0.0.1:{port}")).unwrap();
         let timeout = Duration::from_millis(300);
+        // Connects until the queue is full: one then gives up.
         let mut held = Vec::new();
-        for _ in 0..8 {
-            let start = Instant::now();
-            match registry().connect(&ep, Some(timeout)) {
-                Ok(t) => held.push(t),
-                Err(e @ TransportError::ConnectTimeout { .. }) => {
-                    let waited = start.elapsed();
-                    assert!(e.is_timeout());
-                    assert!(waited >= timeout, "gave up after {waited:?}");
-                    assert!(waited < timeout * 10, "took {waited:?}");
-                    return;
-                }
-                Err(e) => panic!("expected a timeout, got {e}"),
+        let full = (0..8).any(|_| match registry().connect(&ep, Some(timeout)) {
+            Ok(t) => {
+                held.push(t);
+                false
             }
+            Err(TransportError::ConnectTimeout { .. }) => true,
+            Err(e) => panic!("expected a timeout, got {e}"),
+        });
+        assert!(full, "no connect timed out ({} connected)", held.len());
+        // A connect without a timeout waits for the kernel's retries
+        // (minutes); one with a timeout, begun after it, gives up at its
+        // own while the other still waits.
+        let untimed = waiting_connect(ep.clone());
+        let start = Instant::now();
+        match registry().connect(&ep, Some(timeout)) {
+            Err(e @ TransportError::ConnectTimeout { timeout: t, .. }) => {
+                assert!(e.is_timeout());
+                assert_eq!(t, timeout);
+            }
+            other => panic!("expected a timeout, got {other:?}"),
         }
-        panic!("no connect timed out ({} connected)", held.len());
+        let waited = start.elapsed();
+        assert!(waited >= timeout, "gave up after {waited:?}");
+        assert!(
+            untimed.try_recv().is_err(),
+            "the timed connect waited as long as one without a timeout"
+        );
     });
+}
+
+/// Connects to `ep` without a timeout on a thread of its own; the
+/// outcome arrives once it ends.
+fn waiting_connect(ep: IiopEndpoint) -> mpsc::Receiver<Result<(), TransportError>> {
+    let (done, outcome) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(registry().connect(&ep, None).map(|_| ()));
+    });
+    outcome
 }
 
 #[test]
@@ -244,7 +277,7 @@ fn unconnectable_endpoints_are_refused() {
     }
     let ep = IiopEndpoint::parse("iiop://no-such-host.invalid:1").unwrap();
     assert!(matches!(
-        registry().connect(&ep, Some(IO_LIMIT)),
+        registry().connect(&ep, Some(TIMEOUT)),
         Err(TransportError::Resolve { .. })
     ));
 }
@@ -321,7 +354,7 @@ fn profile_of_an_acceptor_leads_back_to_it() {
             .unwrap();
         let ep = r.endpoint_from_profile(&profile).unwrap();
         let rx = accept_one(acceptor);
-        let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+        let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
         let (_a, mut server) = accepted(&rx);
         limit(&mut *server);
         let m = request(77, 3, rtorb_cdr::ByteOrder::Little);

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_giop::FrameProtocol;
+use rtorb_test_support::TIMEOUT;
 use transport_common::*;
 
 /// A connected pair, client and server, for `endpoint`.
@@ -19,7 +20,7 @@ fn connected_pair(endpoint: &str) -> (Box<dyn Transport>, Box<dyn Transport>) {
     let acceptor = r.listen(endpoint).unwrap();
     let ep = acceptor.endpoint().clone_box();
     let rx = accept_one(acceptor);
-    let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+    let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
     let (_acceptor, mut server) = accepted(&rx);
     limit(&mut *client);
     limit(&mut *server);

@@ -6,10 +6,12 @@ use std::io::ErrorKind;
 use std::os::unix::fs::FileTypeExt;
 use std::os::unix::net::UnixListener;
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rtorb::transport::uiop::UiopEndpoint;
 use rtorb::transport::{FrameReader, ProtocolRegistry, TransportError, UiopAcceptor};
+use rtorb_test_support::TIMEOUT;
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {
@@ -52,7 +54,7 @@ fn stale_socket_is_replaced() {
         // The new socket answers.
         let ep = acceptor.endpoint().clone_box();
         let rx = accept_one(acceptor);
-        let mut client = r.connect(&*ep, Some(IO_LIMIT)).unwrap();
+        let mut client = r.connect(&*ep, Some(TIMEOUT)).unwrap();
         let (acceptor, mut server) = accepted(&rx);
         limit(&mut *server);
         let m = request(5, 8, rtorb_cdr::ByteOrder::Big);
@@ -136,22 +138,46 @@ fn connect_times_out_when_the_backlog_is_full() {
         socket.listen(0).unwrap();
         let ep = UiopEndpoint::new(path.clone()).unwrap();
         let timeout = Duration::from_millis(200);
+        // Connects until the backlog is full: one then gives up.
         let mut held = Vec::new();
-        for _ in 0..8 {
-            let start = Instant::now();
-            match registry().connect(&ep, Some(timeout)) {
-                Ok(t) => held.push(t),
-                Err(e @ TransportError::ConnectTimeout { .. }) => {
-                    let waited = start.elapsed();
-                    assert!(e.is_timeout());
-                    assert!(waited >= timeout && waited < timeout * 10, "{waited:?}");
-                    std::fs::remove_file(&path).unwrap();
-                    return;
-                }
-                Err(e) => panic!("expected a timeout, got {e}"),
+        let full = (0..8).any(|_| match registry().connect(&ep, Some(timeout)) {
+            Ok(t) => {
+                held.push(t);
+                false
             }
+            Err(TransportError::ConnectTimeout { .. }) => true,
+            Err(e) => panic!("expected a timeout, got {e}"),
+        });
+        assert!(full, "no connect timed out ({} connected)", held.len());
+        // A connect without a timeout waits until there is room; one with a
+        // timeout, begun after it, gives up at its own while the other
+        // still waits.
+        let (done, untimed) = mpsc::channel();
+        let untimed_ep = ep.clone();
+        std::thread::spawn(move || {
+            let _ = done.send(registry().connect(&untimed_ep, None).map(|_| ()));
+        });
+        let start = Instant::now();
+        match registry().connect(&ep, Some(timeout)) {
+            Err(e @ TransportError::ConnectTimeout { timeout: t, .. }) => {
+                assert!(e.is_timeout());
+                assert_eq!(t, timeout);
+            }
+            other => panic!("expected a timeout, got {other:?}"),
         }
-        panic!("no connect timed out ({} connected)", held.len());
+        let waited = start.elapsed();
+        assert!(waited >= timeout, "gave up after {waited:?}");
+        assert!(
+            untimed.try_recv().is_err(),
+            "the timed connect waited as long as one without a timeout"
+        );
+        // The listener gone, the waiting connect ends: refused.
+        drop(socket);
+        std::fs::remove_file(&path).unwrap();
+        match untimed.recv_timeout(TIMEOUT) {
+            Ok(Err(TransportError::Connect { .. })) => {}
+            other => panic!("expected a refused connect, got {other:?}"),
+        }
     });
 }
 

@@ -25,7 +25,6 @@ mod interop_support;
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use bytes::Bytes;
 use interop_support::*;
@@ -37,8 +36,7 @@ use rtorb_giop::ior::Profile;
 use rtorb_interop::process::run_to_end;
 use rtorb_interop::{GiopVersion, ensure_peers, start_interop_server};
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(60);
+use rtorb_test_support::{TIMEOUT, server};
 
 fn peers() -> rtorb_interop::PeerPaths {
     ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"))
@@ -708,15 +706,13 @@ fn exercise(
     // `maxServerThreadPerConnection`) while the oneway's upcall is still
     // going. Ask again for a bounded while before calling it lost.
     let mut seen = None;
-    let _ = eventually(Duration::from_secs(5), || {
-        match call!("last_post", tester.last_post()) {
-            Some(p) => {
-                let arrived = p == latin(5);
-                seen = Some(p);
-                arrived
-            }
-            None => true,
+    let _ = eventually(TIMEOUT, || match call!("last_post", tester.last_post()) {
+        Some(p) => {
+            let arrived = p == latin(5);
+            seen = Some(p);
+            arrived
         }
+        None => true,
     });
     if let Some(p) = seen {
         check(&mut f, p == latin(5), "last_post after the oneway post");
@@ -936,8 +932,7 @@ fn omniorb_hands_back_rtorb_references_intact() {
     let peers = peers();
     let server = start_interop_server(&peers, &[], TIMEOUT)
         .unwrap_or_else(|e| panic!("cannot start the omniORB interop_server: {e}"));
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
+    let orb = server::builder()
         .round_trip_timeout(TIMEOUT)
         .build()
         .unwrap();

@@ -12,12 +12,12 @@ mod forwarding;
 
 use std::process::Stdio;
 use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use std::net::SocketAddr;
 use std::sync::mpsc::Receiver;
 
-use forwarding::{CUBIT_ID, Path, forwarding_server, server};
+use forwarding::{CUBIT_ID, Path, cubit_server, forwarding_server};
 use rtorb::orb::Orb;
 use rtorb::runtime::{Object, Stub, Target};
 use rtorb_cdr::Version;
@@ -25,9 +25,8 @@ use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};
 use rtorb_interop::process::{ChildGuard, Collector, line_channel, run_to_end};
 use rtorb_interop::{Direction, RecordingProxy, ensure_jacorb};
 use rtorb_test_support::cubit::Cubit;
+use rtorb_test_support::{TIMEOUT, client};
 
-/// Generous: the first run of a JVM on a loaded machine is slow.
-const TIMEOUT: Duration = Duration::from_secs(60);
 const CALLS: u32 = 20;
 
 /// Runs JacORB's DII client through a reference forwarded by `path`; it
@@ -69,7 +68,7 @@ fn jacorb_follows_a_servant_locator_that_forwards() {
 #[test]
 fn rtorb_follows_a_forwarding_locate_reply_from_jacorb() {
     let peers = ensure_jacorb().unwrap_or_else(|e| panic!("the JacORB peers cannot be built: {e}"));
-    let (orb, cubit) = server();
+    let (orb, cubit) = cubit_server();
     let target = orb.object_to_string(&cubit).expect("an IOR");
 
     let child = peers
@@ -91,10 +90,7 @@ fn rtorb_follows_a_forwarding_locate_reply_from_jacorb() {
         }
     };
 
-    let client = Orb::builder()
-        .round_trip_timeout(TIMEOUT)
-        .build()
-        .expect("client ORB");
+    let client = client::orb();
     let outcome = locate_through_proxy(&client, &ior);
     jacorb.kill();
     let log = stderr.map(Collector::finish).unwrap_or_default();

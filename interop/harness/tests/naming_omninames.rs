@@ -7,12 +7,10 @@
 //! the errors for a name that is not bound and a naming service that is
 //! not there. A missing omniNames or nameclt fails these tests.
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use rtorb::minor::BAD_PARAM_OTHER_URL_ERROR;
 use rtorb::naming::{self, BindingType, NamingContextExt};
@@ -21,9 +19,10 @@ use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
 use rtorb_giop::ObjectReference;
 use rtorb_interop::process::{ChildGuard, Collector, run_to_end};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
+use rtorb_test_support::net::free_port;
 use rtorb_test_support::wait::eventually;
+use rtorb_test_support::{TIMEOUT, client, server};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 const OMNINAMES: &str = "/usr/bin/omniNames";
 const NAMECLT: &str = "/usr/bin/nameclt";
 
@@ -78,7 +77,7 @@ impl NameServer {
                 process: Some(child),
                 output,
             };
-            let orb = client();
+            let orb = client::orb();
             let root = orb.string_to_object(&server.corbaloc()).unwrap();
             let mut exited = false;
             let up = eventually(TIMEOUT, || {
@@ -144,21 +143,10 @@ impl Drop for NameServer {
     }
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind(("127.0.0.1", 0))
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap()
-}
-
-fn client() -> Orb {
-    Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap()
-}
-
 /// An rtorb server with a Cubit: the server, the Cubit's skeleton (whose
 /// servant counts the calls) and its reference.
 fn cubit_server() -> (Orb, Arc<CubitSkeleton<CubitImpl>>, Object) {
-    let server = Orb::builder().listen("iiop://127.0.0.1:0").build().unwrap();
+    let server = server::orb();
     let skeleton = Arc::new(CubitSkeleton(CubitImpl::default()));
     let object = server.activate(skeleton.clone()).unwrap();
     (server, skeleton, object)
@@ -186,7 +174,7 @@ fn rtorb_binds_in_omninames_and_resolves_through_corbaname() {
     let ior = server.object_to_string(&cubit).unwrap();
 
     // Bind `a/b` through the rtorb stubs: a new context, then the object.
-    let orb = client();
+    let orb = client::orb();
     let root = root_of(&orb, &ns);
     let a = root
         .bind_new_context(&naming::parse_name("a").unwrap())
@@ -264,7 +252,7 @@ fn rtorb_resolves_and_lists_what_nameclt_bound() {
     ns.nameclt(&["bind_new_context", "dev"]);
     ns.nameclt(&["bind", "dev/cubit.obj", &ior]);
 
-    let orb = client();
+    let orb = client::orb();
     let url = format!("corbaname::127.0.0.1:{}#dev/cubit.obj", ns.port);
     assert_eq!(cube(orb.string_to_object(&url).unwrap(), 7), 343);
     assert_eq!(servant.0.calls.load(Ordering::Relaxed), 1);
@@ -304,7 +292,7 @@ fn assert_bad_param(e: &SystemException, parts: &[&str]) {
 fn a_name_not_bound_and_a_naming_service_not_there_say_what_failed() {
     let ns = NameServer::start();
     let (server, _servant, cubit) = cubit_server();
-    let orb = client();
+    let orb = client::orb();
     let root = root_of(&orb, &ns);
     root.bind_new_context(&naming::parse_name("a").unwrap())
         .unwrap();
@@ -360,7 +348,7 @@ fn a_name_not_bound_and_a_naming_service_not_there_say_what_failed() {
     );
     // Nor, for a new client, after the one that was there is gone.
     drop(ns);
-    let late = client();
+    let late = client::orb();
     let e = late.string_to_object(&url("a/b")).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::Transient), "{e}");
     assert!(e.to_string().contains(&url("a/b")), "{e}");

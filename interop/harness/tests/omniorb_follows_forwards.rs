@@ -9,13 +9,11 @@
 mod forwarding;
 
 use std::process::Command;
-use std::time::Duration;
 
 use forwarding::{Path, forwarding_server};
 use rtorb_interop::ensure_peers;
 use rtorb_interop::process::run_to_end;
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::TIMEOUT;
 
 /// Runs omniORB's `cubit_client` through a reference forwarded by `path`;
 /// it exits 0 only if every result was right.

@@ -7,9 +7,8 @@
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
-use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::orb::ServerStrategy;
 use rtorb::runtime::Stub;
 use rtorb_cdr::Version;
 use rtorb_giop::ObjectReference;
@@ -22,8 +21,7 @@ use rtorb_interop::{
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 use rtorb_test_support::net::iiop_address;
 use rtorb_test_support::wait::eventually;
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client, server};
 
 fn peers() -> rtorb_interop::PeerPaths {
     ensure_peers().unwrap_or_else(|e| panic!("the omniORB peers cannot be built: {e}"))
@@ -50,15 +48,6 @@ fn wait_for(flag: &AtomicBool) -> bool {
     eventually(TIMEOUT, || flag.load(Ordering::SeqCst))
 }
 
-/// An rtorb server on a free IIOP port with `strategy`.
-fn rtorb_server(strategy: ServerStrategy) -> Orb {
-    Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .server_strategy(strategy)
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
     for (strategy, version) in ServerStrategy::ALL
@@ -66,7 +55,7 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
         .flat_map(|s| GiopVersion::ALL.into_iter().map(move |v| (s, v)))
     {
         for big in [FRAGMENTING_OCTETS, DIRECT_SEND_OCTETS] {
-            let server = rtorb_server(strategy);
+            let server = server::with_strategy(strategy);
             let servant = CubitImpl::default();
             let shut_down = Arc::clone(&servant.shut_down);
             server
@@ -100,7 +89,7 @@ fn omniorb_client_calls_an_rtorb_server_in_every_giop_version() {
 #[test]
 fn omniorb_client_calls_an_rtorb_server_through_its_ior() {
     for strategy in ServerStrategy::ALL {
-        let server = rtorb_server(strategy);
+        let server = server::with_strategy(strategy);
         let obj = server
             .activate(Arc::new(CubitSkeleton(CubitImpl::default())))
             .unwrap();
@@ -166,7 +155,7 @@ fn rtorb_client_calls_the_omniorb_server_in_every_giop_version() {
     let mut server = start_cubit_server(&peers, &[], TIMEOUT)
         .unwrap_or_else(|e| panic!("cannot start the omniORB cubit_server: {e}"));
     let reference = ObjectReference::from_stringified(&server.ior).unwrap();
-    let orb = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let orb = client::orb();
     for version in GiopVersion::ALL {
         let v = Version::new(1, version.minor());
         let by_ior = with_version(&reference, v);

@@ -3,13 +3,9 @@
 //! every request to the Cubit (`cubit_server -forward`), a thousand calls
 //! ask the locator once. A missing omniORB fails this test.
 
-use std::time::Duration;
-
-use rtorb::orb::Orb;
 use rtorb_interop::{CubitServer, GiopVersion, ensure_peers, start_cubit_server};
 use rtorb_test_support::cubit::Cubit;
-
-const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::{TIMEOUT, client};
 
 /// How many calls go through the forwarded reference.
 const CALLS: i32 = 1000;
@@ -23,7 +19,7 @@ fn rtorb_asks_an_omniorb_forwarder_once_for_many_calls() {
     let forwarder = line
         .strip_prefix("forwarder ")
         .unwrap_or_else(|| panic!("no forwarder reference: {line:?}"));
-    let orb = Orb::builder().round_trip_timeout(TIMEOUT).build().unwrap();
+    let orb = client::orb();
     let moved: Cubit = orb.string_to_object(forwarder).unwrap().unchecked_narrow();
     for l in 0..CALLS {
         assert_eq!(

@@ -1,11 +1,10 @@
-//! What the POA tests share: a servant that says who it is, ORBs, and
-//! calls over IIOP.
+//! What the POA tests share: a servant that says who it is, or sleeps,
+//! and the calls of its operations.
 #![allow(dead_code, unreachable_pub)]
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use rtorb::orb::Orb;
 use rtorb::runtime::{
     CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
 };
@@ -77,34 +76,4 @@ pub fn sleep(object: &Object, ms: u32) -> Result<u32, SystemException> {
     object
         .invoke("sleep", |e| ms.encode(e))?
         .decode::<u32, SystemException>(u32::decode)
-}
-
-/// A server ORB on a fresh IIOP port.
-pub fn server() -> Orb {
-    Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .build()
-        .expect("a server ORB")
-}
-
-/// A client ORB (calls through it go over IIOP).
-pub fn client() -> Orb {
-    Orb::builder()
-        .round_trip_timeout(Duration::from_secs(10))
-        .build()
-        .expect("a client ORB")
-}
-
-/// `object`, as the client ORB sees it through its stringified IOR.
-pub fn remote(server: &Orb, client: &Orb, object: &Object) -> Object {
-    let ior = server.object_to_string(object).expect("a reference");
-    client.string_to_object(&ior).expect("a reference")
-}
-
-/// A free TCP port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }

@@ -12,12 +12,12 @@ use rtorb::transport::{Acceptor, FrameReader, Transport, TransportError};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::lite::lite_request;
 use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus, RequestHeader};
+use rtorb_test_support::TIMEOUT;
 
-/// The longest any single test may take.
-pub(crate) const TEST_LIMIT: Duration = Duration::from_secs(30);
-
-/// Timeout for connects and reads in the tests.
-pub(crate) const IO_LIMIT: Duration = Duration::from_secs(10);
+/// The longest any single test may take: longer than any one of its
+/// waits (connects and reads, bounded by [`TIMEOUT`]), so that a wait that
+/// fails says so first.
+pub(crate) const TEST_LIMIT: Duration = TIMEOUT.saturating_mul(3);
 
 /// Runs `f` on its own thread and fails if it takes longer than
 /// [`TEST_LIMIT`]; re-raises its panic.
@@ -46,7 +46,7 @@ pub(crate) type AcceptResult = (
 );
 
 /// Accepts one connection on another thread, so that a failing client
-/// cannot hang the test; the result arrives within [`IO_LIMIT`].
+/// cannot hang the test; the result arrives within [`TIMEOUT`].
 pub(crate) fn accept_one(acceptor: Box<dyn Acceptor>) -> mpsc::Receiver<AcceptResult> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -61,15 +61,15 @@ pub(crate) fn accepted(
     rx: &mpsc::Receiver<AcceptResult>,
 ) -> (Box<dyn Acceptor>, Box<dyn Transport>) {
     let (a, t) = rx
-        .recv_timeout(IO_LIMIT)
+        .recv_timeout(TIMEOUT)
         .expect("no connection accepted in time");
     (a, t.expect("accept failed"))
 }
 
-/// Sets read and write timeouts of [`IO_LIMIT`].
+/// Sets read and write timeouts of [`TIMEOUT`].
 pub(crate) fn limit(t: &mut dyn Transport) {
-    t.set_read_timeout(Some(IO_LIMIT)).unwrap();
-    t.set_write_timeout(Some(IO_LIMIT)).unwrap();
+    t.set_read_timeout(Some(TIMEOUT)).unwrap();
+    t.set_write_timeout(Some(TIMEOUT)).unwrap();
 }
 
 /// A GIOP 1.2 request with `body_len` octets of body.
@@ -221,7 +221,7 @@ pub(crate) fn exercise(listen: &str) -> String {
     let messaging = endpoint.messaging();
     let rx = accept_one(acceptor);
     let mut client = registry
-        .connect(&*endpoint, Some(IO_LIMIT))
+        .connect(&*endpoint, Some(TIMEOUT))
         .expect("connect");
     let (_acceptor, mut server) = accepted(&rx);
     limit(&mut *client);
@@ -308,11 +308,11 @@ pub(crate) fn readiness_through_a_poller(listen: &str) {
     assert!(acceptor.accept().unwrap_err().is_would_block());
 
     let mut client = registry
-        .connect(acceptor.endpoint(), Some(IO_LIMIT))
+        .connect(acceptor.endpoint(), Some(TIMEOUT))
         .expect("connect");
     let wait_for = |poll: &mut Poll, events: &mut Events, token: Token| {
         let start = std::time::Instant::now();
-        while start.elapsed() < IO_LIMIT {
+        while start.elapsed() < TIMEOUT {
             poll.poll(events, Some(Duration::from_millis(100))).unwrap();
             if events.iter().any(|e| e.token() == token && e.is_readable()) {
                 return;

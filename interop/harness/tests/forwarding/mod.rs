@@ -15,6 +15,7 @@ use rtorb::poa::{
 };
 use rtorb::runtime::{Object, Skeleton};
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
+use rtorb_test_support::server;
 
 /// The Cubit's repository id.
 pub const CUBIT_ID: &str = "IDL:Cubit:1.0";
@@ -47,7 +48,7 @@ impl Path {
 /// A server that forwards by `path` to its Cubit, and the IOR a client is
 /// given. Shut the ORB down at the end.
 pub fn forwarding_server(path: Path) -> (Orb, String) {
-    let (orb, cubit) = server();
+    let (orb, cubit) = cubit_server();
     let forwarder = match path {
         Path::PlainKey => {
             let reference = cubit.target().reference().expect("a reference").clone();
@@ -75,11 +76,8 @@ pub fn forwarding_server(path: Path) -> (Orb, String) {
 }
 
 /// A server with the Cubit under the plain key `Cubit`, and the object.
-pub fn server() -> (Orb, Object) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .build()
-        .expect("server ORB");
+pub fn cubit_server() -> (Orb, Object) {
+    let orb = server::orb();
     let cubit = orb
         .activate_with_key(&b"Cubit"[..], Arc::new(CubitSkeleton(CubitImpl::default())))
         .unwrap();

@@ -6,18 +6,16 @@
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use rtorb::orb::Orb;
-use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
+use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, ThreadpoolConfig};
 use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
 use rtorb_interop::ensure_peers;
 use rtorb_interop::process::run_to_end;
+use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
-use rtorb_test_support::priority::activate_in_poa;
-
-/// How long `cubit_client` may take, and each of its calls.
-pub const TIMEOUT: Duration = Duration::from_secs(20);
+use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::priority::{activate_in_poa, nice_server};
 
 /// Where an upcall ran: the thread's name and its CORBA priority.
 pub type Upcall = (String, Option<i16>);
@@ -96,11 +94,7 @@ pub fn jacorb_client(target: &str, calls: u32) -> String {
 /// and the object's IOR. The priorities are nice values, so no privilege
 /// is needed.
 pub fn noting_in_poa(model: PriorityModelPolicy) -> (Orb, Arc<Noting>, String) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
-        .build()
-        .unwrap();
+    let orb = nice_server().build().unwrap();
     let noting = Noting::new();
     let object = activate_in_poa(&orb, "rt", Some(model), noting.clone());
     let ior = orb.object_to_string(&object).unwrap();
@@ -111,9 +105,7 @@ pub fn noting_in_poa(model: PriorityModelPolicy) -> (Orb, Arc<Noting>, String) {
 /// `low` (lane 0) and `high` (lane 1), nice values (no privilege needed);
 /// its main endpoint as `HOST:PORT`.
 pub fn two_lane_server(low: Priority, high: Priority) -> (Orb, String) {
-    let orb = Orb::builder()
-        .listen("iiop://127.0.0.1:0")
-        .sched_policy(SchedPolicy::Other)
+    let orb = nice_server()
         .threadpool(
             ThreadpoolConfig::new()
                 .lane(LaneConfig::new(low))
@@ -121,6 +113,6 @@ pub fn two_lane_server(low: Priority, high: Priority) -> (Orb, String) {
         )
         .build()
         .unwrap();
-    let main = orb.endpoints()[0].trim_start_matches("iiop://").to_owned();
+    let main = iiop_address(&orb);
     (orb, main)
 }
