@@ -6,11 +6,11 @@ use std::io::ErrorKind;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
 
-use rtorb::transport::iiop::{IiopEndpoint, local_host_name};
-use rtorb::transport::{
+use rtorb_giop::corbaloc::Host;
+use rtorb_transport::iiop::{IiopEndpoint, local_host_name};
+use rtorb_transport::{
     FrameReader, IiopAcceptor, IiopConnector, OutChain, ProtocolRegistry, Transport, TransportError,
 };
-use rtorb_giop::corbaloc::Host;
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {

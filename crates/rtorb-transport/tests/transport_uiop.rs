@@ -8,8 +8,8 @@ use std::os::unix::net::UnixListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use rtorb::transport::uiop::UiopEndpoint;
-use rtorb::transport::{FrameReader, ProtocolRegistry, TransportError, UiopAcceptor};
+use rtorb_transport::uiop::UiopEndpoint;
+use rtorb_transport::{FrameReader, ProtocolRegistry, TransportError, UiopAcceptor};
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {
