@@ -155,6 +155,17 @@ impl FrameReader {
     /// the next message still needs (within bounds); returns the octets
     /// read, 0 at end of stream.
     pub fn fill<T: Transport + ?Sized>(&mut self, transport: &mut T) -> io::Result<usize> {
+        self.fill_with(|buf| transport.read(buf))
+    }
+
+    /// As [`FrameReader::fill`], with `read` doing the read (a transport's,
+    /// or one that hands out octets a test holds): it is called once, with
+    /// the room to read into, and returns the octets it put there.
+    #[inline]
+    pub fn fill_with(
+        &mut self,
+        read: impl FnOnce(&mut [u8]) -> io::Result<usize>,
+    ) -> io::Result<usize> {
         let want = if self.decoder.buffered() == 0 {
             MIN_READ
         } else {
@@ -167,7 +178,7 @@ impl FrameReader {
                 self.scratch.resize(MIN_READ, 0);
             }
             let scratch = self.scratch.get_mut(..MIN_READ).unwrap_or_default();
-            let got = transport.read(scratch)?.min(MIN_READ);
+            let got = read(scratch)?.min(MIN_READ);
             let buf = self.decoder.buffer_mut();
             if buf.capacity() - buf.len() < got {
                 // Room for many small messages at once: the buffer is
@@ -180,7 +191,7 @@ impl FrameReader {
         let buf = self.decoder.buffer_mut();
         let start = buf.len();
         buf.resize(start + want, 0);
-        let result = transport.read(&mut buf[start..]);
+        let result = read(&mut buf[start..]);
         let got = match &result {
             Ok(n) => (*n).min(want),
             Err(_) => 0,

@@ -54,7 +54,6 @@ mod init;
 pub mod options;
 pub mod server;
 pub use server::strategy;
-mod threadpools;
 mod url;
 
 use std::sync::Arc;

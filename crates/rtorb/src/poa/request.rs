@@ -19,7 +19,7 @@ use super::current;
 use super::error::{no_adapter, not_active};
 use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
-use super::table::{LaneBinding, Location};
+use super::table::{Location, PooledServant};
 use super::{
     Cookie, Poa, RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
     ServantManagerError, read, write,
@@ -40,8 +40,8 @@ pub(crate) enum Found {
 pub(crate) struct Upcall {
     skeleton: Arc<dyn Skeleton>,
     end: Option<End>,
-    /// The thread pool lane binding of a plain key bound to one.
-    binding: Option<Arc<LaneBinding>>,
+    /// The servant of a plain key a thread pool serves.
+    binding: Option<Arc<dyn PooledServant>>,
 }
 
 struct End {
@@ -71,17 +71,18 @@ impl Upcall {
     }
 
     /// A servant of the plain key table bound to a thread pool.
-    pub(crate) fn bound(binding: Arc<LaneBinding>) -> Upcall {
+    pub(crate) fn bound(binding: Arc<dyn PooledServant>) -> Upcall {
         Upcall {
-            skeleton: Arc::clone(&binding.skeleton),
+            skeleton: Arc::clone(binding.skeleton()),
             end: None,
             binding: Some(binding),
         }
     }
 
-    /// The lane binding of a plain key bound to a thread pool.
+    /// The servant of a plain key bound to a thread pool, as the pool
+    /// serves it.
     #[inline]
-    pub(crate) fn binding(&self) -> Option<&Arc<LaneBinding>> {
+    pub(crate) fn binding(&self) -> Option<&Arc<dyn PooledServant>> {
         self.binding.as_ref()
     }
 
@@ -115,7 +116,7 @@ impl Upcall {
     #[inline]
     pub(crate) fn priority_model(&self) -> Option<PriorityModelPolicy> {
         if let Some(b) = &self.binding {
-            return Some(b.model);
+            return Some(b.priority_model());
         }
         self.end
             .as_ref()

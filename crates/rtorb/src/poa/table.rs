@@ -11,7 +11,7 @@ use bytes::Bytes;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
-use crate::rt::{LaneId, Priority, PriorityModelPolicy, ThreadpoolId};
+use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
 use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -71,40 +71,6 @@ impl References {
         ObjectReference::new(type_id, profiles)
     }
 
-    /// A reference to `object_key` through the endpoints of `lanes`
-    /// (each with its lane's priority), its profiles carrying `extra`
-    /// and, where `tagged`, the lane's priority
-    /// (`TAG_RTORB_LANE_PRIORITY`).
-    pub(crate) fn reference_on_lanes(
-        &self,
-        lanes: &[(Priority, Box<dyn Endpoint>)],
-        tagged: bool,
-        type_id: &str,
-        object_key: &Bytes,
-        extra: Option<&TaggedComponent>,
-    ) -> ObjectReference {
-        let profiles = lanes
-            .iter()
-            .filter_map(|(priority, e)| {
-                let mut components =
-                    crate::codesets::profile_components(e.version(), &self.code_sets);
-                if e.version() >= rtorb_cdr::Version::V1_1 {
-                    components.extend(extra.cloned());
-                    if tagged {
-                        components.push(crate::rt::lane_priority_component(
-                            *priority,
-                            rtorb_cdr::ByteOrder::NATIVE,
-                        ));
-                    }
-                }
-                self.registry
-                    .make_profile(&**e, object_key.clone(), &components)
-                    .ok()
-            })
-            .collect();
-        ObjectReference::new(type_id, profiles)
-    }
-
     /// An object for `key` through the ORB's invoker.
     pub(crate) fn object(&self, type_id: &str, key: Bytes) -> Object {
         self.object_with(type_id, key, None)
@@ -140,62 +106,42 @@ pub(crate) enum Entry {
     Servant(Arc<dyn Skeleton>),
     /// Requests are answered with `LOCATION_FORWARD` to this reference.
     Forward(ObjectReference),
-    /// A servant served by a lane of a thread pool.
-    Lane(Arc<LaneBinding>),
+    /// A servant served by the lanes of a thread pool.
+    Pooled(Arc<dyn PooledServant>),
 }
 
-/// A lane of a thread pool, as references name it.
-pub(crate) struct LaneEndpoints {
-    pub(crate) id: LaneId,
-    pub(crate) priority: Priority,
-    /// Its endpoints, as published.
-    pub(crate) endpoints: Vec<Box<dyn Endpoint>>,
+/// The ORB's thread pools, as the object adapters see them: where the
+/// objects of a POA bound to a pool (by its `ThreadpoolPolicy`) are
+/// served. The ORB's server implements it (`orb::server::threadpool`);
+/// the adapters hold one, and know nothing of lanes beyond it.
+pub(crate) trait Threadpools: Send + Sync {
+    /// A reference to `key`, an object served by `pool` under `model`,
+    /// made by `references` through the endpoints of the lanes that serve
+    /// it, its profiles carrying `extra`; `None` if no lane serves it.
+    fn reference(
+        &self,
+        references: &References,
+        pool: ThreadpoolId,
+        model: Option<PriorityModelPolicy>,
+        type_id: &str,
+        key: &Bytes,
+        extra: Option<&TaggedComponent>,
+    ) -> Option<ObjectReference>;
 }
 
-/// Whether a request for an object of a POA bound to `pool` under
-/// `model`, arriving on a connection of `lane` at `priority` (`None`: the
-/// ORB's own endpoints), is served there: by a lane of the pool, the lane
-/// of the declared priority for `SERVER_DECLARED`.
-#[inline]
-pub(crate) fn poa_serves_on(
-    pool: ThreadpoolId,
-    model: Option<PriorityModelPolicy>,
-    lane: Option<(LaneId, Priority)>,
-) -> bool {
-    match (lane, model) {
-        (None, _) => false,
-        (Some((l, _)), _) if l.pool != pool => false,
-        (Some((_, at)), Some(m)) if m.model == rtorb_giop::ior::PriorityModel::ServerDeclared => {
-            m.server_priority == at
-        }
-        (Some(_), _) => true,
-    }
-}
-
-/// A plain key bound to a thread pool: its servant, its priority model,
-/// the lanes that serve it and the reference through their endpoints.
-pub(crate) struct LaneBinding {
-    pub(crate) skeleton: Arc<dyn Skeleton>,
-    pub(crate) model: PriorityModelPolicy,
-    pub(crate) pool: ThreadpoolId,
-    /// The one lane that serves it (`SERVER_DECLARED`); `None`: every
-    /// lane of the pool (`CLIENT_PROPAGATED`).
-    pub(crate) lane: Option<u16>,
-    /// Its reference through the endpoints of its lanes: where a request
-    /// that arrives elsewhere is forwarded.
-    pub(crate) reference: ObjectReference,
-}
-
-impl LaneBinding {
-    /// Whether a request that arrived on a connection of `lane` (`None`:
-    /// the ORB's own endpoints) is served there.
-    #[inline]
-    pub(crate) fn serves_on(&self, lane: Option<LaneId>) -> bool {
-        match lane {
-            Some(l) => l.pool == self.pool && self.lane.is_none_or(|i| i == l.index),
-            None => false,
-        }
-    }
+/// A servant that a thread pool serves under a plain key
+/// (`Orb::activate_with_key_at`): the adapters give its skeleton and
+/// priority model to its requests, and the server asks it where a request
+/// belongs (`orb::server::threadpool` implements it).
+pub(crate) trait PooledServant: Send + Sync {
+    /// The servant.
+    fn skeleton(&self) -> &Arc<dyn Skeleton>;
+    /// Its Real-time CORBA priority model.
+    fn priority_model(&self) -> PriorityModelPolicy;
+    /// Where a request for it that arrived on a connection of `lane`
+    /// (`None`: the ORB's own endpoints) is forwarded, if it is not
+    /// served there.
+    fn forward_from(&self, lane: Option<LaneId>) -> Option<&ObjectReference>;
 }
 
 #[derive(Default)]
@@ -231,7 +177,7 @@ pub(crate) struct PlainKeyCache {
     generation: u64,
     key: Vec<u8>,
     servant: Option<Arc<dyn crate::runtime::Skeleton>>,
-    binding: Option<Arc<LaneBinding>>,
+    binding: Option<Arc<dyn PooledServant>>,
 }
 
 impl std::fmt::Debug for PlainKeyCache {
@@ -262,9 +208,9 @@ pub(crate) struct AdapterTable {
     persistent: RwLock<HashMap<Vec<u8>, Poa>>,
     root: OnceLock<Poa>,
     references: OnceLock<References>,
-    /// The lanes of the ORB's thread pools: where references to the
-    /// objects of POAs bound to a pool point.
-    lanes: RwLock<Vec<LaneEndpoints>>,
+    /// The ORB's thread pools: where references to the objects of POAs
+    /// bound to a pool point.
+    threadpools: OnceLock<Arc<dyn Threadpools>>,
     hold_limit: usize,
     stopping: Arc<AtomicBool>,
     next_manager: AtomicU64,
@@ -301,7 +247,7 @@ impl AdapterTable {
             persistent: RwLock::new(HashMap::new()),
             root: OnceLock::new(),
             references: OnceLock::new(),
-            lanes: RwLock::new(Vec::new()),
+            threadpools: OnceLock::new(),
             hold_limit,
             stopping: Arc::new(AtomicBool::new(false)),
             next_manager: AtomicU64::new(0),
@@ -340,43 +286,10 @@ impl AdapterTable {
         Some((pool, poa.0.policies.priority_model, poa.0.exposed.clone()))
     }
 
-    /// Records the lanes of a new thread pool.
-    pub(crate) fn add_lanes(&self, lanes: Vec<LaneEndpoints>) {
-        write(&self.lanes).extend(lanes);
-    }
-
-    /// The endpoints that serve objects of `pool` under `model`: the
-    /// lane of the declared priority (`SERVER_DECLARED`), else every lane
-    /// of the pool, the lowest first; `None` if there is none.
-    pub(crate) fn lane_endpoints(
-        &self,
-        pool: ThreadpoolId,
-        model: Option<PriorityModelPolicy>,
-    ) -> Option<Vec<(Priority, Box<dyn Endpoint>)>> {
-        let lanes = read(&self.lanes);
-        let mut chosen: Vec<&LaneEndpoints> = lanes
-            .iter()
-            .filter(|l| l.id.pool == pool)
-            .filter(|l| match model {
-                Some(m) if m.model == rtorb_giop::ior::PriorityModel::ServerDeclared => {
-                    l.priority == m.server_priority
-                }
-                _ => true,
-            })
-            .collect();
-        if chosen.is_empty() {
-            return None;
-        }
-        chosen.sort_by_key(|l| l.priority);
-        if model.is_some_and(|m| m.model == rtorb_giop::ior::PriorityModel::ServerDeclared) {
-            chosen.truncate(1);
-        }
-        Some(
-            chosen
-                .iter()
-                .flat_map(|l| l.endpoints.iter().map(|e| (l.priority, e.clone_box())))
-                .collect(),
-        )
+    /// Makes references to the objects of POAs bound to a thread pool
+    /// through `threadpools`.
+    pub(crate) fn set_threadpools(&self, threadpools: Arc<dyn Threadpools>) {
+        let _ = self.threadpools.set(threadpools);
     }
 
     /// A reference to `key`, an object of a POA bound to `pool` under
@@ -390,14 +303,9 @@ impl AdapterTable {
         key: &Bytes,
         extra: Option<&TaggedComponent>,
     ) -> Option<ObjectReference> {
-        let lanes = self.lane_endpoints(pool, model)?;
-        let tagged =
-            !model.is_some_and(|m| m.model == rtorb_giop::ior::PriorityModel::ServerDeclared);
-        Some(
-            self.references
-                .get()?
-                .reference_on_lanes(&lanes, tagged, type_id, key, extra),
-        )
+        self.threadpools
+            .get()?
+            .reference(self.references.get()?, pool, model, type_id, key, extra)
     }
 
     /// The Root POA.
@@ -573,7 +481,7 @@ impl AdapterTable {
             match self.plain(key) {
                 Some(Entry::Servant(s)) => return Ok(Found::Servant(Upcall::plain(s))),
                 Some(Entry::Forward(r)) => return Ok(Found::Forward(r)),
-                Some(Entry::Lane(b)) => return Ok(Found::Servant(Upcall::bound(b))),
+                Some(Entry::Pooled(b)) => return Ok(Found::Servant(Upcall::bound(b))),
                 None if !poa_key => return Err(object_not_exist()),
                 None => {}
             }
@@ -621,7 +529,7 @@ impl AdapterTable {
     /// [`crate::poa::Poa::locate`]).
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
         match self.plain(key) {
-            Some(Entry::Servant(_) | Entry::Lane(_)) => return Location::Here,
+            Some(Entry::Servant(_) | Entry::Pooled(_)) => return Location::Here,
             Some(Entry::Forward(r)) => return Location::Forward(r),
             None => {}
         }
@@ -635,10 +543,11 @@ impl AdapterTable {
         }
     }
 
-    /// The lane binding of the plain key `key`, if it has one.
-    pub(crate) fn lane_binding(&self, key: &[u8]) -> Option<Arc<LaneBinding>> {
+    /// The servant a thread pool serves under the plain key `key`, if
+    /// it is one.
+    pub(crate) fn pooled_servant(&self, key: &[u8]) -> Option<Arc<dyn PooledServant>> {
         match read(&self.plain).get(key)? {
-            Entry::Lane(b) => Some(Arc::clone(b)),
+            Entry::Pooled(b) => Some(Arc::clone(b)),
             _ => None,
         }
     }

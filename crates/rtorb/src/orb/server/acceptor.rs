@@ -28,8 +28,8 @@ pub(super) enum Room {
     /// new one.
     Freed(OpenConnection),
     /// The shed connection is closing (its thread closes it): the new one
-    /// is counted in at once (unless the place is owed to another lane),
-    /// and the count comes back when it has.
+    /// is counted in at once (unless the place goes to another lane's
+    /// pending reserve), and the count comes back when it has.
     Closing,
     /// No connection may be shed.
     None,
@@ -53,8 +53,8 @@ pub(super) enum Pending {
 ///
 /// A connection shed by the event loop has closed when `shed` returns,
 /// and the new one takes its place in the count (another lane, admitting
-/// at the same time, cannot take it in between), unless the place is owed
-/// to another lane (see `ServerCore::in_place_of`).
+/// at the same time, cannot take it in between), unless the place goes to
+/// another lane's pending reserve (see `ServerCore::in_place_of`).
 pub(super) fn accept_pending(
     core: &Arc<ServerCore>,
     acceptor: &dyn Acceptor,
@@ -73,7 +73,7 @@ pub(super) fn accept_pending(
                         Room::None => None,
                     },
                 };
-                // Nothing to shed, or the place is owed to another lane:
+                // Nothing to shed, or the place goes to a pending reserve:
                 // the connection is closed at once.
                 let Some(open) = open else {
                     Connection::refuse_at_cap(core, transport);

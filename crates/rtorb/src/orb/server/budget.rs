@@ -1,14 +1,14 @@
 //! The memory budget of the server: one bound on the octets buffered for
 //! all its connections together, input and output; a thread pool lane's
 //! connections have a budget of their own, of the same size (see
-//! `lanes/mod.rs`), so that a lane's peers never spend another lane's.
+//! `threadpool/`), so that a lane's peers never spend another lane's.
 //!
 //! What a peer can make the server hold is counted against it: the part of
 //! a large message received so far (charged at its announced length, as
 //! soon as its header has arrived and before any room is made for it),
 //! fragments held for reassembly, `SYNC_WITH_SERVER` requests queued for
 //! their upcall, and replies queued for a client that does not read them. A message the budget cannot take is refused (see
-//! `Connection::refuse`); replies are charged as they are queued, and a
+//! `Machine::refuse`); replies are charged as they are queued, and a
 //! connection with queued replies is not read while the budget is spent,
 //! so output stays within the budget plus one reply per connection. A
 //! `SYNC_WITH_SERVER` request the budget cannot queue runs where it is

@@ -15,7 +15,7 @@
 //! descriptors one connection takes (two under thread-per-connection,
 //! whose shutdown wakes blocked reads through a second descriptor, one
 //! otherwise); and at least 16. The cap bounds the connections of the
-//! ORB's own endpoints and of its thread pool lanes together (`shares.rs`).
+//! ORB's own endpoints and of its thread pool lanes together (`connection_cap.rs`).
 //!
 //! [`OrbConfig::max_connections`]: crate::orb::OrbConfig::max_connections
 

@@ -1,5 +1,5 @@
 //! The leader/followers strategy: a pool of threads takes turns as the
-//! leader of the event loop (`event_loop.rs`). When a connection has input
+//! leader of the event loop (`event_loop/`). When a connection has input
 //! the leader hands leadership to a follower and then reads and runs the
 //! request itself, so the thread that reads a request runs it (no
 //! hand-off between threads, no queue of requests), up to the pool size

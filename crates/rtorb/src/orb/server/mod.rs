@@ -1,100 +1,50 @@
 //! The server side of the ORB: the object adapters and bounds shared by
-//! the server's threads, the connections they serve, and the concurrency
-//! strategies that bring threads and connections together.
+//! the server's threads (`ServerCore`), the connections they serve, and
+//! the concurrency strategies that bring threads and connections
+//! together.
 //!
 //! Whatever the [`ServerStrategy`], a connection is one `Connection`
-//! (`connection.rs`): its transport, an explicit state for its life
-//! (open, draining its replies after the peer ended its stream, closing,
-//! closed), a read half (the incremental framing state and the
-//! incomplete-message timeout, `read.rs`) and a write half (replies not yet
-//! written, fragmentation and the write timeout, `write.rs`). Each whole
-//! message goes to the one GIOP dispatch (`dispatch.rs`): `Request`,
-//! `LocateRequest`, `CancelRequest`, `CloseConnection`, `MessageError` and
-//! fragments, demultiplexed on the object adapters and answered with a
-//! reply. The strategies differ only in how threads meet connections:
-//! `thread_per_connection.rs` (with the accept loop of `acceptor.rs`),
-//! and `reactive.rs` and `leader_followers.rs`, two uses of one event loop
-//! (`event_loop.rs`).
+//! (`connection/`): a state machine without I/O (framing, limits,
+//! deadlines, what to write), driven by turns that read, dispatch each
+//! whole request to the adapters and write the replies. The strategies
+//! differ only in how threads meet connections: `thread_per_connection.rs`
+//! (with the accept loop of `acceptor.rs`), and `reactive.rs` and
+//! `leader_followers.rs`, two uses of one event loop (`event_loop/`);
+//! `threadpool/` runs Real-time CORBA thread pools, an event loop per
+//! lane.
 //!
 //! Messages of one connection are handled one at a time, in order: a
-//! connection is never read by two threads at once. Requests run to
-//! completion before the next message is read, but for `SYNC_WITH_SERVER`
-//! oneways: those are acknowledged as they are read and their upcalls
-//! queued to a thread of the connection's own (`deferred.rs`), so that an
-//! acknowledgement never waits for the servant of an earlier request; the
-//! requests that follow wait for the queued upcalls, so a connection's
-//! requests are still dispatched in the order they were sent. Replies are written in the
-//! GIOP version and byte order of the request, or in GIOPlite on a
-//! GIOPlite connection; the messages the server sends on its own
-//! (`CloseConnection`, `MessageError`) in the GIOP version of the last
-//! message the client sent (1.0 before any). Arguments are read and
-//! replies written in the code sets of the first `CodeSets` service
-//! context the connection received (see [`crate::codesets`]).
+//! connection is never read by two threads at once, and a request runs to
+//! completion before the next message is read (but for `SYNC_WITH_SERVER`
+//! oneways, acknowledged as read, their upcalls queued: `deferred.rs`).
 //!
-//! Hostile or broken peers are bounded: a header announcing more than the
-//! maximum message size, or than what remains of the ORB's memory budget
-//! (`budget.rs`), is refused before anything is buffered for it, with an
-//! `IMP_LIMIT` or `NO_MEMORY` reply to a request whose id has arrived
-//! (in the request's GIOP version), else `MessageError`, and its
-//! connection closed (in the event loop after lingering a bounded time,
-//! `linger.rs`); part of a
-//! message held longer than the incomplete-message timeout closes the
-//! connection (its clock starting again at every whole message); at the
-//! connection limit a connection with no request in progress is shed with
-//! `CloseConnection` to make room (of those that never completed a
-//! message, the oldest, one silent for a second before one that sent part
-//! of a message, one that just connected last; else the least recently
-//! active of those that did), and a new connection is closed
-//! (with `CloseConnection` too) as soon as it is accepted only if none can
-//! be (`shedding.rs`); and replies a client does not read are queued up
-//! to a bound, past which its requests are not read, and a queue that does
-//! not drain within the write timeout closes the connection.
+//! Hostile or broken peers are bounded: the maximum message size and the
+//! ORB's memory budget (`budget.rs`) refuse a message before anything is
+//! buffered for it; part of a message held too long closes its
+//! connection; replies a client does not read are queued up to a bound;
+//! at the connection cap (`descriptors.rs`, shared by the ORB's endpoints
+//! and its lanes: `connection_cap.rs`) a connection with nothing in
+//! progress is shed to make room (`shedding.rs`).
 //!
 //! On shutdown (`ServerCore::stop`) the acceptors stop, every connection
 //! finishes the request it is running, sends `CloseConnection` (a request
 //! that arrives after that point is not started, so the client may send it
 //! again), and closes.
-//!
-//! # Layering
-//!
-//! Each module uses only the ones before it in this list; this file holds
-//! the core every one of them uses, and only re-exports the others:
-//!
-//! 1. `strategy.rs`: the names of the strategies; `budget.rs`: the
-//!    memory budget (no dependencies); `descriptors.rs`: the descriptor
-//!    limit and the connection cap derived from it; `shares.rs`: the cap
-//!    shared by the ORB's endpoints and its lanes;
-//! 2. `write.rs` and `read.rs`: the two halves of a connection;
-//!    `shedding.rs`: choosing the connection to shed at the cap;
-//!    `linger.rs`: the close of a connection whose message was refused;
-//!    `deferred.rs`: the upcalls run after their acknowledgement;
-//! 3. `dispatch.rs`: one whole message to the adapters and back (writes
-//!    through the write half, queues deferred upcalls);
-//! 4. `connection.rs`: the connection, its state, its halves and its
-//!    dispatch;
-//! 5. `acceptor.rs`: accepting connections;
-//! 6. `thread_per_connection.rs`, `event_loop.rs`: running connections;
-//! 7. `reactive.rs`, `leader_followers.rs`: the event loop's two uses;
-//!    `lanes/`: thread pools with lanes, an event loop per lane.
 
 mod acceptor;
 mod budget;
 mod connection;
+mod connection_cap;
 mod deferred;
 mod descriptors;
-mod dispatch;
 mod event_loop;
-mod lanes;
 mod leader_followers;
-mod linger;
 mod reactive;
-mod read;
-mod shares;
 mod shedding;
 pub mod strategy;
 mod thread_per_connection;
+mod threadpool;
 mod upcall;
-mod write;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -111,8 +61,9 @@ use crate::rt::{LaneId, Priority, PriorityControl};
 use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
-use shares::{ConnectionCap, Share};
+use connection_cap::{ConnectionCap, Share};
 use shedding::Activity;
+use threadpool::LaneDirectory;
 
 use super::OrbConfig;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
@@ -121,11 +72,11 @@ use budget::MemoryBudget;
 pub use descriptors::derived_max_connections;
 pub(crate) use descriptors::raise_descriptor_limit;
 pub use event_loop::MESSAGES_PER_TURN;
-pub(crate) use lanes::{LaneError, Threadpool};
 pub(crate) use leader_followers::spawn as spawn_leader_followers;
 pub(crate) use reactive::spawn as spawn_reactive;
 pub use strategy::{ServerStrategy, UnknownStrategy};
 pub(crate) use thread_per_connection::spawn as spawn_acceptor;
+pub(crate) use threadpool::Threadpool;
 
 /// The bounds and timeouts of the server, from the [`OrbConfig`].
 #[derive(Debug, Clone, Copy)]
@@ -193,7 +144,7 @@ pub(crate) struct ServerCore {
     stopping: AtomicBool,
     connections: Mutex<Vec<JoinHandle<()>>>,
     pub(crate) limits: ServerLimits,
-    /// The connection cap, shared with the lanes (see `shares.rs`).
+    /// The connection cap, shared with the lanes (see `connection_cap.rs`).
     cap: Arc<ConnectionCap>,
     /// This core's share of it, which counts its open connections
     /// (accepted and not yet closed).
@@ -215,6 +166,9 @@ pub(crate) struct ServerCore {
     /// The thread pool lane whose connections this core serves (`None`:
     /// the ORB's own endpoints), and its priority.
     pub(crate) lane: Option<(LaneId, Priority)>,
+    /// The lanes of the ORB's thread pools, with their endpoints (shared
+    /// by every core of the ORB, and with the object adapters).
+    lanes: Arc<LaneDirectory>,
 }
 
 impl std::fmt::Debug for ServerCore {
@@ -233,6 +187,8 @@ impl ServerCore {
     ) -> ServerCore {
         let cap = ConnectionCap::new(limits.max_connections);
         let share = cap.join();
+        let lanes = Arc::new(LaneDirectory::default());
+        adapters.set_threadpools(lanes.clone());
         ServerCore {
             adapters,
             stopping: AtomicBool::new(false),
@@ -247,32 +203,7 @@ impl ServerCore {
             budget: Arc::new(MemoryBudget::new(limits.memory_budget)),
             priorities: None,
             lane: None,
-        }
-    }
-
-    /// A core for the connections of `lane`: the same object adapters,
-    /// limits, invoker and priorities, a share of its own of the
-    /// connection cap (see `shares.rs`), and state of its own (its stop
-    /// flag, its wakers, and a memory budget of the configured size with
-    /// its block pool), so that nothing on a lane's request path is
-    /// shared with another lane but the lock-free demultiplexing, and
-    /// what a lane's peers hold (connections beyond the lane's promise,
-    /// octets) never refuses another lane's.
-    pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
-        ServerCore {
-            adapters: Arc::clone(&self.adapters),
-            stopping: AtomicBool::new(false),
-            connections: Mutex::new(Vec::new()),
-            limits: self.limits,
-            cap: Arc::clone(&self.cap),
-            share: self.cap.join(),
-            wakers: Mutex::new(Vec::new()),
-            readers: Mutex::new(Readers::default()),
-            invoker: Arc::clone(&self.invoker),
-            fragment_size: self.fragment_size,
-            budget: Arc::new(MemoryBudget::new(self.limits.memory_budget)),
-            priorities: self.priorities.clone(),
-            lane: Some((lane, priority)),
+            lanes,
         }
     }
 
@@ -327,62 +258,15 @@ impl ServerCore {
     /// Where a `LocateRequest` for `key` finds its object; a servant
     /// manager that panics gives `UNKNOWN`, as in [`ServerCore::lookup`].
     ///
-    /// An object of a lane that is asked for on another endpoint is
-    /// forwarded to its lane's reference.
+    /// An object of a thread pool that is asked for on an endpoint that
+    /// does not serve it is forwarded to its lanes' reference
+    /// (`threadpool/forward.rs`).
     pub(crate) fn locate(&self, key: &[u8]) -> Location {
-        if let Some(b) = self.adapters.lane_binding(key)
-            && !b.serves_on(self.lane.map(|(l, _)| l))
-        {
-            return Location::Forward(b.reference.clone());
-        }
-        if let Some(to) = self.poa_lane_forward(key) {
-            return Location::Forward(to);
+        if let Some(forward) = self.lane_location(key) {
+            return forward;
         }
         std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
             .unwrap_or_else(|_| Location::System(servant_panicked()))
-    }
-
-    /// The lanes' reference to `key`, an object of a POA bound to a
-    /// thread pool, if it is asked for on an endpoint that does not serve
-    /// it.
-    fn poa_lane_forward(&self, key: &[u8]) -> Option<rtorb_giop::ObjectReference> {
-        let (pool, model, extra) = self.adapters.poa_threadpool_of(key)?;
-        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
-            return None;
-        }
-        self.adapters.lane_reference(
-            pool,
-            model,
-            "",
-            &Bytes::copy_from_slice(key),
-            extra.as_ref(),
-        )
-    }
-
-    /// Where a request for `upcall`'s object (under `key`) that arrived
-    /// on this core's connections belongs, if not here: the reference
-    /// through the endpoints of the lanes that serve it.
-    #[inline]
-    pub(crate) fn lane_forward(
-        &self,
-        key: &[u8],
-        upcall: &crate::poa::Upcall,
-    ) -> Option<rtorb_giop::ObjectReference> {
-        if let Some(b) = upcall.binding() {
-            return (!b.serves_on(self.lane.map(|(l, _)| l))).then(|| b.reference.clone());
-        }
-        let (pool, model, extra) = upcall.poa_threadpool()?;
-        if crate::poa::table::poa_serves_on(pool, model, self.lane) {
-            return None;
-        }
-        let type_id = upcall.skeleton().repository_ids().first().copied();
-        self.adapters.lane_reference(
-            pool,
-            model,
-            type_id.unwrap_or(""),
-            &Bytes::copy_from_slice(key),
-            extra,
-        )
     }
 
     pub(crate) fn stopping(&self) -> bool {
@@ -477,12 +361,12 @@ impl ServerCore {
     }
 
     /// The count of `shed`, a connection just shed and closed, for the
-    /// new one that takes its place; unless the cap owes part of a
-    /// promise to another core (one that joined while the others held
-    /// what it was promised): then the place goes to it, and the new
-    /// connection is admitted only if the rule lets it in.
+    /// new one that takes its place; unless part of another core's
+    /// reserve is pending (a core that joined while the others held what
+    /// it reserves): then the place goes to it, and the new connection is
+    /// admitted only if the rule lets it in.
     pub(crate) fn in_place_of(self: &Arc<Self>, shed: OpenConnection) -> Option<OpenConnection> {
-        if !self.cap.owes() {
+        if !self.cap.reserve_pending() {
             return Some(shed);
         }
         drop(shed);
@@ -490,11 +374,11 @@ impl ServerCore {
     }
 
     /// Counts in a connection admitted in place of one being shed, which
-    /// counts itself out when it has closed; `None` if the cap owes part
-    /// of a promise to another core (the place goes to it, as in
+    /// counts itself out when it has closed; `None` if part of another
+    /// core's reserve is pending (the place goes to it, as in
     /// [`ServerCore::in_place_of`]).
     pub(crate) fn admit_shedding(self: &Arc<Self>) -> Option<OpenConnection> {
-        if self.cap.owes() {
+        if self.cap.reserve_pending() {
             return None;
         }
         self.share.force(&self.cap);

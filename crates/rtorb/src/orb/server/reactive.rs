@@ -1,5 +1,5 @@
 //! The reactive strategy: one thread runs the event loop
-//! (`event_loop.rs`) over every acceptor and connection. It reads whatever
+//! (`event_loop/`) over every acceptor and connection. It reads whatever
 //! is ready without blocking, keeps each connection's partial message,
 //! runs requests inline, and queues replies that cannot be written at
 //! once until the socket is writable. With no follower to hand leadership

@@ -1,33 +1,11 @@
 //! The server's concurrency strategies: which threads wait for input,
-//! read requests and run them.
+//! read requests and run them ([`ServerStrategy`]).
 //!
 //! Every strategy hands each complete message to the same code (decode,
 //! demultiplex, dispatch, reply); they differ only in how threads meet
-//! connections:
-//!
-//! - [`ServerStrategy::ThreadPerConnection`] (the default): a thread per
-//!   acceptor and a thread per accepted connection, blocking reads and
-//!   writes. A servant that blocks holds up only its own connection, and a
-//!   request costs one blocking read and one write: the lowest latency for
-//!   a few clients, and no limit on nested or long-running upcalls. It
-//!   spends a thread (and its stack) on every connection, and a stalled
-//!   client ties up its thread until the incomplete-message timeout.
-//! - [`ServerStrategy::Reactive`]: one thread waits on every acceptor and
-//!   connection at once (`epoll` through `mio`), reads whatever is ready
-//!   without blocking, keeps each connection's partial message, runs
-//!   requests inline, and queues replies that cannot be written at once
-//!   until the socket is writable. One thread for any number of
-//!   connections; a request that takes long delays every other client.
-//! - [`ServerStrategy::LeaderFollowers`]: a pool of threads that take turns
-//!   as the leader waiting on every handle. When a connection has input the
-//!   leader hands leadership to a follower and then reads and runs the
-//!   request itself, so the thread that reads a request runs it (no hand-off
-//!   between threads, no queue of requests), up to the pool size at once. A
-//!   connection is never read by two threads at once.
-//!
-//! A servant that calls, over the network, an object served by its own
-//! ORB needs a free server thread for the nested request: with the
-//! reactive strategy there is none (the call waits for its round-trip
+//! connections. A servant that calls, over the network, an object served
+//! by its own ORB needs a free server thread for the nested request: with
+//! the reactive strategy there is none (the call waits for its round-trip
 //! timeout), and with leader/followers one of the pool must be free. This,
 //! and servants that block, is why thread-per-connection is the default;
 //! choose another strategy for many connections or a bounded thread count.
@@ -37,12 +15,8 @@
 //! started with the first such request, one upcall at a time in the order
 //! sent: the acknowledgement of the next request never waits for a slow
 //! servant, and the requests that follow on the connection run after it.
-//!
-//! Neither the reactive nor the leader/followers strategy ever blocks a
-//! thread on a connection that sends half a message or stops reading its
-//! replies. Shutdown is the same in every strategy: the requests being run
-//! finish, every connection is sent `CloseConnection`, and every thread is
-//! joined.
+//! Shutdown is the same in every strategy: the requests being run finish,
+//! every connection is sent `CloseConnection`, and every thread is joined.
 //!
 //! ```
 //! use rtorb::orb::ServerStrategy;
@@ -62,12 +36,37 @@ use std::str::FromStr;
 pub enum ServerStrategy {
     /// One thread, an event loop over every acceptor and connection;
     /// requests run inline.
+    ///
+    /// The thread waits on every acceptor and connection at once (`epoll`
+    /// through `mio`), reads whatever is ready without blocking, keeps
+    /// each connection's partial message, runs requests inline, and
+    /// queues replies that cannot be written at once until the socket is
+    /// writable. One thread for any number of connections; a request that
+    /// takes long delays every other client. No thread is ever blocked on
+    /// a connection that sends half a message or stops reading its
+    /// replies.
     Reactive,
     /// A thread per connection, blocking I/O.
+    ///
+    /// A thread per acceptor and a thread per accepted connection,
+    /// blocking reads and writes. A servant that blocks holds up only its
+    /// own connection, and a request costs one blocking read and one
+    /// write: the lowest latency for a few clients, and no limit on nested
+    /// or long-running upcalls. It spends a thread (and its stack) on
+    /// every connection, and a stalled client ties up its thread until the
+    /// incomplete-message timeout.
     #[default]
     ThreadPerConnection,
     /// A pool of threads taking turns as the leader that waits for events;
     /// the thread that reads a request runs it.
+    ///
+    /// When a connection has input the leader hands leadership to a
+    /// follower and then reads and runs the request itself, so the thread
+    /// that reads a request runs it (no hand-off between threads, no queue
+    /// of requests), up to the pool size at once. A connection is never
+    /// read by two threads at once, and, as with
+    /// [`ServerStrategy::Reactive`], no thread is ever blocked on a
+    /// connection that sends half a message or stops reading.
     LeaderFollowers,
 }
 

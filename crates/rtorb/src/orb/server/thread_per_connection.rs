@@ -202,7 +202,7 @@ fn serve_connection(core: &Arc<ServerCore>, job: Job) -> OpenConnection {
     if watched.is_some() {
         connection.wait_while_idle();
     }
-    while connection.receive(core, usize::MAX) != Progress::Close {}
+    while connection.turn(core, usize::MAX, None) != Progress::Close {}
     connection.close(core);
     // What it holds of the memory budget goes back at once.
     drop(connection);

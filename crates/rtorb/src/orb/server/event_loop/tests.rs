@@ -1,7 +1,9 @@
+use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 
+use super::leader::ACCEPTS_PER_TURN;
 use super::*;
 use crate::orb::OrbConfig;
 use crate::orb::server::ServerLimits;
@@ -115,7 +117,7 @@ fn a_turn_reads_a_large_message_a_part_at_a_time() {
     let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
     let mut before = 0;
     for turn in 0..4 {
-        assert_eq!(conn.receive(&core, MESSAGES_PER_TURN), Progress::More);
+        assert_eq!(conn.turn(&core, MESSAGES_PER_TURN, None), Progress::More);
         let now = read.load(Ordering::Relaxed);
         assert!(now > before, "turn {turn} read nothing");
         assert!(

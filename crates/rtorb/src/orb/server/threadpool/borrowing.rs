@@ -2,8 +2,8 @@
 //! `RTCORBA::RTORB::create_threadpool_with_lanes`).
 //!
 //! A lane borrows only where it would otherwise buffer: its reader
-//! (`buffering.rs`) has a whole request, no thread of the lane is free and
-//! no dynamic thread is left. If a lane of the same pool with a lower
+//! (`read_ahead.rs`) has a whole request, no thread of the lane is free
+//! and no dynamic thread is left. If a lane of the same pool with a lower
 //! priority has a thread free (leading or waiting to), the request is
 //! kept whatever the lane's bounds (else it is kept within them, or
 //! refused, as without borrowing). Every lower lane is then asked for
@@ -27,27 +27,32 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 
-use super::EventLoop;
+use super::super::event_loop::EventLoop;
+use super::lane::LaneLoop;
 use crate::rt::Priority;
 use crate::sync::Mutex;
+
+/// A lane of a pool, as the others see it: its priority, and what it
+/// adds to its event loop (while it runs).
+type PoolLane = (Priority, Weak<LaneLoop>);
 
 /// The lanes of one pool that lend each other threads.
 #[derive(Default)]
 pub(crate) struct PoolLanes {
-    /// The lanes started so far.
-    joining: Mutex<Vec<(usize, Priority, Weak<EventLoop>)>>,
+    /// The lanes started so far, with their index.
+    joining: Mutex<Vec<(usize, PoolLane)>>,
     /// Every lane, by index, once all have started.
-    lanes: OnceLock<Vec<(Priority, Weak<EventLoop>)>>,
+    lanes: OnceLock<Vec<PoolLane>>,
 }
 
 impl PoolLanes {
     /// Lets the lanes lend to each other, once every lane has started.
     pub(crate) fn seal(&self) {
         let mut joining = std::mem::take(&mut *self.joining.lock());
-        joining.sort_by_key(|(i, _, _)| *i);
+        joining.sort_by_key(|(i, _)| *i);
         let _ = self
             .lanes
-            .set(joining.into_iter().map(|(_, p, l)| (p, l)).collect());
+            .set(joining.into_iter().map(|(_, lane)| lane).collect());
     }
 }
 
@@ -87,42 +92,47 @@ impl Peers {
     }
 }
 
-impl EventLoop {
+/// Whether the loop of a lane has a thread free (and runs).
+fn has_free_thread(event_loop: &EventLoop) -> bool {
+    event_loop.free.load(Ordering::SeqCst) > 0 && !event_loop.core.stopping()
+}
+
+impl LaneLoop {
     /// Joins the pool's lanes.
     pub(super) fn join_pool(self: &Arc<Self>) {
-        if let Some(p) = &self.lane.peers {
+        if let Some(p) = &self.peers {
             p.lane
                 .pool
                 .joining
                 .lock()
-                .push((p.lane.index, p.lane.priority, Arc::downgrade(self)));
+                .push((p.lane.index, (p.lane.priority, Arc::downgrade(self))));
         }
+    }
+
+    /// The pool's lanes, once all have started, and this lane's place.
+    fn pool(&self) -> Option<(&Peers, &[PoolLane])> {
+        let p = self.peers.as_ref()?;
+        Some((p, p.lane.pool.lanes.get()?))
     }
 
     /// Whether a lower lane of the pool has a thread free.
     #[cold]
     pub(super) fn lender_free(&self) -> bool {
-        let Some(p) = &self.lane.peers else {
-            return false;
-        };
-        let Some(lanes) = p.lane.pool.lanes.get() else {
+        let Some((me, lanes)) = self.pool() else {
             return false;
         };
         lanes
             .iter()
-            .filter(|(priority, _)| *priority < p.lane.priority)
-            .filter_map(|(_, l)| l.upgrade())
-            .any(|l| l.free.load(Ordering::SeqCst) > 0 && !l.core.stopping())
+            .filter(|(priority, _)| *priority < me.lane.priority)
+            .filter_map(|(_, l)| l.upgrade()?.event_loop())
+            .any(|l| has_free_thread(&l))
     }
 
     /// Asks every lower lane of the pool for a thread (this lane has a
     /// request waiting): one free now, or the next to be.
     #[cold]
     pub(super) fn ask_help(&self) {
-        let Some(me) = &self.lane.peers else {
-            return;
-        };
-        let Some(lanes) = me.lane.pool.lanes.get() else {
+        let Some((me, lanes)) = self.pool() else {
             return;
         };
         for (priority, lender) in lanes {
@@ -132,9 +142,11 @@ impl EventLoop {
             let Some(lender) = lender.upgrade() else {
                 continue;
             };
-            if let Some(them) = &lender.lane.peers {
+            if let Some(them) = &lender.peers {
                 them.help.fetch_or(1 << me.lane.index, Ordering::SeqCst);
-                let _ = lender.waker.wake();
+                if let Some(l) = lender.event_loop() {
+                    let _ = l.waker.wake();
+                }
             }
         }
     }
@@ -142,20 +154,20 @@ impl EventLoop {
     /// Whether a higher lane asks for a thread of this one.
     #[inline]
     pub(super) fn help_wanted(&self) -> bool {
-        self.lane
-            .peers
+        self.peers
             .as_ref()
             .is_some_and(|p| p.help.load(Ordering::Acquire) != 0)
     }
 
-    /// Lends the calling thread (which has given up leadership) to the
-    /// lanes that asked; `false` if none did (or the loop stops).
+    /// Lends the calling thread of `event_loop` (which has given up
+    /// leadership) to the lanes that asked; `false` if none did (or the
+    /// loop stops).
     #[cold]
-    pub(super) fn lend(&self) -> bool {
-        let Some(p) = &self.lane.peers else {
+    pub(super) fn lend_thread(&self, event_loop: &EventLoop) -> bool {
+        let Some(p) = &self.peers else {
             return false;
         };
-        if self.core.stopping() {
+        if event_loop.core.stopping() {
             return false;
         }
         let wanted = p.help.swap(0, Ordering::AcqRel);
@@ -165,7 +177,7 @@ impl EventLoop {
         let Some(lanes) = p.lane.pool.lanes.get() else {
             return true;
         };
-        let mut borrowers: Vec<(Priority, Arc<EventLoop>)> = lanes
+        let mut borrowers: Vec<(Priority, Arc<LaneLoop>)> = lanes
             .iter()
             .enumerate()
             .filter(|(i, _)| *i < 64 && wanted & (1 << i) != 0)
@@ -174,31 +186,32 @@ impl EventLoop {
             .collect();
         borrowers.sort_by_key(|(priority, _)| std::cmp::Reverse(*priority));
         for (priority, borrower) in borrowers {
-            self.run_for(&borrower, priority);
+            self.run_for(event_loop, &borrower, priority);
         }
         true
     }
 
     /// Runs `borrower`'s waiting connections at its `priority` while it
-    /// has no thread free, then sets the thread back to its own lane's.
-    fn run_for(&self, borrower: &EventLoop, priority: Priority) {
-        let Some(p) = &self.lane.peers else {
+    /// has no thread free, on the calling thread of `event_loop`, then
+    /// sets the thread back to its own lane's priority.
+    fn run_for(&self, event_loop: &EventLoop, borrower: &LaneLoop, priority: Priority) {
+        let Some(theirs) = borrower.event_loop() else {
             return;
         };
-        if let Some(control) = &self.core.priorities
+        if let Some(control) = &event_loop.core.priorities
             && control.set_thread_priority(priority).is_err()
         {
             return;
         }
-        while borrower.free.load(Ordering::SeqCst) == 0 && !borrower.core.stopping() {
-            let Some(slot) = borrower.take_waiting() else {
+        while theirs.free.load(Ordering::SeqCst) == 0 && !theirs.core.stopping() {
+            let Some(slot) = borrower.buffering.take() else {
                 break;
             };
-            borrower.serve(&slot);
+            theirs.serve(&slot);
         }
-        if let Some(control) = &self.core.priorities {
+        if let Some(control) = &event_loop.core.priorities {
             // Back to the lane's priority, which it had before.
-            let _ = control.set_thread_priority(p.lane.priority);
+            let _ = control.set_thread_priority(self.priority);
         }
     }
 }

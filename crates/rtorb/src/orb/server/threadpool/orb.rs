@@ -1,6 +1,5 @@
-//! Thread pools with lanes on the ORB: creating them, and binding objects
-//! to their lanes (see [`crate::rt::ThreadpoolConfig`] and the server's
-//! `lanes/` for how a lane runs).
+//! The ORB's thread pool operations (`RTCORBA::RTORB`): creating a pool,
+//! binding objects to its lanes, and what its lanes have counted.
 
 use std::sync::Arc;
 
@@ -9,10 +8,11 @@ use rtorb_cdr::ByteOrder;
 use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use super::server::{LaneError, Threadpool};
-use super::{Orb, OrbError};
+use super::binding::{LaneBinding, LaneEndpoints};
+use super::{LaneError, Threadpool};
 use crate::minor::BAD_PARAM_NO_SUCH_LANE;
-use crate::poa::table::{Entry, LaneBinding, LaneEndpoints};
+use crate::orb::{Orb, OrbError};
+use crate::poa::table::Entry;
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
 use crate::runtime::{Object, Skeleton, Target};
 use crate::transport::Acceptor;
@@ -61,7 +61,7 @@ impl Orb {
         let mut pools = self.pools.lock();
         let id = ThreadpoolId(u32::try_from(pools.len()).unwrap_or(u32::MAX));
         let pool = Threadpool::start(&self.server, id, &config, acceptors)?;
-        self.adapters.add_lanes(
+        self.server.lanes.add(
             pool.lanes
                 .iter()
                 .map(|l| LaneEndpoints {
@@ -116,9 +116,9 @@ impl Orb {
     /// The server connections open now on every endpoint: the ORB's own
     /// and its lanes'. [`Orb::max_server_connections`] bounds them
     /// together, and each lane (and the ORB's own endpoints, if it
-    /// listens) is promised a share of the cap that the others never take:
-    /// the cap over twice the number of them, at least 4 where the cap
-    /// allows; beyond its promise a lane holds only what the promises
+    /// listens) has a share of the cap reserved that the others never
+    /// take: the cap over twice the number of them, at least 4 where the
+    /// cap allows; beyond its reserve a lane holds only what the reserves
     /// leave of the cap.
     pub fn total_server_connections(&self) -> usize {
         self.server.all_open_connections()
@@ -170,7 +170,7 @@ impl Orb {
         let target = Target::from_reference(reference.clone())?;
         self.server.insert(
             key,
-            Entry::Lane(Arc::new(LaneBinding {
+            Entry::Pooled(Arc::new(LaneBinding {
                 skeleton,
                 model,
                 pool,

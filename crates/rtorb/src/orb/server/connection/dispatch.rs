@@ -1,36 +1,17 @@
-//! The one GIOP dispatch of the server: from a whole message received on
-//! a connection to the object adapters, and back to a reply, whatever the
-//! strategy.
+//! The one GIOP dispatch of the server: from a whole request received on
+//! a connection (the machine handles every other message) to the object
+//! adapters, and back to a reply, whatever the strategy.
 //!
 //! A `Request` is demultiplexed on its object key (plain keys, then the
 //! POAs: [`ServerCore::lookup`]) and dispatched with
 //! [`crate::runtime::dispatch`] on the skeleton found, `OBJECT_NOT_EXIST`
 //! if none; the common request is read in place from the frame
 //! ([`request_view_framed`]), anything else decoded in full. A
-//! `LocateRequest` is answered with where the object is. A
-//! `CancelRequest` is ignored (a request is run, or queued to run, before
-//! the next message is read). A `CloseConnection` or `MessageError` from the peer
-//! closes the connection; GIOP fragments are reassembled first; anything
-//! else (a `Reply`, a stray `Fragment`, malformed input) is answered with
-//! `MessageError`, and the connection closes.
-//!
-//! A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response flags is
-//! acknowledged when it is read, with an empty `NO_EXCEPTION` reply, once
-//! its object is located here (as a `LocateRequest` locates it: a servant
-//! activator incarnates it, a forward or an unknown object is answered
-//! instead of the acknowledgement); its upcall is then queued on the
-//! connection's [`DeferredUpcalls`], so the reader goes on reading, and
-//! the next request's acknowledgement never waits for this servant. Every
-//! other request waits for the queued upcalls before it runs, so a
-//! connection's requests are dispatched in the order they came. (With
-//! `SYNC_WITH_TARGET` a oneway is answered after its upcall, as a twoway.)
-//! A servant locator is asked when the queued upcall runs: a
-//! `ForwardRequest` it raises then can no longer reach the client, which
-//! has its acknowledgement, and the request is dropped as a oneway's
-//! failure is. The queued upcall runs at the priority the servant's
-//! Real-time CORBA priority model gives the request, as every upcall
-//! does, and the thread is put back after; a priority it cannot run at
-//! drops the request likewise. A servant, or a servant manager, that
+//! `LocateRequest` is answered with where the object is. A request for an
+//! object of a thread pool that arrives on an endpoint that does not serve
+//! it is forwarded to its lanes (`threadpool/forward.rs`). A
+//! `SYNC_WITH_SERVER` oneway is acknowledged as it is read, its upcall
+//! queued ([`Dispatcher::defer`]). A servant, or a servant manager, that
 //! panics fails its request with `UNKNOWN`
 //! ([`UNKNOWN_SERVANT_PANICKED`](crate::minor::UNKNOWN_SERVANT_PANICKED)), and
 //! the thread goes on serving.
@@ -43,22 +24,22 @@ use rtorb_giop::message::{
     Content, LocateReply, LocateStatus, Message, RESPONSE_WITH_SERVER, ReplyStatus,
 };
 use rtorb_giop::{
-    CompletionStatus, FrameHeader, FrameProtocol, GiopError, MessageWriter, MsgType, Reassembler,
-    ReassemblyLimits, ServiceContextList, SystemException, SystemExceptionKind,
-    request_view_framed,
+    CompletionStatus, FrameProtocol, GiopError, MessageWriter, MsgType, ServiceContextList,
+    SystemException, SystemExceptionKind, request_view_framed,
 };
 
-use super::ServerCore;
-use super::budget::{Charge, MemoryBudget};
-use super::deferred::DeferredUpcalls;
-use super::upcall::{at_priority, request_priority, sent_back_priority, upcall, upcall_at};
-use super::write::{Control, Next, WriteHalf};
+use super::super::ServerCore;
+use super::super::budget::Charge;
+use super::super::deferred::DeferredUpcalls;
+use super::super::upcall::{at_priority, request_priority, sent_back_priority, upcall, upcall_at};
+use super::machine::Received;
+use super::output::{Control, Next};
+use super::write::Sink;
 use crate::codesets::ServerCodeSets;
 use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
 use crate::poa::Found;
 use crate::poa::table::{Location, PlainKeyCache};
 use crate::runtime::{ReplyBuilder, ServerRequest};
-use crate::transport::Transport;
 use crate::whitebox::{Probe, Stage};
 
 /// The initial capacity of a connection's reply buffer.
@@ -67,12 +48,10 @@ const REPLY_CAPACITY: usize = 512;
 /// Room for a `LocateReply` without a body: header, request id, status.
 const LOCATE_REPLY_CAPACITY: usize = 32;
 
-/// What a connection keeps to handle its messages: fragments being
-/// reassembled, the reply buffer, the code sets, and the servant last
-/// called.
+/// What a connection keeps to handle its requests: the reply buffer, the
+/// code sets, and the servant last called.
 pub(super) struct Dispatcher {
     messaging: FrameProtocol,
-    reassembler: Reassembler,
     /// The reply being written: one buffer, reused for every reply.
     reply: ReplyBuilder,
     /// The servant of the plain key last called on this connection.
@@ -87,15 +66,6 @@ pub(super) struct Dispatcher {
     /// Where `LocateReply`s without a body are written: one buffer,
     /// reused once the reply before has been sent.
     locate_reply: BytesMut,
-    /// What the fragments held for reassembly hold of the memory budget.
-    held: Charge,
-}
-
-/// Whether a GIOP message is part of a fragmented one: a `Fragment`, or
-/// a first piece with more to follow.
-fn is_fragment(frame: &[u8]) -> bool {
-    frame.get(6).is_some_and(|flags| flags & 0x02 != 0)
-        || frame.get(7) == Some(&(rtorb_giop::header::MsgType::Fragment as u8))
 }
 
 /// `MessageError`, and close.
@@ -104,26 +74,14 @@ fn message_error() -> Next {
 }
 
 impl Dispatcher {
-    /// The dispatch of a connection of `messaging` whose messages are at
-    /// most `max` octets, assuming `assumed` code sets until a `CodeSets`
-    /// context says otherwise.
+    /// The dispatch of a connection of `messaging`, assuming `assumed`
+    /// code sets until a `CodeSets` context says otherwise.
     pub(super) fn new(
         messaging: FrameProtocol,
-        max: u32,
         assumed: rtorb_cdr::TransmissionCodeSets,
-        budget: &Arc<MemoryBudget>,
     ) -> Dispatcher {
         Dispatcher {
             messaging,
-            // A reassembled message: a header and at most `max`.
-            reassembler: Reassembler::with_pool(
-                ReassemblyLimits::for_message(
-                    usize::try_from(max)
-                        .unwrap_or(usize::MAX)
-                        .saturating_add(rtorb_giop::header::HEADER_LEN),
-                ),
-                Arc::clone(budget.blocks()),
-            ),
             reply: ReplyBuilder::with_buffer(
                 Encoding::native(),
                 0,
@@ -135,29 +93,26 @@ impl Dispatcher {
             probe: Probe::start(),
             deferred: None,
             locate_reply: BytesMut::new(),
-            held: Charge::new(budget),
         }
     }
 
-    /// Whether fragments of a message are held.
-    #[inline]
-    pub(super) fn reassembling(&self) -> bool {
-        self.reassembler.pending() > 0
-    }
-
-    /// Handles one whole message (a GIOP message or fragment, or a
-    /// GIOPlite message): reassembles, decodes, demultiplexes, dispatches
-    /// and replies. Every strategy calls it.
+    /// Handles one whole request or locate request: decodes it (the
+    /// common request is read in place), demultiplexes, dispatches and
+    /// replies. Every strategy calls it.
     pub(super) fn handle(
         &mut self,
         core: &Arc<ServerCore>,
-        frame: Bytes,
-        header: Option<FrameHeader>,
-        transport: &mut dyn Transport,
-        write: &mut WriteHalf,
+        received: Received,
+        sink: &mut Sink<'_>,
     ) -> Next {
+        let (frame, header) = match received {
+            Received::Framed(frame, header) => (frame, header),
+            Received::Decoded(msg, message) => {
+                return self.handle_message(core, &msg, &message, sink);
+            }
+        };
         // The common request, read in place; anything else in full.
-        if let Some(view) = header.and_then(|h| request_view_framed(&frame, &h)) {
+        if let Some(view) = request_view_framed(&frame, &header) {
             self.probe.lap(Stage::ServerParse);
             let incoming = Incoming {
                 request_id: view.request_id,
@@ -171,53 +126,25 @@ impl Dispatcher {
                     .with_version(view.version),
                 body: Body::At(view.body_offset),
             };
-            return self.request(core, &incoming, &frame, transport, write);
+            return self.request(core, &incoming, &frame, sink);
         }
-        self.handle_decoded(core, frame, transport, write)
+        self.handle_decoded(core, frame, sink)
     }
 
-    /// [`Dispatcher::handle`] for a message [`request_view_framed`] does not
-    /// cover: decoded in full.
+    /// [`Dispatcher::handle`] for a request [`request_view_framed`] does
+    /// not cover: decoded in full.
     #[cold]
     #[inline(never)]
     fn handle_decoded(
         &mut self,
         core: &Arc<ServerCore>,
         frame: Bytes,
-        transport: &mut dyn Transport,
-        write: &mut WriteHalf,
+        sink: &mut Sink<'_>,
     ) -> Next {
-        let fragment = self.messaging == FrameProtocol::Giop && is_fragment(&frame);
-        if fragment {
-            // Held until the message is complete: charged before it is
-            // copied (with the copy of the message it completes), and
-            // refused once the budget cannot take it.
-            if !self.held.hold(self.reassembler.held_during(&frame)) {
-                return message_error();
-            }
+        match self.messaging.decode(frame.clone()) {
+            Ok(msg) => self.handle_message(core, &msg, &frame, sink),
+            Err(_) => message_error(),
         }
-        let reassembled = self.messaging.reassemble(&mut self.reassembler, frame);
-        if self.held.held() > 0 {
-            // What is held now, and the message completed until handled.
-            let completed = match &reassembled {
-                Ok(Some((_, whole))) if fragment => whole.len(),
-                _ => 0,
-            };
-            self.held
-                .hold_exactly(self.reassembler.held_bytes().saturating_add(completed));
-        }
-        let (msg, message) = match reassembled {
-            Ok(None) => return Next::Continue,
-            Ok(Some((m, _))) if m.more_fragments => return message_error(),
-            Ok(Some(pair)) => pair,
-            Err(_) => return message_error(),
-        };
-        let next = self.handle_message(core, &msg, &message, transport, write);
-        if fragment {
-            drop((msg, message));
-            self.held.hold_exactly(self.reassembler.held_bytes());
-        }
-        next
     }
 
     /// Handles a message decoded in full (`message` its buffer).
@@ -226,8 +153,7 @@ impl Dispatcher {
         core: &Arc<ServerCore>,
         msg: &Message,
         message: &Bytes,
-        transport: &mut dyn Transport,
-        write: &mut WriteHalf,
+        sink: &mut Sink<'_>,
     ) -> Next {
         self.probe.lap(Stage::ServerParse);
         match &msg.content {
@@ -247,7 +173,7 @@ impl Dispatcher {
                     encoding: msg.encoding(),
                     body: Body::Of(msg),
                 };
-                self.request(core, &incoming, message, transport, write)
+                self.request(core, &incoming, message, sink)
             }
             Content::LocateRequest(l) => {
                 let located = l.target.object_key().map(|k| core.locate(k));
@@ -278,7 +204,7 @@ impl Dispatcher {
                     )),
                 };
                 match encoded {
-                    Ok(b) => write.send(transport, b),
+                    Ok(b) => sink.send(b),
                     Err(_) => message_error(),
                 }
             }
@@ -324,8 +250,7 @@ impl Dispatcher {
         core: &Arc<ServerCore>,
         header: &Incoming<'_>,
         message: &Bytes,
-        transport: &mut dyn Transport,
-        write: &mut WriteHalf,
+        sink: &mut Sink<'_>,
     ) -> Next {
         let response_expected = header.response_flags & 0x01 != 0;
         let codesets = match header.service_context {
@@ -335,7 +260,7 @@ impl Dispatcher {
         let encoding = header.encoding.with_codesets(codesets);
         self.reply.reset(encoding, header.request_id);
         if header.response_flags == RESPONSE_WITH_SERVER {
-            if let Some(next) = self.defer(core, header, message, encoding, transport, write) {
+            if let Some(next) = self.defer(core, header, message, encoding, sink) {
                 return next;
             }
         }
@@ -349,11 +274,9 @@ impl Dispatcher {
                 MARSHAL_TARGET_NOT_A_KEY,
                 CompletionStatus::No,
             )),
-            Some(key) => match lane_forward(
-                core,
-                key,
-                core.lookup(key, header.operation, &mut self.plain_key),
-            ) {
+            Some(key) => match core
+                .forward_to_lane(key, core.lookup(key, header.operation, &mut self.plain_key))
+            {
                 Err(e) => Err(e),
                 Ok(Found::Forward(to)) => match self.reply.start(ReplyStatus::LocationForward) {
                     Ok(e) => to
@@ -377,7 +300,7 @@ impl Dispatcher {
                         let run = |at| {
                             at_priority(core, at, || {
                                 let sent = match reply.complete(Ok(())) {
-                                    Ok(()) => write.send_reply(transport, reply),
+                                    Ok(()) => sink.send_reply(reply),
                                     Err(_) => return message_error(),
                                 };
                                 reply.reset(encoding, header.request_id);
@@ -424,7 +347,7 @@ impl Dispatcher {
         match self.reply.complete(outcome) {
             Ok(()) => {
                 self.probe.lap(Stage::ServerMarshal);
-                let next = write.send_reply(transport, &mut self.reply);
+                let next = sink.send_reply(&mut self.reply);
                 self.probe.lap(Stage::ServerWrite);
                 next
             }
@@ -439,6 +362,24 @@ impl Dispatcher {
     /// once (the reply `reset` for it); `None` if not (the object is
     /// elsewhere or unknown, or no thread could be started for the
     /// upcalls), for the request to be handled where it is read.
+    ///
+    /// A GIOP 1.2 oneway with `SYNC_WITH_SERVER` response flags is
+    /// acknowledged when it is read, with an empty `NO_EXCEPTION` reply,
+    /// once its object is located here (as a `LocateRequest` locates it: a
+    /// servant activator incarnates it, a forward or an unknown object is
+    /// answered instead of the acknowledgement); its upcall is then queued,
+    /// so the connection goes on reading, and the next request's
+    /// acknowledgement never waits for this servant. Every other request
+    /// waits for the queued upcalls before it runs, so a connection's
+    /// requests are dispatched in the order they came. (With
+    /// `SYNC_WITH_TARGET` a oneway is answered after its upcall, as a
+    /// twoway.) A servant locator is asked when the queued upcall runs: a
+    /// `ForwardRequest` it raises then can no longer reach the client,
+    /// which has its acknowledgement, and the request is dropped as a
+    /// oneway's failure is. The queued upcall runs at the priority the
+    /// servant's Real-time CORBA priority model gives the request, as
+    /// every upcall does, and the thread is put back after; a priority it
+    /// cannot run at drops the request likewise.
     #[cold]
     #[inline(never)]
     fn defer(
@@ -447,8 +388,7 @@ impl Dispatcher {
         header: &Incoming<'_>,
         message: &Bytes,
         encoding: Encoding,
-        transport: &mut dyn Transport,
-        write: &mut WriteHalf,
+        sink: &mut Sink<'_>,
     ) -> Option<Next> {
         let key = header.object_key?;
         if !matches!(core.locate(key), Location::Here) {
@@ -485,7 +425,7 @@ impl Dispatcher {
             drop(held);
         }));
         Some(match self.reply.complete(Ok(())) {
-            Ok(()) => write.send_reply(transport, &mut self.reply),
+            Ok(()) => sink.send_reply(&mut self.reply),
             Err(_) => message_error(),
         })
     }
@@ -612,25 +552,6 @@ impl<'a> Arguments<'a> {
     }
 }
 
-/// A servant bound to a thread pool lane (a plain key's, or one of a POA
-/// bound to a pool), found for a request that came on a connection of
-/// another lane (or of the ORB's own endpoints): the request is forwarded
-/// to the reference through its lane's endpoints.
-#[inline]
-fn lane_forward(
-    core: &ServerCore,
-    key: &[u8],
-    found: Result<Found, SystemException>,
-) -> Result<Found, SystemException> {
-    match found {
-        Ok(Found::Servant(servant)) => match core.lane_forward(key, &servant) {
-            Some(to) => Ok(Found::Forward(to)),
-            None => Ok(Found::Servant(servant)),
-        },
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
@@ -639,18 +560,13 @@ mod tests {
     use rtorb_giop::target::TargetAddress;
     use rtorb_giop::{FrameProtocol, encode_message};
 
-    use std::sync::Arc;
-
     use super::Dispatcher;
     use crate::orb::OrbConfig;
-    use crate::orb::server::budget::MemoryBudget;
 
     fn dispatcher() -> Dispatcher {
         Dispatcher::new(
             FrameProtocol::Giop,
-            1 << 20,
             OrbConfig::default().code_sets.assumed(),
-            &Arc::new(MemoryBudget::new(1 << 20)),
         )
     }
 
