@@ -9,9 +9,9 @@ use std::io::ErrorKind;
 use std::net::Shutdown;
 use std::time::Duration;
 
-use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_giop::FrameProtocol;
 use rtorb_test_support::TIMEOUT;
+use rtorb_transport::{FrameReader, ProtocolRegistry, Transport};
 use transport_common::*;
 
 /// A connected pair, client and server, for `endpoint`.

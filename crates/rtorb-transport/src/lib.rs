@@ -1,5 +1,9 @@
+//! # rtorb-transport: the pluggable transports of rtorb
+//!
 //! The ORB transport adapter component of the pluggable protocols
-//! framework.
+//! framework. It depends on the wire crates (`rtorb-cdr`, `rtorb-giop`)
+//! and on nothing of the ORB; the ORB, `rtorb`, re-exports it as
+//! `rtorb::transport`, the path applications use.
 //!
 //! A transport protocol plugs into the ORB as five pieces, all reached
 //! through one registered [`ProtocolFactory`]:
@@ -57,7 +61,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use rtorb::transport::{FrameReader, ProtocolRegistry};
+//! use rtorb_transport::{FrameReader, ProtocolRegistry};
 //!
 //! let registry = ProtocolRegistry::with_default_protocols();
 //! let acceptor = registry.listen("iiop://127.0.0.1:0").unwrap();

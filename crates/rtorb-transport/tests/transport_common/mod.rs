@@ -8,11 +8,11 @@ use std::thread;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use rtorb::transport::{Acceptor, FrameReader, Transport, TransportError};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::lite::lite_request;
 use rtorb_giop::message::{MessageWriter, ReplyHeader, ReplyStatus, RequestHeader};
 use rtorb_test_support::TIMEOUT;
+use rtorb_transport::{Acceptor, FrameReader, Transport, TransportError};
 
 /// The longest any single test may take: longer than any one of its
 /// waits (connects and reads, bounded by [`TIMEOUT`]), so that a wait that
@@ -211,8 +211,8 @@ impl<T: Transport> Transport for Trickle<T> {
 /// message sent while the peer reads, and a clean close. Returns the
 /// acceptor's published endpoint string.
 pub(crate) fn exercise(listen: &str) -> String {
-    use rtorb::transport::ProtocolRegistry;
     use rtorb_giop::FrameProtocol;
+    use rtorb_transport::ProtocolRegistry;
 
     let registry = ProtocolRegistry::with_default_protocols();
     let acceptor = registry.listen(listen).expect("listen");
@@ -293,7 +293,7 @@ pub(crate) fn exercise(listen: &str) -> String {
 pub(crate) fn readiness_through_a_poller(listen: &str) {
     use mio::unix::SourceFd;
     use mio::{Events, Interest, Poll, Token};
-    use rtorb::transport::ProtocolRegistry;
+    use rtorb_transport::ProtocolRegistry;
 
     let registry = ProtocolRegistry::with_default_protocols();
     let acceptor = registry.listen(listen).expect("listen");

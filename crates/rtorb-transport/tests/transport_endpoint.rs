@@ -5,16 +5,16 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use rtorb::transport::iiop::IiopEndpoint;
-use rtorb::transport::uiop::UiopEndpoint;
-use rtorb::transport::{
-    EndpointError, IiopFactory, ProtocolRegistry, TAG_RTORB_GIOP_LITE, TransportError, UiopFactory,
-};
 use rtorb_cdr::Version;
 use rtorb_giop::FrameProtocol;
 use rtorb_giop::corbaloc::{Corbaloc, Host};
 use rtorb_giop::ior::tags::{TAG_INTERNET_IOP, TAG_ORB_TYPE, TAG_RTORB_UIOP};
 use rtorb_giop::ior::{ObjectReference, Profile, TaggedComponent};
+use rtorb_transport::iiop::IiopEndpoint;
+use rtorb_transport::uiop::UiopEndpoint;
+use rtorb_transport::{
+    EndpointError, IiopFactory, ProtocolRegistry, TAG_RTORB_GIOP_LITE, TransportError, UiopFactory,
+};
 
 fn registry() -> ProtocolRegistry {
     ProtocolRegistry::with_default_protocols()
@@ -299,7 +299,7 @@ fn registry_finds_and_refuses() {
         Err(TransportError::DuplicateProtocol { name: "iiop", .. })
     ));
     // Registering the defaults again is harmless.
-    rtorb::transport::iiop::register(&mut r);
+    rtorb_transport::iiop::register(&mut r);
     assert_eq!(r.factories().count(), 2);
 
     let empty = ProtocolRegistry::new();

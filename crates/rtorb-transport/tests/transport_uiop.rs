@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rtorb::transport::uiop::UiopEndpoint;
-use rtorb::transport::{FrameReader, ProtocolRegistry, TransportError, UiopAcceptor};
 use rtorb_test_support::TIMEOUT;
+use rtorb_transport::uiop::UiopEndpoint;
+use rtorb_transport::{FrameReader, ProtocolRegistry, TransportError, UiopAcceptor};
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {

@@ -7,12 +7,12 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rtorb::transport::iiop::{IiopEndpoint, local_host_name};
-use rtorb::transport::{
-    FrameReader, IiopAcceptor, IiopConnector, OutChain, ProtocolRegistry, Transport, TransportError,
-};
 use rtorb_giop::corbaloc::Host;
 use rtorb_test_support::TIMEOUT;
+use rtorb_transport::iiop::{IiopEndpoint, local_host_name};
+use rtorb_transport::{
+    FrameReader, IiopAcceptor, IiopConnector, OutChain, ProtocolRegistry, Transport, TransportError,
+};
 use transport_common::*;
 
 fn registry() -> ProtocolRegistry {
