@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 use rtorb_examples::cubit_idl::{Cubit, cubit};
 
 fn measure(

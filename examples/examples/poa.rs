@@ -17,7 +17,8 @@ use rtorb::poa::{
     IdAssignmentPolicy, LifespanPolicy, Poa, Policy, RequestProcessingPolicy, ServantActivator,
     ServantManager, ServantManagerError,
 };
-use rtorb::runtime::{Skeleton, Stub};
+use rtorb::object::Stub;
+use rtorb::servant::Skeleton;
 use rtorb_examples::Cuber;
 use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use rtorb::orb::Orb;
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 use rtorb_examples::account_idl::example::{Account, AccountServant, AccountSkeleton};
 
 /// Answers the CORBA priority of the thread its upcall runs on.

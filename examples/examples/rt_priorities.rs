@@ -18,7 +18,7 @@ use std::time::Duration;
 use rtorb::orb::Orb;
 use rtorb::poa::Policy;
 use rtorb::rt::{Priority, PriorityModelPolicy};
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 use rtorb_examples::account_idl::example::{Account, AccountServant, AccountSkeleton};
 
 /// Answers the CORBA priority its upcall runs at.

@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
-use rtorb::whitebox::Stage;
+use rtorb::exception::SystemException;
+use rtorb::probe::Stage;
 
 use crate::cubit_idl::{Cubit, cubit};
 use crate::cubit_ops::{self, Op};
@@ -109,7 +109,7 @@ fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
     let mut recorder = Recorder::new();
     let allocs = thread_allocations();
     let locks = rtorb::sync::thread_acquisitions();
-    let stages = rtorb::whitebox::thread_totals();
+    let stages = rtorb::probe::thread_totals();
     let start = Instant::now();
     for i in 0..calls {
         let (d, right) = call(i).map_err(|e| failed(i, e))?;
@@ -123,7 +123,7 @@ fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
     let locks = rtorb::sync::thread_acquisitions()
         .zip(locks)
         .map(|(a, b)| a - b);
-    let stages = rtorb::whitebox::thread_totals()
+    let stages = rtorb::probe::thread_totals()
         .zip(stages)
         .map(|(a, b)| a.since(&b));
     let per_call = |v: u64| v as f64 / calls.max(1) as f64;

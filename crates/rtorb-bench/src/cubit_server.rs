@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
-use rtorb::whitebox::{Stage, StageTotals};
+use rtorb::exception::SystemException;
+use rtorb::probe::{Stage, StageTotals};
 use serde::{Deserialize, Serialize};
 
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
@@ -102,7 +102,7 @@ impl Counters {
             op,
             allocs: thread_allocations(),
             locks: rtorb::sync::thread_acquisitions(),
-            stages: rtorb::whitebox::thread_totals(),
+            stages: rtorb::probe::thread_totals(),
         };
         if let Some(last) = LAST.with(|l| l.replace(Some(now)))
             && last.op == op
@@ -129,7 +129,7 @@ impl Counters {
                 continue;
             }
             let per = |v: u64| v as f64 / turns as f64;
-            let stages_us = rtorb::whitebox::ENABLED.then(|| {
+            let stages_us = rtorb::probe::ENABLED.then(|| {
                 Stage::ALL
                     .iter()
                     .enumerate()

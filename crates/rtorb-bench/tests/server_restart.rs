@@ -9,7 +9,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use rtorb::orb::ConnectionStrategy;
-use rtorb::runtime::{CdrDecode, CdrEncode, Object, SystemException};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::SystemException;
+use rtorb::object::Object;
 use rtorb_test_support::client;
 use rtorb_test_support::clock::idle_past_reuse_check;
 use rtorb_test_support::net::free_port;

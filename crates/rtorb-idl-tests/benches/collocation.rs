@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion};
 use rtorb::orb::Orb;
-use rtorb::runtime::{CdrDecode, CdrEncode, Stub, SystemException};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::SystemException;
+use rtorb::object::Stub;
 use rtorb_idl_tests::cubit_idl::{Cubit, CubitServant, CubitSkeleton, cubit};
 
 struct Cuber;

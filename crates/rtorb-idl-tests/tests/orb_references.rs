@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{Stub, SystemException};
+use rtorb::exception::SystemException;
+use rtorb::object::Stub;
 use rtorb_idl_tests::relay_idl::{
     Pinger, PingerServant, PingerSkeleton, Relay, RelayServant, RelaySkeleton,
 };

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 
 include!(concat!(env!("OUT_DIR"), "/guarded.rs"));
 

@@ -11,10 +11,10 @@ use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, MappingKind, Priority, PriorityModelPolicy, SchedPolicy,
     ThreadpoolConfig, ThreadpoolId, WhenDenied,
 };
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, CdrError, Decoder, Object, ServerRequest, Skeleton, SystemException,
-    bad_operation,
-};
+use rtorb::cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 
 use crate::cubit::{CubitImpl, CubitSkeleton};
 use crate::net::endpoint_address;

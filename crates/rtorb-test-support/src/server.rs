@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use rtorb::orb::{Orb, OrbBuilder, ServerStrategy};
-use rtorb::runtime::{Object, Skeleton};
+use rtorb::object::Object;
+use rtorb::servant::Skeleton;
 
 use crate::wait::NO_TIMEOUT;
 

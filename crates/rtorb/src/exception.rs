@@ -10,7 +10,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 /// repository id, which the runtime writes and reads).
 ///
 /// ```
-/// use rtorb::runtime::UserException;
+/// use rtorb::exception::UserException;
 /// use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoder};
 ///
 /// /// `exception Overflow { long limit; };`
@@ -44,7 +44,7 @@ pub trait UserException: CdrEncode + CdrDecode + std::fmt::Debug {
 /// implements this trait by matching the repository id:
 ///
 /// ```
-/// # use rtorb::runtime::{OperationError, UserException};
+/// # use rtorb::exception::{OperationError, UserException};
 /// # use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
 /// # use rtorb_giop::SystemException;
 /// # #[derive(Debug)] pub struct Overflow { pub limit: i32 }

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use rtorb::runtime::{Policy, PolicyCurrent, SyncScope};
+//! use rtorb::policy::{Policy, PolicyCurrent, SyncScope};
 //!
 //! let _scope = PolicyCurrent::scoped(&[
 //!     Policy::RelativeRoundtripTimeout(Duration::from_millis(250)),

@@ -91,7 +91,7 @@ fn the_scanner_finds_paths_to_modules() {
         ["codegen"]
     );
     assert_eq!(
-        names("naming", "let o = <X as ::rtorb::runtime::Stub>::f();"),
+        names("naming", "let o = <X as ::rtorb::object::Stub>::f();"),
         ["runtime"]
     );
     assert_eq!(

@@ -17,7 +17,8 @@ use rtorb::naming::{
     NamingContextExtSkeleton, NamingContextServant, NamingContextSkeleton,
 };
 use rtorb::orb::Orb;
-use rtorb::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind};
+use rtorb::object::Object;
 use rtorb_test_support::echo::{ECHO_ID, Echo, echo};
 use rtorb_test_support::net::iiop_address;
 use rtorb_test_support::{client, server};
@@ -290,7 +291,9 @@ fn names_convert_to_and_from_their_string_form() {
 fn the_stubs_carry_the_specification_repository_ids() {
     use rtorb::naming::naming_context::{AlreadyBound, NotEmpty};
     use rtorb::naming::naming_context_ext::InvalidAddress;
-    use rtorb::runtime::{IdlType, Stub, UserException};
+    use rtorb::cdr::IdlType;
+    use rtorb::exception::UserException;
+    use rtorb::object::Stub;
     let ids = [
         (NamingContext::REPOSITORY_ID, "NamingContext"),
         (naming::NamingContextExt::REPOSITORY_ID, "NamingContextExt"),

@@ -15,10 +15,10 @@ use rtorb::minor::{
     MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
 };
 use rtorb::orb::{ConnectionStrategy, Orb};
-use rtorb::runtime::{
-    CompletionStatus, Object, ServerRequest, Skeleton, SyncScope, SystemException,
-    SystemExceptionKind, bad_operation,
-};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind, bad_operation};
+use rtorb::object::Object;
+use rtorb::policy::SyncScope;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::codeset::{CodeSetContext, CodeSetId};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{Content, Message, ReplyStatus, RequestHeader};

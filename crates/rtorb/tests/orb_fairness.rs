@@ -19,7 +19,9 @@ use std::time::Instant;
 
 use bytes::Bytes;
 use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
-use rtorb::runtime::{Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{
     CancelRequest, Content, LocateRequest, Message, RESPONSE_NONE, RESPONSE_WITH_TARGET,

@@ -1,6 +1,6 @@
 //! The whitebox probes are wired into every stage of a call on both
 //! sides: built with the `whitebox` feature (`cargo test -p rtorb
-//! --features whitebox --test orb_whitebox`, a step of
+//! --features probe --test orb_probe`, a step of
 //! `scripts/test.sh`), each cube_long adds one lap to every client stage
 //! on the calling thread (demarshal: the reply's header, its body, the
 //! stub's results) and one to every server stage on the connection thread.
@@ -8,9 +8,10 @@
 use std::sync::Arc;
 
 use rtorb::orb::Orb;
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb::exception::SystemException;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb::sync::Mutex;
-use rtorb::whitebox::{Stage, StageTotals, thread_totals};
+use rtorb::probe::{Stage, StageTotals, thread_totals};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 
 /// Records the connection thread's totals at each dispatch.

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rtorb::minor::TRANSIENT_CONNECTION_CLOSED;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{CompletionStatus, SystemException};
+use rtorb::exception::{CompletionStatus, SystemException};
 use rtorb_giop::message::{Content, ReplyStatus};
 use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::net::{closed_by_server, iiop_address, read_message};

@@ -19,7 +19,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use rtorb::orb::ServerStrategy;
-use rtorb::runtime::{Object, Policy, SyncScope};
+use rtorb::object::Object;
+use rtorb::policy::{Policy, SyncScope};
 use rtorb_cdr::CdrEncode;
 use rtorb_test_support::hold::HeldServant;
 use rtorb_test_support::{TIMEOUT, client, server};

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use poa_common::{TAGGED_ID, tagged, who};
 use rtorb::orb::Orb;
 use rtorb::poa::{AdapterActivator, IdAssignmentPolicy, LifespanPolicy, Poa, Policy};
-use rtorb::runtime::SystemExceptionKind;
+use rtorb::exception::SystemExceptionKind;
 use rtorb_test_support::client;
 use rtorb_test_support::net::free_port;
 

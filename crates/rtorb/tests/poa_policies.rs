@@ -14,7 +14,8 @@ use rtorb::poa::{
     IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Poa,
     PoaError, Policies, Policy, RequestProcessingPolicy, ServantRetentionPolicy, State,
 };
-use rtorb::runtime::{Skeleton, SystemExceptionKind};
+use rtorb::exception::SystemExceptionKind;
+use rtorb::servant::Skeleton;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{client, server};
 

@@ -17,7 +17,10 @@ use rtorb::poa::{
     IdAssignmentPolicy, Poa, PoaError, PoaManager, Policy, RequestProcessingPolicy,
     ServantActivator, ServantManager, ServantManagerError, State,
 };
-use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::cdr::CdrEncode;
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::hold::Hold;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;

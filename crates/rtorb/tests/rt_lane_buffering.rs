@@ -13,7 +13,8 @@ use rtorb::orb::{Orb, OrbConfig};
 use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId,
 };
-use rtorb::runtime::{CdrEncode, Object};
+use rtorb::cdr::CdrEncode;
+use rtorb::object::Object;
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};

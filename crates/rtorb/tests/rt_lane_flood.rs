@@ -19,7 +19,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use rtorb::orb::Orb;
 use rtorb::rt::PriorityModelPolicy;
-use rtorb::runtime::SystemExceptionKind;
+use rtorb::exception::SystemExceptionKind;
 use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;

@@ -20,7 +20,8 @@ use rtorb::rt::{
     LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, SchedulingError, ThreadpoolConfig,
     ThreadpoolId, WhenDenied,
 };
-use rtorb::runtime::{Object, SystemException, SystemExceptionKind};
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::Object;
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
 use rtorb_giop::target::TargetAddress;

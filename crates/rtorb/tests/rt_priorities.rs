@@ -5,7 +5,7 @@
 use rtorb::rt::{
     Current, MappingKind, NativePriority, Priority, PriorityControl, SchedPolicy, WhenDenied,
 };
-use rtorb::runtime::SystemExceptionKind;
+use rtorb::exception::SystemExceptionKind;
 use rtorb_test_support::log::capture;
 use rtorb_test_support::privilege::{may_use_fifo, without_priority_privilege};
 

@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityModelPolicy};
-use rtorb::runtime::{Object, SystemException};
+use rtorb::exception::SystemException;
+use rtorb::object::Object;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ior::Profile;
 use rtorb_giop::message::{

@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex};
 
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy};
-use rtorb::runtime::{
-    Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, SystemExceptionKind,
-    bad_operation,
-};
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::object::Object;
+use rtorb::policy::{Policy, SyncScope};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::priority::{activate_in_poa, nice_client, nice_server_mapped};
 use rtorb_test_support::sched::thread_nice;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rtorb::orb::ServerStrategy;
-use rtorb::runtime::Stub;
+use rtorb::object::Stub;
 use rtorb_cdr::Version;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;

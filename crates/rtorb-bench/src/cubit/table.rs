@@ -163,7 +163,7 @@ fn whitebox(out: &mut String, row: &Row) {
         }
     }
     stages.sort_by_key(|k| {
-        rtorb::whitebox::Stage::ALL
+        rtorb::probe::Stage::ALL
             .iter()
             .position(|s| s.name() == k)
     });

@@ -19,7 +19,7 @@ use std::sync::mpsc;
 
 use rtorb::orb::Orb;
 use rtorb::rt::{PriorityModelPolicy, Watchdog};
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 use serde::{Deserialize, Serialize};
 
 use super::config::Configuration;

@@ -6,7 +6,7 @@
 /// A `match` on the name is the faster lookup for small interfaces (rustc
 /// compiles it to a switch on the length and comparisons against
 /// constants); the perfect-hash table ([`crate::phf`], looked up by
-/// `rtorb::runtime::OpTable`) costs the same whatever the number of
+/// `rtorb::codegen::OpTable`) costs the same whatever the number of
 /// operations, and wins above [`TABLE_THRESHOLD`] operations
 /// (`BENCHMARKS.md`, "IDL dispatch crossover"). Both answer unknown names
 /// with `BAD_OPERATION`; `_is_a`, `_non_existent` and `_interface` are

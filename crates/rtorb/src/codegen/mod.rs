@@ -14,9 +14,9 @@ pub use rtorb_cdr::{
 };
 
 #[doc(hidden)]
-pub use crate::runtime::{
-    Abstract, IdlType, Local, Object, OpTable, Opaque, OperationError, ParamFrom, Reply,
-    ServantCast, ServerRequest, Skeleton, Stub, SystemException, UserException, bad_operation,
-    check_bound, guarded_type_code, not_marshalable, not_unmarshalable, read_abstract, read_object,
-    register_value_factory, with_invoker, write_abstract, write_object,
-};
+pub use crate::cdr::IdlType;
+pub use crate::codegen::{OpTable, check_bound, guarded_type_code, not_marshalable, not_unmarshalable};
+pub use crate::exception::{OperationError, SystemException, UserException, bad_operation};
+pub use crate::object::{Local, Object, Reply, Stub, read_object, with_invoker, write_object};
+pub use crate::servant::{ParamFrom, ServantCast, ServerRequest, Skeleton};
+pub use crate::value::{Abstract, Opaque, read_abstract, register_value_factory, write_abstract};

@@ -255,7 +255,8 @@ mod tests {
     use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoding};
 
     use super::*;
-    use crate::runtime::{Invoker, SyncScope, Target};
+    use crate::object::{Invoker, Target};
+    use crate::policy::SyncScope;
 
     /// Serves `here` in process, forwards `hop` to `here`, `away` to the
     /// remote `far`, and `loop` to itself; counts collocated attempts.
@@ -335,7 +336,7 @@ mod tests {
         assert_eq!(e.minor, TRANSIENT_TOO_MANY_FORWARDS);
         assert_eq!(
             invoker.attempts.load(Ordering::Relaxed),
-            crate::runtime::loopback::MAX_FORWARDS + 1
+            crate::loopback::MAX_FORWARDS + 1
         );
         let object = Object::new(invoker.clone(), Target::from_key("", &b"loop"[..]));
         let oneway = object.call_oneway::<()>("op", |_| Ok(()), |_| Ok(()));

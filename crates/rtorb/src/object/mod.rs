@@ -87,8 +87,10 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use rtorb::runtime::{bad_operation, Object, ServerRequest, Skeleton, Stub};
-//! use rtorb::runtime::loopback::Loopback;
+//! use rtorb::exception::bad_operation;
+//! use rtorb::object::{Object, Stub};
+//! use rtorb::servant::{ServerRequest, Skeleton};
+//! use rtorb::loopback::Loopback;
 //! use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 //! use rtorb_giop::SystemException;
 //!

@@ -161,9 +161,9 @@ impl Reply {
         self,
         results: impl FnOnce(&mut Decoder) -> Result<T, CdrError>,
     ) -> Result<T, E> {
-        let mut probe = crate::whitebox::Probe::start();
+        let mut probe = crate::probe::Probe::start();
         let out = self.decode_inner(results);
-        probe.lap(crate::whitebox::Stage::ClientDemarshal);
+        probe.lap(crate::probe::Stage::ClientDemarshal);
         out
     }
 
@@ -496,8 +496,9 @@ impl Object {
     /// ```
     /// use std::sync::Arc;
     /// use std::time::Duration;
-    /// use rtorb::runtime::loopback::Loopback;
-    /// use rtorb::runtime::{Object, Policy, Target};
+    /// use rtorb::loopback::Loopback;
+    /// use rtorb::object::{Object, Target};
+    /// use rtorb::policy::Policy;
     /// use rtorb_cdr::{ByteOrder, Version};
     ///
     /// let loopback = Loopback::new(Version::V1_2, ByteOrder::Big);

@@ -8,10 +8,10 @@ use super::collocation::OrbInvoker;
 use super::config::ConfigFileError;
 use super::listening::{open_acceptors, serve_acceptors};
 use super::server::{self, ServerCore, ServerLimits};
-use super::{Orb, OrbConfig, OrbError, realtime_process};
-use crate::poa::table::{AdapterTable, References};
+use super::{Orb, OrbConfig, OrbError, realtime_setup};
+use crate::poa::adapter_table::{AdapterTable, References};
 use crate::rt::{LaneConfig, PriorityControl, PriorityMapping, ThreadpoolConfig};
-use crate::runtime::Invoker;
+use crate::object::Invoker;
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -117,7 +117,7 @@ impl OrbBuilder {
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
         check(&config)?;
-        let cpu_latency = realtime_process::set_up(&config);
+        let cpu_latency = realtime_setup::set_up(&config);
         let priorities = match self.mapping {
             Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
             None => PriorityControl::new(

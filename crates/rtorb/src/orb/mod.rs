@@ -17,7 +17,8 @@
 //! use std::sync::Arc;
 //! use std::time::Duration;
 //! use rtorb::orb::Orb;
-//! use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+//! use rtorb::exception::{bad_operation, SystemException};
+//! use rtorb::servant::{ServerRequest, Skeleton};
 //! use rtorb_cdr::{CdrDecode, CdrEncode};
 //!
 //! struct Twice;
@@ -59,7 +60,7 @@ mod builder;
 mod error;
 mod init;
 mod listening;
-mod realtime_process;
+mod realtime_setup;
 mod stats;
 mod url;
 
@@ -70,10 +71,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use rtorb_giop::{ObjectReference, SystemException};
 
-use crate::poa::table::{AdapterTable, Entry};
+use crate::poa::adapter_table::{AdapterTable, Entry};
 use crate::poa::{Poa, PoaError};
 use crate::rt::{Current, PriorityControl};
-use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::object::{Invoker, Object, Target};
+use crate::servant::Skeleton;
 use crate::sync::Mutex;
 use crate::transport::ProtocolRegistry;
 

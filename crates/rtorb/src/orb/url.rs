@@ -9,7 +9,7 @@ use rtorb_giop::{
 
 use super::{Orb, config};
 use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
-use crate::runtime::{Object, Target};
+use crate::object::{Object, Target};
 
 impl Orb {
     /// `CORBA::ORB::string_to_object`: a reference from an `IOR:` or

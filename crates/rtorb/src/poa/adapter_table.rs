@@ -12,10 +12,12 @@ use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
 use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
-use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
+use crate::exception::object_not_exist;
+use crate::object::{Invoker, NoInvoker, Object, Target};
+use crate::servant::Skeleton;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
-use super::error::no_adapter;
+use super::poa_error::no_adapter;
 use super::key::{self, SlotRef};
 use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
 
@@ -180,7 +182,7 @@ pub(crate) enum Location {
 pub(crate) struct PlainKeyCache {
     generation: u64,
     key: Vec<u8>,
-    servant: Option<Arc<dyn crate::runtime::Skeleton>>,
+    servant: Option<Arc<dyn crate::servant::Skeleton>>,
     binding: Option<Arc<dyn PooledServant>>,
 }
 

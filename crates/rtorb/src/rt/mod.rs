@@ -23,11 +23,11 @@
 //! std::thread::spawn(move || {
 //!     current.set_priority(Priority::MIN)?;
 //!     assert_eq!(current.priority()?, Priority::MIN);
-//!     Ok::<(), rtorb::runtime::SystemException>(())
+//!     Ok::<(), rtorb::exception::SystemException>(())
 //! })
 //! .join()
 //! .unwrap()?;
-//! # Ok::<(), rtorb::runtime::SystemException>(())
+//! # Ok::<(), rtorb::exception::SystemException>(())
 //! ```
 //!
 //! The module depends on nothing of the ORB but [`crate::sync`]; its
@@ -39,7 +39,7 @@ mod control;
 mod mapping;
 mod mutex;
 mod native;
-mod policy;
+mod priority_model;
 mod priority;
 mod realtime_process;
 mod threadpool;
@@ -55,7 +55,7 @@ pub use mapping::{
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
 pub use native::SchedPolicy;
-pub use policy::{
+pub use priority_model::{
     ExposedPolicies, PriorityModelPolicy, lane_priority_component, lane_priority_of,
     priority_context,
 };

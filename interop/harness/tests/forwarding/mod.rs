@@ -13,7 +13,8 @@ use rtorb::poa::{
     Cookie, ForwardRequest, IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy,
     ServantActivator, ServantLocator, ServantManager, ServantManagerError, ServantRetentionPolicy,
 };
-use rtorb::runtime::{Object, Skeleton};
+use rtorb::object::Object;
+use rtorb::servant::Skeleton;
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
 use rtorb_test_support::server;
 

@@ -42,7 +42,7 @@
 //!
 //! Forwards: a call answered with `LOCATION_FORWARD` (or a locate reply
 //! `OBJECT_FORWARD`) is sent to the new target, at most
-//! [`MAX_FORWARDS`](crate::runtime::loopback::MAX_FORWARDS) times, and the reference
+//! [`MAX_FORWARDS`](crate::loopback::MAX_FORWARDS) times, and the reference
 //! (its [`Target`], shared by the clones of its `Object`) remembers the
 //! target that answered: later calls, `SYNC_NONE` oneways and
 //! `validate_connection` go there directly, reading the remembered target
@@ -107,7 +107,7 @@
 //! 8. `select`: the usable profiles of a target, their order under the
 //!    `ClientProtocolPolicy`, and the policies in force for a call.
 
-mod error;
+mod system_exceptions;
 mod exclusive;
 mod multiplexed;
 mod oneway;
@@ -125,12 +125,10 @@ use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKi
 use super::config::ConnectionStrategy;
 use crate::codesets::CodeSetConfig;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
-use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Forwarded, Hop, Invoker, Reply, SyncScope, Target,
-    follow_forwards,
-};
+use crate::object::{Arguments, Forwarded, Hop, Invoker, Reply, Target, follow_forwards};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::transport::ProtocolRegistry;
-use error::{is_not_started, no_profile_matches, protocol_error};
+use system_exceptions::{is_not_started, no_profile_matches, protocol_error};
 use oneway::Deferred;
 use pool::{Connections, EndpointPool, PoolConfig};
 use reply::Outcome;

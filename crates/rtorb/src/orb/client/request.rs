@@ -22,9 +22,9 @@ use rtorb_giop::{
 
 use crate::codesets::{self, ClientCodeSets};
 use crate::rt::{self, Priority};
-use crate::runtime::Arguments;
+use crate::object::Arguments;
 use crate::transport::Transport;
-use crate::whitebox::{Probe, Stage};
+use crate::probe::{Probe, Stage};
 
 /// The lowest GIOP version whose messages the ORB sends as fragments
 /// (requests and replies larger than the configured fragment size).

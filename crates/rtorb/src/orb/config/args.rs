@@ -2,7 +2,7 @@
 //! [`OrbConfig`] through its row of the table of options.
 
 use super::OrbConfig;
-use super::error::{OptionError, OptionProblem};
+use super::option_error::{OptionError, OptionProblem};
 use crate::orb::OrbError;
 use crate::orb::options::{self, ApplyError};
 
@@ -64,7 +64,7 @@ mod tests {
     use crate::codesets::CodeSetConfig;
     use crate::orb::ConnectionStrategy;
     use crate::orb::strategy::ServerStrategy;
-    use crate::runtime::{ClientProtocolPolicy, SyncScope};
+    use crate::policy::{ClientProtocolPolicy, SyncScope};
 
     #[test]
     fn orb_options_are_taken_and_the_rest_kept() {

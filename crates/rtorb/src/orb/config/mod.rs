@@ -6,11 +6,11 @@
 //! wrong is an [`OptionError`] or a [`ConfigFileError`].
 
 mod args;
-mod error;
+mod option_error;
 mod file;
 pub(crate) mod values;
 
-pub use error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
+pub use option_error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
 pub(crate) use file::read_bounded;
 pub use values::ValueError;
 
@@ -21,7 +21,7 @@ use crate::codesets::CodeSetConfig;
 use crate::rt::{
     LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, ThreadpoolConfig, WhenDenied,
 };
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
 ///
@@ -32,7 +32,8 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 /// use std::sync::Arc;
 /// use std::time::Duration;
 /// use rtorb::orb::{ConnectionStrategy, Orb};
-/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb::exception::{bad_operation, SystemException};
+/// use rtorb::servant::{ServerRequest, Skeleton};
 /// use rtorb_cdr::{CdrDecode, CdrEncode};
 ///
 /// struct Echo;

@@ -16,7 +16,7 @@ use crate::rt::{
     BadLane, BadLaneBuffering, BadLaneCpus, LaneBuffering, LaneConfig, LaneCpus, MappingKind,
     SchedPolicy, UnknownPriorityMapping, UnknownSchedPolicy, UnknownWhenDenied, WhenDenied,
 };
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 
 /// What is wrong with the value of an option (see
 /// [`OptionError`](super::OptionError), which names the option and what

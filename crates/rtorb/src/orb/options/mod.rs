@@ -139,7 +139,7 @@ pub struct OrbOption {
     /// The [`OrbBuilder`](super::OrbBuilder) setter made from the row, if
     /// it has one.
     pub builder: Option<&'static str>,
-    /// The client policy ([`crate::runtime::Policy`]) that overrides it
+    /// The client policy ([`crate::policy::Policy`]) that overrides it
     /// per object or thread, if any.
     pub policy: Option<&'static str>,
     /// omniORB's setting for the same purpose, if it has one (with how it

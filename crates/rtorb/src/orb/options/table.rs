@@ -13,7 +13,7 @@ use super::{ApplyError, OrbConfig, OrbOption};
 use crate::orb::config::values;
 use crate::orb::{ConnectionStrategy, ServerStrategy};
 use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 
 orb_options! {
     ListenEndpoints {

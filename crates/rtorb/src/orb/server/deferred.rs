@@ -76,7 +76,7 @@ impl DeferredUpcalls {
         let handle = std::thread::Builder::new()
             .name("rtorb-deferred".into())
             .spawn(move || {
-                crate::runtime::set_thread_invoker(c.invoker());
+                crate::object::set_thread_invoker(c.invoker());
                 // Ends when the connection drops its sender and the queue
                 // is empty.
                 for job in received {
@@ -116,8 +116,8 @@ mod tests {
     use super::*;
     use crate::orb::OrbConfig;
     use crate::orb::server::ServerLimits;
-    use crate::poa::table::AdapterTable;
-    use crate::runtime::NoInvoker;
+    use crate::poa::adapter_table::AdapterTable;
+    use crate::object::NoInvoker;
 
     #[test]
     fn upcalls_run_in_order_and_wait_idle_waits_for_them() {

@@ -56,9 +56,9 @@ use bytes::Bytes;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::poa::Found;
-use crate::poa::table::{AdapterTable, Entry, Location, PlainKeyCache};
+use crate::poa::adapter_table::{AdapterTable, Entry, Location, PlainKeyCache};
 use crate::rt::{LaneId, Priority, PriorityControl};
-use crate::runtime::Invoker;
+use crate::object::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
 use connection_cap::{ConnectionCap, Share};

@@ -34,7 +34,7 @@ use super::ServerCore;
 use super::shedding::Activity;
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
-use crate::whitebox::Stage;
+use crate::probe::Stage;
 use dispatch::Dispatcher;
 use linger::discard_at_once;
 use machine::{Machine, Now, Poll, Received, Refusal, State};

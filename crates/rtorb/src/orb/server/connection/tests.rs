@@ -15,8 +15,8 @@ use rtorb_giop::{FrameProtocol, decode_message, encode_message};
 use super::*;
 use crate::orb::OrbConfig;
 use crate::orb::server::ServerLimits;
-use crate::poa::table::AdapterTable;
-use crate::runtime::NoInvoker;
+use crate::poa::adapter_table::AdapterTable;
+use crate::object::NoInvoker;
 use crate::transport::UnixTransport;
 
 fn core() -> Arc<ServerCore> {

@@ -18,9 +18,9 @@ use bytes::Bytes;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{PriorityModel, TaggedComponent};
 
-use crate::poa::table::{PooledServant, References, Threadpools};
+use crate::poa::adapter_table::{PooledServant, References, Threadpools};
 use crate::rt::{LaneId, Priority, PriorityModelPolicy, ThreadpoolId};
-use crate::runtime::Skeleton;
+use crate::servant::Skeleton;
 use crate::sync::RwLock;
 use crate::transport::Endpoint;
 

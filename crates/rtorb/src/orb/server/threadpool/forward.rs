@@ -10,7 +10,7 @@ use rtorb_giop::{ObjectReference, SystemException};
 
 use super::super::ServerCore;
 use super::binding::poa_serves_on;
-use crate::poa::table::Location;
+use crate::poa::adapter_table::Location;
 use crate::poa::{Found, Upcall};
 
 impl ServerCore {
