@@ -5,9 +5,9 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rtorb::loopback::Loopback;
 use rtorb::cdr::IdlType;
 use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::loopback::Loopback;
 use rtorb::object::{Object, Stub};
 use rtorb_cdr::{
     Any, AnyValue, ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding,

@@ -7,14 +7,14 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
 
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
 use rtorb::minor::TRANSIENT_DISCARDED;
+use rtorb::object::Stub;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy, ServantActivator, ServantManager,
     ServantManagerError,
 };
-use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
-use rtorb::object::Stub;
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 use rtorb_test_support::wait::eventually;

@@ -5,9 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use rtorb::loopback::Loopback;
 use rtorb::cdr::IdlType;
 use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::loopback::Loopback;
 use rtorb::object::{Local, Stub};
 use rtorb::value::{Abstract, Opaque, downcast_value};
 use rtorb_cdr::valuetype::ValueBase;

@@ -5,15 +5,15 @@
 
 use std::sync::Arc;
 
+use rtorb::cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbBuilder, OrbConfig};
 use rtorb::poa::Policy;
 use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, MappingKind, Priority, PriorityModelPolicy, SchedPolicy,
     ThreadpoolConfig, ThreadpoolId, WhenDenied,
 };
-use rtorb::cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
-use rtorb::exception::{SystemException, bad_operation};
-use rtorb::object::Object;
 use rtorb::servant::{ServerRequest, Skeleton};
 
 use crate::cubit::{CubitImpl, CubitSkeleton};

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use rtorb::orb::{Orb, OrbBuilder, ServerStrategy};
 use rtorb::object::Object;
+use rtorb::orb::{Orb, OrbBuilder, ServerStrategy};
 use rtorb::servant::Skeleton;
 
 use crate::wait::NO_TIMEOUT;

@@ -5,12 +5,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind, bad_operation};
+use rtorb::loopback::Loopback;
 use rtorb::minor::{
     BAD_OPERATION_UNKNOWN_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT, UNKNOWN_UNLISTED_USER_EXCEPTION,
 };
-use rtorb::loopback::Loopback;
-use rtorb::cdr::{CdrDecode, CdrEncode};
-use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind, bad_operation};
 use rtorb::object::{Object, Stub};
 use rtorb::policy::SyncScope;
 use rtorb::servant::{ServerRequest, Skeleton};

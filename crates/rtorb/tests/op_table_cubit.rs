@@ -5,11 +5,11 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use rtorb::minor::BAD_OPERATION_UNKNOWN_OPERATION;
-use rtorb::loopback::Loopback;
 use rtorb::cdr::{CdrDecode, CdrEncode};
 use rtorb::codegen::OpTable;
 use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::loopback::Loopback;
+use rtorb::minor::BAD_OPERATION_UNKNOWN_OPERATION;
 use rtorb::object::Stub;
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Version};

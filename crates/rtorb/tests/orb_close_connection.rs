@@ -9,8 +9,8 @@ use std::net::TcpStream;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::exception::{SystemException, bad_operation};
+use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message};

@@ -11,10 +11,10 @@ use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use rtorb::orb::ConnectionStrategy;
 use rtorb::cdr::{CdrDecode, CdrEncode};
 use rtorb::exception::{CompletionStatus, SystemExceptionKind};
 use rtorb::object::Object;
+use rtorb::orb::ConnectionStrategy;
 use rtorb::policy::SyncScope;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::encode_message;

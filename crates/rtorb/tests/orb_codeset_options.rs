@@ -7,13 +7,13 @@
 use std::sync::Arc;
 
 use rtorb::codesets::{ClientCodeSets, CodeSetConfig, ServerCodeSets, native_code_sets};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use rtorb::minor::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
 };
-use rtorb::orb::{Orb, OrbError};
-use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use rtorb::object::Object;
+use rtorb::orb::{Orb, OrbError};
 use rtorb_cdr::codeset::CodeSetId;
 use rtorb_cdr::{CdrError, TransmissionCodeSets, Version};
 use rtorb_giop::FrameProtocol;

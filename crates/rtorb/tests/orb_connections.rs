@@ -13,11 +13,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use counting::{Counts, counting_registry, unsharable_registry};
-use rtorb::minor::{COMM_FAILURE_CONNECTION_LOST, INV_POLICY_CANNOT_RECONCILE, TIMEOUT_ROUND_TRIP};
-use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::minor::{COMM_FAILURE_CONNECTION_LOST, INV_POLICY_CANNOT_RECONCILE, TIMEOUT_ROUND_TRIP};
 use rtorb::object::Object;
-use rtorb::policy::{ClientProtocolPolicy, Policy, PolicyCurrent, Protocol, ProtocolFallback, SyncScope};
+use rtorb::orb::{ConnectionStrategy, Orb};
+use rtorb::policy::{
+    ClientProtocolPolicy, Policy, PolicyCurrent, Protocol, ProtocolFallback, SyncScope,
+};
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_cdr::{CdrDecode, CdrEncode, Encoding};

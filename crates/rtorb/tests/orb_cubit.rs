@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
 use rtorb::object::Stub;
+use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::policy::Policy;
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};

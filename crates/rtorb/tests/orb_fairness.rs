@@ -18,9 +18,9 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use bytes::Bytes;
-use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
 use rtorb::exception::{SystemException, bad_operation};
 use rtorb::object::Object;
+use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
 use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{

@@ -10,13 +10,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::SystemExceptionKind;
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     Cookie, ForwardRequest, IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy,
     ServantActivator, ServantLocator, ServantManager, ServantManagerError, ServantRetentionPolicy,
 };
-use rtorb::exception::SystemExceptionKind;
-use rtorb::object::Object;
 use rtorb::servant::Skeleton;
 use rtorb_cdr::{ByteOrder, CdrEncode, Encoding, Version};
 use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};

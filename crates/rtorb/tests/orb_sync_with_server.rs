@@ -18,8 +18,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-use rtorb::orb::ServerStrategy;
 use rtorb::object::Object;
+use rtorb::orb::ServerStrategy;
 use rtorb::policy::{Policy, SyncScope};
 use rtorb_cdr::CdrEncode;
 use rtorb_test_support::hold::HeldServant;

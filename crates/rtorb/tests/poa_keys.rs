@@ -12,8 +12,8 @@ use rtorb_test_support::net::free_port;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{TIMEOUT, client, server};
 
-use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
 use rtorb::exception::SystemExceptionKind;
+use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
 
 /// The object slot and generation of a system-id key of a transient POA
 /// (see the key layout in `rtorb::poa`).

@@ -7,16 +7,16 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::{SystemException, SystemExceptionKind};
 use rtorb::minor::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, OBJ_ADAPTER_NO_SERVANT_MANAGER, UNKNOWN_SERVANT_PANICKED,
 };
+use rtorb::object::Object;
 use rtorb::poa::{
     AdapterActivator, Cookie, ForwardRequest, IdAssignmentPolicy, Poa, PoaError, Policy,
     RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager, ServantManagerError,
     ServantRetentionPolicy,
 };
-use rtorb::exception::{SystemException, SystemExceptionKind};
-use rtorb::object::Object;
 use rtorb::servant::Skeleton;
 use rtorb_test_support::hold::Hold;
 use rtorb_test_support::server::remote;

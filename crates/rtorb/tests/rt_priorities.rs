@@ -2,10 +2,10 @@
 //! use it, and the path where it may not (EPERM), in a child process that
 //! gives up the privilege first.
 
+use rtorb::exception::SystemExceptionKind;
 use rtorb::rt::{
     Current, MappingKind, NativePriority, Priority, PriorityControl, SchedPolicy, WhenDenied,
 };
-use rtorb::exception::SystemExceptionKind;
 use rtorb_test_support::log::capture;
 use rtorb_test_support::privilege::{may_use_fifo, without_priority_privilege};
 

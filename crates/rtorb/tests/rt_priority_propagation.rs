@@ -11,13 +11,13 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, channel};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::object::Object;
 use rtorb::orb::ConnectionStrategy;
 use rtorb::rt::{
     ExposedPolicies, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
     WhenDenied,
 };
-use rtorb::cdr::{CdrDecode, CdrEncode};
-use rtorb::object::Object;
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;

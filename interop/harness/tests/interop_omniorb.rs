@@ -28,9 +28,9 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use interop_support::*;
-use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb::exception::{SystemException, SystemExceptionKind};
 use rtorb::object::{Object, Stub};
+use rtorb::orb::{ConnectionStrategy, Orb};
 use rtorb_cdr::{Any, OMG_VMCID, TypeCode, Value, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;

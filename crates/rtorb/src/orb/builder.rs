@@ -9,9 +9,9 @@ use super::config::ConfigFileError;
 use super::listening::{open_acceptors, serve_acceptors};
 use super::server::{self, ServerCore, ServerLimits};
 use super::{Orb, OrbConfig, OrbError, realtime_setup};
+use crate::object::Invoker;
 use crate::poa::adapter_table::{AdapterTable, References};
 use crate::rt::{LaneConfig, PriorityControl, PriorityMapping, ThreadpoolConfig};
-use crate::object::Invoker;
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry};
 

@@ -23,11 +23,14 @@ use rtorb_giop::{
     decode_message,
 };
 
+use crate::object::{
+    Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, Target, follow_forwards_to,
+    moved_away,
+};
 use crate::poa::Found;
 use crate::poa::adapter_table::AdapterTable;
-use crate::rt::PriorityControl;
-use crate::object::{Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, Target, follow_forwards_to, moved_away};
 use crate::policy::SyncScope;
+use crate::rt::PriorityControl;
 use crate::servant::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 
 use super::client::ClientCore;

@@ -71,10 +71,10 @@ use std::time::Duration;
 use bytes::Bytes;
 use rtorb_giop::{ObjectReference, SystemException};
 
+use crate::object::{Invoker, Object, Target};
 use crate::poa::adapter_table::{AdapterTable, Entry};
 use crate::poa::{Poa, PoaError};
 use crate::rt::{Current, PriorityControl};
-use crate::object::{Invoker, Object, Target};
 use crate::servant::Skeleton;
 use crate::sync::Mutex;
 use crate::transport::ProtocolRegistry;

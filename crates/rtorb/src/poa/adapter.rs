@@ -16,16 +16,16 @@ use rtorb_cdr::ByteOrder;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
-use crate::rt::ExposedPolicies;
 use crate::object::{Arguments, Invoker, Object, Reply, Target};
 use crate::policy::SyncScope;
+use crate::rt::ExposedPolicies;
 use crate::servant::Skeleton;
 
 use super::active_object_map::{Aom, servant_addr};
-use super::poa_error::{destroyed, would_deadlock};
-use super::key::{self, SlotRef};
-use super::running::Running;
 use super::adapter_table::AdapterTable;
+use super::key::{self, SlotRef};
+use super::poa_error::{destroyed, would_deadlock};
+use super::running::Running;
 use super::{
     AdapterActivator, IdUniquenessPolicy, ImplicitActivationPolicy, PoaError, PoaManager, Policies,
     Policy, RequestProcessingPolicy, ServantManager, read, write,

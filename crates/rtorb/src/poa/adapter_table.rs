@@ -11,14 +11,14 @@ use bytes::Bytes;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
-use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
 use crate::exception::object_not_exist;
 use crate::object::{Invoker, NoInvoker, Object, Target};
+use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
 use crate::servant::Skeleton;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
-use super::poa_error::no_adapter;
 use super::key::{self, SlotRef};
+use super::poa_error::no_adapter;
 use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
 
 /// Makes references to objects of this ORB.

@@ -134,22 +134,22 @@
 
 mod active_object_map;
 mod adapter;
+pub(crate) mod adapter_table;
 mod current;
-mod poa_error;
 mod key;
 mod manager;
+mod poa_error;
 mod policies;
 mod request_path;
 mod running;
 mod servant_manager;
-pub(crate) mod adapter_table;
 
 use crate::sync::RwLock;
 
 pub use adapter::{ObjectId, POA_REPOSITORY_ID, Poa};
 pub use current::{CURRENT_REPOSITORY_ID, Current, NoContext};
-pub use poa_error::PoaError;
 pub use manager::{PoaManager, State};
+pub use poa_error::PoaError;
 pub use policies::{
     IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Policies,
     Policy, RequestProcessingPolicy, ServantRetentionPolicy,

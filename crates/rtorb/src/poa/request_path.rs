@@ -15,11 +15,11 @@ use crate::rt::PriorityModelPolicy;
 use crate::servant::Skeleton;
 
 use super::active_object_map::{Active, servant_addr};
+use super::adapter_table::{Location, PooledServant};
 use super::current;
-use super::poa_error::{no_adapter, not_active};
 use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
-use super::adapter_table::{Location, PooledServant};
+use super::poa_error::{no_adapter, not_active};
 use super::{
     Cookie, Poa, RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
     ServantManagerError, read, write,

@@ -39,8 +39,8 @@ mod control;
 mod mapping;
 mod mutex;
 mod native;
-mod priority_model;
 mod priority;
+mod priority_model;
 mod realtime_process;
 mod threadpool;
 mod watchdog;
@@ -55,11 +55,11 @@ pub use mapping::{
 };
 pub use mutex::{PriorityInheritanceGuard, PriorityInheritanceMutex};
 pub use native::SchedPolicy;
+pub use priority::{NativePriority, Priority, PriorityError};
 pub use priority_model::{
     ExposedPolicies, PriorityModelPolicy, lane_priority_component, lane_priority_of,
     priority_context,
 };
-pub use priority::{NativePriority, Priority, PriorityError};
 pub use realtime_process::{CPU_DMA_LATENCY, CpuLatencyBound, RealtimeProcessError, lock_memory};
 pub(crate) use threadpool::yes_or_no;
 pub use threadpool::{

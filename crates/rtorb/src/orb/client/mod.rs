@@ -107,7 +107,6 @@
 //! 8. `select`: the usable profiles of a target, their order under the
 //!    `ClientProtocolPolicy`, and the policies in force for a call.
 
-mod system_exceptions;
 mod exclusive;
 mod multiplexed;
 mod oneway;
@@ -115,6 +114,7 @@ mod pool;
 mod reply;
 mod request;
 mod select;
+mod system_exceptions;
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -128,12 +128,12 @@ use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
 use crate::object::{Arguments, Forwarded, Hop, Invoker, Reply, Target, follow_forwards};
 use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::transport::ProtocolRegistry;
-use system_exceptions::{is_not_started, no_profile_matches, protocol_error};
 use oneway::Deferred;
 use pool::{Connections, EndpointPool, PoolConfig};
 use reply::Outcome;
 use request::{Request, encode_oneway};
 use select::{Candidate, Effective, ordered, select};
+use system_exceptions::{is_not_started, no_profile_matches, protocol_error};
 
 pub use request::ORB_FRAGMENTS;
 

@@ -21,10 +21,10 @@ use rtorb_giop::{
 };
 
 use crate::codesets::{self, ClientCodeSets};
-use crate::rt::{self, Priority};
 use crate::object::Arguments;
-use crate::transport::Transport;
 use crate::probe::{Probe, Stage};
+use crate::rt::{self, Priority};
+use crate::transport::Transport;
 
 /// The lowest GIOP version whose messages the ORB sends as fragments
 /// (requests and replies larger than the configured fragment size).

@@ -17,15 +17,15 @@ use rtorb_cdr::Encoding;
 use rtorb_giop::ior::PriorityBand;
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
 
-use super::system_exceptions::no_usable_profile;
 use super::pool::{Connections, Pool};
 use super::request::Destination;
+use super::system_exceptions::no_usable_profile;
 use crate::codesets::{ClientCodeSets, CodeSetConfig};
 use crate::minor::INV_POLICY_NO_PRIORITY_BAND;
-use crate::rt::ExposedPolicies;
-use crate::policy::{any_override, find};
 use crate::object::Target;
 use crate::policy::{ClientProtocolPolicy, Policy};
+use crate::policy::{any_override, find};
+use crate::rt::ExposedPolicies;
 use crate::transport::Endpoint;
 
 /// A profile to try.

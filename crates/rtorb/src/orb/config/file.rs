@@ -5,7 +5,9 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::option_error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
+use super::option_error::{
+    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError,
+};
 use super::{MAX_CONFIG_FILE_SIZE, OrbConfig};
 use crate::orb::OrbError;
 use crate::orb::options::{self, ApplyError, CONFIG_FILE};

@@ -6,22 +6,24 @@
 //! wrong is an [`OptionError`] or a [`ConfigFileError`].
 
 mod args;
-mod option_error;
 mod file;
+mod option_error;
 pub(crate) mod values;
 
-pub use option_error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
 pub(crate) use file::read_bounded;
+pub use option_error::{
+    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError,
+};
 pub use values::ValueError;
 
 use std::time::Duration;
 
 use super::strategy::ServerStrategy;
 use crate::codesets::CodeSetConfig;
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{
     LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, ThreadpoolConfig, WhenDenied,
 };
-use crate::policy::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
 ///

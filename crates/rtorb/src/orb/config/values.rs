@@ -12,11 +12,11 @@ use rtorb_cdr::codeset::UnknownCodeSet;
 
 use crate::codesets::{CodeSetError, CodeSetRole};
 use crate::orb::{ConnectionStrategy, ServerStrategy, UnknownStrategy};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{
     BadLane, BadLaneBuffering, BadLaneCpus, LaneBuffering, LaneConfig, LaneCpus, MappingKind,
     SchedPolicy, UnknownPriorityMapping, UnknownSchedPolicy, UnknownWhenDenied, WhenDenied,
 };
-use crate::policy::{ClientProtocolPolicy, SyncScope};
 
 /// What is wrong with the value of an option (see
 /// [`OptionError`](super::OptionError), which names the option and what

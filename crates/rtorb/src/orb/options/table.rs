@@ -12,8 +12,8 @@ use rtorb_cdr::CodeSetId;
 use super::{ApplyError, OrbConfig, OrbOption};
 use crate::orb::config::values;
 use crate::orb::{ConnectionStrategy, ServerStrategy};
-use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
 use crate::policy::{ClientProtocolPolicy, SyncScope};
+use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
 
 orb_options! {
     ListenEndpoints {

@@ -114,10 +114,10 @@ mod tests {
     use std::sync::mpsc::channel;
 
     use super::*;
+    use crate::object::NoInvoker;
     use crate::orb::OrbConfig;
     use crate::orb::server::ServerLimits;
     use crate::poa::adapter_table::AdapterTable;
-    use crate::object::NoInvoker;
 
     #[test]
     fn upcalls_run_in_order_and_wait_idle_waits_for_them() {

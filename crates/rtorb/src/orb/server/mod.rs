@@ -55,10 +55,10 @@ use std::time::Duration;
 use bytes::Bytes;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
+use crate::object::Invoker;
 use crate::poa::Found;
 use crate::poa::adapter_table::{AdapterTable, Entry, Location, PlainKeyCache};
 use crate::rt::{LaneId, Priority, PriorityControl};
-use crate::object::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
 use connection_cap::{ConnectionCap, Share};

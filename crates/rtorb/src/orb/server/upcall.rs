@@ -10,8 +10,8 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::ServerCore;
 use crate::minor::{MARSHAL_PRIORITY_CONTEXT, UNKNOWN_SERVANT_PANICKED};
-use crate::rt::{Priority, PriorityModelPolicy};
 use crate::object::with_invoker;
+use crate::rt::{Priority, PriorityModelPolicy};
 use crate::servant::{ServerRequest, Skeleton, dispatch};
 
 /// The priority a request runs at under its POA's Real-time CORBA

@@ -39,8 +39,8 @@ use crate::codesets::ServerCodeSets;
 use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
 use crate::poa::Found;
 use crate::poa::adapter_table::{Location, PlainKeyCache};
-use crate::servant::{ReplyBuilder, ServerRequest};
 use crate::probe::{Probe, Stage};
+use crate::servant::{ReplyBuilder, ServerRequest};
 
 /// The initial capacity of a connection's reply buffer.
 const REPLY_CAPACITY: usize = 512;
@@ -58,7 +58,7 @@ pub(super) struct Dispatcher {
     plain_key: PlainKeyCache,
     /// The code sets of the first `CodeSets` context received on it.
     codesets: ServerCodeSets,
-    /// Times the stages of a request (with the `whitebox` feature).
+    /// Times the stages of a request (with the `probe` feature).
     pub(super) probe: Probe,
     /// The upcalls of `SYNC_WITH_SERVER` requests, run after their
     /// acknowledgement; started with the first.

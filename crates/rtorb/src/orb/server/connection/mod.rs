@@ -32,9 +32,9 @@ use rtorb_giop::{FrameHeader, SystemException};
 
 use super::ServerCore;
 use super::shedding::Activity;
+use crate::probe::Stage;
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
-use crate::probe::Stage;
 use dispatch::Dispatcher;
 use linger::discard_at_once;
 use machine::{Machine, Now, Poll, Received, Refusal, State};

@@ -5,10 +5,10 @@ use std::os::unix::net::UnixStream;
 
 use super::leader::ACCEPTS_PER_TURN;
 use super::*;
+use crate::object::NoInvoker;
 use crate::orb::OrbConfig;
 use crate::orb::server::ServerLimits;
 use crate::poa::adapter_table::AdapterTable;
-use crate::object::NoInvoker;
 use crate::transport::iiop::IiopEndpoint;
 use crate::transport::{Endpoint, Transport, TransportError, UnixTransport};
 use rtorb_cdr::{ByteOrder, Version};

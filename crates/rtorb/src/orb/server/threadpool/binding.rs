@@ -1,6 +1,6 @@
 //! Which lanes serve an object, and its references through their
 //! endpoints: what the object adapters hold of the thread pools (through
-//! the interfaces of `poa/table.rs`, [`Threadpools`] and
+//! the interfaces of `poa/adapter_table.rs`, [`Threadpools`] and
 //! [`PooledServant`]).
 //!
 //! An object is bound to a pool two ways: a plain key activated in a lane
