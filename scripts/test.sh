@@ -42,8 +42,8 @@ step "tests (cargo test --workspace -- --include-ignored)"
 # Ignored tests are those that need omniORB's tools, installed above.
 cargo test --workspace -- --include-ignored
 
-step "whitebox probes (cargo test -p rtorb --features probe --test orb_probe)"
-# The whitebox feature is off in the workspace's builds; its test needs it.
+step "stage probes (cargo test -p rtorb --features probe --test orb_probe)"
+# The probe feature is off in the workspace's builds; its test needs it.
 cargo test -p rtorb --features probe --test orb_probe
 
 step "bounded fuzzing (cargo fuzz, ${RTORB_FUZZ_SECONDS:-20} s per target)"

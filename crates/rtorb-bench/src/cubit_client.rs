@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use rtorb::orb::Orb;
 use rtorb::exception::SystemException;
+use rtorb::orb::Orb;
 use rtorb::probe::Stage;
 
 use crate::cubit_idl::{Cubit, cubit};
@@ -223,7 +223,7 @@ pub(crate) fn to_table(results: &[(&'static str, OpStats)]) -> String {
         );
     }
     if let Some(first) = results.first().and_then(|(_, s)| s.stages_us.as_ref()) {
-        let _ = writeln!(out, "\nclient stages, µs per call (whitebox)");
+        let _ = writeln!(out, "\nclient stages, µs per call (probe)");
         let _ = write!(out, "{:<16}", "operation");
         for k in first.keys() {
             let _ = write!(out, " {:>17}", k);

@@ -1,9 +1,9 @@
-//! Whitebox timing of the stages of a call, on the client and the server,
+//! Probes: the time of each stage of a call, on the client and the server,
 //! in the manner of the timeprobes of "The Design and Performance of a
 //! Pluggable Protocols Framework for Object Request Broker Middleware"
 //! (Tables 1 and 2).
 //!
-//! With the cargo feature `whitebox`, the ORB marks the end of each
+//! With the cargo feature `probe`, the ORB marks the end of each
 //! [`Stage`] of a call with a [`Probe`], and the time since the previous
 //! mark is added to a total of the calling thread for that stage; a
 //! benchmark reads the totals of its thread with [`thread_totals`] before
@@ -25,7 +25,7 @@
 //! }
 //! ```
 
-/// Whether this build times stages (the `whitebox` feature).
+/// Whether this build times stages (the `probe` feature).
 pub const ENABLED: bool = cfg!(feature = "probe");
 
 /// A stage of a twoway call.
@@ -118,7 +118,7 @@ impl StageTotals {
     }
 }
 
-/// The calling thread's totals, or `None` without the `whitebox` feature.
+/// The calling thread's totals, or `None` without the `probe` feature.
 pub fn thread_totals() -> Option<StageTotals> {
     imp::totals()
 }

@@ -10,7 +10,7 @@
 /// operations, and wins above [`TABLE_THRESHOLD`] operations
 /// (`BENCHMARKS.md`, "IDL dispatch crossover"). Both answer unknown names
 /// with `BAD_OPERATION`; `_is_a`, `_non_existent` and `_interface` are
-/// answered by the runtime before either runs.
+/// answered by `rtorb::servant::dispatch` before either runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dispatch {
     /// A `match` up to [`TABLE_THRESHOLD`] operations (attribute

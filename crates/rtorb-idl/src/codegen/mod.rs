@@ -37,7 +37,7 @@
 //! implements both and can be activated as an object of a supported
 //! interface (`ISkeleton(value)`); as a type, a value is passed as an
 //! abstract interface it supports through `rtorb::value::Abstract`. See
-//! `rtorb::runtime` (module `values`) for the sharing and factory rules.
+//! `rtorb::value` for the sharing and factory rules.
 
 mod dispatch;
 mod emit;
