@@ -42,7 +42,7 @@
 //!
 //! Forwards: a call answered with `LOCATION_FORWARD` (or a locate reply
 //! `OBJECT_FORWARD`) is sent to the new target, at most
-//! [`MAX_FORWARDS`](crate::loopback::MAX_FORWARDS) times, and the reference
+//! [`MAX_FORWARDS`](crate::object::MAX_FORWARDS) times, and the reference
 //! (its [`Target`], shared by the clones of its `Object`) remembers the
 //! target that answered: later calls, `SYNC_NONE` oneways and
 //! `validate_connection` go there directly, reading the remembered target
