@@ -12,7 +12,7 @@
 //!   message is encoded once and then as an indirection, and decodes to
 //!   one `Arc` (`Arc::ptr_eq` holds on the receiver). `Arc`s cannot form
 //!   cycles, so a received graph that refers back to a value still being
-//!   decoded is a `MARSHAL` error ([`CdrError::BadValue`](rtorb_cdr::CdrError::BadValue))
+//!   decoded is a `MARSHAL` error ([`CdrError::BadValue`])
 //!   rather than a leak or a panic.
 //! - An abstract valuetype is only the trait; a value box is a newtype
 //!   held by value (`Option<B>`), never shared when written.
@@ -22,7 +22,7 @@
 //!   `register_factory()` doing that). A value of an unknown type is
 //!   truncated to a known base if it is truncatable and is otherwise
 //!   `MARSHAL` with the OMG minor code 1
-//!   ([`CdrError::UnknownValueType`](rtorb_cdr::CdrError::UnknownValueType)).
+//!   ([`CdrError::UnknownValueType`]).
 //! - An abstract interface is an [`Abstract`]: an object reference or a
 //!   value, marshalled as a boolean discriminator and one of them.
 //! - A native type is an [`Opaque`] handle, never marshalled (nor is a
