@@ -39,7 +39,9 @@ fn every_stage_of_a_call_is_timed_on_both_sides() {
             inner: CubitSkeleton(CubitImpl::default()),
             seen: Mutex::new(Vec::new()),
         });
-        let obj = server.activate_with_key(&b"Cubit"[..], recording.clone());
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], recording.clone())
+            .unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         let client = Orb::builder().build().unwrap();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
