@@ -17,9 +17,12 @@ use std::thread::JoinHandle;
 
 use bytes::Bytes;
 
-use super::server::{self, ServerCore};
-use super::{Orb, OrbConfig, OrbError};
-use crate::orb::ServerStrategy;
+use super::broker::Orb;
+use super::config::orb_config::OrbConfig;
+use super::error::OrbError;
+use super::server::server_core::ServerCore;
+use super::server::{leader_followers, reactive, thread_per_connection};
+use super::strategy::ServerStrategy;
 use crate::transport::{Acceptor, Endpoint, ProtocolRegistry};
 
 /// Opens an acceptor on each of `endpoints`, with the listen `backlog` if
@@ -60,7 +63,7 @@ pub(super) fn serve_acceptors(
         ServerStrategy::ThreadPerConnection => {
             let mut threads = Vec::with_capacity(acceptors.len());
             for a in acceptors {
-                match server::spawn_acceptor(Arc::clone(server), a) {
+                match thread_per_connection::spawn(Arc::clone(server), a) {
                     Ok(h) => threads.push(h),
                     Err(e) => {
                         // The threads started for the other acceptors end.
@@ -76,8 +79,8 @@ pub(super) fn serve_acceptors(
             }
             Ok(threads)
         }
-        ServerStrategy::Reactive => Ok(server::spawn_reactive(Arc::clone(server), acceptors)?),
-        ServerStrategy::LeaderFollowers => Ok(server::spawn_leader_followers(
+        ServerStrategy::Reactive => Ok(reactive::spawn(Arc::clone(server), acceptors)?),
+        ServerStrategy::LeaderFollowers => Ok(leader_followers::spawn(
             Arc::clone(server),
             acceptors,
             config.server_threads,

@@ -7,7 +7,8 @@ use rtorb_giop::{
     CompletionStatus, Corbaloc, ObjectUrl, SystemException, SystemExceptionKind, parse_object_url,
 };
 
-use super::{Orb, config};
+use super::broker::Orb;
+use super::options::file::read_bounded;
 use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
 use crate::runtime::{Object, Target};
 
@@ -45,7 +46,7 @@ impl Orb {
                 return Err(bad_param(BAD_PARAM_FILE_UNREADABLE)
                     .with_detail(format_args!("{trimmed:?} names no file")));
             }
-            let text = config::read_bounded(std::path::Path::new(path)).map_err(|e| {
+            let text = read_bounded(std::path::Path::new(path)).map_err(|e| {
                 bad_param(BAD_PARAM_FILE_UNREADABLE).with_detail(format_args!("{path}: {e}"))
             })?;
             let inner = text.trim();

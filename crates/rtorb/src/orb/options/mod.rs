@@ -2,11 +2,11 @@
 //! declares a setting once, and everything that sets or shows it comes
 //! from that row:
 //!
-//! - the `-ORB` option of [`OrbConfig::apply_args`] (and so of
+//! - the `-ORB` option of [`OrbConfig::apply_args`](super::OrbConfig::apply_args) (and so of
 //!   [`Orb::init`](super::Orb::init)), by its name or an alias, in any
 //!   case — the CORBA name of a setting where it differs, and omniORB's
 //!   where omniORB has a setting that means the same, in the same unit;
-//! - the key of the configuration file ([`OrbConfig::apply_file`]): the
+//! - the key of the configuration file ([`OrbConfig::apply_file`](super::OrbConfig::apply_file)): the
 //!   option's name without `-ORB`;
 //! - the [`OrbBuilder`](super::OrbBuilder) setter, generated from the row
 //!   with the row's documentation;
@@ -31,262 +31,23 @@
 //! assert!(rtorb::orb::options::help().contains("-ORBServerStrategy"));
 //! ```
 
-use std::fmt;
-
-use super::OrbConfig;
-use super::config::{ConfigFileError, ValueError};
-
-/// Declares the table of options: every row gives a setting's names,
-/// what the README and [`help`] say of it, the parser of its value and
-/// how the value is applied to an [`OrbConfig`], and the builder setter
-/// (`fn name(args) => value`, documented by the row's doc comment) or
-/// `none`. It makes [`ORB_OPTIONS`] and the setters.
-macro_rules! orb_options {
-    ($(
-        $(#[doc = $doc:literal])*
-        $name:ident {
-            aliases: [$($alias:literal),* $(,)?],
-            policy: $policy:expr,
-            omniorb: $omniorb:expr,
-            values: $values:literal,
-            default: $default:literal,
-            example: $example:literal,
-            parse: $parse:path => |$c:ident, $v:ident: $t:ty| $apply:expr,
-            setter: $($setter:tt)*
-        }
-    )*) => {
-        /// Every setting the `-ORB` options, configuration files and
-        /// [`OrbBuilder`](crate::orb::OrbBuilder) setters set, in the
-        /// order the README shows them.
-        pub const ORB_OPTIONS: &[OrbOption] = &[$(
-            OrbOption {
-                name: stringify!($name),
-                aliases: &[$($alias),*],
-                builder: orb_option_setter_name!($($setter)*),
-                policy: $policy,
-                omniorb: $omniorb,
-                values: $values,
-                default: $default,
-                example: $example,
-                apply: {
-                    fn apply(config: &mut OrbConfig, value: &str) -> Result<(), ApplyError> {
-                        let $v: $t = $parse(value).map_err(ApplyError::Value)?;
-                        let $c = config;
-                        $apply;
-                        Ok(())
-                    }
-                    apply
-                },
-            }
-        ),*];
-
-        impl crate::orb::OrbBuilder {
-            $(
-                orb_option_setter! {
-                    [$(#[doc = $doc])*] ($t) |$c, $v| ($apply); $($setter)*
-                }
-            )*
-        }
-    };
-}
-
-/// The name of a row's setter, if it has one.
-macro_rules! orb_option_setter_name {
-    (fn $setter:ident $($rest:tt)*) => {
-        Some(stringify!($setter))
-    };
-    (none $(,)?) => {
-        None
-    };
-}
-
-/// A row's setter: it applies its value to the builder's configuration
-/// as the option would.
-macro_rules! orb_option_setter {
-    (
-        [$($doc:tt)*] ($t:ty) |$c:ident, $v:ident| ($apply:expr);
-        fn $setter:ident($($arg:ident: $arg_ty:ty),*) => $value:expr $(,)?
-    ) => {
-        $($doc)*
-        pub fn $setter(self, $($arg: $arg_ty),*) -> Self {
-            let $v: $t = $value;
-            self.set(|$c: &mut OrbConfig| {
-                $apply;
-                Ok(())
-            })
-        }
-    };
-    ([$($doc:tt)*] ($t:ty) |$c:ident, $v:ident| ($apply:expr); none $(,)?) => {};
-}
-
+mod args;
+pub(super) mod file;
+mod listing;
+mod option;
 mod table;
 
-pub use table::ORB_OPTIONS;
-
-/// The name of the option that names a configuration file: it is read
-/// before the other options by `Orb::init`, and cannot be set in a file.
-pub(crate) const CONFIG_FILE: &str = "ConfigFile";
-
-/// One setting of the ORB: its names, what it takes, and how it is
-/// applied. See the [module](self).
-pub struct OrbOption {
-    /// The name after `-ORB` on the command line, and the key in a
-    /// configuration file.
-    pub name: &'static str,
-    /// Other names accepted for it: the CORBA name of the setting where
-    /// it differs, and omniORB's where it means the same.
-    pub aliases: &'static [&'static str],
-    /// The [`OrbBuilder`](super::OrbBuilder) setter made from the row, if
-    /// it has one.
-    pub builder: Option<&'static str>,
-    /// The client policy ([`crate::runtime::Policy`]) that overrides it
-    /// per object or thread, if any.
-    pub policy: Option<&'static str>,
-    /// omniORB's setting for the same purpose, if it has one (with how it
-    /// differs, where it does).
-    pub omniorb: Option<&'static str>,
-    /// What its value is.
-    pub values: &'static str,
-    /// Its value by default (`none`: unset).
-    pub default: &'static str,
-    /// A value it accepts.
-    pub example: &'static str,
-    /// Parses a value and applies it.
-    apply: fn(&mut OrbConfig, &str) -> Result<(), ApplyError>,
-}
-
-/// Why a value could not be applied: it does not parse, or (`ConfigFile`)
-/// the file it names cannot be applied.
-#[derive(Debug)]
-pub(crate) enum ApplyError {
-    /// The value does not parse.
-    Value(ValueError),
-    /// The configuration file it names cannot be applied.
-    File(ConfigFileError),
-}
-
-impl From<ConfigFileError> for ApplyError {
-    fn from(e: ConfigFileError) -> ApplyError {
-        ApplyError::File(e)
-    }
-}
-
-impl OrbOption {
-    /// Parses `value` and applies it to `config`.
-    pub(crate) fn apply(&self, config: &mut OrbConfig, value: &str) -> Result<(), ApplyError> {
-        (self.apply)(config, value)
-    }
-
-    /// Its name, then its aliases.
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + use<> {
-        std::iter::once(self.name).chain(self.aliases.iter().copied())
-    }
-}
-
-impl PartialEq for OrbOption {
-    /// The same option: names are unique.
-    fn eq(&self, other: &OrbOption) -> bool {
-        self.name == other.name
-    }
-}
-
-impl Eq for OrbOption {}
-
-impl fmt::Debug for OrbOption {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OrbOption")
-            .field("name", &self.name)
-            .field("aliases", &self.aliases)
-            .field("builder", &self.builder)
-            .field("policy", &self.policy)
-            .field("omniorb", &self.omniorb)
-            .field("values", &self.values)
-            .field("default", &self.default)
-            .field("example", &self.example)
-            .finish()
-    }
-}
-
-/// The option `name` (what follows `-ORB`, in any case) names, by its
-/// name or an alias.
-pub fn find(name: &str) -> Option<&'static OrbOption> {
-    ORB_OPTIONS
-        .iter()
-        .find(|o| o.names().any(|n| n.eq_ignore_ascii_case(name)))
-}
-
-/// Every option, as a program's `--help` lists them: its names, what it
-/// takes and its default.
-pub fn help() -> String {
-    let mut out = String::from(
-        "ORB options (-ORBName VALUE on the command line, Name = VALUE in a \
-         configuration file; names in any case):\n",
-    );
-    for o in ORB_OPTIONS {
-        out.push_str(&format!("  -ORB{}", o.name));
-        if !o.aliases.is_empty() {
-            let aliases: Vec<String> = o.aliases.iter().map(|a| format!("-ORB{a}")).collect();
-            out.push_str(&format!(" (also {})", aliases.join(", ")));
-        }
-        out.push_str(&format!(
-            "\n      {} (default: {})\n",
-            o.values.replace('`', ""),
-            o.default.replace('`', "")
-        ));
-    }
-    out
-}
-
-/// The README's table of options: a Markdown table of every row of
-/// [`ORB_OPTIONS`], as the README shows it between its markers (the test
-/// `orb_options_table` compares them; `RTORB_BLESS=1 cargo test -p rtorb
-/// --test orb_options_table` writes it there).
-pub fn markdown_table() -> String {
-    let mut t = String::from(
-        "| option (file key: the same without `-ORB`) | also accepted | `OrbBuilder` | policy | omniORB | value | default |\n\
-         | --- | --- | --- | --- | --- | --- | --- |\n",
-    );
-    for o in ORB_OPTIONS {
-        t.push_str(&markdown_row(o));
-        t.push('\n');
-    }
-    t
-}
-
-fn markdown_row(o: &OrbOption) -> String {
-    let cell = |v: Option<&str>, f: fn(&str) -> String| v.map_or_else(|| "—".to_owned(), f);
-    let aliases = if o.aliases.is_empty() {
-        "—".to_owned()
-    } else {
-        let quoted: Vec<String> = o.aliases.iter().map(|a| format!("`-ORB{a}`")).collect();
-        quoted.join(", ")
-    };
-    format!(
-        "| `-ORB{}` | {} | {} | {} | {} | {} | {} |",
-        o.name,
-        aliases,
-        cell(o.builder, |b| format!("`{b}`")),
-        cell(o.policy, |p| format!("`{p}`")),
-        cell(o.omniorb, str::to_owned),
-        o.values,
-        code(o.default),
-    )
-}
-
-/// `text` in code quotes, unless it is `none` or already quoted.
-fn code(text: &str) -> String {
-    if text == "none" || text.contains('`') {
-        text.to_owned()
-    } else {
-        format!("`{text}`")
-    }
-}
+pub use listing::{help, markdown_table};
+pub use option::OrbOption;
+pub use table::{ORB_OPTIONS, find};
 
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
+    use super::option::CONFIG_FILE;
     use super::*;
+    use crate::orb::config::orb_config::OrbConfig;
 
     #[test]
     fn every_name_names_one_option() {

@@ -5,10 +5,13 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError};
-use super::{MAX_CONFIG_FILE_SIZE, OrbConfig};
-use crate::orb::OrbError;
-use crate::orb::options::{self, ApplyError, CONFIG_FILE};
+use super::option::{ApplyError, CONFIG_FILE};
+use super::table::find;
+use crate::orb::config::error::{
+    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError,
+};
+use crate::orb::config::orb_config::{MAX_CONFIG_FILE_SIZE, OrbConfig};
+use crate::orb::error::OrbError;
 
 impl OrbConfig {
     /// The configuration `CORBA::ORB_init` builds from `args`, and the
@@ -17,7 +20,7 @@ impl OrbConfig {
     /// Precedence: the command line over the configuration file over the
     /// defaults. The file is the last `-ORBConfigFile PATH` of `args`, or,
     /// when there is none, `env_file` ([`crate::orb::Orb::init`] passes the
-    /// [`CONFIG_ENV`](super::CONFIG_ENV) variable, `RTORB_CONFIG`); it is applied first, then
+    /// [`CONFIG_ENV`](crate::orb::CONFIG_ENV) variable, `RTORB_CONFIG`); it is applied first, then
     /// every other option of `args` in order. Options that may repeat
     /// (endpoints, `InitRef`) accumulate, the file's first; of two
     /// `InitRef`s with the same name the later, the command line's, wins.
@@ -36,14 +39,14 @@ impl OrbConfig {
             let names_file = arg
                 .get(..4)
                 .filter(|p| p.eq_ignore_ascii_case("-ORB"))
-                .and_then(|_| options::find(&arg[4..]))
+                .and_then(|_| find(&arg[4..]))
                 .is_some_and(|o| o.name == CONFIG_FILE);
             if !names_file {
                 others.push(arg);
                 continue;
             }
             let Some(path) = it.next() else {
-                let allowed = options::find(CONFIG_FILE).map_or("", |o| o.values);
+                let allowed = find(CONFIG_FILE).map_or("", |o| o.values);
                 return Err(OptionError::new(arg, OptionProblem::MissingValue, allowed).into());
             };
             file = Some(PathBuf::from(path));
@@ -112,7 +115,7 @@ impl OrbConfig {
             return Err(ConfigFileProblem::BadName(name.to_owned()));
         }
         let error = |problem, allowed| OptionError::new(name, problem, allowed);
-        let Some(option) = options::find(name) else {
+        let Some(option) = find(name) else {
             return Err(error(OptionProblem::Unknown, "").into());
         };
         if option.name == CONFIG_FILE {
