@@ -1,8 +1,9 @@
-//! [`Orb`]: the ORB itself (Object Request Broker), on top of the
-//! client and server sides it puts together. Its methods are spread by
-//! concern: building it (`builder.rs`), `ORB_init` (`init.rs`), where it
-//! listens (`listening.rs`), references from strings (`url.rs`),
-//! statistics (`stats.rs`) and thread pools (`server/threadpool/orb.rs`).
+//! [`Orb`]: the ORB itself (Object Request Broker), on top of the client
+//! and server sides it puts together: what it holds, where it listens,
+//! activation and shutdown. Its other methods are in the files above it,
+//! by concern: building it (`builder.rs`), `ORB_init` (`init.rs`),
+//! references from strings and initial references (`url.rs`), statistics
+//! (`stats.rs`) and thread pools (`server/threadpool/orb.rs`).
 
 use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
@@ -15,6 +16,7 @@ use super::client::client_core::ClientCore;
 use super::collocation::OrbInvoker;
 use super::config::orb_config::OrbConfig;
 use super::error::OrbError;
+use super::listening::{open_acceptors, serve_acceptors};
 use super::server::server_core::ServerCore;
 use super::server::threadpool::running::Threadpool;
 use crate::poa::table::{AdapterTable, Entry};
@@ -22,9 +24,56 @@ use crate::poa::{Poa, PoaError};
 use crate::rt::{Current, PriorityControl};
 use crate::runtime::{Invoker, Object, Skeleton, Target};
 use crate::sync::Mutex;
-use crate::transport::ProtocolRegistry;
+use crate::transport::{Endpoint, ProtocolRegistry};
 
-/// The ORB. See the [module](super).
+/// The ORB: it owns the [`ProtocolRegistry`], the server's object
+/// adapters (plain object keys → [`Skeleton`], and the POAs of
+/// [`crate::poa`] from the Root POA down), the server's threads, and the
+/// client's connection cache. Calls on its own objects are served in
+/// process ([`collocation`](super::collocation)). The client does blocking
+/// I/O on the calling thread (see [`client`](super::client)). The
+/// server's threads follow the configured
+/// [`ServerStrategy`](super::ServerStrategy): a thread per connection (the
+/// default), a single reactive thread, or a leader/followers pool, all
+/// handing each message to the same code (see [`server`](super::server)),
+/// with the same bounds on hostile input (maximum message size,
+/// incomplete-message timeout, connection limit, queued-reply bound) and
+/// the same shutdown.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use rtorb::orb::Orb;
+/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb_cdr::{CdrDecode, CdrEncode};
+///
+/// struct Twice;
+/// impl Skeleton for Twice {
+///     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Twice:1.0"] }
+///     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+///         match req.operation() {
+///             "twice" => {
+///                 let l = i32::decode(req.arguments())?;
+///                 req.write_results(|e| l.wrapping_mul(2).encode(e))
+///             }
+///             _ => Err(bad_operation()),
+///         }
+///     }
+/// }
+///
+/// // No endpoint given: the ORB listens on an ephemeral IIOP port once it
+/// // serves an object (see `OrbBuilder::default_endpoint`).
+/// let server = Orb::builder().build().unwrap();
+/// let obj = server.activate_with_key(&b"Twice"[..], Arc::new(Twice)).unwrap();
+/// let ior = server.object_to_string(&obj).unwrap();
+///
+/// let client = Orb::builder().round_trip_timeout(Duration::from_secs(5)).build().unwrap();
+/// let obj = client.string_to_object(&ior).unwrap();
+/// let r: i32 = obj.invoke("twice", |e| 21i32.encode(e)).unwrap()
+///     .decode::<i32, SystemException>(i32::decode).unwrap();
+/// assert_eq!(r, 42);
+/// server.shutdown();
+/// ```
 ///
 /// Dropping it shuts it down ([`Orb::shutdown`]). References it made keep
 /// working for calls to other servers.
@@ -35,7 +84,7 @@ pub struct Orb {
     pub(super) server: Arc<ServerCore>,
     /// Whether the ORB listens, once that is settled: at build for an ORB
     /// given endpoints (or none and no default endpoint), else when it
-    /// first serves objects (see `listening.rs`).
+    /// first serves objects (see `Orb::serve`).
     pub(super) listening: OnceLock<Result<(), Arc<OrbError>>>,
     pub(super) acceptor_threads: Mutex<Vec<JoinHandle<()>>>,
     pub(super) adapters: Arc<AdapterTable>,
@@ -140,6 +189,96 @@ impl Orb {
         }
     }
 
+    /// The endpoints the ORB listens on, as published (actual ports): none
+    /// before an ORB given none opens its default endpoint (see
+    /// [`OrbBuilder::default_endpoint`](super::OrbBuilder::default_endpoint)).
+    pub fn endpoints(&self) -> Vec<String> {
+        self.adapters
+            .references()
+            .and_then(|r| r.endpoints.get())
+            .map_or_else(Vec::new, |e| e.iter().map(|e| e.to_string()).collect())
+    }
+
+    /// Makes `endpoints` the ORB's own: its references name them, and a
+    /// reference that names one is collocated.
+    pub(super) fn publish(&self, endpoints: Vec<Box<dyn Endpoint>>) {
+        // The endpoints of the ORB's own profiles, as a client reads them
+        // back: what makes a reference collocated.
+        let local = endpoints
+            .iter()
+            .filter_map(|e| {
+                let profile = self.registry.make_profile(&**e, Bytes::new(), &[]).ok()?;
+                let back = self.registry.endpoint_from_profile(&profile).ok()?;
+                Some(back.to_string())
+            })
+            .collect();
+        self.invoker.set_local_endpoints(local);
+        if let Some(references) = self.adapters.references() {
+            let _ = references.endpoints.set(endpoints);
+        }
+    }
+
+    /// Makes sure the ORB listens before it makes a reference to an
+    /// object of its own. The error says why it could not, every time.
+    ///
+    /// An ORB built with endpoints listens on them from the start. One
+    /// built with none listens nowhere until it serves objects: when its
+    /// Root POA is first asked for, or an object is first activated
+    /// through it, it opens its default endpoint
+    /// ([`OrbConfig::default_endpoint`], `iiop://0.0.0.0:0` unless
+    /// configured otherwise), as TAO and omniORB open theirs when their
+    /// Root POA is first resolved; so a client-only ORB never listens, and
+    /// a server's first reference can be called from another process.
+    /// Where the default endpoint cannot be opened, the ORB says so once
+    /// in the log and serves in process only, and activation through the
+    /// ORB fails with [`OrbError::NoEndpoint`].
+    pub(super) fn serve(&self) -> Result<(), OrbError> {
+        match self.listening.get_or_init(|| self.listen_by_default()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(OrbError::NoEndpoint(Arc::clone(e))),
+        }
+    }
+
+    /// Opens the default endpoint and serves it; on failure, one `warn`
+    /// line, and the ORB serves in process only.
+    fn listen_by_default(&self) -> Result<(), Arc<OrbError>> {
+        let Some(endpoint) = self.config.default_endpoint.clone() else {
+            self.publish(Vec::new());
+            return Ok(());
+        };
+        if self.server.stopping() {
+            self.publish(Vec::new());
+            return Err(Arc::new(OrbError::ShutDown));
+        }
+        let opened = open_acceptors(
+            &self.registry,
+            std::slice::from_ref(&endpoint),
+            self.config.listen_backlog,
+        )
+        .and_then(|acceptors| {
+            let endpoints = acceptors.iter().map(|a| a.endpoint().clone_box()).collect();
+            Ok((
+                endpoints,
+                serve_acceptors(&self.server, &self.config, acceptors)?,
+            ))
+        });
+        match opened {
+            Ok((endpoints, threads)) => {
+                self.acceptor_threads.lock().extend(threads);
+                self.publish(endpoints);
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "the ORB listens on no endpoint and could not open its default one \
+                     ({e}): its objects are reachable in process only"
+                );
+                self.publish(Vec::new());
+                Err(Arc::new(e))
+            }
+        }
+    }
+
     fn object_for(&self, type_id: &str, key: Bytes) -> Object {
         match self.adapters.object(type_id, key.clone()) {
             Some(o) => o,
@@ -227,29 +366,6 @@ impl Orb {
             .designating_reference()?
             .to_stringified()
             .ok()
-    }
-
-    /// `CORBA::ORB::resolve_initial_references` for the names given with
-    /// `-ORBInitRef` or [`OrbBuilder::initial_reference`](super::OrbBuilder::initial_reference).
-    ///
-    /// `"RootPOA"`, unless configured otherwise, is the Root POA as a
-    /// local object: [`Poa::narrow`] gives the [`Poa`]; `"POACurrent"`
-    /// likewise the POA's `Current` ([`crate::poa::Current::narrow`]).
-    pub fn resolve_initial_references(&self, name: &str) -> Result<Object, OrbError> {
-        let configured = self
-            .config
-            .initial_references
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, u)| u.clone());
-        let url = match configured {
-            Some(u) => u,
-            None if name == "RootPOA" => return Ok(self.root_poa().as_object()),
-            None if name == "POACurrent" => return Ok(crate::poa::Current.as_object()),
-            None => return Err(OrbError::InvalidName(name.to_owned())),
-        };
-        Ok(self.string_to_object(&url)?)
     }
 
     /// Explicit binding: opens connections to the endpoint that calls on

@@ -1,51 +1,39 @@
 //! The ORB: object references over real connections, and a server that
-//! dispatches the requests its acceptors receive.
+//! dispatches the requests its acceptors receive. Start at [`Orb`], built
+//! with an [`OrbBuilder`] or [`Orb::init`]; its settings are an
+//! [`OrbConfig`], each one row of the table of [`options`].
 //!
-//! An [`Orb`] owns the [`ProtocolRegistry`], the server's object
-//! adapters (plain object keys → [`Skeleton`], and the POAs of
-//! [`crate::poa`] from the Root POA down), the server's threads, and the
-//! client's connection cache. Calls on its own objects are served in
-//! process ([`collocation`]). The client does blocking I/O on the calling
-//! thread (see [`client`]). The server's threads follow the configured
-//! [`ServerStrategy`] (see [`strategy`]): a thread per connection (the
-//! default), a single reactive thread, or a leader/followers pool, all
-//! handing each message to the same code (see [`server`]), with the same
-//! bounds on hostile input (maximum message size, incomplete-message
-//! timeout, connection limit, queued-reply bound) and the same shutdown.
+//! # Files
 //!
-//! ```
-//! use std::sync::Arc;
-//! use std::time::Duration;
-//! use rtorb::orb::Orb;
-//! use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
-//! use rtorb_cdr::{CdrDecode, CdrEncode};
+//! The files depend one way: each uses only files of the rows below its
+//! own (the test `module_layering` checks that no file depends on itself
+//! through others), and a `mod.rs` only declares and re-exports.
 //!
-//! struct Twice;
-//! impl Skeleton for Twice {
-//!     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Twice:1.0"] }
-//!     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-//!         match req.operation() {
-//!             "twice" => {
-//!                 let l = i32::decode(req.arguments())?;
-//!                 req.write_results(|e| l.wrapping_mul(2).encode(e))
-//!             }
-//!             _ => Err(bad_operation()),
-//!         }
-//!     }
-//! }
-//!
-//! // No endpoint given: the ORB listens on an ephemeral IIOP port once it
-//! // serves an object (see `OrbBuilder::default_endpoint`).
-//! let server = Orb::builder().build().unwrap();
-//! let obj = server.activate_with_key(&b"Twice"[..], Arc::new(Twice)).unwrap();
-//! let ior = server.object_to_string(&obj).unwrap();
-//!
-//! let client = Orb::builder().round_trip_timeout(Duration::from_secs(5)).build().unwrap();
-//! let obj = client.string_to_object(&ior).unwrap();
-//! let r: i32 = obj.invoke("twice", |e| 21i32.encode(e)).unwrap()
-//!     .decode::<i32, SystemException>(i32::decode).unwrap();
-//! assert_eq!(r, 42);
-//! server.shutdown();
+//! ```text
+//! init.rs             ORB_init: a command line's options, then the builder
+//!  |
+//! options/            the table of every setting: the builder's setters, the
+//!                     -ORB options, configuration files, the listings
+//!  |
+//! builder.rs          OrbBuilder: an OrbConfig set step by step; the ORB built
+//!  |
+//! url.rs  stats.rs    more of Orb's methods: references from strings, initial
+//!                     references; statistics (the thread pools' methods are
+//!                     in server/threadpool/orb.rs)
+//!  |
+//! broker.rs           Orb: what it holds, where it listens, activation, shutdown
+//!  |
+//! listening.rs        the acceptors of its endpoints, and the threads serving them
+//! collocation.rs      calls on the ORB's own objects, in process
+//!  |
+//! server/             the server side: connections, strategies, thread pools
+//! client/             the client side: connections, requests, replies
+//! realtime_process.rs memory locking and the CPUs' latency bound
+//! error.rs            OrbError
+//!  |
+//! config/             OrbConfig and ConnectionStrategy, parsers of values, errors
+//!  |
+//! strategy.rs         ServerStrategy
 //! ```
 
 pub mod client;

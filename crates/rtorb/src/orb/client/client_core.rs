@@ -39,6 +39,59 @@ pub(crate) struct ClientConfig {
 }
 
 /// The ORB's invoker: connection cache and request/reply exchange.
+///
+/// # Forwards
+///
+/// A call answered with `LOCATION_FORWARD` (or a locate reply
+/// `OBJECT_FORWARD`) is sent to the new target, at most
+/// [`MAX_FORWARDS`](crate::runtime::loopback::MAX_FORWARDS) times, and the reference
+/// (its [`Target`], shared by the clones of its `Object`) remembers the
+/// target that answered: later calls, `SYNC_NONE` oneways and
+/// `validate_connection` go there directly, reading the remembered target
+/// without a lock. When a call there fails because the object is no longer
+/// there (`COMM_FAILURE`, `OBJECT_NOT_EXIST`, or a `TRANSIENT` raised here
+/// because it cannot be reached), the reference forgets it and, where the
+/// failure is `COMPLETED_NO`, the call is sent to the original reference
+/// once more, which may forward it afresh; a `COMPLETED_MAYBE` failure is
+/// the caller's, and the next call starts from the original. A target
+/// reached only through `LOCATION_FORWARD_PERM` replies replaces the
+/// original for good: a failure there is the caller's.
+///
+/// # Failures
+///
+/// A connection that cannot be opened gives `TRANSIENT`. A
+/// request is sent once more, on a new connection, wherever the server
+/// cannot have processed it (GIOP's connection management): when not all
+/// of it could be written, and when the server answers it with
+/// `CloseConnection` (which says that the requests it has not answered
+/// were not processed); a second such failure is `TRANSIENT`
+/// (`COMPLETED_NO`). A connection that breaks once the request is written
+/// (the server closes it or resets it before the reply has come, or in
+/// the middle of the reply) gives `COMM_FAILURE` (`COMPLETED_MAYBE`), on
+/// a new connection or a reused one alike: the server may have processed
+/// the request before it went away. The connection is dropped, so the
+/// next call connects anew. So that a request is not written into a
+/// connection the server closed while it was idle (a server process that
+/// exited, with or without sending `CloseConnection`, and was restarted
+/// since), a call that takes an idle connection looks, without waiting,
+/// whether the server closed it or sent `CloseConnection` meanwhile (a
+/// `MSG_PEEK` receive), and takes another, or opens one, if it did; it
+/// looks only when the connection has been idle for `IDLE_CHECK_AFTER`
+/// (1 ms; on the coarse clock for exclusive connections, a few
+/// nanoseconds to read), so calls that follow each other closely make no
+/// system call for it. The first call after a server restart thus goes
+/// on a new connection; a server that closes a connection within that
+/// time of its last reply may still see the next request fail with
+/// `COMPLETED_MAYBE`. Oneways with `SYNC_WITH_SERVER` or
+/// `SYNC_WITH_TARGET` are calls in this respect, and
+/// `SYNC_WITH_TRANSPORT` ones are sent once more where their write fails.
+/// A `SYNC_NONE` oneway is written to an idle connection taken the same
+/// way; one whose write fails is written once more on a new connection,
+/// then dropped, and one written into a connection the server closes
+/// before reading it is lost without a word, as `SYNC_NONE` allows. A
+/// call that exceeds its round-trip timeout (the effective
+/// `RelativeRoundtripTimeout`) gives `TIMEOUT`; an exclusive connection is
+/// then dropped, a shared one kept (the late reply is discarded).
 #[derive(Debug)]
 pub(crate) struct ClientCore {
     /// Tells this core's target bindings from other cores'.

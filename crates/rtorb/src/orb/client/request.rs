@@ -6,8 +6,17 @@
 //! reused for every request, the headers of the requests last made on it
 //! ([`Templates`]: a call repeating one copies them rather than encoding
 //! each field), and the code sets announced on the connection. A request
-//! larger than the configured fragment size goes as GIOP 1.2 fragments (a
-//! gathered write: the body is not copied; see [`ORB_FRAGMENTS`]).
+//! is written in the GIOP version of the profile (GIOPlite where the
+//! profile carries the GIOPlite component) with the connection's next
+//! request id. A request larger than the configured fragment size goes as
+//! GIOP 1.2 fragments (a gathered write: the body is not copied; see
+//! [`ORB_FRAGMENTS`]).
+//!
+//! Text is written in the code sets negotiated with the profile's
+//! `TAG_CODE_SETS` component, announced in a `CodeSets` service context on
+//! the first request written on each connection, exclusive or shared (see
+//! [`crate::codesets`]); a `SYNC_NONE` oneway always carries it, since it
+//! may be the first on the connection the sending thread writes it to.
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{ByteOrder, Encoding, TransmissionCodeSets};

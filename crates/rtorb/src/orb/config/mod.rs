@@ -5,6 +5,7 @@
 //! `-ORB` options and configuration files that set them are read through
 //! the table of options ([`super::options`]).
 
+pub(super) mod bounded_file;
 pub(super) mod error;
 pub(super) mod orb_config;
 pub(crate) mod values;

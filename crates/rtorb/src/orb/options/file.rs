@@ -2,15 +2,13 @@
 //! before the command line.
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::option::{ApplyError, CONFIG_FILE};
 use super::table::find;
-use crate::orb::config::error::{
-    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError,
-};
-use crate::orb::config::orb_config::{MAX_CONFIG_FILE_SIZE, OrbConfig};
+use crate::orb::config::bounded_file::read_bounded;
+use crate::orb::config::error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem};
+use crate::orb::config::orb_config::OrbConfig;
 use crate::orb::error::OrbError;
 
 impl OrbConfig {
@@ -75,7 +73,7 @@ impl OrbConfig {
     /// ```
     ///
     /// A file that cannot be read, is larger than
-    /// [`MAX_CONFIG_FILE_SIZE`] or is not UTF-8, and a line that is not
+    /// [`MAX_CONFIG_FILE_SIZE`](crate::orb::MAX_CONFIG_FILE_SIZE) or is not UTF-8, and a line that is not
     /// `name = value`, names an unknown option or has a bad value, are
     /// [`ConfigFileError`]s naming the file and the line.
     pub fn apply_file(&mut self, path: impl AsRef<Path>) -> Result<(), ConfigFileError> {
@@ -138,18 +136,4 @@ impl OrbConfig {
             Err(ApplyError::File(e)) => Err(*e.problem),
         }
     }
-}
-
-/// Reads a UTF-8 text file of at most [`MAX_CONFIG_FILE_SIZE`] octets.
-pub(crate) fn read_bounded(path: &Path) -> Result<String, ReadFileError> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_FILE_SIZE + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_FILE_SIZE {
-        return Err(ReadFileError::TooLarge {
-            limit: MAX_CONFIG_FILE_SIZE,
-        });
-    }
-    String::from_utf8(bytes).map_err(|_| ReadFileError::NotUtf8)
 }

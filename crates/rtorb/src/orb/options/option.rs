@@ -20,7 +20,7 @@ pub struct OrbOption {
     /// Other names accepted for it: the CORBA name of the setting where
     /// it differs, and omniORB's where it means the same.
     pub aliases: &'static [&'static str],
-    /// The [`OrbBuilder`](super::OrbBuilder) setter made from the row, if
+    /// The [`OrbBuilder`](crate::orb::OrbBuilder) setter made from the row, if
     /// it has one.
     pub builder: Option<&'static str>,
     /// The client policy ([`crate::runtime::Policy`]) that overrides it

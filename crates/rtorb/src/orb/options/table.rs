@@ -1,8 +1,10 @@
-//! The rows of [`ORB_OPTIONS`](super::ORB_OPTIONS): one per setting, in
-//! the order the README shows them. A row's doc comment documents its
-//! [`OrbBuilder`](crate::orb::OrbBuilder) setter; `values`, `default`
-//! and `example` are what the README and `help` show and what the tests
-//! check against the parser.
+//! The table of options, [`ORB_OPTIONS`], with the macros that declare it
+//! and [`find`], which looks an option up in it.
+//!
+//! Its rows are one per setting, in the order the README shows them. A
+//! row's doc comment documents its [`OrbBuilder`](crate::orb::OrbBuilder)
+//! setter; `values`, `default` and `example` are what the README and
+//! `help` show and what the tests check against the parser.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -17,7 +19,7 @@ use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, W
 use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// Declares the table of options: every row gives a setting's names,
-/// what the README and [`help`] say of it, the parser of its value and
+/// what the README and [`help`](super::help) say of it, the parser of its value and
 /// how the value is applied to an [`OrbConfig`], and the builder setter
 /// (`fn name(args) => value`, documented by the row's doc comment) or
 /// `none`. It makes [`ORB_OPTIONS`] and the setters.

@@ -7,6 +7,14 @@ use super::descriptors::derived_max_connections;
 use crate::orb::config::orb_config::OrbConfig;
 
 /// The bounds and timeouts of the server, from the [`OrbConfig`].
+///
+/// Hostile or broken peers are bounded: the maximum message size and the
+/// ORB's memory budget (`budget.rs`) refuse a message before anything is
+/// buffered for it; part of a message held too long closes its
+/// connection; replies a client does not read are queued up to a bound;
+/// at the connection cap (`descriptors.rs`, shared by the ORB's endpoints
+/// and its lanes: `connection_cap.rs`) a connection with nothing in
+/// progress is shed to make room (`shedding.rs`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ServerLimits {
     /// How often an idle connection (or the event loop) wakes to look at

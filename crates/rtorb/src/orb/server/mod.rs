@@ -1,35 +1,40 @@
-//! The server side of the ORB: the object adapters and bounds shared by
-//! the server's threads (`ServerCore`), the connections they serve, and
-//! the concurrency strategies that bring threads and connections
-//! together.
+//! The server side of the ORB: the connections it serves, and the threads
+//! that serve them under every [`ServerStrategy`].
 //!
-//! Whatever the [`ServerStrategy`], a connection is one `Connection`
-//! (`connection/`): a state machine without I/O (framing, limits,
-//! deadlines, what to write), driven by turns that read, dispatch each
-//! whole request to the adapters and write the replies. The strategies
-//! differ only in how threads meet connections: `thread_per_connection.rs`
-//! (with the accept loop of `acceptor.rs`), and `reactive.rs` and
-//! `leader_followers.rs`, two uses of one event loop (`event_loop/`);
-//! `threadpool/` runs Real-time CORBA thread pools, an event loop per
-//! lane.
+//! A connection is one `Connection` (`connection/`): a state machine
+//! without I/O, driven in turns that read, dispatch each whole request to
+//! the object adapters and write the replies. The strategies differ only
+//! in how threads meet connections: a thread per connection, or one event
+//! loop run by a thread (reactive), a pool (leader/followers) or each lane
+//! of a thread pool (`threadpool/`). What the threads share (the object
+//! adapters, the limits, the connection cap, the memory budget, the stop
+//! flag) is the `ServerCore`. How hostile peers are bounded is on
+//! `ServerLimits`; how the server shuts down, on `ServerCore::stop`.
 //!
-//! Messages of one connection are handled one at a time, in order: a
-//! connection is never read by two threads at once, and a request runs to
-//! completion before the next message is read (but for `SYNC_WITH_SERVER`
-//! oneways, acknowledged as read, their upcalls queued: `deferred.rs`).
+//! # Files
 //!
-//! Hostile or broken peers are bounded: the maximum message size and the
-//! ORB's memory budget (`budget.rs`) refuse a message before anything is
-//! buffered for it; part of a message held too long closes its
-//! connection; replies a client does not read are queued up to a bound;
-//! at the connection cap (`descriptors.rs`, shared by the ORB's endpoints
-//! and its lanes: `connection_cap.rs`) a connection with nothing in
-//! progress is shed to make room (`shedding.rs`).
+//! Each uses only files of the rows below its own:
 //!
-//! On shutdown (`ServerCore::stop`) the acceptors stop, every connection
-//! finishes the request it is running, sends `CloseConnection` (a request
-//! that arrives after that point is not started, so the client may send it
-//! again), and closes.
+//! ```text
+//! threadpool/             thread pools with lanes, an event loop per lane (its
+//!                         orb.rs, the Orb's methods for them, is above the Orb)
+//! reactive.rs  leader_followers.rs     the event-driven strategies
+//!  |
+//! event_loop/             the event loop: its threads take turns as its leader
+//! thread_per_connection.rs            a thread per connection, an accept loop
+//!  |
+//! acceptor.rs             accepting; at the connection cap, shedding to make room
+//!  |
+//! connection/             one connection: its machine, its driver, its dispatch
+//!  |
+//! upcall.rs  deferred.rs  an upcall at its priority; SYNC_WITH_SERVER upcalls
+//!  |
+//! server_core.rs          ServerCore: what the threads share; OpenConnection
+//!  |
+//! limits.rs  budget.rs  connection_cap.rs  shedding.rs  threadpool/binding.rs
+//!  |
+//! descriptors.rs          the process's descriptor limit, the derived cap
+//! ```
 
 mod acceptor;
 mod budget;

@@ -173,6 +173,10 @@ impl ServerCore {
         self.stopping.load(Ordering::Acquire)
     }
 
+    /// Shuts the server down: the acceptors stop, every connection
+    /// finishes the request it is running, sends `CloseConnection` (a
+    /// request that arrives after that point is not started, so the client
+    /// may send it again), and closes.
     pub(crate) fn stop(&self) {
         self.stopping.store(true, Ordering::Release);
         let wakers = self.wakers.lock();

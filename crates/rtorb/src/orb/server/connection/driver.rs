@@ -67,6 +67,11 @@ pub(crate) enum Ahead {
 }
 
 /// One server connection, in any strategy.
+///
+/// Its messages are handled one at a time, in order: a connection is
+/// never read by two threads at once, and a request runs to completion
+/// before the next message is read (but for `SYNC_WITH_SERVER` oneways,
+/// acknowledged as read, their upcalls queued: `deferred.rs`).
 pub(crate) struct Connection {
     transport: Box<dyn Transport>,
     machine: Machine,

@@ -38,7 +38,7 @@ impl EventLoop {
     ///
     /// With `idle` (a dynamic thread), it also returns `None` once it has
     /// led for that long with nothing to do. `reader`: the lane's reader
-    /// leads (see [`super::LaneHooks::leader_first`]).
+    /// leads (see [`super::shared::LaneHooks::leader_first`]).
     pub(in crate::orb::server) fn lead(
         &self,
         idle: Option<Duration>,

@@ -68,7 +68,7 @@ pub(super) struct Table {
 
 impl Table {
     /// Frees the places of the connections closed since the last time
-    /// (see [`EventLoop::remove`]).
+    /// (see [`EventLoop::remove`](super::shared::EventLoop::remove)).
     pub(super) fn reclaim(&mut self, closed: &mut Vec<usize>) {
         for index in closed.drain(..) {
             if let Some(s) = self.slots.get_mut(index)

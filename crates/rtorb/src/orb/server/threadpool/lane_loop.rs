@@ -18,7 +18,7 @@ use crate::rt::{Priority, SchedulingError};
 use crate::sync::Mutex;
 
 /// What a lane adds to its event loop (the loop calls it through
-/// [`LaneHooks`]).
+/// [`LaneHooks`](super::super::event_loop::shared::LaneHooks)).
 pub(super) struct LaneLoop {
     pub(super) priority: Priority,
     pub(super) threads: LaneThreads,

@@ -4,7 +4,7 @@
 //!
 //! Each lane is a leader/followers event loop of its own over acceptors of
 //! its own, its threads set once, when they start, to the lane's priority
-//! (`lane.rs`). It has a [`ServerCore`] of its own: stop flag, wakers,
+//! (`lane.rs`). It has a `ServerCore` of its own: stop flag, wakers,
 //! event loop, memory budget and share of the connection cap belong to it
 //! alone, so a flood on one lane's endpoints is shed and refused within
 //! that lane; the lanes share only the object adapters (read without
@@ -13,16 +13,27 @@
 //! which the thread already has: a lane never waits for another lane's
 //! thread, queue or lock.
 //!
-//! - `lane.rs`: a lane, its threads and what it adds to its event loop;
-//!   `dynamic_threads.rs`: the threads it adds when all are busy;
-//! - `buffering.rs`: the requests that arrive while every thread of a lane
-//!   is busy, kept or refused; `read_ahead.rs`: the lane's reader, which
-//!   reads them;
-//! - `borrowing.rs`: threads lent by a pool's lower lanes;
-//! - `binding.rs`, `forward.rs`: which lanes serve an object (a plain key
-//!   bound to a lane, a POA bound to a pool), and the `LOCATION_FORWARD`
-//!   of a request that arrives on an endpoint that does not serve it;
-//! - `orb.rs`: the ORB's operations (`Orb::create_threadpool`, ...).
+//! Each file uses only files of the rows below its own:
+//!
+//! ```text
+//! orb.rs            the ORB's operations (Orb::create_threadpool, ...): above
+//!  |                the Orb, which holds the running pools
+//! running.rs        Threadpool: a pool's lanes, started and stopped together
+//!  |
+//! lane.rs           a running lane, and what it adds at each point of its loop
+//!  |
+//! read_ahead.rs     the lane's reader, which reads while every thread is busy
+//!  |
+//! borrowing.rs      threads lent by a pool's lower lanes
+//! forward.rs        the LOCATION_FORWARD of a request that arrives on an
+//!  |                endpoint that does not serve its object
+//! lane_loop.rs      what a lane adds to its event loop, as state
+//!  |
+//! buffering.rs      the requests that wait for a thread, kept or refused
+//! dynamic_threads.rs  the threads a lane adds when all are busy
+//! binding.rs        which lanes serve an object (a plain key bound to a
+//!                   lane, a POA bound to a pool): below the ServerCore
+//! ```
 
 pub(super) mod binding;
 mod borrowing;
