@@ -27,7 +27,8 @@
 //!  |
 //! connection/             one connection: its machine, its driver, its dispatch
 //!  |
-//! upcall.rs  deferred.rs  an upcall at its priority; SYNC_WITH_SERVER upcalls
+//! upcall.rs  deferred.rs  an upcall at its priority; SYNC_WITH_SERVER upcalls;
+//! threadpool/forward.rs   the forward of a request that belongs to other lanes
 //!  |
 //! server_core.rs          ServerCore: what the threads share; OpenConnection
 //!  |

@@ -25,15 +25,21 @@
 //! read_ahead.rs     the lane's reader, which reads while every thread is busy
 //!  |
 //! borrowing.rs      threads lent by a pool's lower lanes
-//! forward.rs        the LOCATION_FORWARD of a request that arrives on an
-//!  |                endpoint that does not serve its object
+//!  |
 //! lane_loop.rs      what a lane adds to its event loop, as state
 //!  |
 //! buffering.rs      the requests that wait for a thread, kept or refused
 //! dynamic_threads.rs  the threads a lane adds when all are busy
+//!  |
+//! forward.rs        the LOCATION_FORWARD of a request that arrives on an
+//!  |                endpoint that does not serve its object
 //! binding.rs        which lanes serve an object (a plain key bound to a
-//!                   lane, a POA bound to a pool): below the ServerCore
+//!                   lane, a POA bound to a pool)
 //! ```
+//!
+//! `forward.rs` and `binding.rs` sit lower in the server than the rest:
+//! the `ServerCore` holds the lanes' directory of `binding.rs`, and every
+//! connection's dispatch asks `forward.rs` where a request belongs.
 
 pub(super) mod binding;
 mod borrowing;
