@@ -31,7 +31,7 @@ use crate::runtime::{
     Skeleton, SyncScope, Target, dispatch, follow_forwards_to, moved_away,
 };
 
-use super::client::ClientCore;
+use super::client::client_core::ClientCore;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, UNKNOWN_SERVANT_PANICKED};
 
 /// What collocated calls did, counted by the ORB

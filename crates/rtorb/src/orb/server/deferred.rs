@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::ServerCore;
+use super::server_core::ServerCore;
 use crate::sync::{Condvar, Mutex};
 
 /// An upcall to run later, with the server's core.
@@ -115,7 +115,7 @@ mod tests {
 
     use super::*;
     use crate::orb::OrbConfig;
-    use crate::orb::server::ServerLimits;
+    use crate::orb::server::limits::ServerLimits;
     use crate::poa::table::AdapterTable;
     use crate::runtime::NoInvoker;
 

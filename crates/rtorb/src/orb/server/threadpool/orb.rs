@@ -9,9 +9,11 @@ use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::binding::{LaneBinding, LaneEndpoints};
-use super::{LaneError, Threadpool};
+use super::lane::LaneError;
+use super::running::Threadpool;
 use crate::minor::BAD_PARAM_NO_SUCH_LANE;
-use crate::orb::{Orb, OrbError};
+use crate::orb::broker::Orb;
+use crate::orb::error::OrbError;
 use crate::poa::table::Entry;
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
 use crate::runtime::{Object, Skeleton, Target};
