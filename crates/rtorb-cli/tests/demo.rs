@@ -1,5 +1,5 @@
-//! The README's main job: `rtorb demo` runs on nothing but itself and
-//! checks everything it prints.
+//! `rtorb demo` (the user guide's "Operating rtorb") runs on nothing but
+//! itself and checks everything it prints.
 
 use std::process::Command;
 

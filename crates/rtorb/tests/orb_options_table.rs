@@ -5,8 +5,10 @@
 //! table (the parser accepts the table's names only), and every row of
 //! the table is an option.
 //!
-//! The table sits between two marker comments in the README (or, should
-//! it move, in a chapter of `docs/`). After a change of the table,
+//! The table sits between two marker comments in the user guide's
+//! chapter on options, `docs/guide/transports-and-options.md`; the test
+//! looks for them in the README and in every Markdown file of `docs/`,
+//! and requires exactly one table. After a change of the table,
 //! `RTORB_BLESS=1 cargo test -p rtorb --test orb_options_table` writes it
 //! there.
 

@@ -3,12 +3,17 @@
 
 use std::sync::{Arc, OnceLock};
 
-use super::client::{self, ClientConfig, ClientCore};
+use super::broker::Orb;
+use super::client::client_core::{ClientConfig, ClientCore, spawn_idle_reaper};
 use super::collocation::OrbInvoker;
-use super::config::ConfigFileError;
+use super::config::option_error::ConfigFileError;
+use super::config::orb_config::OrbConfig;
+use super::error::OrbError;
 use super::listening::{open_acceptors, serve_acceptors};
-use super::server::{self, ServerCore, ServerLimits};
-use super::{Orb, OrbConfig, OrbError, realtime_setup};
+use super::realtime_setup;
+use super::server::descriptors::raise_descriptor_limit;
+use super::server::limits::ServerLimits;
+use super::server::server_core::ServerCore;
 use crate::object::Invoker;
 use crate::poa::adapter_table::{AdapterTable, References};
 use crate::rt::{LaneConfig, PriorityControl, PriorityMapping, ThreadpoolConfig};
@@ -135,7 +140,7 @@ impl OrbBuilder {
         let limits = if config.listen.is_empty() {
             ServerLimits::from_config(&config)
         } else {
-            ServerLimits::with_descriptors(&config, server::raise_descriptor_limit())
+            ServerLimits::with_descriptors(&config, raise_descriptor_limit())
         };
         let server = Arc::new(
             ServerCore::new(limits, invoker.clone(), adapters.clone())
@@ -228,7 +233,7 @@ fn start_client(
         code_sets: config.code_sets,
     };
     let client = Arc::new_cyclic(|me| ClientCore::new(registry.clone(), client_config, me.clone()));
-    client::spawn_idle_reaper(&client)?;
+    spawn_idle_reaper(&client)?;
     Ok(client)
 }
 

@@ -33,7 +33,7 @@ use crate::policy::SyncScope;
 use crate::rt::PriorityControl;
 use crate::servant::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 
-use super::client::ClientCore;
+use super::client::client_core::ClientCore;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, UNKNOWN_SERVANT_PANICKED};
 
 /// What collocated calls did, counted by the ORB

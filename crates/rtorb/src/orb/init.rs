@@ -6,8 +6,9 @@
 //! [`Orb::init_from_env`] reads the process's command line and hands back
 //! the program's own arguments, without its name.
 
-use super::config::CONFIG_ENV;
-use super::{Orb, OrbConfig, OrbError};
+use super::broker::Orb;
+use super::config::orb_config::{CONFIG_ENV, OrbConfig};
+use super::error::OrbError;
 
 impl Orb {
     /// `CORBA::ORB_init`: an ORB configured from the `-ORB` options of

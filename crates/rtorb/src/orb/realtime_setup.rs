@@ -11,7 +11,7 @@
 
 use std::sync::Once;
 
-use super::OrbConfig;
+use super::config::orb_config::OrbConfig;
 use crate::rt::{CpuLatencyBound, RealtimeProcessError};
 
 /// Applies what `config` asks of the process; the latency bound, if one

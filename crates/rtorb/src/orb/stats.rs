@@ -1,7 +1,7 @@
 //! [`OrbStats`]: what the ORB has open, holds and has counted, in one
 //! snapshot ([`Orb::stats`]).
 
-use super::Orb;
+use super::broker::Orb;
 use super::collocation::CollocationStats;
 use crate::rt::{LaneId, LaneStats};
 

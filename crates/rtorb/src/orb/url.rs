@@ -1,17 +1,43 @@
 //! `CORBA::ORB::string_to_object`: references from stringified IORs,
 //! `corbaloc:` and `corbaname:` URLs (resolved through their naming
-//! service by [`crate::naming`]) and `file://` paths holding one.
+//! service by [`crate::naming`]) and `file://` paths holding one; and
+//! `resolve_initial_references`, by configured URL or built in.
 
 use rtorb_giop::corbaloc::Location;
 use rtorb_giop::{
     CompletionStatus, Corbaloc, ObjectUrl, SystemException, SystemExceptionKind, parse_object_url,
 };
 
-use super::{Orb, config};
+use super::broker::Orb;
+use super::config::bounded_file::read_bounded;
+use super::error::OrbError;
 use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
 use crate::object::{Object, Target};
 
 impl Orb {
+    /// `CORBA::ORB::resolve_initial_references` for the names given with
+    /// `-ORBInitRef` or [`OrbBuilder::initial_reference`](super::OrbBuilder::initial_reference).
+    ///
+    /// `"RootPOA"`, unless configured otherwise, is the Root POA as a
+    /// local object: [`Poa::narrow`](crate::poa::Poa::narrow) gives the [`Poa`](crate::poa::Poa); `"POACurrent"`
+    /// likewise the POA's `Current` ([`crate::poa::Current::narrow`]).
+    pub fn resolve_initial_references(&self, name: &str) -> Result<Object, OrbError> {
+        let configured = self
+            .config
+            .initial_references
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, u)| u.clone());
+        let url = match configured {
+            Some(u) => u,
+            None if name == "RootPOA" => return Ok(self.root_poa().as_object()),
+            None if name == "POACurrent" => return Ok(crate::poa::Current.as_object()),
+            None => return Err(OrbError::InvalidName(name.to_owned())),
+        };
+        Ok(self.string_to_object(&url)?)
+    }
+
     /// `CORBA::ORB::string_to_object`: a reference from an `IOR:` or
     /// `corbaloc:` string (`corbaloc:rir:` through the initial
     /// references), the object a `corbaname:` URL names in its naming
@@ -21,7 +47,7 @@ impl Orb {
     /// `corbaname:` string, surrounding whitespace ignored.
     ///
     /// A malformed string is `BAD_PARAM`; a file that cannot be read, is
-    /// larger than [`config::MAX_CONFIG_FILE_SIZE`] or is not UTF-8 is
+    /// larger than [`MAX_CONFIG_FILE_SIZE`](super::MAX_CONFIG_FILE_SIZE) or is not UTF-8 is
     /// `BAD_PARAM` with minor code [`BAD_PARAM_FILE_UNREADABLE`], and one
     /// that holds no such string is `BAD_PARAM` with
     /// [`BAD_PARAM_FILE_NO_REFERENCE`]. A name its naming service does not
@@ -45,7 +71,7 @@ impl Orb {
                 return Err(bad_param(BAD_PARAM_FILE_UNREADABLE)
                     .with_detail(format_args!("{trimmed:?} names no file")));
             }
-            let text = config::read_bounded(std::path::Path::new(path)).map_err(|e| {
+            let text = read_bounded(std::path::Path::new(path)).map_err(|e| {
                 bad_param(BAD_PARAM_FILE_UNREADABLE).with_detail(format_args!("{path}: {e}"))
             })?;
             let inner = text.trim();

@@ -6,8 +6,17 @@
 //! reused for every request, the headers of the requests last made on it
 //! ([`Templates`]: a call repeating one copies them rather than encoding
 //! each field), and the code sets announced on the connection. A request
-//! larger than the configured fragment size goes as GIOP 1.2 fragments (a
-//! gathered write: the body is not copied; see [`ORB_FRAGMENTS`]).
+//! is written in the GIOP version of the profile (GIOPlite where the
+//! profile carries the GIOPlite component) with the connection's next
+//! request id. A request larger than the configured fragment size goes as
+//! GIOP 1.2 fragments (a gathered write: the body is not copied; see
+//! [`ORB_FRAGMENTS`]).
+//!
+//! Text is written in the code sets negotiated with the profile's
+//! `TAG_CODE_SETS` component, announced in a `CodeSets` service context on
+//! the first request written on each connection, exclusive or shared (see
+//! [`crate::codesets`]); a `SYNC_NONE` oneway always carries it, since it
+//! may be the first on the connection the sending thread writes it to.
 
 use bytes::{Bytes, BytesMut};
 use rtorb_cdr::{ByteOrder, Encoding, TransmissionCodeSets};
@@ -22,22 +31,10 @@ use rtorb_giop::{
 
 use crate::codesets::{self, ClientCodeSets};
 use crate::object::Arguments;
+use crate::orb::config::orb_config::ORB_FRAGMENTS;
 use crate::probe::{Probe, Stage};
 use crate::rt::{self, Priority};
 use crate::transport::Transport;
-
-/// The lowest GIOP version whose messages the ORB sends as fragments
-/// (requests and replies larger than the configured fragment size).
-///
-/// GIOP 1.2, not 1.1: a GIOP 1.1 `Fragment` is aligned from its own start
-/// (its body 12 octets in, as omniORB writes and reads them), so a message
-/// already encoded cannot be cut into 1.1 fragments without encoding it
-/// again: a cut on an 8-octet boundary of the message leaves the next
-/// 8-octet item 4 octets short of the padding the peer expects, any other
-/// cut splits a primitive. GIOP 1.1 messages go whole (fragmenting is
-/// never required); in GIOP 1.2 the 16-octet fragment header keeps the
-/// alignment.
-pub const ORB_FRAGMENTS: rtorb_cdr::Version = rtorb_cdr::Version::V1_2;
 
 /// Capacity of the buffers of requests encoded on their own.
 pub(super) const BUFFER_CAPACITY: usize = 512;

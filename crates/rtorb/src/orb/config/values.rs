@@ -10,8 +10,9 @@ use std::time::Duration;
 use rtorb_cdr::CodeSetId;
 use rtorb_cdr::codeset::UnknownCodeSet;
 
+use super::orb_config::ConnectionStrategy;
 use crate::codesets::{CodeSetError, CodeSetRole};
-use crate::orb::{ConnectionStrategy, ServerStrategy, UnknownStrategy};
+use crate::orb::strategy::{ServerStrategy, UnknownStrategy};
 use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{
     BadLane, BadLaneBuffering, BadLaneCpus, LaneBuffering, LaneConfig, LaneCpus, MappingKind,

@@ -1,19 +1,105 @@
-//! The rows of [`ORB_OPTIONS`](super::ORB_OPTIONS): one per setting, in
-//! the order the README shows them. A row's doc comment documents its
-//! [`OrbBuilder`](crate::orb::OrbBuilder) setter; `values`, `default`
-//! and `example` are what the README and `help` show and what the tests
-//! check against the parser.
+//! The table of options, [`ORB_OPTIONS`], with the macros that declare it
+//! and [`find`], which looks an option up in it.
+//!
+//! Its rows are one per setting, in the order the README shows them. A
+//! row's doc comment documents its [`OrbBuilder`](crate::orb::OrbBuilder)
+//! setter; `values`, `default` and `example` are what the README and
+//! `help` show and what the tests check against the parser.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rtorb_cdr::CodeSetId;
 
-use super::{ApplyError, OrbConfig, OrbOption};
+use super::option::{ApplyError, OrbOption};
+use crate::orb::config::orb_config::{ConnectionStrategy, OrbConfig};
 use crate::orb::config::values;
-use crate::orb::{ConnectionStrategy, ServerStrategy};
+use crate::orb::strategy::ServerStrategy;
 use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
+
+/// Declares the table of options: every row gives a setting's names,
+/// what the README and [`help`](super::help) say of it, the parser of its value and
+/// how the value is applied to an [`OrbConfig`], and the builder setter
+/// (`fn name(args) => value`, documented by the row's doc comment) or
+/// `none`. It makes [`ORB_OPTIONS`] and the setters.
+macro_rules! orb_options {
+    ($(
+        $(#[doc = $doc:literal])*
+        $name:ident {
+            aliases: [$($alias:literal),* $(,)?],
+            policy: $policy:expr,
+            omniorb: $omniorb:expr,
+            values: $values:literal,
+            default: $default:literal,
+            example: $example:literal,
+            parse: $parse:path => |$c:ident, $v:ident: $t:ty| $apply:expr,
+            setter: $($setter:tt)*
+        }
+    )*) => {
+        /// Every setting the `-ORB` options, configuration files and
+        /// [`OrbBuilder`](crate::orb::OrbBuilder) setters set, in the
+        /// order the README shows them.
+        pub const ORB_OPTIONS: &[OrbOption] = &[$(
+            OrbOption {
+                name: stringify!($name),
+                aliases: &[$($alias),*],
+                builder: orb_option_setter_name!($($setter)*),
+                policy: $policy,
+                omniorb: $omniorb,
+                values: $values,
+                default: $default,
+                example: $example,
+                apply: {
+                    fn apply(config: &mut OrbConfig, value: &str) -> Result<(), ApplyError> {
+                        let $v: $t = $parse(value).map_err(ApplyError::Value)?;
+                        let $c = config;
+                        $apply;
+                        Ok(())
+                    }
+                    apply
+                },
+            }
+        ),*];
+
+        impl crate::orb::builder::OrbBuilder {
+            $(
+                orb_option_setter! {
+                    [$(#[doc = $doc])*] ($t) |$c, $v| ($apply); $($setter)*
+                }
+            )*
+        }
+    };
+}
+
+/// The name of a row's setter, if it has one.
+macro_rules! orb_option_setter_name {
+    (fn $setter:ident $($rest:tt)*) => {
+        Some(stringify!($setter))
+    };
+    (none $(,)?) => {
+        None
+    };
+}
+
+/// A row's setter: it applies its value to the builder's configuration
+/// as the option would.
+macro_rules! orb_option_setter {
+    (
+        [$($doc:tt)*] ($t:ty) |$c:ident, $v:ident| ($apply:expr);
+        fn $setter:ident($($arg:ident: $arg_ty:ty),*) => $value:expr $(,)?
+    ) => {
+        $($doc)*
+        pub fn $setter(self, $($arg: $arg_ty),*) -> Self {
+            let $v: $t = $value;
+            self.set(|$c: &mut OrbConfig| {
+                $apply;
+                Ok(())
+            })
+        }
+    };
+    ([$($doc:tt)*] ($t:ty) |$c:ident, $v:ident| ($apply:expr); none $(,)?) => {};
+}
 
 orb_options! {
     ListenEndpoints {
@@ -537,4 +623,12 @@ orb_options! {
         parse: values::micros_or_none => |c, v: Option<Duration>| c.cpu_latency = v,
         setter: fn cpu_latency(latency: impl Into<Option<Duration>>) => latency.into()
     }
+}
+
+/// The option `name` (what follows `-ORB`, in any case) names, by its
+/// name or an alias.
+pub fn find(name: &str) -> Option<&'static OrbOption> {
+    ORB_OPTIONS
+        .iter()
+        .find(|o| o.names().any(|n| n.eq_ignore_ascii_case(name)))
 }

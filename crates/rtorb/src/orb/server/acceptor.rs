@@ -14,26 +14,13 @@ use std::time::Duration;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token, Waker};
 
-use super::connection::Connection;
-use super::{OpenConnection, ServerCore};
+use super::connection::driver::Connection;
+use super::server_core::{OpenConnection, Room, ServerCore};
 use crate::transport::{Acceptor, Transport, TransportError};
 
 /// How long an acceptor waits after a failed accept (or, without an event
 /// loop, between polls).
 const ACCEPT_POLL: Duration = Duration::from_millis(5);
-
-/// What shedding a connection made room with, at the cap.
-pub(super) enum Room {
-    /// The shed connection has closed: its place in the count, for the
-    /// new one.
-    Freed(OpenConnection),
-    /// The shed connection is closing (its thread closes it): the new one
-    /// is counted in at once (unless the place goes to another lane's
-    /// pending reserve), and the count comes back when it has.
-    Closing,
-    /// No connection may be shed.
-    None,
-}
 
 /// How a round of accepts ended.
 pub(super) enum Pending {

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::ServerCore;
+use super::server_core::ServerCore;
 use crate::sync::{Condvar, Mutex};
 
 /// An upcall to run later, with the server's core.
@@ -116,7 +116,7 @@ mod tests {
     use super::*;
     use crate::object::NoInvoker;
     use crate::orb::OrbConfig;
-    use crate::orb::server::ServerLimits;
+    use crate::orb::server::limits::ServerLimits;
     use crate::poa::adapter_table::AdapterTable;
 
     #[test]

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 
 use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 
-use super::ServerStrategy;
+use crate::orb::strategy::ServerStrategy;
 
 /// The fewest connections a derived cap allows.
 const MIN_DERIVED: usize = 16;

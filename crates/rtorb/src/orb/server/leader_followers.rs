@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::ServerCore;
-use super::event_loop;
+use super::event_loop::threads;
+use super::server_core::ServerCore;
 use crate::transport::Acceptor;
 
 /// Starts a pool of `threads` (at least one) over `acceptors`.
@@ -18,5 +18,5 @@ pub(crate) fn spawn(
     acceptors: Vec<Box<dyn Acceptor>>,
     threads: usize,
 ) -> std::io::Result<Vec<JoinHandle<()>>> {
-    event_loop::spawn(core, acceptors, threads)
+    threads::spawn(core, acceptors, threads)
 }

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::ServerCore;
-use super::event_loop;
+use super::event_loop::threads;
+use super::server_core::ServerCore;
 use crate::transport::Acceptor;
 
 /// Starts the reactive thread over `acceptors`.
@@ -17,5 +17,5 @@ pub(crate) fn spawn(
     core: Arc<ServerCore>,
     acceptors: Vec<Box<dyn Acceptor>>,
 ) -> std::io::Result<Vec<JoinHandle<()>>> {
-    event_loop::spawn(core, acceptors, 1)
+    threads::spawn(core, acceptors, 1)
 }

@@ -33,9 +33,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::acceptor::accept_loop;
-use super::connection::{Connection, Progress};
+use super::connection::driver::{Connection, Progress};
+use super::server_core::{OpenConnection, ServerCore};
 use super::shedding::Activity;
-use super::{OpenConnection, ServerCore};
 use crate::sync::{Condvar, Mutex};
 use crate::transport::{Acceptor, Transport};
 

@@ -8,7 +8,7 @@ use std::panic::AssertUnwindSafe;
 use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use super::ServerCore;
+use super::server_core::ServerCore;
 use crate::minor::{MARSHAL_PRIORITY_CONTEXT, UNKNOWN_SERVANT_PANICKED};
 use crate::object::with_invoker;
 use crate::rt::{Priority, PriorityModelPolicy};

@@ -28,9 +28,9 @@ use rtorb_giop::{
     SystemException, SystemExceptionKind, request_view_framed,
 };
 
-use super::super::ServerCore;
 use super::super::budget::Charge;
 use super::super::deferred::DeferredUpcalls;
+use super::super::server_core::ServerCore;
 use super::super::upcall::{at_priority, request_priority, sent_back_priority, upcall, upcall_at};
 use super::machine::Received;
 use super::output::{Control, Next};

@@ -21,7 +21,7 @@ use rtorb_giop::{
 };
 
 use super::super::budget::{Charge, MemoryBudget, UNCHARGED_MESSAGE};
-use super::machine::Now;
+use super::now::Now;
 use crate::transport::FrameReader;
 
 /// Why no message could be taken from what was received.

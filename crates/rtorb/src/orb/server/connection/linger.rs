@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::machine::Now;
+use super::now::Now;
 use crate::transport::Transport;
 
 /// The most octets of a refused message read away before its connection

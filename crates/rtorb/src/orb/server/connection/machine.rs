@@ -4,7 +4,7 @@
 //! ([`Machine::poll`]: a request to dispatch, input to read, a close),
 //! octets to write out ([`Machine::output`]), and when it must be looked
 //! at again ([`Machine::poll_timeout`]). Reads, writes and upcalls are the
-//! driver's (`mod.rs`); the event loop, thread-per-connection and a lane's
+//! driver's (`driver.rs`); the event loop, thread-per-connection and a lane's
 //! reader all drive it the same way.
 //!
 //! ```text
@@ -36,37 +36,13 @@ use rtorb_giop::{
     decode_message,
 };
 
-use super::super::ServerLimits;
 use super::super::budget::{MemoryBudget, UNCHARGED_MESSAGE};
+use super::super::limits::ServerLimits;
 use super::input::{Input, ReadError};
 use super::linger::{Linger, Step};
+use super::now::Now;
 use super::output::{Control, Next, Output};
 use crate::minor::{IMP_LIMIT_MESSAGE_TOO_LARGE, NO_MEMORY_BUDGET};
-
-/// The time of one step, read from the clock only if the step needs it
-/// (the request path mostly does not), or set (by tests).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Now(Option<Instant>);
-
-impl Now {
-    /// The clock's time, read when first asked for.
-    #[inline]
-    pub(crate) fn lazy() -> Now {
-        Now(None)
-    }
-
-    /// `at`, whatever the clock says.
-    #[cfg(test)]
-    pub(crate) fn at(at: Instant) -> Now {
-        Now(Some(at))
-    }
-
-    /// The time.
-    #[inline]
-    pub(crate) fn get(&mut self) -> Instant {
-        *self.0.get_or_insert_with(Instant::now)
-    }
-}
 
 /// Where a connection is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplySta
 use rtorb_giop::{FrameProtocol, SystemException};
 
 use super::super::budget::{Charge, MemoryBudget};
-use super::machine::Now;
+use super::now::Now;
 use crate::transport::OutChain;
 
 /// A message the server sends on its own, without a body.

@@ -18,9 +18,9 @@ use bytes::Bytes;
 use rtorb_cdr::Version;
 use rtorb_giop::{FrameProtocol, fragment_chunks};
 
-use super::machine::Now;
+use super::now::Now;
 use super::output::{Control, Next, Output};
-use crate::orb::client::ORB_FRAGMENTS;
+use crate::orb::config::orb_config::ORB_FRAGMENTS;
 use crate::servant::ReplyBuilder;
 use crate::transport::Transport;
 

@@ -3,12 +3,24 @@ use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::super::connection::driver::{Connection, Progress};
+use super::super::limits::ServerLimits;
+use super::super::server_core::ServerCore;
+use super::super::shedding::Activity;
 use super::leader::ACCEPTS_PER_TURN;
-use super::*;
+use super::shared::MESSAGES_PER_TURN;
+use super::slot::{CLOSED, IDLE, Slot};
+use super::threads::spawn;
 use crate::object::NoInvoker;
 use crate::orb::OrbConfig;
-use crate::orb::server::ServerLimits;
 use crate::poa::adapter_table::AdapterTable;
+use crate::sync::Mutex;
+use crate::transport::Acceptor;
 use crate::transport::iiop::IiopEndpoint;
 use crate::transport::{Endpoint, Transport, TransportError, UnixTransport};
 use rtorb_cdr::{ByteOrder, Version};
@@ -114,7 +126,7 @@ fn a_turn_reads_a_large_message_a_part_at_a_time() {
     .unwrap();
     // The peer always has more: each turn ends with its budget spent,
     // having read at most one read past the budget's worth.
-    let most = MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10);
+    let most = MESSAGES_PER_TURN * super::super::connection::driver::OCTETS_PER_COST + (256 << 10);
     let mut before = 0;
     for turn in 0..4 {
         assert_eq!(conn.turn(&core, MESSAGES_PER_TURN, None), Progress::More);
@@ -486,8 +498,8 @@ fn a_refused_connection_takes_a_turn_not_the_loop() {
     // turn's worth each (and a read past it), where reading away a refused
     // message at once took up to a MiB each.
     let read = seen.load(Ordering::Relaxed);
-    let most =
-        REFUSED * (MESSAGES_PER_TURN * super::super::connection::OCTETS_PER_COST + (256 << 10));
+    let most = REFUSED
+        * (MESSAGES_PER_TURN * super::super::connection::driver::OCTETS_PER_COST + (256 << 10));
     assert!(
         read <= most,
         "{read} octets read of {REFUSED} refused connections before another was served (at most {most})"

@@ -24,73 +24,12 @@
 //! borrowing has none of this, and its request path only reads whether
 //! help is wanted (one atomic load) when it has peers.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-use super::super::event_loop::EventLoop;
-use super::lane::LaneLoop;
+use super::super::event_loop::shared::EventLoop;
+use super::lane_loop::{LaneLoop, Peers, PoolLane};
 use crate::rt::Priority;
-use crate::sync::Mutex;
-
-/// A lane of a pool, as the others see it: its priority, and what it
-/// adds to its event loop (while it runs).
-type PoolLane = (Priority, Weak<LaneLoop>);
-
-/// The lanes of one pool that lend each other threads.
-#[derive(Default)]
-pub(crate) struct PoolLanes {
-    /// The lanes started so far, with their index.
-    joining: Mutex<Vec<(usize, PoolLane)>>,
-    /// Every lane, by index, once all have started.
-    lanes: OnceLock<Vec<PoolLane>>,
-}
-
-impl PoolLanes {
-    /// Lets the lanes lend to each other, once every lane has started.
-    pub(crate) fn seal(&self) {
-        let mut joining = std::mem::take(&mut *self.joining.lock());
-        joining.sort_by_key(|(i, _)| *i);
-        let _ = self
-            .lanes
-            .set(joining.into_iter().map(|(_, lane)| lane).collect());
-    }
-}
-
-/// A lane's place in its pool, for borrowing.
-#[derive(Clone)]
-pub(crate) struct LaneBorrowing {
-    /// The lanes of the pool.
-    pub(crate) pool: Arc<PoolLanes>,
-    /// The lane's index in the pool (below 64).
-    pub(crate) index: usize,
-    /// The lane's priority.
-    pub(crate) priority: Priority,
-}
-
-impl std::fmt::Debug for LaneBorrowing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LaneBorrowing")
-            .field("index", &self.index)
-            .field("priority", &self.priority)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A running lane's peers.
-pub(super) struct Peers {
-    lane: LaneBorrowing,
-    /// The lanes (bit `i`: lane `i`) that want a thread of this one.
-    help: AtomicU64,
-}
-
-impl Peers {
-    pub(super) fn new(lane: LaneBorrowing) -> Option<Peers> {
-        (lane.index < 64).then(|| Peers {
-            lane,
-            help: AtomicU64::new(0),
-        })
-    }
-}
 
 /// Whether the loop of a lane has a thread free (and runs).
 fn has_free_thread(event_loop: &EventLoop) -> bool {

@@ -31,10 +31,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use super::super::ServerCore;
 use super::super::budget::Charge;
 use super::super::connection::machine::Refusal;
-use super::super::event_loop::Slot;
+use super::super::event_loop::slot::Slot;
+use super::super::server_core::ServerCore;
 use crate::minor::TRANSIENT_LANE_FULL;
 use crate::rt::{LaneId, LaneStats};
 use crate::sync::Mutex;

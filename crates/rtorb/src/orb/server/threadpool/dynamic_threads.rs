@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use super::super::event_loop::EventLoop;
+use super::super::event_loop::shared::EventLoop;
 
 /// The dynamic threads a lane may still start.
 pub(super) struct DynamicThreads {

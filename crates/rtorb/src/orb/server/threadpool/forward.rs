@@ -5,15 +5,31 @@
 //! `corbaloc::host:port/Key`, or another lane's) is answered with
 //! `LOCATION_FORWARD` to that reference.
 
+use std::panic::AssertUnwindSafe;
+
 use bytes::Bytes;
 use rtorb_giop::{ObjectReference, SystemException};
 
-use super::super::ServerCore;
+use super::super::server_core::{ServerCore, servant_panicked};
 use super::binding::poa_serves_on;
 use crate::poa::adapter_table::Location;
 use crate::poa::{Found, Upcall};
 
 impl ServerCore {
+    /// Where a `LocateRequest` for `key` finds its object; a servant
+    /// manager that panics gives `UNKNOWN`, as in `ServerCore::lookup`.
+    ///
+    /// An object of a thread pool that is asked for on an endpoint that
+    /// does not serve it is forwarded to its lanes' reference
+    /// (`lane_location`).
+    pub(crate) fn locate(&self, key: &[u8]) -> Location {
+        if let Some(forward) = self.lane_location(key) {
+            return forward;
+        }
+        std::panic::catch_unwind(AssertUnwindSafe(|| self.adapters.locate(key)))
+            .unwrap_or_else(|_| Location::System(servant_panicked()))
+    }
+
     /// Where a `LocateRequest` for `key` finds its object if it is bound
     /// to a thread pool whose lanes do not serve it on this core's
     /// connections: forwarded to the lanes' reference.

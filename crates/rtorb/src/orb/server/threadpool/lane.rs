@@ -4,21 +4,34 @@
 //! to its loop ([`LaneLoop`]): dynamic threads, request buffering and its
 //! reader, borrowing.
 
-use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::super::event_loop::{self, EventLoop, LaneHooks, Slot};
-use super::super::{Readers, ServerCore};
-use super::LaneError;
-use super::borrowing::{LaneBorrowing, Peers, PoolLanes};
+use super::super::event_loop::shared::{EventLoop, LaneHooks};
+use super::super::event_loop::slot::Slot;
+use super::super::event_loop::threads::spawn_with;
+use super::super::server_core::ServerCore;
 use super::buffering::{BufferPolicy, Buffering, LaneCounters};
 use super::dynamic_threads::DynamicThreads;
-use super::read_ahead::Reader;
+use super::lane_loop::{LaneBorrowing, LaneLoop, LaneThreads, Peers, PoolLanes, Reader};
 use crate::rt::{LaneConfig, LaneId, LaneStats, Priority, SchedulingError, ThreadpoolId};
 use crate::sync::Mutex;
 use crate::transport::{Acceptor, Endpoint};
+
+/// Why a lane could not be started.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LaneError {
+    /// A thread could not be started, or a poller made.
+    #[error("cannot start a lane's thread: {0}")]
+    Thread(#[from] std::io::Error),
+    /// A lane's thread could not be set to the lane's priority (the
+    /// system refused, under `-ORBSchedDenied fail`, or the mapping has no
+    /// native priority for it).
+    #[error("{0}")]
+    Scheduling(#[from] SchedulingError),
+}
 
 /// One running lane.
 pub(crate) struct Lane {
@@ -83,7 +96,7 @@ impl Lane {
         let threads = config.threads();
         let hooks: Arc<dyn LaneHooks> = lane.clone();
         let (event_loop, mut handles) =
-            event_loop::spawn_with(Arc::clone(&core), acceptors, threads, &name, Some(hooks))?;
+            spawn_with(Arc::clone(&core), acceptors, threads, &name, Some(hooks))?;
         let _ = lane.event_loop.set(Arc::downgrade(&event_loop));
         lane.join_pool();
         match lane.start_reader(&event_loop, &name) {
@@ -140,106 +153,6 @@ impl Lane {
             let _ = h.join();
         }
         self.core.join_connections();
-    }
-}
-
-impl ServerCore {
-    /// A core for the connections of `lane`: the same object adapters,
-    /// limits, invoker and priorities, a share of its own of the
-    /// connection cap (see `connection_cap.rs`), and state of its own (its
-    /// stop flag, its wakers, and a memory budget of the configured size
-    /// with its block pool), so that nothing on a lane's request path is
-    /// shared with another lane but the lock-free demultiplexing, and
-    /// what a lane's peers hold (connections beyond the lane's reserve,
-    /// octets) never refuses another lane's.
-    pub(crate) fn for_lane(&self, lane: LaneId, priority: Priority) -> ServerCore {
-        ServerCore {
-            adapters: Arc::clone(&self.adapters),
-            stopping: Default::default(),
-            connections: Mutex::new(Vec::new()),
-            limits: self.limits,
-            cap: Arc::clone(&self.cap),
-            share: self.cap.join(),
-            wakers: Mutex::new(Vec::new()),
-            readers: Mutex::new(Readers::default()),
-            invoker: Arc::clone(&self.invoker),
-            fragment_size: self.fragment_size,
-            budget: Arc::new(super::super::budget::MemoryBudget::new(
-                self.limits.memory_budget,
-            )),
-            priorities: self.priorities.clone(),
-            lane: Some((lane, priority)),
-            lanes: Arc::clone(&self.lanes),
-        }
-    }
-}
-
-/// How a lane's threads start: at the lane's priority, set once for
-/// their whole life, on the lane's CPUs.
-struct LaneThreads {
-    priority: Priority,
-    /// Where each static thread reports whether its priority could be
-    /// set, while the lane starts; a static thread that could not stops
-    /// the loop (its core) and ends.
-    report: Mutex<Option<Sender<Result<(), SchedulingError>>>>,
-    /// The CPUs the threads are restricted to (empty: any).
-    cpus: Vec<usize>,
-}
-
-impl LaneThreads {
-    /// Restricts the calling thread to the lane's CPUs (if `pinned`) and
-    /// sets it to the lane's priority; `false` if the thread must end
-    /// (and, where `stop`, a static thread, the loop with it).
-    fn apply(&self, core: &ServerCore, stop: bool, pinned: bool) -> bool {
-        let cpus = if pinned { &self.cpus[..] } else { &[] };
-        let pin = if cpus.is_empty() {
-            Ok(())
-        } else {
-            crate::rt::set_thread_affinity(cpus).map_err(SchedulingError::from)
-        };
-        let set = pin.and_then(|()| match &core.priorities {
-            Some(control) => control.set_thread_priority(self.priority).map(|_| ()),
-            None => Ok(()),
-        });
-        let ok = set.is_ok();
-        if stop {
-            if let Some(report) = &*self.report.lock() {
-                let _ = report.send(set);
-            }
-            if !ok {
-                core.stop();
-            }
-        }
-        ok
-    }
-}
-
-/// What a lane adds to its event loop (the loop calls it through
-/// [`LaneHooks`]).
-pub(super) struct LaneLoop {
-    pub(super) priority: Priority,
-    threads: LaneThreads,
-    dynamic: DynamicThreads,
-    pub(super) buffering: Buffering,
-    /// What the lane's threads and its reader tell each other.
-    pub(super) reader: Reader,
-    /// The lane's place in its pool, if the pool's lanes lend threads.
-    pub(super) peers: Option<Peers>,
-    /// The lane's loop, once started: what the pool's other lanes look at
-    /// to lend to it or borrow from it.
-    event_loop: OnceLock<Weak<EventLoop>>,
-}
-
-impl LaneLoop {
-    /// The lane's event loop, while it runs.
-    pub(super) fn event_loop(&self) -> Option<Arc<EventLoop>> {
-        self.event_loop.get()?.upgrade()
-    }
-
-    /// Sets the reader's thread up: the lane's priority, on any CPU (its
-    /// checks do not wake on the CPUs a lane may share with its clients).
-    pub(super) fn reader_started(&self, core: &ServerCore) -> bool {
-        self.threads.apply(core, false, false)
     }
 }
 

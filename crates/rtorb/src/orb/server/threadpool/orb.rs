@@ -9,10 +9,12 @@ use rtorb_giop::ior::PriorityModel;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::binding::{LaneBinding, LaneEndpoints};
-use super::{LaneError, Threadpool};
+use super::lane::LaneError;
+use super::running::Threadpool;
 use crate::minor::BAD_PARAM_NO_SUCH_LANE;
 use crate::object::{Object, Target};
-use crate::orb::{Orb, OrbError};
+use crate::orb::broker::Orb;
+use crate::orb::error::OrbError;
 use crate::poa::adapter_table::Entry;
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
 use crate::servant::Skeleton;

@@ -20,20 +20,20 @@
 //! threads read again as soon as one is free.
 
 use std::sync::Arc;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::thread::{JoinHandle, Thread};
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use rtorb_giop::header::MsgType;
 use rtorb_giop::{FrameHeader, SystemException};
 
 use super::super::budget::{Charge, UNCHARGED_MESSAGE};
+use super::super::connection::driver::{Ahead, Progress, ReadAhead};
 use super::super::connection::machine::Refusal;
-use super::super::connection::{Ahead, Progress, ReadAhead};
-use super::super::event_loop::{EventLoop, Slot};
+use super::super::event_loop::shared::EventLoop;
+use super::super::event_loop::slot::Slot;
 use super::buffering::Buffering;
-use super::lane::LaneLoop;
+use super::lane_loop::LaneLoop;
 
 /// How often the reader of a lane that has been busy lately looks whether
 /// the lane's threads are all still in the upcalls they were in: a request
@@ -44,46 +44,6 @@ pub(crate) const CHECK: Duration = Duration::from_millis(5);
 /// The checks in a row that find a thread of the lane free before the
 /// reader sleeps until the lane is busy again (a tenth of a second).
 const QUIET_CHECKS: u32 = 20;
-
-/// What the lane's threads and its reader tell each other.
-#[derive(Default)]
-pub(super) struct Reader {
-    /// Turns taken with no other thread of the lane free.
-    turns: AtomicUsize,
-    /// Whether the reader looks every [`CHECK`] (else it sleeps until a
-    /// turn is taken with no other thread free).
-    armed: AtomicBool,
-    /// Whether the reader leads.
-    reading: AtomicBool,
-    thread: OnceLock<Thread>,
-}
-
-impl Reader {
-    /// A thread took a connection with no other thread free.
-    #[inline]
-    pub(super) fn note_busy(&self) {
-        self.turns.fetch_add(1, Ordering::Relaxed);
-        if !self.armed.load(Ordering::SeqCst) {
-            self.arm();
-        }
-    }
-
-    #[cold]
-    fn arm(&self) {
-        self.armed.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.get() {
-            t.unpark();
-        }
-    }
-
-    /// A thread is about to lead: the reader, if it leads, gives way.
-    #[inline]
-    pub(super) fn gives_way(&self, event_loop: &EventLoop) {
-        if self.reading.load(Ordering::SeqCst) {
-            let _ = event_loop.waker.wake();
-        }
-    }
-}
 
 impl LaneLoop {
     /// Starts the lane's reader on `event_loop`, named after the lane's

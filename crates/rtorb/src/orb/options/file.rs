@@ -2,15 +2,16 @@
 //! before the command line.
 
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use super::option_error::{
-    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem, ReadFileError,
+use super::option::{ApplyError, CONFIG_FILE};
+use super::table::find;
+use crate::orb::config::bounded_file::read_bounded;
+use crate::orb::config::option_error::{
+    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem,
 };
-use super::{MAX_CONFIG_FILE_SIZE, OrbConfig};
-use crate::orb::OrbError;
-use crate::orb::options::{self, ApplyError, CONFIG_FILE};
+use crate::orb::config::orb_config::OrbConfig;
+use crate::orb::error::OrbError;
 
 impl OrbConfig {
     /// The configuration `CORBA::ORB_init` builds from `args`, and the
@@ -19,7 +20,7 @@ impl OrbConfig {
     /// Precedence: the command line over the configuration file over the
     /// defaults. The file is the last `-ORBConfigFile PATH` of `args`, or,
     /// when there is none, `env_file` ([`crate::orb::Orb::init`] passes the
-    /// [`CONFIG_ENV`](super::CONFIG_ENV) variable, `RTORB_CONFIG`); it is applied first, then
+    /// [`CONFIG_ENV`](crate::orb::CONFIG_ENV) variable, `RTORB_CONFIG`); it is applied first, then
     /// every other option of `args` in order. Options that may repeat
     /// (endpoints, `InitRef`) accumulate, the file's first; of two
     /// `InitRef`s with the same name the later, the command line's, wins.
@@ -38,14 +39,14 @@ impl OrbConfig {
             let names_file = arg
                 .get(..4)
                 .filter(|p| p.eq_ignore_ascii_case("-ORB"))
-                .and_then(|_| options::find(&arg[4..]))
+                .and_then(|_| find(&arg[4..]))
                 .is_some_and(|o| o.name == CONFIG_FILE);
             if !names_file {
                 others.push(arg);
                 continue;
             }
             let Some(path) = it.next() else {
-                let allowed = options::find(CONFIG_FILE).map_or("", |o| o.values);
+                let allowed = find(CONFIG_FILE).map_or("", |o| o.values);
                 return Err(OptionError::new(arg, OptionProblem::MissingValue, allowed).into());
             };
             file = Some(PathBuf::from(path));
@@ -74,7 +75,7 @@ impl OrbConfig {
     /// ```
     ///
     /// A file that cannot be read, is larger than
-    /// [`MAX_CONFIG_FILE_SIZE`] or is not UTF-8, and a line that is not
+    /// [`MAX_CONFIG_FILE_SIZE`](crate::orb::MAX_CONFIG_FILE_SIZE) or is not UTF-8, and a line that is not
     /// `name = value`, names an unknown option or has a bad value, are
     /// [`ConfigFileError`]s naming the file and the line.
     pub fn apply_file(&mut self, path: impl AsRef<Path>) -> Result<(), ConfigFileError> {
@@ -114,7 +115,7 @@ impl OrbConfig {
             return Err(ConfigFileProblem::BadName(name.to_owned()));
         }
         let error = |problem, allowed| OptionError::new(name, problem, allowed);
-        let Some(option) = options::find(name) else {
+        let Some(option) = find(name) else {
             return Err(error(OptionProblem::Unknown, "").into());
         };
         if option.name == CONFIG_FILE {
@@ -137,18 +138,4 @@ impl OrbConfig {
             Err(ApplyError::File(e)) => Err(*e.problem),
         }
     }
-}
-
-/// Reads a UTF-8 text file of at most [`MAX_CONFIG_FILE_SIZE`] octets.
-pub(crate) fn read_bounded(path: &Path) -> Result<String, ReadFileError> {
-    let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_FILE_SIZE + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_CONFIG_FILE_SIZE {
-        return Err(ReadFileError::TooLarge {
-            limit: MAX_CONFIG_FILE_SIZE,
-        });
-    }
-    String::from_utf8(bytes).map_err(|_| ReadFileError::NotUtf8)
 }

@@ -1,10 +1,11 @@
 //! The `-ORB` command-line options: each read into its setting of an
 //! [`OrbConfig`] through its row of the table of options.
 
-use super::OrbConfig;
-use super::option_error::{OptionError, OptionProblem};
-use crate::orb::OrbError;
-use crate::orb::options::{self, ApplyError};
+use super::option::ApplyError;
+use super::table::find;
+use crate::orb::config::option_error::{OptionError, OptionProblem};
+use crate::orb::config::orb_config::OrbConfig;
+use crate::orb::error::OrbError;
 
 impl OrbConfig {
     /// Takes the `-ORB` options out of `args` into the configuration and
@@ -33,7 +34,7 @@ impl OrbConfig {
                 rest.push(arg);
                 continue;
             }
-            let Some(option) = options::find(&arg[4..]) else {
+            let Some(option) = find(&arg[4..]) else {
                 return Err(OptionError::new(arg, OptionProblem::Unknown, "").into());
             };
             let Some(value) = it.next() else {

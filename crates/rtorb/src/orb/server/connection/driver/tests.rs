@@ -15,7 +15,7 @@ use rtorb_giop::{FrameProtocol, decode_message, encode_message};
 use super::*;
 use crate::object::NoInvoker;
 use crate::orb::OrbConfig;
-use crate::orb::server::ServerLimits;
+use crate::orb::server::limits::ServerLimits;
 use crate::poa::adapter_table::AdapterTable;
 use crate::transport::UnixTransport;
 
@@ -256,7 +256,7 @@ impl Transport for Source {
 
 #[test]
 fn a_lingering_turn_reads_away_a_bounded_amount_and_the_whole_a_bounded_total() {
-    use super::linger::{DISCARD_LIMIT, SCRATCH};
+    use super::super::linger::{DISCARD_LIMIT, SCRATCH};
     const MOST: usize = 64 * 1024;
     let core = core();
     let source = Source::default();
