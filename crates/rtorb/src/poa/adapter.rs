@@ -25,7 +25,7 @@ use super::active_object_map::{Aom, servant_addr};
 use super::adapter_table::AdapterTable;
 use super::key::{self, SlotRef};
 use super::poa_error::{destroyed, would_deadlock};
-use super::running::Running;
+use super::running_requests::Running;
 use super::{
     AdapterActivator, IdUniquenessPolicy, ImplicitActivationPolicy, PoaError, PoaManager, Policies,
     Policy, RequestProcessingPolicy, ServantManager, read, write,

@@ -11,7 +11,7 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::adapter::PoaInner;
 use super::poa_error::{PoaError, would_deadlock};
-use super::running::Running;
+use super::running_requests::Running;
 use crate::minor::{OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN};
 
 /// `PortableServer::POAManager::State`.

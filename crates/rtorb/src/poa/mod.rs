@@ -141,7 +141,7 @@ mod manager;
 mod poa_error;
 mod policies;
 mod request_path;
-mod running;
+mod running_requests;
 mod servant_manager;
 
 use crate::sync::RwLock;
