@@ -15,13 +15,13 @@
 //! next thread takes the data as it is.
 //!
 //! ```
-//! use rtorb::sync::{Mutex, thread_acquisitions};
+//! use rtorb_rt::sync::{Mutex, thread_acquisitions};
 //!
 //! let m = Mutex::new(1);
 //! let before = thread_acquisitions();
 //! *m.lock() += 1;
 //! assert_eq!(*m.lock(), 2);
-//! assert_eq!(before.is_some(), rtorb::sync::COUNTING);
+//! assert_eq!(before.is_some(), rtorb_rt::sync::COUNTING);
 //! if let (Some(b), Some(a)) = (before, thread_acquisitions()) {
 //!     assert_eq!(a - b, 2);
 //! }
@@ -73,7 +73,7 @@ pub fn thread_acquisitions() -> Option<u64> {
 }
 
 /// Counts one acquisition of a lock that is not one of this module's (the
-/// real-time module's priority-inheritance mutex).
+/// priority-inheritance mutex of this crate).
 #[inline]
 pub(crate) fn note_acquired() {
     counter::acquired();
