@@ -4,7 +4,8 @@
 //! Every lock in the ORB goes through this module, so that a benchmark can
 //! say how many locks a call takes on each side (the papers count them:
 //! TAO took 41 on the client and 100 on the server per request). With the
-//! cargo feature `lock-count` each acquisition adds one to a counter of
+//! cargo feature `lock-count` (of this crate, or of `rtorb`, which turns it
+//! on here) each acquisition adds one to a counter of
 //! the acquiring thread, read with [`thread_acquisitions`]; without it
 //! (the default) the wrappers compile to the standard library's calls and
 //! nothing is counted.
