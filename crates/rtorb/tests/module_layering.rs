@@ -23,13 +23,15 @@ use rtorb_test_support::source_graph::{
 /// the modules of every layer below its own, and none of its own layer
 /// but itself.
 const LAYERS: &[&[&str]] = &[
-    // The minor codes (a re-export of `rtorb_giop::minor`); locks and
-    // stage timing: no other module.
+    // The minor codes (a re-export of `rtorb_giop::minor`); locks (the
+    // crate `rtorb_rt`'s `sync`, re-exported) and stage timing: no other
+    // module.
     &["minor", "sync", "whitebox"],
     // What generated code calls: stubs, skeletons, exceptions, values.
-    // Priorities. The pluggable transports: the crate `rtorb_transport`,
-    // re-exported, which the crate graph keeps from naming the ORB; here so
-    // that the runtime and `rt` do not name it either.
+    // Priorities and lane descriptions, and the pluggable transports: the
+    // crates `rtorb_rt` and `rtorb_transport`, re-exported, which the crate
+    // graph keeps from naming the ORB; here so that the runtime and they do
+    // not name each other.
     &["runtime", "rt", "transport"],
     // Code-set negotiation; the re-exports (of `runtime`) that generated
     // code reaches everything through.
