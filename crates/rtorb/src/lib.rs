@@ -6,10 +6,11 @@
 //! references and stubs ([`object`]), skeletons ([`servant`]), exceptions
 //! ([`exception`]) and valuetypes ([`value`]). Below it are the crates
 //! `rtorb-transport`, the pluggable transports (IIOP and UIOP,
-//! re-exported here as [`transport`]), and the I/O-free wire formats
-//! `rtorb-cdr` (CDR, TypeCodes, `Any`, values; re-exported as [`cdr`])
-//! and `rtorb-giop` (GIOP messages, IORs); this crate runs the
-//! connections and the threads.
+//! re-exported here as [`transport`]), `rtorb-rt`, Real-time CORBA's
+//! priorities and the ORB's locks (re-exported as [`rt`] and [`sync`]),
+//! and the I/O-free wire formats `rtorb-cdr` (CDR, TypeCodes, `Any`,
+//! values; re-exported as [`cdr`]) and `rtorb-giop` (GIOP messages,
+//! IORs); this crate runs the connections and the threads.
 //!
 //! # Where to start
 //!
@@ -65,21 +66,22 @@
 //!  |
 //! exception    system and user exceptions, the error type of an operation
 //! policy       client policies: timeouts, sync scope, protocols, connections
-//! rt           Real-time CORBA priorities: mappings, the thread's priority, PI mutex
+//! rt           the crate `rtorb-rt`: priorities, mappings, scheduling, PI mutex, lane configs
 //! transport    the crate `rtorb-transport`: connections, acceptors, endpoints, profiles
 //!  |
 //! minor        every minor code rtorb raises (`rtorb_giop::minor`)
 //! cdr          the crate `rtorb-cdr`: CDR, TypeCodes, `Any`, values
-//! sync         the ORB's locks, counted with the `lock-count` feature
+//! sync         the ORB's locks (in the crate `rtorb-rt`), counted with `lock-count`
 //! probe        the time of each stage of a call, with the `probe` feature
 //! ```
 //!
-//! [`transport`] and [`cdr`] are crates, re-exported: the compiler, not
-//! the test, keeps them from naming anything of the ORB. [`sync`] and
-//! [`probe`] cost nothing when their features are off. [`codegen`] uses
-//! nothing above `value`, so generated code can be included by any
-//! module above it: [`naming`] includes the CosNaming stubs, and the ORB
-//! calls it to resolve `corbaname:` URLs.
+//! [`transport`], [`rt`] (with [`sync`]) and [`cdr`] are the crates
+//! `rtorb-transport`, `rtorb-rt` and `rtorb-cdr`, re-exported: the
+//! compiler, not the test, keeps them from naming anything of the ORB.
+//! [`sync`] and [`probe`] cost nothing when their features are off.
+//! [`codegen`] uses nothing above `value`, so generated code can be
+//! included by any module above it: [`naming`] includes the CosNaming
+//! stubs, and the ORB calls it to resolve `corbaname:` URLs.
 
 // Generated code names `::rtorb::codegen`, also when included here.
 extern crate self as rtorb;
@@ -97,9 +99,11 @@ pub mod orb;
 pub mod poa;
 pub mod policy;
 pub mod probe;
-pub mod rt;
+#[doc(inline)]
+pub use rtorb_rt as rt;
 pub mod servant;
-pub mod sync;
+#[doc(inline)]
+pub use rtorb_rt::sync;
 #[doc(inline)]
 pub use rtorb_transport as transport;
 pub mod value;

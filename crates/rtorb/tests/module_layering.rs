@@ -28,12 +28,14 @@ use rtorb_test_support::source_graph::{
 /// but itself.
 const LAYERS: &[&[&str]] = &[
     // The minor codes (a re-export of `rtorb_giop::minor`); CDR (the crate
-    // `rtorb_cdr`, re-exported); locks and stage timing: no other module.
+    // `rtorb_cdr`, re-exported); locks (the crate `rtorb_rt`'s `sync`,
+    // re-exported) and stage timing: no other module.
     &["minor", "cdr", "sync", "probe"],
-    // Exceptions. Client policies. Priorities. The pluggable transports:
-    // the crate `rtorb_transport`, re-exported, which the crate graph keeps
-    // from naming the ORB; here so that the modules below the ORB do not
-    // name it either.
+    // Exceptions. Client policies. Priorities and lane descriptions, and
+    // the pluggable transports: the crates `rtorb_rt` and
+    // `rtorb_transport`, re-exported, which the crate graph keeps from
+    // naming the ORB; here so that the modules below the ORB and they do
+    // not name each other.
     &["exception", "policy", "rt", "transport"],
     // Skeletons and the requests they serve.
     &["servant"],

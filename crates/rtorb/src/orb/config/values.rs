@@ -160,7 +160,11 @@ pub(crate) fn fragment_size(s: &str) -> Result<Option<usize>, ValueError> {
 
 /// `yes` or `no` (or `true`, `false`, `1`, `0`), in any case.
 pub(crate) fn yes_or_no(s: &str) -> Result<bool, ValueError> {
-    crate::rt::yes_or_no(s).ok_or(ValueError::UnknownWord)
+    match s.trim().to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" => Ok(true),
+        "no" | "false" | "0" => Ok(false),
+        _ => Err(ValueError::UnknownWord),
+    }
 }
 
 /// Some text, not empty.
@@ -326,6 +330,13 @@ mod tests {
             })
         );
         assert_eq!(micros_or_none("None"), Ok(None));
+    }
+
+    #[test]
+    fn yes_or_no_takes_words_and_digits_in_any_case() {
+        assert_eq!(yes_or_no(" Yes "), Ok(true));
+        assert_eq!(yes_or_no("0"), Ok(false));
+        assert_eq!(yes_or_no("maybe"), Err(ValueError::UnknownWord));
     }
 
     #[test]

@@ -60,7 +60,7 @@ impl Orb {
             acceptors.push(of_lane);
         }
         let mut pools = self.pools.lock();
-        let id = ThreadpoolId(u32::try_from(pools.len()).unwrap_or(u32::MAX));
+        let id = ThreadpoolId::from_index(u32::try_from(pools.len()).unwrap_or(u32::MAX));
         let pool = Threadpool::start(&self.server, id, &config, acceptors)?;
         self.server.lanes.add(
             pool.lanes

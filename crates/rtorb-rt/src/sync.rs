@@ -4,7 +4,8 @@
 //! Every lock in the ORB goes through this module, so that a benchmark can
 //! say how many locks a call takes on each side (the papers count them:
 //! TAO took 41 on the client and 100 on the server per request). With the
-//! cargo feature `lock-count` each acquisition adds one to a counter of
+//! cargo feature `lock-count` (of this crate, or of `rtorb`, which turns it
+//! on here) each acquisition adds one to a counter of
 //! the acquiring thread, read with [`thread_acquisitions`]; without it
 //! (the default) the wrappers compile to the standard library's calls and
 //! nothing is counted.
@@ -15,13 +16,13 @@
 //! next thread takes the data as it is.
 //!
 //! ```
-//! use rtorb::sync::{Mutex, thread_acquisitions};
+//! use rtorb_rt::sync::{Mutex, thread_acquisitions};
 //!
 //! let m = Mutex::new(1);
 //! let before = thread_acquisitions();
 //! *m.lock() += 1;
 //! assert_eq!(*m.lock(), 2);
-//! assert_eq!(before.is_some(), rtorb::sync::COUNTING);
+//! assert_eq!(before.is_some(), rtorb_rt::sync::COUNTING);
 //! if let (Some(b), Some(a)) = (before, thread_acquisitions()) {
 //!     assert_eq!(a - b, 2);
 //! }
@@ -73,7 +74,7 @@ pub fn thread_acquisitions() -> Option<u64> {
 }
 
 /// Counts one acquisition of a lock that is not one of this module's (the
-/// real-time module's priority-inheritance mutex).
+/// priority-inheritance mutex of this crate).
 #[inline]
 pub(crate) fn note_acquired() {
     counter::acquired();

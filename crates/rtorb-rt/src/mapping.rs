@@ -100,7 +100,7 @@ impl NativeRange {
 /// CORBA says. `to_native(to_corba(n))` should give `n` back.
 ///
 /// ```
-/// use rtorb::rt::{NativePriority, Priority, PriorityMapping};
+/// use rtorb_rt::{NativePriority, Priority, PriorityMapping};
 ///
 /// /// Two native priorities: urgent and not.
 /// #[derive(Debug)]

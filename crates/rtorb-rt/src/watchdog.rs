@@ -16,7 +16,7 @@
 //! an upcall's priority or a lane's) is refused it as the system would
 //! refuse it, following [`WhenDenied`](super::WhenDenied): it fails with
 //! `NO_PERMISSION` (minor
-//! [`NO_PERMISSION_REALTIME_REVOKED`](crate::minor::NO_PERMISSION_REALTIME_REVOKED)),
+//! [`NO_PERMISSION_REALTIME_REVOKED`](rtorb_giop::minor::NO_PERMISSION_REALTIME_REVOKED)),
 //! or runs on under SCHED_OTHER with its CORBA priority remembered. Work
 //! that overran once is not given the means to freeze the machine again.
 
@@ -64,12 +64,12 @@ struct Shared {
 ///
 /// ```
 /// use std::time::Duration;
-/// use rtorb::rt::Watchdog;
+/// use rtorb_rt::Watchdog;
 ///
 /// let watchdog = Watchdog::arm("the priority benchmark", Duration::from_secs(60));
 /// // ... real-time work ...
 /// watchdog.disarm()?;
-/// # Ok::<(), rtorb::rt::WatchdogExpired>(())
+/// # Ok::<(), rtorb_rt::WatchdogExpired>(())
 /// ```
 #[derive(Debug)]
 pub struct Watchdog {

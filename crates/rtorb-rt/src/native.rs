@@ -1,7 +1,7 @@
 //! Scheduling policies and the system calls that apply them: a thread's
 //! policy and priority.
 //!
-//! The only module of [`rt`](super) that calls the C library for
+//! The only module of this crate that calls the C library for
 //! scheduling (the mutex has its own); every call is a plain system call on
 //! values this module owns.
 #![allow(unsafe_code)]

@@ -20,7 +20,7 @@ use std::ops::{Deref, DerefMut};
 /// that panics while holding it unlocks it.
 ///
 /// ```
-/// use rtorb::rt::PriorityInheritanceMutex;
+/// use rtorb_rt::PriorityInheritanceMutex;
 ///
 /// let readings = PriorityInheritanceMutex::new(Vec::new());
 /// readings.lock().push(42);

@@ -6,21 +6,21 @@
 //! from, and the reply the caller, with no wake-up across CPUs (which
 //! costs an interrupt, and on a virtual machine a host's scheduling
 //! decision). A lane's threads are pinned when they start
-//! ([`crate::rt::LaneConfig::cpus`]); an application pins its own threads
+//! ([`crate::LaneConfig::cpus`]); an application pins its own threads
 //! with [`set_thread_affinity`].
 //!
 //! ```
-//! use rtorb::rt::{available_cpus, set_thread_affinity, thread_affinity};
+//! use rtorb_rt::{available_cpus, set_thread_affinity, thread_affinity};
 //!
 //! let cpus = available_cpus()?;
 //! std::thread::spawn(move || {
 //!     set_thread_affinity(&cpus[..1])?;
 //!     assert_eq!(thread_affinity()?, cpus[..1]);
-//!     Ok::<(), rtorb::rt::AffinityError>(())
+//!     Ok::<(), rtorb_rt::AffinityError>(())
 //! })
 //! .join()
 //! .unwrap()?;
-//! # Ok::<(), rtorb::rt::AffinityError>(())
+//! # Ok::<(), rtorb_rt::AffinityError>(())
 //! ```
 
 use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};

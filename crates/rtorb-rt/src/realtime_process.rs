@@ -17,7 +17,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use rtorb::rt::{CpuLatencyBound, lock_memory};
+//! use rtorb_rt::{CpuLatencyBound, lock_memory};
 //!
 //! lock_memory()?;
 //! let bound = CpuLatencyBound::hold(Duration::ZERO)?;

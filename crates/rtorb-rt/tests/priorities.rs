@@ -2,8 +2,8 @@
 //! use it, and the path where it may not (EPERM), in a child process that
 //! gives up the privilege first.
 
-use rtorb::exception::SystemExceptionKind;
-use rtorb::rt::{
+use rtorb_giop::SystemExceptionKind;
+use rtorb_rt::{
     Current, MappingKind, NativePriority, Priority, PriorityControl, SchedPolicy, WhenDenied,
 };
 use rtorb_test_support::log::capture;
@@ -46,7 +46,10 @@ fn where_real_time_is_denied_the_orb_says_so_once_and_follows_its_policy() {
                 PriorityControl::new(SchedPolicy::Fifo, MappingKind::Linear, WhenDenied::Fail);
             let e = Current::new(fail).set_priority(Priority::MAX).unwrap_err();
             assert_eq!(e.kind(), Some(SystemExceptionKind::NoPermission), "{e}");
-            assert_eq!(e.minor, rtorb::minor::NO_PERMISSION_REALTIME_SCHEDULING);
+            assert_eq!(
+                e.minor,
+                rtorb_giop::minor::NO_PERMISSION_REALTIME_SCHEDULING
+            );
             assert!(e.detail().unwrap().contains("SCHED_FIFO"), "{e}");
 
             let other = PriorityControl::new(
@@ -57,7 +60,7 @@ fn where_real_time_is_denied_the_orb_says_so_once_and_follows_its_policy() {
             let high = Priority::new(30_000).unwrap();
             assert_eq!(other.set_thread_priority(high).unwrap(), None);
             // The CORBA priority is still the thread's, to be propagated.
-            assert_eq!(rtorb::rt::thread_priority(), Some(high));
+            assert_eq!(rtorb_rt::thread_priority(), Some(high));
             assert_eq!(Current::new(other.clone()).priority().unwrap(), high);
             // A second refusal is not logged again.
             assert_eq!(other.set_thread_priority(high).unwrap(), None);

@@ -183,13 +183,13 @@ static DENIAL_LOGGED: AtomicBool = AtomicBool::new(false);
 /// the process may not use them.
 ///
 /// ```
-/// use rtorb::rt::{MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
+/// use rtorb_rt::{MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
 ///
 /// // Nice values, which any process may lower its urgency to.
 /// let control = PriorityControl::new(SchedPolicy::Other, MappingKind::Linear, WhenDenied::Fail);
 /// std::thread::spawn(move || {
 ///     control.set_thread_priority(Priority::MIN)?; // nice 19
-///     assert_eq!(rtorb::rt::thread_priority(), Some(Priority::MIN));
+///     assert_eq!(rtorb_rt::thread_priority(), Some(Priority::MIN));
 ///     assert_eq!(control.native_thread_priority()?, Priority::MIN);
 ///     Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
 /// })

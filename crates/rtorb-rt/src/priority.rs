@@ -17,14 +17,14 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind, minor};
 /// urgent.
 ///
 /// ```
-/// use rtorb::rt::Priority;
+/// use rtorb_rt::Priority;
 ///
 /// let high = Priority::new(30_000)?;
 /// assert!(high > Priority::MIN);
 /// assert_eq!(high.get(), 30_000);
 /// assert!(Priority::new(-1).is_err());
 /// assert_eq!("120".parse::<Priority>()?, Priority::new(120)?);
-/// # Ok::<(), rtorb::rt::PriorityError>(())
+/// # Ok::<(), rtorb_rt::PriorityError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Priority(i16);

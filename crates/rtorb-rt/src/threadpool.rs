@@ -5,7 +5,7 @@
 //! run at for their whole life, a number of static threads, its own
 //! listening endpoints, and (as in `RTCORBA::ThreadpoolLane`) a number of
 //! dynamic threads and a bound on the requests it buffers. The ORB builds
-//! the lanes ([`crate::orb::Orb::create_threadpool`]); objects are bound
+//! the lanes (`rtorb::orb::Orb::create_threadpool`); objects are bound
 //! to a lane by their priority.
 //!
 //! A lane runs its static threads, and adds dynamic ones (up to its
@@ -24,7 +24,7 @@
 //! does not allow buffering ([`ThreadpoolConfig::allow_request_buffering`]),
 //! is answered at once with `TRANSIENT` (minor `TRANSIENT_LANE_FULL`,
 //! `COMPLETED_NO`), and a oneway dropped and counted
-//! ([`crate::orb::Orb::stats`]); the connection keeps serving. A lane
+//! (`rtorb::orb::Orb::stats`); the connection keeps serving. A lane
 //! never delays another: each has its own threads, reader, buffer and
 //! locks. A connection runs its requests one at a time, in order, so the
 //! requests a lane buffers are those of different connections (a client
@@ -46,9 +46,15 @@ use super::priority::Priority;
 
 /// Names a thread pool of an ORB (`RTCORBA::ThreadpoolId`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ThreadpoolId(pub(crate) u32);
+pub struct ThreadpoolId(u32);
 
 impl ThreadpoolId {
+    /// The id of the pool numbered `index` in its ORB: the ORB numbers its
+    /// pools from 0, in creation order.
+    pub fn from_index(index: u32) -> ThreadpoolId {
+        ThreadpoolId(index)
+    }
+
     /// The pool's number in its ORB (from 0, in creation order).
     pub fn index(self) -> u32 {
         self.0
@@ -162,7 +168,7 @@ impl LaneConfig {
     /// when each starts (by default they may run on any CPU of the
     /// process). With the client threads of the lane's priority on the
     /// same CPUs, a request and its reply wake their threads without
-    /// crossing CPUs (see [`crate::rt::set_thread_affinity`]). A CPU the
+    /// crossing CPUs (see [`crate::set_thread_affinity`]). A CPU the
     /// process may not use makes the lane fail to start.
     pub fn cpus(mut self, cpus: impl IntoIterator<Item = usize>) -> LaneConfig {
         self.cpus = cpus.into_iter().collect();
@@ -213,7 +219,7 @@ impl LaneConfig {
 }
 
 /// What a lane has counted: its request buffering and its connections
-/// ([`crate::orb::OrbStats::lanes`]).
+/// (`rtorb::orb::OrbStats::lanes`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LaneStats {
     /// Requests (and other messages) waiting for a thread of the lane now.
@@ -227,7 +233,7 @@ pub struct LaneStats {
     /// thread or of room in the buffer.
     pub dropped_oneways: u64,
     /// Connections open now on the lane's endpoints (the lane's count
-    /// against [`crate::orb::OrbStats::max_server_connections`]).
+    /// against `rtorb::orb::OrbStats::max_server_connections`).
     pub connections: usize,
 }
 
@@ -237,7 +243,7 @@ pub struct LaneStats {
 /// busy.
 ///
 /// ```
-/// use rtorb::rt::LaneBuffering;
+/// use rtorb_rt::LaneBuffering;
 ///
 /// let b: LaneBuffering = "16:65536".parse().unwrap();
 /// assert_eq!((b.allowed, b.max_requests, b.max_octets), (true, 16, 65536));
@@ -357,16 +363,6 @@ impl FromStr for LaneCpus {
     }
 }
 
-/// `yes` or `no` (or `true`, `false`, `1`, `0`), in any case
-/// (`-ORBLaneBorrowing`).
-pub(crate) fn yes_or_no(s: &str) -> Option<bool> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "yes" | "true" | "1" => Some(true),
-        "no" | "false" | "0" => Some(false),
-        _ => None,
-    }
-}
-
 /// A lane written as `PRIORITY:THREADS[:ENDPOINT]` is malformed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -414,7 +410,7 @@ impl fmt::Display for LaneConfig {
 /// its lanes, and whether lanes may borrow threads and buffer requests.
 ///
 /// ```
-/// use rtorb::rt::{LaneConfig, Priority, ThreadpoolConfig};
+/// use rtorb_rt::{LaneConfig, Priority, ThreadpoolConfig};
 ///
 /// let pool = ThreadpoolConfig::new()
 ///     .lane(LaneConfig::new(Priority::new(100).unwrap()).static_threads(1))
@@ -504,7 +500,7 @@ mod tests {
     }
 
     #[test]
-    fn lane_buffering_and_borrowing_parse() {
+    fn lane_buffering_parses() {
         let b: LaneBuffering = "0".parse().unwrap();
         assert_eq!((b.allowed, b.max_requests, b.max_octets), (true, 0, 0));
         assert_eq!("NO".parse::<LaneBuffering>().unwrap().to_string(), "no");
@@ -515,9 +511,6 @@ mod tests {
         for bad in ["", "x", "1:x", "-1", "yes"] {
             assert!(bad.parse::<LaneBuffering>().is_err(), "{bad}");
         }
-        assert_eq!(yes_or_no(" Yes "), Some(true));
-        assert_eq!(yes_or_no("0"), Some(false));
-        assert_eq!(yes_or_no("maybe"), None);
     }
 
     #[test]
