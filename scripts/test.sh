@@ -42,9 +42,9 @@ step "tests (cargo test --workspace -- --include-ignored)"
 # Ignored tests are those that need omniORB's tools, installed above.
 cargo test --workspace -- --include-ignored
 
-step "whitebox probes (cargo test -p rtorb --features whitebox --test orb_whitebox)"
-# The whitebox feature is off in the workspace's builds; its test needs it.
-cargo test -p rtorb --features whitebox --test orb_whitebox
+step "stage probes (cargo test -p rtorb --features probe --test orb_probe)"
+# The probe feature is off in the workspace's builds; its test needs it.
+cargo test -p rtorb --features probe --test orb_probe
 
 step "bounded fuzzing (cargo fuzz, ${RTORB_FUZZ_SECONDS:-20} s per target)"
 # The property tests above already fuzz every decoder on stable Rust; this

@@ -11,8 +11,8 @@
 
 use std::time::{Duration, Instant};
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
 use rtorb_examples::cubit_idl::{Cubit, cubit};
 
 fn measure(

@@ -12,12 +12,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
+use rtorb::object::Stub;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     IdAssignmentPolicy, LifespanPolicy, Poa, Policy, RequestProcessingPolicy, ServantActivator,
     ServantManager, ServantManagerError,
 };
-use rtorb::runtime::{Skeleton, Stub};
+use rtorb::servant::Skeleton;
 use rtorb_examples::Cuber;
 use rtorb_examples::cubit_idl::{Cubit, CubitSkeleton};
 

@@ -8,11 +8,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Stub;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     Current, IdAssignmentPolicy, Policy, RequestProcessingPolicy, ServantRetentionPolicy,
 };
-use rtorb::runtime::{Stub, SystemException, bad_operation};
 use rtorb_examples::account_idl::example::{Account, AccountServant, AccountSkeleton};
 
 /// One servant for every account: the balance is the length of the id

@@ -15,9 +15,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, ThreadpoolConfig};
-use rtorb::runtime::SystemException;
 use rtorb_examples::account_idl::example::{Account, AccountServant, AccountSkeleton};
 
 /// Answers the CORBA priority of the thread its upcall runs on.

@@ -15,10 +15,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
 use rtorb::poa::Policy;
 use rtorb::rt::{Priority, PriorityModelPolicy};
-use rtorb::runtime::SystemException;
 use rtorb_examples::account_idl::example::{Account, AccountServant, AccountSkeleton};
 
 /// Answers the CORBA priority its upcall runs at.

@@ -3,7 +3,7 @@
 
 use std::sync::mpsc::Sender;
 
-use rtorb::runtime::SystemException;
+use rtorb::exception::SystemException;
 
 use crate::cubit_idl::{CubitServant, cubit};
 

@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
-use rtorb::whitebox::Stage;
+use rtorb::probe::Stage;
 
 use crate::cubit_idl::{Cubit, cubit};
 use crate::cubit_ops::{self, Op};
@@ -109,7 +109,7 @@ fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
     let mut recorder = Recorder::new();
     let allocs = thread_allocations();
     let locks = rtorb::sync::thread_acquisitions();
-    let stages = rtorb::whitebox::thread_totals();
+    let stages = rtorb::probe::thread_totals();
     let start = Instant::now();
     for i in 0..calls {
         let (d, right) = call(i).map_err(|e| failed(i, e))?;
@@ -123,7 +123,7 @@ fn measure(cubit: &Cubit, op: &Op, calls: u64) -> Result<OpStats, String> {
     let locks = rtorb::sync::thread_acquisitions()
         .zip(locks)
         .map(|(a, b)| a - b);
-    let stages = rtorb::whitebox::thread_totals()
+    let stages = rtorb::probe::thread_totals()
         .zip(stages)
         .map(|(a, b)| a.since(&b));
     let per_call = |v: u64| v as f64 / calls.max(1) as f64;
@@ -223,7 +223,7 @@ pub(crate) fn to_table(results: &[(&'static str, OpStats)]) -> String {
         );
     }
     if let Some(first) = results.first().and_then(|(_, s)| s.stages_us.as_ref()) {
-        let _ = writeln!(out, "\nclient stages, µs per call (whitebox)");
+        let _ = writeln!(out, "\nclient stages, µs per call (probe)");
         let _ = write!(out, "{:<16}", "operation");
         for k in first.keys() {
             let _ = write!(out, " {:>17}", k);

@@ -2,7 +2,7 @@
 //! what each call costs the server.
 //!
 //! The servant notes, at every upcall, the connection thread's counts of
-//! heap allocations, lock acquisitions and (whitebox builds) stage times.
+//! heap allocations, lock acquisitions and (`probe` builds) stage times.
 //! Between two upcalls of the same operation on one thread lies exactly
 //! one turn of the server for that operation (write the reply, read the
 //! next request, parse it, find the servant, run the skeleton), so the
@@ -16,9 +16,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
-use rtorb::whitebox::{Stage, StageTotals};
+use rtorb::probe::{Stage, StageTotals};
 use serde::{Deserialize, Serialize};
 
 use crate::cubit_idl::{CubitServant, CubitSkeleton, cubit};
@@ -35,7 +35,7 @@ pub(crate) struct ServerOpStats {
     pub(crate) allocs: f64,
     /// Lock acquisitions per call (`None`: not counted in this build).
     pub(crate) locks: Option<f64>,
-    /// Microseconds per call in each server stage (whitebox builds).
+    /// Microseconds per call in each server stage (`probe` builds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) stages_us: Option<BTreeMap<String, f64>>,
 }
@@ -102,7 +102,7 @@ impl Counters {
             op,
             allocs: thread_allocations(),
             locks: rtorb::sync::thread_acquisitions(),
-            stages: rtorb::whitebox::thread_totals(),
+            stages: rtorb::probe::thread_totals(),
         };
         if let Some(last) = LAST.with(|l| l.replace(Some(now)))
             && last.op == op
@@ -129,7 +129,7 @@ impl Counters {
                 continue;
             }
             let per = |v: u64| v as f64 / turns as f64;
-            let stages_us = rtorb::whitebox::ENABLED.then(|| {
+            let stages_us = rtorb::probe::ENABLED.then(|| {
                 Stage::ALL
                     .iter()
                     .enumerate()

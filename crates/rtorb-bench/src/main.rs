@@ -1,5 +1,5 @@
 //! `rtorb-bench`: the benchmarks of rtorb, with the instrumentation they
-//! need (a counting global allocator, the ORB's lock counting, whitebox
+//! need (a counting global allocator, the ORB's lock counting, probe
 //! stage times, plots), kept out of the `rtorb` tool a user installs.
 //!
 //! ```text

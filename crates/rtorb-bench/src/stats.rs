@@ -28,7 +28,7 @@ pub(crate) struct OpStats {
     pub(crate) allocs: Option<f64>,
     /// Lock acquisitions per call on the client (`None`: not counted).
     pub(crate) locks: Option<f64>,
-    /// Microseconds per call in each stage on the client (whitebox builds).
+    /// Microseconds per call in each stage on the client (`probe` builds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) stages_us: Option<BTreeMap<String, f64>>,
 }

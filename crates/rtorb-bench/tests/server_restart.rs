@@ -8,8 +8,10 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::SystemException;
+use rtorb::object::Object;
 use rtorb::orb::ConnectionStrategy;
-use rtorb::runtime::{CdrDecode, CdrEncode, Object, SystemException};
 use rtorb_test_support::client;
 use rtorb_test_support::clock::idle_past_reuse_check;
 use rtorb_test_support::net::free_port;

@@ -1,5 +1,5 @@
 //! The operation-name hash, pinned: the tables `rtorb-idl` generates and
-//! the lookups of `rtorb::runtime::OpTable` both rest on these values.
+//! the lookups of `rtorb::codegen::OpTable` both rest on these values.
 
 use rtorb_giop::op_hash::{op_bucket, op_hash, op_slot};
 

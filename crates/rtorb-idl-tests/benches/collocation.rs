@@ -12,8 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::SystemException;
+use rtorb::object::Stub;
 use rtorb::orb::Orb;
-use rtorb::runtime::{CdrDecode, CdrEncode, Stub, SystemException};
 use rtorb_idl_tests::cubit_idl::{Cubit, CubitServant, CubitSkeleton, cubit};
 
 struct Cuber;

@@ -28,7 +28,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use rtorb::runtime::OpTable;
+use rtorb::codegen::OpTable;
 
 #[allow(clippy::all, dead_code, unreachable_pub)]
 mod sets {

@@ -96,17 +96,17 @@ pub(crate) fn files() -> Vec<(&'static str, String)> {
          attributes: ::std::sync::Mutex<::std::collections::HashMap<&'static str, i32>>,\n\
          poked: ::std::sync::atomic::AtomicI32,\n}\n\
          impl big::NarrowServant for WideImpl {\n\
-         fn narrow_op(&self, x: i32) -> Result<i32, ::rtorb::runtime::SystemException> { Ok(x + 1) }\n\
-         fn narrow_attr(&self) -> Result<i32, ::rtorb::runtime::SystemException> { Ok(-1) }\n}\n\
+         fn narrow_op(&self, x: i32) -> Result<i32, ::rtorb::exception::SystemException> { Ok(x + 1) }\n\
+         fn narrow_attr(&self) -> Result<i32, ::rtorb::exception::SystemException> { Ok(-1) }\n}\n\
          impl big::WideServant for WideImpl {\n\
          fn refuse(&self, code: i32) -> Result<(), big::wide::RefuseError> { Err(big::wide::RefuseError::Refused(big::Refused { code })) }\n\
-         fn poke(&self, x: i32) -> Result<(), ::rtorb::runtime::SystemException> { self.poked.store(x, ::std::sync::atomic::Ordering::SeqCst); Ok(()) }\n\
-         fn poked(&self) -> Result<i32, ::rtorb::runtime::SystemException> { Ok(self.poked.load(::std::sync::atomic::Ordering::SeqCst)) }\n",
+         fn poke(&self, x: i32) -> Result<(), ::rtorb::exception::SystemException> { self.poked.store(x, ::std::sync::atomic::Ordering::SeqCst); Ok(()) }\n\
+         fn poked(&self) -> Result<i32, ::rtorb::exception::SystemException> { Ok(self.poked.load(::std::sync::atomic::Ordering::SeqCst)) }\n",
     );
     for o in &ops {
         let _ = writeln!(
             servant,
-            "fn {}(&self, x: i32) -> Result<i32, ::rtorb::runtime::SystemException> {{ Ok(x ^ {}) }}",
+            "fn {}(&self, x: i32) -> Result<i32, ::rtorb::exception::SystemException> {{ Ok(x ^ {}) }}",
             rust_name(o, NameKind::Value),
             tag(o)
         );
@@ -114,7 +114,7 @@ pub(crate) fn files() -> Vec<(&'static str, String)> {
     for a in &attrs {
         let _ = writeln!(
             servant,
-            "fn {}(&self) -> Result<i32, ::rtorb::runtime::SystemException> {{ Ok(self.attributes.lock().unwrap().get({:?}).copied().unwrap_or({})) }}",
+            "fn {}(&self) -> Result<i32, ::rtorb::exception::SystemException> {{ Ok(self.attributes.lock().unwrap().get({:?}).copied().unwrap_or({})) }}",
             rust_name(&a.name, NameKind::Value),
             a.name,
             tag(&format!("_get_{}", a.name))
@@ -122,7 +122,7 @@ pub(crate) fn files() -> Vec<(&'static str, String)> {
         if !a.readonly {
             let _ = writeln!(
                 servant,
-                "fn {}(&self, value: i32) -> Result<(), ::rtorb::runtime::SystemException> {{ self.attributes.lock().unwrap().insert({:?}, value); Ok(()) }}",
+                "fn {}(&self, value: i32) -> Result<(), ::rtorb::exception::SystemException> {{ self.attributes.lock().unwrap().insert({:?}, value); Ok(()) }}",
                 rust_name(&format!("set_{}", a.name), NameKind::Value),
                 a.name
             );

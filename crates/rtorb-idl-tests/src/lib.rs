@@ -22,7 +22,7 @@ pub mod relay_idl {
 pub mod values_idl {
     include!(concat!(env!("OUT_DIR"), "/values.rs"));
 
-    use rtorb::runtime::SystemException;
+    use rtorb::exception::SystemException;
 
     impl vals::PointOperations for vals::Point {
         fn sum(&self) -> Result<i32, SystemException> {

@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::{Object, Stub};
 use rtorb_cdr::{CdrDecode, Version};
 use rtorb_test_support::loopback::loopbacks;
 
@@ -68,7 +69,7 @@ fn bad_operation(obj: &Object, name: &str) {
 
 /// Names the interface lacks: near misses of real names, and names
 /// found to land on the table slot of a real name.
-fn unknown_names(table: Option<&rtorb::runtime::OpTable<'_>>) -> Vec<String> {
+fn unknown_names(table: Option<&rtorb::codegen::OpTable<'_>>) -> Vec<String> {
     let mut out: Vec<String> = vec![
         String::new(),
         "_get_".into(),
@@ -99,9 +100,9 @@ fn unknown_names(table: Option<&rtorb::runtime::OpTable<'_>>) -> Vec<String> {
         let mut collide = 0;
         for i in 0.. {
             let candidate = format!("get_unknown_{i}");
-            let h = rtorb::runtime::op_hash(table.seed, candidate.as_bytes());
-            let d = table.disp[rtorb::runtime::op_bucket(h, table.disp.len())];
-            let slot = rtorb::runtime::op_slot(h, d, table.names.len());
+            let h = rtorb::codegen::op_hash(table.seed, candidate.as_bytes());
+            let d = table.disp[rtorb::codegen::op_bucket(h, table.disp.len())];
+            let slot = rtorb::codegen::op_slot(h, d, table.names.len());
             assert!(!table.names[slot].is_empty());
             assert_ne!(table.names[slot], candidate);
             out.push(candidate);
@@ -115,7 +116,7 @@ fn unknown_names(table: Option<&rtorb::runtime::OpTable<'_>>) -> Vec<String> {
     out
 }
 
-fn exercise(obj: Object, table: Option<&rtorb::runtime::OpTable<'_>>) {
+fn exercise(obj: Object, table: Option<&rtorb::codegen::OpTable<'_>>) {
     // Every own operation and accessor, with an argument that differs per call.
     for (i, name) in WIDE_OPERATIONS.iter().enumerate() {
         let x = i as i32 * 7919;

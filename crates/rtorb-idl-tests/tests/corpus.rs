@@ -12,7 +12,8 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicI32;
 
-use rtorb::runtime::{IdlType, Stub};
+use rtorb::cdr::IdlType;
+use rtorb::object::Stub;
 use rtorb_cdr::{
     Any, AnyValue, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, Version,
 };
@@ -209,7 +210,7 @@ fn recursive_and_constructed_types_round_trip() {
     };
     round_trip(err.clone());
     assert_eq!(
-        <Failure as rtorb::runtime::UserException>::REPOSITORY_ID,
+        <Failure as rtorb::exception::UserException>::REPOSITORY_ID,
         "IDL:example.org/Types/Failure:1.0"
     );
 }
@@ -245,7 +246,7 @@ struct Diamond;
 
 mod diamond {
     use super::nested::deeper::outer::*;
-    use rtorb::runtime::SystemException;
+    use rtorb::exception::SystemException;
 
     impl TopServant for super::Diamond {
         fn apex(&self, x: i32) -> Result<i32, SystemException> {
@@ -315,7 +316,7 @@ struct Keywords {
 mod keywords {
     use super::elsewhere::names_idl::r#match::{ModServant, Type, Unsafe, r#mod::MoveError};
     use super::elsewhere::names_idl::shared::Token;
-    use rtorb::runtime::SystemException;
+    use rtorb::exception::SystemException;
     use std::sync::atomic::Ordering;
 
     impl ModServant for super::Keywords {
@@ -398,7 +399,7 @@ struct Contextual;
 
 mod contextual {
     use super::nested::deeper::outer::ContextualServant;
-    use rtorb::runtime::SystemException;
+    use rtorb::exception::SystemException;
 
     impl ContextualServant for super::Contextual {
         fn scaled(&self, x: i32) -> Result<i32, SystemException> {
@@ -415,7 +416,7 @@ mod contextual {
 #[test]
 fn operations_with_a_context_clause_carry_a_context() {
     use nested::deeper::outer::*;
-    use rtorb::runtime::SystemExceptionKind;
+    use rtorb::exception::SystemExceptionKind;
     for orb in loopbacks(&VERSIONS) {
         let obj = orb.activate(&b"ctx"[..], Arc::new(ContextualSkeleton(Contextual)));
         let c = Contextual::from_object(obj.clone());
@@ -428,7 +429,7 @@ fn operations_with_a_context_clause_carry_a_context() {
                 vec!["user".to_string(), "me".to_string()].encode(e)
             })
             .unwrap();
-        let r: Result<i32, rtorb::runtime::SystemException> = reply.decode(i32::decode);
+        let r: Result<i32, rtorb::exception::SystemException> = reply.decode(i32::decode);
         assert_eq!(r.unwrap(), 21);
         // Without the context the request is short: MARSHAL, not a panic.
         let err = obj
@@ -445,7 +446,7 @@ fn operations_with_a_context_clause_carry_a_context() {
 /// the interface's servant trait, which `TallyOperations` requires.
 mod tally {
     use super::values_idl::vals::*;
-    use rtorb::runtime::SystemException;
+    use rtorb::exception::SystemException;
 
     impl CounterServant for Tally {
         fn count(&self) -> Result<i32, SystemException> {
@@ -479,7 +480,7 @@ mod tally {
             p: Option<std::sync::Arc<dyn PointValue>>,
         ) -> Result<Handle, SystemException> {
             let y = p.map_or(0, |p| *p.y());
-            Ok(Handle(rtorb::runtime::Opaque::new(self.base + y)))
+            Ok(Handle(rtorb::value::Opaque::new(self.base + y)))
         }
     }
     impl OpenerOperations for Opener {}

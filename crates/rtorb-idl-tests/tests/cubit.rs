@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rtorb::runtime::Stub;
+use rtorb::object::Stub;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 use rtorb_test_support::loopback::{VERSIONS, loopbacks};
 
@@ -64,7 +64,7 @@ fn the_skeleton_answers_is_a_and_rejects_unknown_operations() {
             .as_object()
             .invoke("cube_nothing", |_| Ok(()))
             .unwrap_err();
-        assert_eq!(err, rtorb::runtime::bad_operation());
+        assert_eq!(err, rtorb::exception::bad_operation());
     });
 }
 
@@ -80,7 +80,7 @@ fn truncated_arguments_are_marshal() {
             .unwrap_err();
         assert_eq!(
             err.kind(),
-            Some(rtorb::runtime::SystemExceptionKind::Marshal)
+            Some(rtorb::exception::SystemExceptionKind::Marshal)
         );
     });
 }

@@ -5,8 +5,10 @@
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{IdlType, Object, Stub, SystemException, SystemExceptionKind};
+use rtorb::cdr::IdlType;
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::loopback::Loopback;
+use rtorb::object::{Object, Stub};
 use rtorb_cdr::{
     Any, AnyValue, ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding,
     TCKind, Version,
@@ -266,7 +268,7 @@ impl DerivedServant for Impl {
             _ => Err(derived::FailError::System(SystemException::new(
                 SystemExceptionKind::NoPermission,
                 5,
-                rtorb::runtime::CompletionStatus::No,
+                rtorb::exception::CompletionStatus::No,
             ))),
         }
     }

@@ -6,8 +6,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use rtorb::exception::SystemException;
+use rtorb::object::Stub;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{Stub, SystemException};
 use rtorb_idl_tests::relay_idl::{
     Pinger, PingerServant, PingerSkeleton, Relay, RelayServant, RelaySkeleton,
 };

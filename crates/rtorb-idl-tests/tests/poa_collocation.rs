@@ -7,15 +7,15 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, mpsc};
 
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
 use rtorb::minor::TRANSIENT_DISCARDED;
+use rtorb::object::Stub;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy, ServantActivator, ServantManager,
     ServantManagerError,
 };
-use rtorb::runtime::{
-    ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
-};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::{TIMEOUT, client, server};
@@ -176,7 +176,7 @@ impl Skeleton for Handwritten {
         &["IDL:Cubit:1.0"]
     }
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        use rtorb::runtime::{CdrDecode, CdrEncode};
+        use rtorb::cdr::{CdrDecode, CdrEncode};
         match req.operation() {
             "cube_long" => {
                 let l = i32::decode(req.arguments())?;

@@ -1,6 +1,6 @@
 //! A struct that contains itself through a typedef'd sequence.
 
-use rtorb::runtime::IdlType;
+use rtorb::cdr::IdlType;
 use rtorb_cdr::{Any, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind};
 use rtorb_idl_tests::recursive_idl::rec::{Tree, forest_type_code};
 

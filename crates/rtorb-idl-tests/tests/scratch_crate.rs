@@ -137,8 +137,8 @@ pub mod corpus {
 use std::sync::Arc;
 
 use a::b::{Cubit, CubitServant, CubitSkeleton, cubit};
-use rtorb::runtime::SystemException;
-use rtorb::runtime::loopback::Loopback;
+use rtorb::exception::SystemException;
+use rtorb::loopback::Loopback;
 
 /// A servant of the generated servant trait.
 pub struct Cuber;
@@ -173,7 +173,7 @@ impl CubitServant for Cuber {
 /// Calls the servant through the generated stub.
 pub fn cube(orb: &Arc<Loopback>, l: i32) -> Result<i32, SystemException> {
     let object = orb.activate(&b"Cubit"[..], Arc::new(CubitSkeleton(Cuber)));
-    let stub: Cubit = rtorb::runtime::Stub::from_object(object);
+    let stub: Cubit = rtorb::object::Stub::from_object(object);
     stub.cube_long(l)
 }
 "#;

@@ -5,10 +5,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{
-    Abstract, IdlType, Local, Opaque, Stub, SystemException, SystemExceptionKind, downcast_value,
-};
+use rtorb::cdr::IdlType;
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::loopback::Loopback;
+use rtorb::object::{Local, Stub};
+use rtorb::value::{Abstract, Opaque, downcast_value};
 use rtorb_cdr::valuetype::ValueBase;
 use rtorb_cdr::{Any, ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind};
 use rtorb_idl_tests::values_idl::PointFactory;
@@ -327,7 +328,7 @@ impl HandleUser for Counter {
         h.0.get::<i32>().copied().ok_or(SystemException::new(
             SystemExceptionKind::BadParam,
             0,
-            rtorb::runtime::CompletionStatus::No,
+            rtorb::exception::CompletionStatus::No,
         ))
     }
 }
@@ -345,7 +346,7 @@ fn local_interfaces_and_native_types_are_called_directly() {
     assert_eq!(c.read_handle(h).unwrap(), 42);
     // Never marshalled: writing one is an error, not a panic.
     let mut e = Encoder::new(Encoding::native());
-    assert!(rtorb::runtime::not_marshalable(&mut e, "local interface Adder").is_err());
+    assert!(rtorb::codegen::not_marshalable(&mut e, "local interface Adder").is_err());
 }
 
 #[test]

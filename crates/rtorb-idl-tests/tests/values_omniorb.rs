@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rtorb::runtime::downcast_value;
+use rtorb::value::downcast_value;
 use rtorb_cdr::valuetype::{read_value, write_value};
 use rtorb_cdr::{ByteOrder, Bytes, CdrDecode, Decoder, Encoder, Encoding};
 use rtorb_idl_tests::values_idl::vals::*;

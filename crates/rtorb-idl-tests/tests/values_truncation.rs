@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::{
-    Stub, SystemException, SystemExceptionKind, downcast_value, unregister_value_factory,
-};
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::Stub;
+use rtorb::value::{downcast_value, unregister_value_factory};
 use rtorb_cdr::OMG_VMCID;
 use rtorb_cdr::valuetype::ValueBase;
 use rtorb_idl_tests::values_idl::vals::*;
@@ -41,8 +41,8 @@ impl ValuesServant for Echo {
     }
     fn echo_named(
         &self,
-        n: Option<rtorb::runtime::Abstract<Named>>,
-    ) -> Res<Option<rtorb::runtime::Abstract<Named>>> {
+        n: Option<rtorb::value::Abstract<Named>>,
+    ) -> Res<Option<rtorb::value::Abstract<Named>>> {
         Ok(n)
     }
     fn echo_any(&self, a: rtorb_cdr::Any) -> Res<rtorb_cdr::Any> {

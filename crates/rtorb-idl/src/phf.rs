@@ -4,7 +4,7 @@
 //! may carry (its own and inherited operations, and `_get_x`/`_set_x`
 //! for each attribute), calls [`PerfectHash::generate`], and embeds
 //! [`PerfectHash::render_static`] in the generated code: a `static`
-//! `rtorb::runtime::OpTable` whose `lookup` returns the position of the
+//! `rtorb::codegen::OpTable` whose `lookup` returns the position of the
 //! operation in that list. The generated dispatch `match`es that position.
 //!
 //! # Scheme
@@ -20,7 +20,7 @@
 //!
 //! # One hash for both sides
 //!
-//! The run-time lookup in `rtorb` (`rtorb::runtime::OpTable`) computes
+//! The run-time lookup in `rtorb` (`rtorb::codegen::OpTable`) computes
 //! the same [`op_hash`], [`op_bucket`] and [`op_slot`]: both take them
 //! from `rtorb_giop::op_hash`, where test vectors pin them.
 
@@ -123,7 +123,7 @@ impl PerfectHash {
     }
 
     /// The position in the input list of `name`, found as
-    /// `rtorb::runtime::OpTable::lookup` finds it: one hash, one
+    /// `rtorb::codegen::OpTable::lookup` finds it: one hash, one
     /// displacement, one comparison.
     pub fn lookup(&self, name: &[u8]) -> Option<usize> {
         let h = op_hash(self.seed, name);
@@ -135,7 +135,7 @@ impl PerfectHash {
     }
 
     /// Rust source of a `static` named `ident` holding this table as an
-    /// `rtorb::runtime::OpTable<'static>`, ending with a newline:
+    /// `rtorb::codegen::OpTable<'static>`, ending with a newline:
     ///
     /// ```text
     /// static CUBIT_OPS: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {

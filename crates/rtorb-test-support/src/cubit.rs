@@ -10,8 +10,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
-use rtorb::runtime::SystemException;
 
 include!(concat!(env!("OUT_DIR"), "/guarded.rs"));
 

@@ -1,9 +1,10 @@
 //! A servant whose `echo` operation returns the `long` it is given, for
 //! tests about connections and threads rather than about operations.
 
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
-};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 
 /// The repository id of [`Echo`].
 pub const ECHO_ID: &str = "IDL:rtorb/Echo:1.0";

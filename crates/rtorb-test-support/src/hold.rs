@@ -12,9 +12,10 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
-};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 
 use crate::sched::thread_nice;
 

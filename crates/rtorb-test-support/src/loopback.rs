@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::loopback::Loopback;
+use rtorb::loopback::Loopback;
 use rtorb_cdr::{ByteOrder, Version};
 
 /// Every GIOP version rtorb speaks.

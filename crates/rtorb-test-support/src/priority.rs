@@ -5,16 +5,16 @@
 
 use std::sync::Arc;
 
+use rtorb::cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbBuilder, OrbConfig};
 use rtorb::poa::Policy;
 use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, MappingKind, Priority, PriorityModelPolicy, SchedPolicy,
     ThreadpoolConfig, ThreadpoolId, WhenDenied,
 };
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, CdrError, Decoder, Object, ServerRequest, Skeleton, SystemException,
-    bad_operation,
-};
+use rtorb::servant::{ServerRequest, Skeleton};
 
 use crate::cubit::{CubitImpl, CubitSkeleton};
 use crate::net::endpoint_address;

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbBuilder, ServerStrategy};
-use rtorb::runtime::{Object, Skeleton};
+use rtorb::servant::Skeleton;
 
 use crate::wait::NO_TIMEOUT;
 

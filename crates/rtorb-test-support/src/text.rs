@@ -1,7 +1,8 @@
 //! A servant that echoes and returns text, narrow and wide, for the tests
 //! of code sets.
 
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::servant::{ServerRequest, Skeleton};
 
 /// The repository id of [`Text`].
 pub const TEXT_ID: &str = "IDL:Text:1.0";

@@ -9,9 +9,10 @@
 //! whose messages always encode, and panic where they do not.
 
 use bytes::Bytes;
+use rtorb::cdr::CdrEncode;
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::rt::ExposedPolicies;
-use rtorb::runtime::{CdrEncode, Object};
 use rtorb_cdr::{ByteOrder, CdrError, Encoder, Encoding, Version};
 use rtorb_giop::header::HEADER_LEN;
 use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};

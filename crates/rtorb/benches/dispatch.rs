@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use rtorb::runtime::OpTable;
+use rtorb::codegen::OpTable;
 
 /// The operations, in declaration order: their index is what each lookup
 /// returns.
@@ -136,7 +136,7 @@ const UNKNOWN: &str = "get_altitude_limit";
 
 /// The table `rtorb_idl::phf::PerfectHash::generate(&NAMES)` renders,
 /// exactly as generated code embeds it.
-static OPS: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {
+static OPS: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {
     seed: 0xdde61a46db7dd424,
     disp: &[
         11, 0, 17, 74, 34, 45, 0, 0, 102, 51, 10, 699, 60, 665, 7, 7, 8, 34, 242, 175, 1, 39, 26,
@@ -539,7 +539,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u64;
             for name in &requests {
-                sum ^= rtorb::runtime::op_hash(OPS.seed, black_box(name.as_bytes()));
+                sum ^= rtorb::codegen::op_hash(OPS.seed, black_box(name.as_bytes()));
             }
             sum
         })
@@ -548,9 +548,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0usize;
             for name in &requests {
-                let h = rtorb::runtime::op_hash(OPS.seed, black_box(name.as_bytes()));
-                let d = OPS.disp[rtorb::runtime::op_bucket(h, OPS.disp.len())];
-                sum += rtorb::runtime::op_slot(h, d, 100);
+                let h = rtorb::codegen::op_hash(OPS.seed, black_box(name.as_bytes()));
+                let d = OPS.disp[rtorb::codegen::op_bucket(h, OPS.disp.len())];
+                sum += rtorb::codegen::op_slot(h, d, 100);
             }
             sum
         })

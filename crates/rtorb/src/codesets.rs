@@ -45,7 +45,7 @@
 //! |---|---|
 //! | a client would send it to a profile that specifies no `wchar` code set: no `TAG_CODE_SETS` component, one without `wchar` code sets, or a GIOP 1.0 profile (which cannot carry components) | `INV_OBJREF` OMG minor 1 ([`INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED`]) |
 //! | a server receives it in a GIOP 1.0 request | `MARSHAL` OMG minor 5 ([`MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0`](crate::minor::MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0)) |
-//! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`](crate::minor::MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0), see [`crate::runtime::marshal_completed`]) |
+//! | a server would return it in GIOP 1.0, or a client reads it in a 1.0 reply | `MARSHAL` OMG minor 6 ([`MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0`](crate::minor::MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0), see [`crate::exception::marshal_completed`]) |
 //! | a server receives or would return it without a negotiated `wchar` code set | `BAD_PARAM` OMG minor 23 ([`BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED`](crate::minor::BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED)) |
 //! | a client would send `char` or `wchar` data of a kind whose code sets have nothing in common with the server's | `CODESET_INCOMPATIBLE` OMG minor 1 ([`CODESET_INCOMPATIBLE_NO_COMMON`]) |
 //!
@@ -658,11 +658,11 @@ mod tests {
 
     #[test]
     fn wchar_in_a_giop_1_0_reply_is_marshal_minor_6() {
-        let e = crate::runtime::marshal_completed(&CdrError::WcharInGiop10);
+        let e = crate::exception::marshal_completed(&CdrError::WcharInGiop10);
         assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal));
         assert_eq!(e.minor, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0);
         assert_eq!(e.completed, CompletionStatus::Yes);
-        let e = crate::runtime::marshal_completed(&CdrError::NoWcharCodeSet);
+        let e = crate::exception::marshal_completed(&CdrError::NoWcharCodeSet);
         assert_eq!(e.kind(), Some(SystemExceptionKind::BadParam));
         assert_eq!(e.minor, BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED);
         // Arguments: the client's GIOP 1.0 minor, and BAD_PARAM 23.

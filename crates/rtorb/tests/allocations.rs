@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use rtorb::runtime::Stub;
-use rtorb::runtime::loopback::Loopback;
+use rtorb::loopback::Loopback;
+use rtorb::object::Stub;
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton, cubit};

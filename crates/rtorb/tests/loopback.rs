@@ -5,14 +5,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind, bad_operation};
+use rtorb::loopback::Loopback;
 use rtorb::minor::{
     BAD_OPERATION_UNKNOWN_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT, UNKNOWN_UNLISTED_USER_EXCEPTION,
 };
-use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, CompletionStatus, Object, ServerRequest, Skeleton, Stub, SyncScope,
-    SystemException, SystemExceptionKind, bad_operation,
-};
+use rtorb::object::{Object, Stub};
+use rtorb::policy::SyncScope;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Encoding, OMG_VMCID, Version};
 use rtorb_giop::ior::{IiopProfile, ObjectReference};
 use rtorb_test_support::cubit::guarded::CheckedCubeError;

@@ -1,7 +1,7 @@
 //! The modules of `rtorb` depend one way, as the crate docs draw them: a
 //! module names only modules of the layers below its own. This test reads
 //! the sources under `src/` and fails on every path that runs the other
-//! way (`crate::orb` in the POA, `crate::poa` in the runtime, ...), and on
+//! way (`crate::orb` in the POA, `crate::poa` in a servant, ...), and on
 //! a top-level module that has no layer yet.
 //!
 //! Comments and literals are left out, so documentation may still link
@@ -12,7 +12,11 @@
 //! depend on itself through others (`a.rs` uses `b.rs`, which uses
 //! `a.rs`). What counts as a dependency is in
 //! `rtorb_test_support::source_graph::graph`.
+//!
+//! And names: no two files of `src/` share a basename, but `mod.rs` and
+//! `tests.rs`, whose names say what role they play, not what they hold.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rtorb_test_support::source_graph::{
@@ -23,18 +27,26 @@ use rtorb_test_support::source_graph::{
 /// the modules of every layer below its own, and none of its own layer
 /// but itself.
 const LAYERS: &[&[&str]] = &[
-    // The minor codes (a re-export of `rtorb_giop::minor`); locks (the
-    // crate `rtorb_rt`'s `sync`, re-exported) and stage timing: no other
-    // module.
-    &["minor", "sync", "whitebox"],
-    // What generated code calls: stubs, skeletons, exceptions, values.
-    // Priorities and lane descriptions, and the pluggable transports: the
-    // crates `rtorb_rt` and `rtorb_transport`, re-exported, which the crate
-    // graph keeps from naming the ORB; here so that the runtime and they do
+    // The minor codes (a re-export of `rtorb_giop::minor`); CDR (the crate
+    // `rtorb_cdr`, re-exported); locks (the crate `rtorb_rt`'s `sync`,
+    // re-exported) and stage timing: no other module.
+    &["minor", "cdr", "sync", "probe"],
+    // Exceptions. Client policies. Priorities and lane descriptions, and
+    // the pluggable transports: the crates `rtorb_rt` and
+    // `rtorb_transport`, re-exported, which the crate graph keeps from
+    // naming the ORB; here so that the modules below the ORB and they do
     // not name each other.
-    &["runtime", "rt", "transport"],
-    // Code-set negotiation; the re-exports (of `runtime`) that generated
-    // code reaches everything through.
+    &["exception", "policy", "rt", "transport"],
+    // Skeletons and the requests they serve.
+    &["servant"],
+    // Object references and the invoker of their calls, which serves
+    // collocated calls through skeletons.
+    &["object"],
+    // Valuetypes (their abstract interfaces hold references). The
+    // in-process invoker.
+    &["value", "loopback"],
+    // Code-set negotiation; what generated code names, which reaches
+    // everything below through it.
     &["codesets", "codegen"],
     // The object adapters: the POA and the table of plain keys. The
     // CosNaming stubs (generated code) and corbaname resolution.
@@ -70,8 +82,8 @@ fn the_scanner_finds_paths_to_modules() {
         ["orb"]
     );
     assert_eq!(
-        names("poa", "use crate::{orb::Orb, runtime::{Object, Stub}};"),
-        ["orb", "runtime"]
+        names("poa", "use crate::{orb::Orb, object::{Object, Stub}};"),
+        ["orb", "object"]
     );
     assert_eq!(
         names("poa::table", "let c = crate::orb::codesets::x(v);"),
@@ -93,8 +105,8 @@ fn the_scanner_finds_paths_to_modules() {
         ["codegen"]
     );
     assert_eq!(
-        names("naming", "let o = <X as ::rtorb::runtime::Stub>::f();"),
-        ["runtime"]
+        names("naming", "let o = <X as ::rtorb::object::Stub>::f();"),
+        ["object"]
     );
     assert_eq!(
         names("naming", "use rtorb::{orb::Orb, poa};"),
@@ -134,13 +146,13 @@ fn the_scanner_skips_comments_literals_and_visibility() {
 #[test]
 fn the_scanner_resolves_super_in_inline_modules() {
     let text =
-        "mod tests {\n    use super::*;\n    use super::super::orb::Orb;\n}\nuse crate::runtime;";
+        "mod tests {\n    use super::*;\n    use super::super::orb::Orb;\n}\nuse crate::object;";
     assert_eq!(
         named_modules("rtorb", &["poa".to_owned(), "table".to_owned()], text),
         [
             ("poa".to_owned(), 2),
             ("poa".to_owned(), 3),
-            ("runtime".to_owned(), 5)
+            ("object".to_owned(), 5)
         ]
     );
 }
@@ -260,5 +272,68 @@ fn no_crate_has_an_import_cycle_between_its_files() {
         "import cycles between files (move what both sides need into the \
          lower one):\n{}",
         report.join("\n")
+    );
+}
+
+/// The basenames that say what role a file plays rather than what it
+/// holds, and so may repeat.
+const ROLE_NAMES: &[&str] = &["mod.rs", "tests.rs"];
+
+/// The basenames that more than one of `files` (under `src`) has, each
+/// with the files that have it.
+fn repeated_basenames(src: &Path, files: &[PathBuf]) -> Vec<String> {
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in files {
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if ROLE_NAMES.contains(&name.as_str()) {
+            continue;
+        }
+        let shown = f.strip_prefix(src).unwrap_or(f).display().to_string();
+        by_name.entry(name).or_default().push(shown);
+    }
+    by_name
+        .into_iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(name, files)| format!("{name}: {}", files.join(", ")))
+        .collect()
+}
+
+#[test]
+fn repeated_basenames_are_found() {
+    let src = Path::new("src");
+    let files: Vec<PathBuf> = [
+        "orb/client/pool.rs",
+        "loopback/pool.rs",
+        "orb/mod.rs",
+        "poa/mod.rs",
+        "orb/tests.rs",
+        "poa/tests.rs",
+        "poa/key.rs",
+    ]
+    .iter()
+    .map(|f| src.join(f))
+    .collect();
+    assert_eq!(
+        repeated_basenames(src, &files),
+        ["pool.rs: orb/client/pool.rs, loopback/pool.rs"]
+    );
+}
+
+#[test]
+fn no_two_files_share_a_basename() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    assert!(files.len() > 10, "{files:?}");
+    let repeated = repeated_basenames(&src, &files);
+    assert!(
+        repeated.is_empty(),
+        "files of src/ that share a basename (name each by what it holds, \
+         so that the name alone says which file it is):\n{}",
+        repeated.join("\n")
     );
 }

@@ -6,6 +6,7 @@
 //! `resolve`; an object that is no naming context, a nil binding and a key
 //! that is not served say so.
 
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use rtorb::minor::BAD_PARAM_OTHER_URL_ERROR;
 use rtorb::naming::naming_context::{
     BindContextError, BindError, BindNewContextError, CannotProceed, DestroyError, InvalidName,
@@ -16,8 +17,8 @@ use rtorb::naming::{
     self, BindingIterator, BindingList, Name, NamingContext, NamingContextExtServant,
     NamingContextExtSkeleton, NamingContextServant, NamingContextSkeleton,
 };
+use rtorb::object::Object;
 use rtorb::orb::Orb;
-use rtorb::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
 use rtorb_test_support::echo::{ECHO_ID, Echo, echo};
 use rtorb_test_support::net::iiop_address;
 use rtorb_test_support::{client, server};
@@ -288,9 +289,11 @@ fn names_convert_to_and_from_their_string_form() {
 
 #[test]
 fn the_stubs_carry_the_specification_repository_ids() {
+    use rtorb::cdr::IdlType;
+    use rtorb::exception::UserException;
     use rtorb::naming::naming_context::{AlreadyBound, NotEmpty};
     use rtorb::naming::naming_context_ext::InvalidAddress;
-    use rtorb::runtime::{IdlType, Stub, UserException};
+    use rtorb::object::Stub;
     let ids = [
         (NamingContext::REPOSITORY_ID, "NamingContext"),
         (naming::NamingContextExt::REPOSITORY_ID, "NamingContextExt"),

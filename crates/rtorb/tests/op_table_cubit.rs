@@ -5,17 +5,18 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::codegen::OpTable;
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::loopback::Loopback;
 use rtorb::minor::BAD_OPERATION_UNKNOWN_OPERATION;
-use rtorb::runtime::loopback::Loopback;
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, OpTable, ServerRequest, Skeleton, Stub, SystemException,
-    SystemExceptionKind, bad_operation,
-};
+use rtorb::object::Stub;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_test_support::cubit::cubit::{Many, REPOSITORY_IDS as CUBIT_REPOSITORY_IDS};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitServant};
 
-static CUBIT_OPS: ::rtorb::runtime::OpTable<'static> = ::rtorb::runtime::OpTable {
+static CUBIT_OPS: ::rtorb::codegen::OpTable<'static> = ::rtorb::codegen::OpTable {
     seed: 0xdde61a46db7dd424,
     disp: &[0, 69],
     names: &[

@@ -4,7 +4,7 @@
 //! not hold.
 
 use proptest::prelude::*;
-use rtorb::runtime::OpTable;
+use rtorb::codegen::OpTable;
 use rtorb_idl::phf::PerfectHash;
 
 fn operation_name() -> impl Strategy<Value = String> {

@@ -9,8 +9,9 @@ use std::net::TcpStream;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use rtorb::exception::{SystemException, bad_operation};
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;

@@ -11,10 +11,11 @@ use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{CompletionStatus, SystemExceptionKind};
+use rtorb::object::Object;
 use rtorb::orb::ConnectionStrategy;
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, CompletionStatus, Object, SyncScope, SystemExceptionKind,
-};
+use rtorb::policy::SyncScope;
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};
@@ -111,7 +112,7 @@ fn serve(mut stream: TcpStream, n: usize, (answered, then): (usize, Then), event
 }
 
 /// Calls `who` (any operation the peer answers with its number).
-fn who(object: &Object) -> Result<u32, rtorb::runtime::SystemException> {
+fn who(object: &Object) -> Result<u32, rtorb::exception::SystemException> {
     object.invoke("who", |_| Ok(()))?.decode(u32::decode)
 }
 

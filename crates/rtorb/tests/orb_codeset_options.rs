@@ -7,12 +7,13 @@
 use std::sync::Arc;
 
 use rtorb::codesets::{ClientCodeSets, CodeSetConfig, ServerCodeSets, native_code_sets};
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use rtorb::minor::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED,
 };
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbError};
-use rtorb::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
 use rtorb_cdr::codeset::CodeSetId;
 use rtorb_cdr::{CdrError, TransmissionCodeSets, Version};
 use rtorb_giop::FrameProtocol;
@@ -333,7 +334,7 @@ fn text_outside_the_code_set_is_data_conversion_minor_1() {
     assert_eq!(ex.kind(), Some(SystemExceptionKind::DataConversion));
     assert_eq!(ex.minor, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET);
     assert_eq!(ex.completed, CompletionStatus::No);
-    let ex = rtorb::runtime::marshal_completed(&e.write_char('Ж').unwrap_err());
+    let ex = rtorb::exception::marshal_completed(&e.write_char('Ж').unwrap_err());
     assert_eq!(ex.kind(), Some(SystemExceptionKind::DataConversion));
     assert_eq!(ex.completed, CompletionStatus::Yes);
     // wchar data without a wchar code set stays BAD_PARAM minor 23 at the

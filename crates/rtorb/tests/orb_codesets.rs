@@ -9,16 +9,16 @@ use std::sync::{Arc, Barrier, Mutex};
 
 use bytes::Bytes;
 use rtorb::codesets::native_code_sets;
+use rtorb::exception::{CompletionStatus, SystemException, SystemExceptionKind, bad_operation};
 use rtorb::minor::{
     BAD_PARAM_WCHAR_CODE_SET_NOT_NEGOTIATED, DATA_CONVERSION_CHAR_NOT_IN_CODE_SET,
     INV_OBJREF_WCHAR_CODE_SET_NOT_SPECIFIED, MARSHAL_WCHAR_RETURNED_BY_SERVER_GIOP_1_0,
     MARSHAL_WCHAR_SENT_BY_CLIENT_GIOP_1_0,
 };
+use rtorb::object::Object;
 use rtorb::orb::{ConnectionStrategy, Orb};
-use rtorb::runtime::{
-    CompletionStatus, Object, ServerRequest, Skeleton, SyncScope, SystemException,
-    SystemExceptionKind, bad_operation,
-};
+use rtorb::policy::SyncScope;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::codeset::{CodeSetContext, CodeSetId};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{Content, Message, ReplyStatus, RequestHeader};

@@ -164,7 +164,7 @@ fn the_command_line_overrides_the_file() {
     assert_eq!(rest, ["x"]);
     assert_eq!(c.server_threads, 2);
     assert_eq!(c.round_trip_timeout, Some(Duration::from_millis(100)));
-    assert_eq!(c.sync_scope, rtorb::runtime::SyncScope::None);
+    assert_eq!(c.sync_scope, rtorb::policy::SyncScope::None);
     // Repeated options accumulate, the file's first.
     assert_eq!(c.listen, ["iiop://127.0.0.1:0", "uiop:///tmp/x.sock"]);
     assert_eq!(

@@ -13,12 +13,14 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use counting::{Counts, counting_registry, unsharable_registry};
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
 use rtorb::minor::{COMM_FAILURE_CONNECTION_LOST, INV_POLICY_CANNOT_RECONCILE, TIMEOUT_ROUND_TRIP};
+use rtorb::object::Object;
 use rtorb::orb::{ConnectionStrategy, Orb};
-use rtorb::runtime::{
-    ClientProtocolPolicy, Object, Policy, PolicyCurrent, Protocol, ProtocolFallback, ServerRequest,
-    Skeleton, SyncScope, SystemException, SystemExceptionKind, bad_operation,
+use rtorb::policy::{
+    ClientProtocolPolicy, Policy, PolicyCurrent, Protocol, ProtocolFallback, SyncScope,
 };
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb::transport::{FrameReader, ProtocolRegistry, Transport};
 use rtorb_cdr::{CdrDecode, CdrEncode, Encoding};
 use rtorb_giop::message::{Content, Message, MessageWriter, ReplyHeader, ReplyStatus};

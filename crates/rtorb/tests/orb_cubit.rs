@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::object::Stub;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{
-    Policy, ServerRequest, Skeleton, Stub, SystemException, SystemExceptionKind, bad_operation,
-};
+use rtorb::policy::Policy;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, RequestHeader};
 use rtorb_giop::target::TargetAddress;

@@ -18,8 +18,10 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use bytes::Bytes;
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
 use rtorb::orb::{MESSAGES_PER_TURN, Orb, ServerStrategy};
-use rtorb::runtime::{Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::message::{
     CancelRequest, Content, LocateRequest, Message, RESPONSE_NONE, RESPONSE_WITH_TARGET,

@@ -11,9 +11,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, ThreadpoolConfig};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb::sync::thread_acquisitions;
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 use rtorb_test_support::priority::nice_server;

@@ -10,12 +10,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::SystemExceptionKind;
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     Cookie, ForwardRequest, IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy,
     ServantActivator, ServantLocator, ServantManager, ServantManagerError, ServantRetentionPolicy,
 };
-use rtorb::runtime::{Object, Skeleton, SystemExceptionKind};
+use rtorb::servant::Skeleton;
 use rtorb_cdr::{ByteOrder, CdrEncode, Encoding, Version};
 use rtorb_giop::message::{Content, MessageWriter, ReplyHeader, ReplyStatus};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
@@ -346,8 +348,8 @@ fn a_remote_reference_forwarded_to_an_object_of_the_calling_orb_remembers_it() {
     assert_eq!(forwarder.asked(), 1);
 }
 
-fn cube_long(object: &Object, l: i32) -> Result<i32, rtorb::runtime::SystemException> {
+fn cube_long(object: &Object, l: i32) -> Result<i32, rtorb::exception::SystemException> {
     object
         .invoke("cube_long", |e| l.encode(e))?
-        .decode(<i32 as rtorb::runtime::CdrDecode>::decode)
+        .decode(<i32 as rtorb::cdr::CdrDecode>::decode)
 }

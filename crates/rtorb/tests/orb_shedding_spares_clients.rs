@@ -16,9 +16,9 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use rtorb::exception::{CompletionStatus, SystemException};
 use rtorb::minor::TRANSIENT_CONNECTION_CLOSED;
 use rtorb::orb::{Orb, ServerStrategy};
-use rtorb::runtime::{CompletionStatus, SystemException};
 use rtorb_giop::message::{Content, ReplyStatus};
 use rtorb_test_support::cubit::{self, Cubit};
 use rtorb_test_support::net::{closed_by_server, iiop_address, read_message};

@@ -18,8 +18,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
+use rtorb::object::Object;
 use rtorb::orb::ServerStrategy;
-use rtorb::runtime::{Object, Policy, SyncScope};
+use rtorb::policy::{Policy, SyncScope};
 use rtorb_cdr::CdrEncode;
 use rtorb_test_support::hold::HeldServant;
 use rtorb_test_support::{TIMEOUT, client, server};

@@ -8,7 +8,7 @@ mod poa_common;
 use std::sync::{Arc, mpsc};
 
 use poa_common::{sleep, tagged_announcing};
-use rtorb::runtime::Object;
+use rtorb::object::Object;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::Latch;
 use rtorb_test_support::{TIMEOUT, client, server};

@@ -5,12 +5,13 @@
 
 use std::sync::{Arc, Mutex};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
 use rtorb::poa::{
     Current, IdAssignmentPolicy, NoContext, Poa, PoaError, Policy, RequestProcessingPolicy,
 };
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
-};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{client, server};
 

@@ -12,8 +12,8 @@ use rtorb_test_support::net::free_port;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{TIMEOUT, client, server};
 
+use rtorb::exception::SystemExceptionKind;
 use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
-use rtorb::runtime::SystemExceptionKind;
 
 /// The object slot and generation of a system-id key of a transient POA
 /// (see the key layout in `rtorb::poa`).
@@ -124,7 +124,7 @@ fn plain_keys_come_first_and_corbaloc_reaches_them() {
     assert_eq!(who(&r).unwrap(), 11);
     // A forwarded plain key still forwards.
     let fwd = orb
-        .forward(&b"Moved"[..], rtorb::runtime::object_reference(&poa_obj))
+        .forward(&b"Moved"[..], rtorb::object::object_reference(&poa_obj))
         .unwrap();
     assert_eq!(who(&remote(&orb, &c, &fwd)).unwrap(), 11);
     assert_eq!(who(&fwd).unwrap(), 11, "collocated, following the forward");
@@ -138,9 +138,9 @@ fn keys_that_are_not_poa_keys_or_are_cut_short_are_object_not_exist() {
     let key = good.target().object_key().clone();
     let reference = |k: &[u8]| {
         let r = orb.reference(TAGGED_ID, &Bytes::copy_from_slice(k));
-        let obj = rtorb::runtime::Object::new(
+        let obj = rtorb::object::Object::new(
             orb.invoker(),
-            rtorb::runtime::Target::from_reference(r).unwrap(),
+            rtorb::object::Target::from_reference(r).unwrap(),
         );
         remote(&orb, &c, &obj)
     };
@@ -185,9 +185,9 @@ fn a_transient_key_naming_a_persistent_poas_slot_is_object_not_exist() {
     forged.extend_from_slice(&0u32.to_le_bytes());
     forged.extend_from_slice(b"x");
     let r = orb.reference(TAGGED_ID, &Bytes::from(forged));
-    let obj = rtorb::runtime::Object::new(
+    let obj = rtorb::object::Object::new(
         orb.invoker(),
-        rtorb::runtime::Target::from_reference(r).unwrap(),
+        rtorb::object::Target::from_reference(r).unwrap(),
     );
     let e = who(&remote(&orb, &c, &obj)).unwrap_err();
     assert_eq!(e.kind(), Some(SystemExceptionKind::ObjectNotExist));

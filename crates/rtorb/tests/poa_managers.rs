@@ -10,12 +10,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::cdr::CdrEncode;
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
 use rtorb::minor::{BAD_INV_ORDER_WOULD_DEADLOCK, OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED};
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::poa::{Poa, PoaError, PoaManager, State};
-use rtorb::runtime::{
-    CdrEncode, Object, ServerRequest, Skeleton, SystemException, SystemExceptionKind, bad_operation,
-};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;
 use rtorb_test_support::{TIMEOUT, client, server};

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::SystemExceptionKind;
 use rtorb::orb::Orb;
 use rtorb::poa::{AdapterActivator, IdAssignmentPolicy, LifespanPolicy, Poa, Policy};
-use rtorb::runtime::SystemExceptionKind;
 use rtorb_test_support::client;
 use rtorb_test_support::net::free_port;
 

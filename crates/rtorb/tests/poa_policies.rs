@@ -7,6 +7,7 @@ mod poa_common;
 use std::sync::Arc;
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::SystemExceptionKind;
 use rtorb::minor::{
     BAD_PARAM_FOREIGN_ID, OBJ_ADAPTER_NO_DEFAULT_SERVANT, OBJECT_NOT_EXIST_NOT_ACTIVE,
 };
@@ -14,7 +15,7 @@ use rtorb::poa::{
     IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Poa,
     PoaError, Policies, Policy, RequestProcessingPolicy, ServantRetentionPolicy, State,
 };
-use rtorb::runtime::{Skeleton, SystemExceptionKind};
+use rtorb::servant::Skeleton;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{client, server};
 

@@ -9,9 +9,9 @@ use bytes::Bytes;
 use poa_common::{TAGGED_ID, tagged, who};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use rtorb::object::{Object, Target};
 use rtorb::orb::Orb;
 use rtorb::poa::{IdAssignmentPolicy, LifespanPolicy, Policy};
-use rtorb::runtime::{Object, Target};
 use rtorb_test_support::server;
 
 /// Live keys (with the tag of their servant) and stale ones.

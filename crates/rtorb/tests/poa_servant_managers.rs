@@ -7,15 +7,17 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::exception::{SystemException, SystemExceptionKind};
 use rtorb::minor::{
     BAD_INV_ORDER_SERVANT_MANAGER_SET, OBJ_ADAPTER_NO_SERVANT_MANAGER, UNKNOWN_SERVANT_PANICKED,
 };
+use rtorb::object::Object;
 use rtorb::poa::{
     AdapterActivator, Cookie, ForwardRequest, IdAssignmentPolicy, Poa, PoaError, Policy,
     RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager, ServantManagerError,
     ServantRetentionPolicy,
 };
-use rtorb::runtime::{Object, Skeleton, SystemException, SystemExceptionKind};
+use rtorb::servant::Skeleton;
 use rtorb_test_support::hold::Hold;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::{TIMEOUT, client, server};
@@ -45,7 +47,7 @@ impl ServantActivator for Activator {
             return Err(SystemException::new(
                 SystemExceptionKind::NoPermission,
                 7,
-                rtorb::runtime::CompletionStatus::No,
+                rtorb::exception::CompletionStatus::No,
             )
             .into());
         }
@@ -166,7 +168,7 @@ fn object_with_key(orb: &rtorb::orb::Orb, key: &[u8]) -> Object {
     let r = orb.reference(TAGGED_ID, &bytes::Bytes::copy_from_slice(key));
     Object::new(
         orb.invoker(),
-        rtorb::runtime::Target::from_reference(r).unwrap(),
+        rtorb::object::Target::from_reference(r).unwrap(),
     )
 }
 
@@ -206,7 +208,7 @@ impl ServantLocator for Locator {
             return Err(SystemException::new(
                 SystemExceptionKind::ObjectNotExist,
                 99,
-                rtorb::runtime::CompletionStatus::No,
+                rtorb::exception::CompletionStatus::No,
             )
             .into());
         }
@@ -364,8 +366,8 @@ impl Skeleton for Gate {
     fn repository_ids(&self) -> &'static [&'static str] {
         &[TAGGED_ID]
     }
-    fn dispatch(&self, req: &mut rtorb::runtime::ServerRequest<'_>) -> Result<(), SystemException> {
-        use rtorb::runtime::CdrEncode;
+    fn dispatch(&self, req: &mut rtorb::servant::ServerRequest<'_>) -> Result<(), SystemException> {
+        use rtorb::cdr::CdrEncode;
         assert!(self.hold.enter(TIMEOUT), "the gate opens");
         req.write_results(|e| 77u32.encode(e))
     }

@@ -11,13 +11,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 
 use poa_common::{TAGGED_ID, tagged, who};
+use rtorb::cdr::CdrEncode;
+use rtorb::exception::{SystemException, bad_operation};
 use rtorb::minor::BAD_INV_ORDER_WOULD_DEADLOCK;
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     IdAssignmentPolicy, Poa, PoaError, PoaManager, Policy, RequestProcessingPolicy,
     ServantActivator, ServantManager, ServantManagerError, State,
 };
-use rtorb::runtime::{CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::hold::Hold;
 use rtorb_test_support::server::remote;
 use rtorb_test_support::wait::eventually;

@@ -13,8 +13,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 
+use rtorb::cdr::CdrDecode;
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::Object;
+use rtorb::policy::Policy;
 use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityControl, SchedPolicy, WhenDenied};
-use rtorb::runtime::{CdrDecode, Object, Policy, SystemException, SystemExceptionKind};
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::encode_message;
 use rtorb_giop::ior::PriorityBand;

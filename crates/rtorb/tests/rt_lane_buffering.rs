@@ -8,12 +8,13 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 
+use rtorb::cdr::CdrEncode;
 use rtorb::minor::TRANSIENT_LANE_FULL;
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbConfig};
 use rtorb::rt::{
     LaneConfig, LaneId, LaneStats, Priority, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId,
 };
-use rtorb::runtime::{CdrEncode, Object};
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::{Content, Message, ReplyStatus};
 use rtorb_giop::{CompletionStatus, SystemExceptionKind};

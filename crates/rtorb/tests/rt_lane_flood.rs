@@ -17,9 +17,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
+use rtorb::exception::SystemExceptionKind;
 use rtorb::orb::Orb;
 use rtorb::rt::PriorityModelPolicy;
-use rtorb::runtime::SystemExceptionKind;
 use rtorb_cdr::{Encoding, Version};
 use rtorb_giop::MessageWriter;
 use rtorb_giop::message::RequestHeader;

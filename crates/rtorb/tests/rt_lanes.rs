@@ -14,13 +14,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::Object;
 use rtorb::orb::{Orb, OrbConfig, OrbError};
 use rtorb::poa::{PoaError, Policy};
 use rtorb::rt::{
     LaneConfig, Priority, PriorityModelPolicy, SchedPolicy, SchedulingError, ThreadpoolConfig,
     ThreadpoolId, WhenDenied,
 };
-use rtorb::runtime::{Object, SystemException, SystemExceptionKind};
 use rtorb_cdr::{ByteOrder, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message};
 use rtorb_giop::target::TargetAddress;

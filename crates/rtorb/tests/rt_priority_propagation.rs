@@ -11,12 +11,13 @@ use std::io::Write;
 use std::net::TcpListener;
 use std::sync::mpsc::{Receiver, channel};
 
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::object::Object;
 use rtorb::orb::ConnectionStrategy;
 use rtorb::rt::{
     ExposedPolicies, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
     WhenDenied,
 };
-use rtorb::runtime::{CdrDecode, CdrEncode, Object};
 use rtorb_cdr::ByteOrder;
 use rtorb_giop::message::Content;
 use rtorb_giop::service_context::RT_CORBA_PRIORITY;
@@ -87,7 +88,7 @@ fn call(object: &Object) -> i32 {
     object
         .invoke("cube_long", |e| 2i32.encode(e))
         .unwrap()
-        .decode::<i32, rtorb::runtime::SystemException>(i32::decode)
+        .decode::<i32, rtorb::exception::SystemException>(i32::decode)
         .unwrap()
 }
 
@@ -179,15 +180,15 @@ fn a_propagated_priority_costs_no_allocation_per_call() {
 /// `cube_long` answers its argument cubed.
 struct Cuber;
 
-impl rtorb::runtime::Skeleton for Cuber {
+impl rtorb::servant::Skeleton for Cuber {
     fn repository_ids(&self) -> &'static [&'static str] {
         &["IDL:rtorb/Cuber:1.0"]
     }
 
     fn dispatch(
         &self,
-        req: &mut rtorb::runtime::ServerRequest<'_>,
-    ) -> Result<(), rtorb::runtime::SystemException> {
+        req: &mut rtorb::servant::ServerRequest<'_>,
+    ) -> Result<(), rtorb::exception::SystemException> {
         let l = i32::decode(req.arguments())?;
         req.write_results(|e| l.wrapping_pow(3).encode(e))
     }

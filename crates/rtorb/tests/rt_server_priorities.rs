@@ -13,9 +13,10 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 
+use rtorb::exception::SystemException;
+use rtorb::object::Object;
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::rt::{ExposedPolicies, MappingKind, Priority, PriorityModelPolicy};
-use rtorb::runtime::{Object, SystemException};
 use rtorb_cdr::{ByteOrder, Encoding, Version};
 use rtorb_giop::ior::Profile;
 use rtorb_giop::message::{

@@ -11,12 +11,12 @@
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
+use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::object::Object;
 use rtorb::orb::{Orb, ServerStrategy};
+use rtorb::policy::{Policy, SyncScope};
 use rtorb::rt::{MappingKind, Priority, PriorityModelPolicy};
-use rtorb::runtime::{
-    Object, Policy, ServerRequest, Skeleton, SyncScope, SystemException, SystemExceptionKind,
-    bad_operation,
-};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::priority::{activate_in_poa, nice_client, nice_server_mapped};
 use rtorb_test_support::sched::thread_nice;

@@ -14,12 +14,12 @@ use std::sync::Arc;
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
+use rtorb::exception::SystemExceptionKind;
 use rtorb::orb::{Orb, OrbError};
 use rtorb::rt::{
     Current, LaneConfig, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
     SchedulingError, ThreadpoolConfig, Watchdog, WhenDenied, realtime_revoked, thread_priority,
 };
-use rtorb::runtime::SystemExceptionKind;
 use rtorb_test_support::echo::{Echo, echo};
 use rtorb_test_support::priority::activate_in_poa;
 use rtorb_test_support::privilege::may_use_fifo;

@@ -28,8 +28,9 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use interop_support::*;
+use rtorb::exception::{SystemException, SystemExceptionKind};
+use rtorb::object::{Object, Stub};
 use rtorb::orb::{ConnectionStrategy, Orb};
-use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
 use rtorb_cdr::{Any, OMG_VMCID, TypeCode, Value, Version};
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;
@@ -273,8 +274,8 @@ impl TesterServant for TesterImpl {
 }
 
 /// The system exceptions `fail_system` raises.
-fn system_case(which: i32) -> (SystemExceptionKind, u32, rtorb::runtime::CompletionStatus) {
-    use rtorb::runtime::CompletionStatus as C;
+fn system_case(which: i32) -> (SystemExceptionKind, u32, rtorb::exception::CompletionStatus) {
+    use rtorb::exception::CompletionStatus as C;
     match which {
         0 => (SystemExceptionKind::NoPermission, 42, C::Yes),
         1 => (SystemExceptionKind::BadParam, 1234, C::No),
@@ -945,12 +946,12 @@ fn omniorb_hands_back_rtorb_references_intact() {
         orb.activate(Arc::new(CallbackSkeleton(cb_servant)))
             .unwrap(),
     );
-    let mine = rtorb::runtime::object_reference(cb.as_object());
+    let mine = rtorb::object::object_reference(cb.as_object());
     let back = tester
         .echo_callback(&Some(cb.clone()))
         .unwrap()
         .expect("a reference");
-    let theirs = rtorb::runtime::object_reference(back.as_object());
+    let theirs = rtorb::object::object_reference(back.as_object());
     assert_eq!(theirs.type_id, mine.type_id);
     assert_eq!(theirs.object_key(), mine.object_key());
     assert_eq!(theirs.code_sets(), mine.code_sets());

@@ -18,8 +18,8 @@ use std::net::SocketAddr;
 use std::sync::mpsc::Receiver;
 
 use forwarding::{CUBIT_ID, Path, cubit_server, forwarding_server};
+use rtorb::object::{Object, Stub, Target};
 use rtorb::orb::Orb;
-use rtorb::runtime::{Object, Stub, Target};
 use rtorb_cdr::Version;
 use rtorb_giop::ior::{IiopProfile, ObjectReference, Profile};
 use rtorb_interop::process::{ChildGuard, Collector, line_channel, run_to_end};

@@ -12,10 +12,11 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use rtorb::exception::{SystemException, SystemExceptionKind};
 use rtorb::minor::BAD_PARAM_OTHER_URL_ERROR;
 use rtorb::naming::{self, BindingType, NamingContextExt};
+use rtorb::object::{Object, Stub};
 use rtorb::orb::Orb;
-use rtorb::runtime::{Object, Stub, SystemException, SystemExceptionKind};
 use rtorb_giop::ObjectReference;
 use rtorb_interop::process::{ChildGuard, Collector, run_to_end};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};

@@ -8,8 +8,8 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use rtorb::object::Stub;
 use rtorb::orb::ServerStrategy;
-use rtorb::runtime::Stub;
 use rtorb_cdr::Version;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::Profile;

@@ -1,6 +1,6 @@
 //! The Cubit comparison as tables: a summary of every combination's
 //! median round trip beside its floor, the figures of each operation, and
-//! the time of each stage in whitebox builds.
+//! the time of each stage in builds with the `probe` feature.
 
 use std::fmt::Write as _;
 
@@ -59,7 +59,7 @@ fn summary(rows: &[Row]) -> String {
 }
 
 /// The comparison of one mode as a table: the summary, then the figures
-/// of each operation, then the whitebox stages if there are any.
+/// of each operation, then the probed stages if there are any.
 pub(super) fn table(title: &str, rows: &[Row]) -> Result<String, String> {
     let mut out = format!("== {title}\n");
     out.push_str(&summary(rows));
@@ -70,7 +70,7 @@ pub(super) fn table(title: &str, rows: &[Row]) -> Result<String, String> {
         r.client.values().any(|s| s.stages_us.is_some())
             || r.server.values().any(|s| s.stages_us.is_some())
     }) {
-        whitebox(&mut out, row);
+        stages(&mut out, row);
     }
     Ok(out)
 }
@@ -139,13 +139,9 @@ fn operation(out: &mut String, op: &Op, rows: &[Row]) -> Result<(), String> {
     Ok(())
 }
 
-/// The time of each stage of every operation of `row` (whitebox builds).
-fn whitebox(out: &mut String, row: &Row) {
-    let _ = writeln!(
-        out,
-        "\n-- whitebox: {}, µs per call in each stage",
-        row.label
-    );
+/// The time of each stage of every operation of `row` (`probe` builds).
+fn stages(out: &mut String, row: &Row) {
+    let _ = writeln!(out, "\n-- stages: {}, µs per call in each stage", row.label);
     let mut stages: Vec<String> = Vec::new();
     for op in &OPS {
         for m in [
@@ -162,11 +158,7 @@ fn whitebox(out: &mut String, row: &Row) {
             }
         }
     }
-    stages.sort_by_key(|k| {
-        rtorb::whitebox::Stage::ALL
-            .iter()
-            .position(|s| s.name() == k)
-    });
+    stages.sort_by_key(|k| rtorb::probe::Stage::ALL.iter().position(|s| s.name() == k));
     let _ = write!(out, "{:<16}", "operation");
     for s in &stages {
         let _ = write!(out, " {:>16}", s);

@@ -394,16 +394,16 @@ mod tests {
     /// An object that answers nothing but `LocateRequest`s.
     struct Nothing;
 
-    impl rtorb::runtime::Skeleton for Nothing {
+    impl rtorb::servant::Skeleton for Nothing {
         fn repository_ids(&self) -> &'static [&'static str] {
             &["IDL:Nothing:1.0"]
         }
 
         fn dispatch(
             &self,
-            _: &mut rtorb::runtime::ServerRequest<'_>,
-        ) -> Result<(), rtorb::runtime::SystemException> {
-            Err(rtorb::runtime::bad_operation())
+            _: &mut rtorb::servant::ServerRequest<'_>,
+        ) -> Result<(), rtorb::exception::SystemException> {
+            Err(rtorb::exception::bad_operation())
         }
     }
 

@@ -17,9 +17,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
 use rtorb::rt::{PriorityModelPolicy, Watchdog};
-use rtorb::runtime::SystemException;
 use serde::{Deserialize, Serialize};
 
 use super::config::Configuration;

@@ -6,11 +6,11 @@
 /// A `match` on the name is the faster lookup for small interfaces (rustc
 /// compiles it to a switch on the length and comparisons against
 /// constants); the perfect-hash table ([`crate::phf`], looked up by
-/// `rtorb::runtime::OpTable`) costs the same whatever the number of
+/// `rtorb::codegen::OpTable`) costs the same whatever the number of
 /// operations, and wins above [`TABLE_THRESHOLD`] operations
 /// (`BENCHMARKS.md`, "IDL dispatch crossover"). Both answer unknown names
 /// with `BAD_OPERATION`; `_is_a`, `_non_existent` and `_interface` are
-/// answered by the runtime before either runs.
+/// answered by `rtorb::servant::dispatch` before either runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dispatch {
     /// A `match` up to [`TABLE_THRESHOLD`] operations (attribute

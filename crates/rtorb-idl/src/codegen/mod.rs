@@ -18,14 +18,14 @@
 //! | `sequence<T>`, `string`, `T a[N]` | `Vec<T>`, `String`, `[T; N]`; bounds are checked where values are written and read |
 //! | `exception X` | a struct like `S`, with `UserException`, `Display`, `Error` |
 //! | `any`, `TypeCode`, `fixed`, `long double` | `rtorb_cdr::{Any, TypeCode, Fixed, LongDouble}` |
-//! | `Object`, `interface I` (as a type) | `Option<rtorb::runtime::Object>`, `Option<I>` |
+//! | `Object`, `interface I` (as a type) | `Option<rtorb::object::Object>`, `Option<I>` |
 //! | `interface I` | stub `I`, servant trait `IServant`, skeleton `ISkeleton<S>`, and `pub mod i` with the types declared inside, an error enum per operation with `raises`, `REPOSITORY_IDS` and `dispatch` |
-//! | `abstract interface A` | as an interface (stub, servant trait, skeleton); as a type `Option<rtorb::runtime::Abstract<A>>`, an object reference or a value |
-//! | `local interface L` | trait `L` and `pub mod l`; as a type `Option<rtorb::runtime::Local<dyn L>>`; never marshalled |
+//! | `abstract interface A` | as an interface (stub, servant trait, skeleton); as a type `Option<rtorb::value::Abstract<A>>`, an object reference or a value |
+//! | `local interface L` | trait `L` and `pub mod l`; as a type `Option<rtorb::object::Local<dyn L>>`; never marshalled |
 //! | `valuetype V` | state struct `V`, trait `VValue`, `pub mod v`, `VOperations` (supertraits: the servant traits of the supported interfaces) and `VInit` traits for operations and factories; as a type `Option<Arc<dyn VValue>>` (shared values are one `Arc`) |
 //! | `abstract valuetype A` | trait `AValue`; as a type `Option<Arc<dyn AValue>>` |
 //! | `valuetype B T;` (box) | `pub struct B(pub T)`; as a type `Option<B>` |
-//! | `native N` | `pub struct N(pub rtorb::runtime::Opaque)`; never marshalled |
+//! | `native N` | `pub struct N(pub rtorb::value::Opaque)`; never marshalled |
 //! | `ValueBase` | `Option<Arc<dyn rtorb_cdr::valuetype::ValueBase>>` |
 //!
 //! `custom` valuetypes are reported as errors, and so is an operation of an
@@ -36,8 +36,8 @@
 //! of a local interface) as supertraits, so the Rust type of the value
 //! implements both and can be activated as an object of a supported
 //! interface (`ISkeleton(value)`); as a type, a value is passed as an
-//! abstract interface it supports through `rtorb::runtime::Abstract`. See
-//! `rtorb::runtime` (module `values`) for the sharing and factory rules.
+//! abstract interface it supports through `rtorb::value::Abstract`. See
+//! `rtorb::value` for the sharing and factory rules.
 
 mod dispatch;
 mod emit;

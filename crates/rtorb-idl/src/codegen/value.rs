@@ -5,8 +5,8 @@
 //! | `valuetype V { ... }` | struct `V` with every state member (those of its concrete bases first, `private` ones too), trait `VValue` with a method reading each state member `V` declares (what a member of type `V` holds: `Option<Arc<dyn VValue>>`), `pub mod v` with the types declared inside; `VOperations` (operations and attributes, which the program implements for `V`; its supertraits are the servant traits, or local interface traits, of the interfaces `V` and its value bases support, so their operations are methods to implement too, as in the C++ and Java mappings) when there are any, and `VInit` (factories) when declared |
 //! | `abstract valuetype A` | trait `AValue` only |
 //! | `valuetype B T;` | `pub struct B(pub T)`, held as `Option<B>` |
-//! | `native N;` | `pub struct N(pub rtorb::runtime::Opaque)`, never marshalled |
-//! | `local interface L` | trait `L`, held as `Option<rtorb::runtime::Local<dyn L>>`, never marshalled |
+//! | `native N;` | `pub struct N(pub rtorb::value::Opaque)`, never marshalled |
+//! | `local interface L` | trait `L`, held as `Option<rtorb::object::Local<dyn L>>`, never marshalled |
 
 use std::fmt::Write as _;
 
@@ -630,7 +630,7 @@ impl Gen<'_> {
             doc_or(
                 &decl.doc,
                 &format!(
-                    "IDL local interface `{idl_name}` (`{rid}`): implemented in the program, called directly, never marshalled. A reference is an `rtorb::runtime::Local<dyn {name}>`."
+                    "IDL local interface `{idl_name}` (`{rid}`): implemented in the program, called directly, never marshalled. A reference is an `rtorb::object::Local<dyn {name}>`."
                 )
             ),
             decl.name

@@ -21,8 +21,9 @@ use rtorb_giop::Corbaname;
 use super::naming_context::{NotFound, ResolveError};
 use super::naming_context_ext::ResolveStrError;
 use super::{Name, NameComponent, NamingContext, NamingContextExt, name_to_string};
+use crate::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use crate::minor::BAD_PARAM_OTHER_URL_ERROR;
-use crate::runtime::{CompletionStatus, Object, SystemException, SystemExceptionKind};
+use crate::object::Object;
 
 /// The object `url` (parsed from `given`, which the details quote) names
 /// in `context`, its naming context: `context` itself when the URL has no

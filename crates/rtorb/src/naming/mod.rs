@@ -32,7 +32,8 @@
 //! ```
 //! use rtorb::naming::{self, NamingContextExt};
 //! use rtorb::orb::Orb;
-//! use rtorb::runtime::{Object, Stub, SystemExceptionKind};
+//! use rtorb::exception::SystemExceptionKind;
+//! use rtorb::object::{Object, Stub};
 //!
 //! /// Binds `object` under `dir/name` in the naming service, making the
 //! /// context `dir` if it is not there yet.

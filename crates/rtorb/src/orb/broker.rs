@@ -19,10 +19,11 @@ use super::error::OrbError;
 use super::listening::{open_acceptors, serve_acceptors};
 use super::server::server_core::ServerCore;
 use super::server::threadpool::running::Threadpool;
-use crate::poa::table::{AdapterTable, Entry};
+use crate::object::{Invoker, Object, Target};
+use crate::poa::adapter_table::{AdapterTable, Entry};
 use crate::poa::{Poa, PoaError};
 use crate::rt::{Current, PriorityControl};
-use crate::runtime::{Invoker, Object, Skeleton, Target};
+use crate::servant::Skeleton;
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -44,7 +45,8 @@ use crate::transport::{Endpoint, ProtocolRegistry};
 /// use std::sync::Arc;
 /// use std::time::Duration;
 /// use rtorb::orb::Orb;
-/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb::exception::{bad_operation, SystemException};
+/// use rtorb::servant::{ServerRequest, Skeleton};
 /// use rtorb_cdr::{CdrDecode, CdrEncode};
 ///
 /// struct Twice;

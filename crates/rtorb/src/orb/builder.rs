@@ -6,17 +6,17 @@ use std::sync::{Arc, OnceLock};
 use super::broker::Orb;
 use super::client::client_core::{ClientConfig, ClientCore, spawn_idle_reaper};
 use super::collocation::OrbInvoker;
-use super::config::error::ConfigFileError;
+use super::config::option_error::ConfigFileError;
 use super::config::orb_config::OrbConfig;
 use super::error::OrbError;
 use super::listening::{open_acceptors, serve_acceptors};
-use super::realtime_process;
+use super::realtime_setup;
 use super::server::descriptors::raise_descriptor_limit;
 use super::server::limits::ServerLimits;
 use super::server::server_core::ServerCore;
-use crate::poa::table::{AdapterTable, References};
+use crate::object::Invoker;
+use crate::poa::adapter_table::{AdapterTable, References};
 use crate::rt::{LaneConfig, PriorityControl, PriorityMapping, ThreadpoolConfig};
-use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
@@ -122,7 +122,7 @@ impl OrbBuilder {
             .unwrap_or_else(ProtocolRegistry::with_default_protocols);
         let config = self.config;
         check(&config)?;
-        let cpu_latency = realtime_process::set_up(&config);
+        let cpu_latency = realtime_setup::set_up(&config);
         let priorities = match self.mapping {
             Some(m) => PriorityControl::with_mapping(config.sched_policy, m, config.sched_denied),
             None => PriorityControl::new(

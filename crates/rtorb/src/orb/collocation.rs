@@ -23,13 +23,15 @@ use rtorb_giop::{
     decode_message,
 };
 
-use crate::poa::Found;
-use crate::poa::table::AdapterTable;
-use crate::rt::PriorityControl;
-use crate::runtime::{
-    Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, ReplyBuilder, ServerRequest,
-    Skeleton, SyncScope, Target, dispatch, follow_forwards_to, moved_away,
+use crate::object::{
+    Arguments, Collocated, Forwarded, Hop, Invoker, NoInvoker, Reply, Target, follow_forwards_to,
+    moved_away,
 };
+use crate::poa::Found;
+use crate::poa::adapter_table::AdapterTable;
+use crate::policy::SyncScope;
+use crate::rt::PriorityControl;
+use crate::servant::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 
 use super::client::client_core::ClientCore;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, UNKNOWN_SERVANT_PANICKED};
@@ -223,7 +225,7 @@ impl OrbInvoker {
             .adapters
             .references()
             .map_or_else(|| Arc::new(NoInvoker) as Arc<dyn Invoker>, |r| r.invoker());
-        let outcome = crate::runtime::with_invoker(&invoker, || dispatch(skeleton, &mut req));
+        let outcome = crate::object::with_invoker(&invoker, || dispatch(skeleton, &mut req));
         if !response_expected {
             self.marshaled_bytes.fetch_add(octets, Ordering::Relaxed);
             return Ok(None);

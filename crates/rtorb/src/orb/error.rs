@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rtorb_giop::SystemException;
 
-use super::config::error::{ConfigFileError, OptionError};
+use super::config::option_error::{ConfigFileError, OptionError};
 use crate::codesets::CodeSetError;
 use crate::poa::PoaError;
 use crate::rt::{Priority, SchedulingError};

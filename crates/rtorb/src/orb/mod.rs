@@ -48,7 +48,7 @@ mod builder;
 mod error;
 mod init;
 mod listening;
-mod realtime_process;
+mod realtime_setup;
 mod stats;
 mod url;
 

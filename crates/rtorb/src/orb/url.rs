@@ -12,7 +12,7 @@ use super::broker::Orb;
 use super::config::bounded_file::read_bounded;
 use super::error::OrbError;
 use crate::minor::{BAD_PARAM_FILE_NO_REFERENCE, BAD_PARAM_FILE_UNREADABLE};
-use crate::runtime::{Object, Target};
+use crate::object::{Object, Target};
 
 impl Orb {
     /// `CORBA::ORB::resolve_initial_references` for the names given with

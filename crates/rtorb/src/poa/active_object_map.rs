@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use bytes::Bytes;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use crate::runtime::Skeleton;
+use crate::servant::Skeleton;
 
 use super::key::{self, SlotRef};
 use super::{IdUniquenessPolicy, Poa, PoaError, ServantActivator, ServantManager, read, write};

@@ -2,7 +2,7 @@
 //! `PortableServer::POA`: creating, finding and destroying POAs, servant
 //! managers and default servants, activating and deactivating objects,
 //! and converting between servants, object ids, keys and references.
-//! What a request does in a POA is in [`super::request`], the map of
+//! What a request does in a POA is in [`super::request_path`], the map of
 //! active objects in [`super::active_object_map`].
 
 use std::collections::HashMap;
@@ -16,14 +16,16 @@ use rtorb_cdr::ByteOrder;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
+use crate::object::{Arguments, Invoker, Object, Reply, Target};
+use crate::policy::SyncScope;
 use crate::rt::ExposedPolicies;
-use crate::runtime::{Arguments, Invoker, Object, Reply, Skeleton, SyncScope, Target};
+use crate::servant::Skeleton;
 
 use super::active_object_map::{Aom, servant_addr};
-use super::error::{destroyed, would_deadlock};
+use super::adapter_table::AdapterTable;
 use super::key::{self, SlotRef};
-use super::running::Running;
-use super::table::AdapterTable;
+use super::poa_error::{destroyed, would_deadlock};
+use super::running_requests::Running;
 use super::{
     AdapterActivator, IdUniquenessPolicy, ImplicitActivationPolicy, PoaError, PoaManager, Policies,
     Policy, RequestProcessingPolicy, ServantManager, read, write,

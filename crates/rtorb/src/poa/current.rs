@@ -10,7 +10,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use crate::runtime::{Object, Skeleton};
+use crate::object::Object;
+use crate::servant::Skeleton;
 
 use super::{Poa, PoaError};
 
@@ -129,7 +130,7 @@ impl Current {
     /// The `Current` as a (local) `CORBA::Object`, which
     /// [`Current::narrow`] turns back into it; it cannot be invoked.
     pub fn as_object(&self) -> Object {
-        let target = crate::runtime::Target::from_key(
+        let target = crate::object::Target::from_key(
             CURRENT_REPOSITORY_ID,
             bytes::Bytes::from_static(b"POACurrent"),
         );

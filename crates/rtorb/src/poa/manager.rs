@@ -10,8 +10,8 @@ use std::time::Duration;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::adapter::PoaInner;
-use super::error::{PoaError, would_deadlock};
-use super::running::Running;
+use super::poa_error::{PoaError, would_deadlock};
+use super::running_requests::Running;
 use crate::minor::{OBJ_ADAPTER_INACTIVE, TRANSIENT_DISCARDED, TRANSIENT_SHUTTING_DOWN};
 
 /// `PortableServer::POAManager::State`.
@@ -318,7 +318,7 @@ impl PoaManager {
                             break;
                         }
                         if gone() {
-                            outcome = Err(super::error::no_adapter());
+                            outcome = Err(super::poa_error::no_adapter());
                             break;
                         }
                         held = inner.released.wait_timeout(held, HOLD_POLL).0;
@@ -327,7 +327,7 @@ impl PoaManager {
                     drop(held);
                     outcome?;
                     if gone() {
-                        return Err(super::error::no_adapter());
+                        return Err(super::poa_error::no_adapter());
                     }
                 }
             }

@@ -1,7 +1,7 @@
 //! The Portable Object Adapter.
 //!
 //! A [`Poa`] maps object ids to servants (the `Arc<dyn`
-//! [`Skeleton`](crate::runtime::Skeleton)`>` that generated code makes)
+//! [`Skeleton`](crate::servant::Skeleton)`>` that generated code makes)
 //! under a set of [`Policies`], and a [`PoaManager`] decides whether the
 //! requests of its POAs are processed, held, discarded or rejected. Every
 //! ORB has a Root POA ([`crate::orb::Orb::root_poa`], or
@@ -13,7 +13,8 @@
 //! use std::sync::Arc;
 //! use rtorb::orb::Orb;
 //! use rtorb::poa::{IdAssignmentPolicy, LifespanPolicy, Policy};
-//! # use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+//! # use rtorb::exception::{bad_operation, SystemException};
+//! # use rtorb::servant::{ServerRequest, Skeleton};
 //! # struct Hello;
 //! # impl Skeleton for Hello {
 //! #     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Hello:1.0"] }
@@ -105,7 +106,7 @@
 //! the calling thread, through the same lookup (manager state, servant
 //! managers included), without a connection: generated stubs call the
 //! servant trait directly (no marshaling), other calls are marshaled in
-//! memory. See [`crate::runtime::ServantCast`]. A collocated call runs in
+//! memory. See [`crate::servant::ServantCast`]. A collocated call runs in
 //! the caller's thread, so it waits while the manager holds requests,
 //! oneways included.
 //!
@@ -133,23 +134,23 @@
 
 mod active_object_map;
 mod adapter;
+pub(crate) mod adapter_table;
 mod current;
-mod error;
 mod key;
 mod manager;
-mod policy;
-mod request;
-mod running;
+mod poa_error;
+mod policies;
+mod request_path;
+mod running_requests;
 mod servant_manager;
-pub(crate) mod table;
 
 use crate::sync::RwLock;
 
 pub use adapter::{ObjectId, POA_REPOSITORY_ID, Poa};
 pub use current::{CURRENT_REPOSITORY_ID, Current, NoContext};
-pub use error::PoaError;
 pub use manager::{PoaManager, State};
-pub use policy::{
+pub use poa_error::PoaError;
+pub use policies::{
     IdAssignmentPolicy, IdUniquenessPolicy, ImplicitActivationPolicy, LifespanPolicy, Policies,
     Policy, RequestProcessingPolicy, ServantRetentionPolicy,
 };
@@ -158,7 +159,7 @@ pub use servant_manager::{
     ServantManagerError,
 };
 
-pub(crate) use request::{Found, Upcall};
+pub(crate) use request_path::{Found, Upcall};
 
 fn read<T>(l: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     l.read()

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use rtorb_giop::SystemException;
 
-use crate::runtime::{Object, Skeleton};
+use crate::object::Object;
+use crate::servant::Skeleton;
 
 use super::Poa;
 

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rtorb::runtime::{
-    CdrDecode, CdrEncode, Object, ServerRequest, Skeleton, SystemException, bad_operation,
-};
+use rtorb::cdr::{CdrDecode, CdrEncode};
+use rtorb::exception::{SystemException, bad_operation};
+use rtorb::object::Object;
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_test_support::wait::Latch;
 
 /// The repository id of [`Tagged`].

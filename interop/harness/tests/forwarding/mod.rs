@@ -8,12 +8,13 @@
 
 use std::sync::Arc;
 
+use rtorb::object::Object;
 use rtorb::orb::Orb;
 use rtorb::poa::{
     Cookie, ForwardRequest, IdAssignmentPolicy, Poa, Policy, RequestProcessingPolicy,
     ServantActivator, ServantLocator, ServantManager, ServantManagerError, ServantRetentionPolicy,
 };
-use rtorb::runtime::{Object, Skeleton};
+use rtorb::servant::Skeleton;
 use rtorb_test_support::cubit::{CubitImpl, CubitSkeleton};
 use rtorb_test_support::server;
 

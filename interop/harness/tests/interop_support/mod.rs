@@ -5,7 +5,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
-use rtorb::runtime::IdlType;
+use rtorb::cdr::IdlType;
 use rtorb_cdr::codeset::CodeSetId;
 use rtorb_cdr::{
     Any, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TransmissionCodeSets, TypeCode,

@@ -7,9 +7,10 @@
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
 use rtorb::rt::{LaneConfig, Priority, PriorityModelPolicy, ThreadpoolConfig};
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb_interop::ensure_peers;
 use rtorb_interop::process::run_to_end;
 use rtorb_test_support::TIMEOUT;

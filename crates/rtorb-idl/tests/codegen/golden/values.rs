@@ -472,7 +472,7 @@ pub mod vals {
         /// Repository ids of `Vals::User`, most derived first, then every base.
         pub const REPOSITORY_IDS: &[&str] = &["IDL:Vals/User:1.0"];
     }
-    /// IDL local interface `Vals::User` (`IDL:Vals/User:1.0`): implemented in the program, called directly, never marshalled. A reference is an `rtorb::runtime::Local<dyn User>`.
+    /// IDL local interface `Vals::User` (`IDL:Vals/User:1.0`): implemented in the program, called directly, never marshalled. A reference is an `rtorb::object::Local<dyn User>`.
     #[allow(
         clippy::should_implement_trait,
         clippy::wrong_self_convention,

@@ -7,19 +7,17 @@ use std::time::{Duration, Instant};
 
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
-use super::error::{is_not_started, no_profile_matches, protocol_error};
 use super::oneway::Deferred;
 use super::pool::{Connections, EndpointPool, PoolConfig};
 use super::reply::Outcome;
 use super::request::{Request, encode_oneway};
 use super::select::{Candidate, Effective, ordered, select};
+use super::system_exceptions::{is_not_started, no_profile_matches, protocol_error};
 use crate::codesets::CodeSetConfig;
 use crate::minor::{MARSHAL_UNEXPECTED_REPLY, TRANSIENT_CONNECT_FAILED};
+use crate::object::{Arguments, Forwarded, Hop, Invoker, Reply, Target, follow_forwards};
 use crate::orb::config::orb_config::ConnectionStrategy;
-use crate::runtime::{
-    Arguments, ClientProtocolPolicy, Forwarded, Hop, Invoker, Reply, SyncScope, Target,
-    follow_forwards,
-};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::transport::ProtocolRegistry;
 
 /// Source of [`ClientCore::id`]s.
@@ -44,7 +42,7 @@ pub(crate) struct ClientConfig {
 ///
 /// A call answered with `LOCATION_FORWARD` (or a locate reply
 /// `OBJECT_FORWARD`) is sent to the new target, at most
-/// [`MAX_FORWARDS`](crate::runtime::loopback::MAX_FORWARDS) times, and the reference
+/// [`MAX_FORWARDS`](crate::object::MAX_FORWARDS) times, and the reference
 /// (its [`Target`], shared by the clones of its `Object`) remembers the
 /// target that answered: later calls, `SYNC_NONE` oneways and
 /// `validate_connection` go there directly, reading the remembered target

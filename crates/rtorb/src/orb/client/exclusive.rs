@@ -8,11 +8,11 @@ use bytes::Bytes;
 use rtorb_cdr::TransmissionCodeSets;
 use rtorb_giop::SystemException;
 
-use super::error::{not_started, protocol_error};
 use super::reply::{IDLE_CHECK_AFTER, Inbound, Outcome, read_answer};
 use super::request::{Destination, Request, RequestHead, RequestWriter, WriteError};
+use super::system_exceptions::{not_started, protocol_error};
+use crate::probe::Stage;
 use crate::transport::Transport;
-use crate::whitebox::Stage;
 
 /// [`IDLE_CHECK_AFTER`] in nanoseconds.
 const IDLE_CHECK_AFTER_NANOS: u64 = IDLE_CHECK_AFTER.as_nanos() as u64;

@@ -1,4 +1,4 @@
-//! The client side of the ORB: an [`Invoker`](crate::runtime::Invoker)
+//! The client side of the ORB: an [`Invoker`](crate::object::Invoker)
 //! over real connections.
 //!
 //! A call picks a profile of the target's reference that a registered
@@ -14,7 +14,7 @@
 //! multiplexed (one connection per endpoint shared by every call, each
 //! waiting for its own reply). [`super::Orb::preconnect`] opens
 //! connections ahead of the calls,
-//! [`Invoker::validate_connection`](crate::runtime::Invoker::validate_connection)
+//! [`Invoker::validate_connection`](crate::object::Invoker::validate_connection)
 //! binds a reference with a `LocateRequest`, and a background thread
 //! closes the connections unused for the configured idle timeout.
 //!
@@ -44,7 +44,6 @@
 //! (`config/orb_config.rs`).
 
 pub(super) mod client_core;
-mod error;
 mod exclusive;
 mod multiplexed;
 mod oneway;
@@ -52,5 +51,6 @@ mod pool;
 mod reply;
 mod request;
 mod select;
+mod system_exceptions;
 
 pub use super::config::orb_config::ORB_FRAGMENTS;

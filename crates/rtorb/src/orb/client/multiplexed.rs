@@ -30,12 +30,12 @@ use bytes::Bytes;
 use rtorb_cdr::TransmissionCodeSets;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
-use super::error::{is_not_started, lost, not_started, protocol_error, timed_out};
 use super::reply::{IDLE_CHECK_AFTER, Inbound, Outcome, Received, read_answer};
 use super::request::{Destination, Request, RequestHead, RequestWriter, WriteError};
+use super::system_exceptions::{is_not_started, lost, not_started, protocol_error, timed_out};
+use crate::probe::Probe;
 use crate::sync::{Condvar, Mutex};
 use crate::transport::Transport;
-use crate::whitebox::Probe;
 
 /// A connection that carries many requests at once.
 #[derive(Debug)]

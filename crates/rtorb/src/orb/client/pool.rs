@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 use crossbeam_utils::atomic::AtomicCell;
 use rtorb_giop::SystemException;
 
-use super::error::{connect_failed, timed_out};
 use super::exclusive::{Connection, coarse_now};
 use super::multiplexed::MuxConnection;
 use super::oneway::OnewayQueue;
+use super::system_exceptions::{connect_failed, timed_out};
 use crate::sync::Mutex;
 use crate::transport::{Endpoint, ProtocolRegistry, Transport};
 

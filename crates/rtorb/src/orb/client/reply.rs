@@ -19,10 +19,11 @@ use rtorb_giop::{
     ReassemblyLimits, ReplyView, SystemException, reply_view_framed,
 };
 
-use super::error::{lost, maybe, protocol_error, timed_out};
-use crate::runtime::{Forwarded, Reply, Target, object_not_exist};
+use super::system_exceptions::{lost, maybe, protocol_error, timed_out};
+use crate::exception::object_not_exist;
+use crate::object::{Forwarded, Reply, Target};
+use crate::probe::{Probe, Stage};
 use crate::transport::{FrameReader, Transport, TransportError};
-use crate::whitebox::{Probe, Stage};
 
 /// A socket read timeout up to 1/`READ_TIMEOUT_SLACK` shorter than the
 /// time left before a call's deadline is kept rather than set again.
@@ -46,7 +47,7 @@ pub(super) struct Inbound {
     messaging: FrameProtocol,
     /// The read timeout currently set on the transport.
     read_timeout: Option<Duration>,
-    /// Times the stages of a call (with the `whitebox` feature).
+    /// Times the stages of a call (with the `probe` feature).
     pub(super) probe: Probe,
 }
 

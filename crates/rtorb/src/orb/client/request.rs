@@ -30,11 +30,11 @@ use rtorb_giop::{
 };
 
 use crate::codesets::{self, ClientCodeSets};
+use crate::object::Arguments;
 use crate::orb::config::orb_config::ORB_FRAGMENTS;
+use crate::probe::{Probe, Stage};
 use crate::rt::{self, Priority};
-use crate::runtime::Arguments;
 use crate::transport::Transport;
-use crate::whitebox::{Probe, Stage};
 
 /// Capacity of the buffers of requests encoded on their own.
 pub(super) const BUFFER_CAPACITY: usize = 512;

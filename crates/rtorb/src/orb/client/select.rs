@@ -17,14 +17,15 @@ use rtorb_cdr::Encoding;
 use rtorb_giop::ior::PriorityBand;
 use rtorb_giop::{CompletionStatus, FrameProtocol, SystemException, SystemExceptionKind};
 
-use super::error::no_usable_profile;
 use super::pool::{Connections, Pool};
 use super::request::Destination;
+use super::system_exceptions::no_usable_profile;
 use crate::codesets::{ClientCodeSets, CodeSetConfig};
 use crate::minor::INV_POLICY_NO_PRIORITY_BAND;
+use crate::object::Target;
+use crate::policy::{ClientProtocolPolicy, Policy};
+use crate::policy::{any_override, find};
 use crate::rt::ExposedPolicies;
-use crate::runtime::policy::{any_override, find};
-use crate::runtime::{ClientProtocolPolicy, Policy, Target};
 use crate::transport::Endpoint;
 
 /// A profile to try.
@@ -148,7 +149,7 @@ fn bind<'t>(
     code_sets: &CodeSetConfig,
 ) -> Result<Selected<'t>, SystemException> {
     let bound =
-        |b: &'t crate::runtime::Binding| b.downcast_ref::<Resolved>().filter(|r| r.core == core);
+        |b: &'t crate::object::Binding| b.downcast_ref::<Resolved>().filter(|r| r.core == core);
     let resolved = Resolved {
         core,
         candidates: resolve(target, connections, code_sets)?,

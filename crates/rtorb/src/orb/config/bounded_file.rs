@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::error::ReadFileError;
+use super::option_error::ReadFileError;
 use super::orb_config::MAX_CONFIG_FILE_SIZE;
 
 /// Reads a UTF-8 text file of at most [`MAX_CONFIG_FILE_SIZE`] octets.

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use crate::codesets::CodeSetConfig;
 use crate::orb::strategy::ServerStrategy;
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{
     LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, ThreadpoolConfig, WhenDenied,
 };
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// How the client side uses its connections to an endpoint.
 ///
@@ -19,7 +19,8 @@ use crate::runtime::{ClientProtocolPolicy, SyncScope};
 /// use std::sync::Arc;
 /// use std::time::Duration;
 /// use rtorb::orb::{ConnectionStrategy, Orb};
-/// use rtorb::runtime::{bad_operation, ServerRequest, Skeleton, SystemException};
+/// use rtorb::exception::{bad_operation, SystemException};
+/// use rtorb::servant::{ServerRequest, Skeleton};
 /// use rtorb_cdr::{CdrDecode, CdrEncode};
 ///
 /// struct Echo;

@@ -13,11 +13,11 @@ use rtorb_cdr::codeset::UnknownCodeSet;
 use super::orb_config::ConnectionStrategy;
 use crate::codesets::{CodeSetError, CodeSetRole};
 use crate::orb::strategy::{ServerStrategy, UnknownStrategy};
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{
     BadLane, BadLaneBuffering, BadLaneCpus, LaneBuffering, LaneConfig, LaneCpus, MappingKind,
     SchedPolicy, UnknownPriorityMapping, UnknownSchedPolicy, UnknownWhenDenied, WhenDenied,
 };
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// What is wrong with the value of an option (see
 /// [`OptionError`](super::OptionError), which names the option and what

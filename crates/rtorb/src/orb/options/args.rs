@@ -3,7 +3,7 @@
 
 use super::option::ApplyError;
 use super::table::find;
-use crate::orb::config::error::{OptionError, OptionProblem};
+use crate::orb::config::option_error::{OptionError, OptionProblem};
 use crate::orb::config::orb_config::OrbConfig;
 use crate::orb::error::OrbError;
 
@@ -65,7 +65,7 @@ mod tests {
     use crate::codesets::CodeSetConfig;
     use crate::orb::ConnectionStrategy;
     use crate::orb::strategy::ServerStrategy;
-    use crate::runtime::{ClientProtocolPolicy, SyncScope};
+    use crate::policy::{ClientProtocolPolicy, SyncScope};
 
     #[test]
     fn orb_options_are_taken_and_the_rest_kept() {

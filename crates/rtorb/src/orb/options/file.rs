@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::option::{ApplyError, CONFIG_FILE};
 use super::table::find;
 use crate::orb::config::bounded_file::read_bounded;
-use crate::orb::config::error::{ConfigFileError, ConfigFileProblem, OptionError, OptionProblem};
+use crate::orb::config::option_error::{
+    ConfigFileError, ConfigFileProblem, OptionError, OptionProblem,
+};
 use crate::orb::config::orb_config::OrbConfig;
 use crate::orb::error::OrbError;
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::orb::config::error::ConfigFileError;
+use crate::orb::config::option_error::ConfigFileError;
 use crate::orb::config::orb_config::OrbConfig;
 use crate::orb::config::values::ValueError;
 
@@ -23,7 +23,7 @@ pub struct OrbOption {
     /// The [`OrbBuilder`](crate::orb::OrbBuilder) setter made from the row, if
     /// it has one.
     pub builder: Option<&'static str>,
-    /// The client policy ([`crate::runtime::Policy`]) that overrides it
+    /// The client policy ([`crate::policy::Policy`]) that overrides it
     /// per object or thread, if any.
     pub policy: Option<&'static str>,
     /// omniORB's setting for the same purpose, if it has one (with how it

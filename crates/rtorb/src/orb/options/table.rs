@@ -15,8 +15,8 @@ use super::option::{ApplyError, OrbOption};
 use crate::orb::config::orb_config::{ConnectionStrategy, OrbConfig};
 use crate::orb::config::values;
 use crate::orb::strategy::ServerStrategy;
+use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
-use crate::runtime::{ClientProtocolPolicy, SyncScope};
 
 /// Declares the table of options: every row gives a setting's names,
 /// what the README and [`help`](super::help) say of it, the parser of its value and

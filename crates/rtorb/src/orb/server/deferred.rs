@@ -76,7 +76,7 @@ impl DeferredUpcalls {
         let handle = std::thread::Builder::new()
             .name("rtorb-deferred".into())
             .spawn(move || {
-                crate::runtime::set_thread_invoker(c.invoker());
+                crate::object::set_thread_invoker(c.invoker());
                 // Ends when the connection drops its sender and the queue
                 // is empty.
                 for job in received {
@@ -114,10 +114,10 @@ mod tests {
     use std::sync::mpsc::channel;
 
     use super::*;
+    use crate::object::NoInvoker;
     use crate::orb::OrbConfig;
     use crate::orb::server::limits::ServerLimits;
-    use crate::poa::table::AdapterTable;
-    use crate::runtime::NoInvoker;
+    use crate::poa::adapter_table::AdapterTable;
 
     #[test]
     fn upcalls_run_in_order_and_wait_idle_waits_for_them() {

@@ -16,10 +16,10 @@ use super::limits::ServerLimits;
 use super::shedding::{self, Activity};
 use super::threadpool::binding::LaneDirectory;
 use crate::minor::UNKNOWN_SERVANT_PANICKED;
+use crate::object::Invoker;
 use crate::poa::Found;
-use crate::poa::table::{AdapterTable, Entry, PlainKeyCache};
+use crate::poa::adapter_table::{AdapterTable, Entry, PlainKeyCache};
 use crate::rt::{LaneId, Priority, PriorityControl};
-use crate::runtime::Invoker;
 use crate::sync::Mutex;
 use crate::transport::Transport;
 

@@ -131,7 +131,7 @@ fn start(
     let spawned = std::thread::Builder::new()
         .name("rtorb-connection".into())
         .spawn(move || {
-            crate::runtime::set_thread_invoker(&c.invoker);
+            crate::object::set_thread_invoker(&c.invoker);
             let first = taken.lock().take();
             drop(taken);
             let mut next = first;

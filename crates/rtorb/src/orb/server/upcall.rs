@@ -10,8 +10,9 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use super::server_core::ServerCore;
 use crate::minor::{MARSHAL_PRIORITY_CONTEXT, UNKNOWN_SERVANT_PANICKED};
+use crate::object::with_invoker;
 use crate::rt::{Priority, PriorityModelPolicy};
-use crate::runtime::{ServerRequest, Skeleton, dispatch, with_invoker};
+use crate::servant::{ServerRequest, Skeleton, dispatch};
 
 /// The priority a request runs at under its POA's Real-time CORBA
 /// priority model: the declared one (`SERVER_DECLARED`), or the one the

@@ -4,7 +4,7 @@
 //!
 //! A `Request` is demultiplexed on its object key (plain keys, then the
 //! POAs: [`ServerCore::lookup`]) and dispatched with
-//! [`crate::runtime::dispatch`] on the skeleton found, `OBJECT_NOT_EXIST`
+//! [`crate::servant::dispatch`] on the skeleton found, `OBJECT_NOT_EXIST`
 //! if none; the common request is read in place from the frame
 //! ([`request_view_framed`]), anything else decoded in full. A
 //! `LocateRequest` is answered with where the object is. A request for an
@@ -38,9 +38,9 @@ use super::write::Sink;
 use crate::codesets::ServerCodeSets;
 use crate::minor::MARSHAL_TARGET_NOT_A_KEY;
 use crate::poa::Found;
-use crate::poa::table::{Location, PlainKeyCache};
-use crate::runtime::{ReplyBuilder, ServerRequest};
-use crate::whitebox::{Probe, Stage};
+use crate::poa::adapter_table::{Location, PlainKeyCache};
+use crate::probe::{Probe, Stage};
+use crate::servant::{ReplyBuilder, ServerRequest};
 
 /// The initial capacity of a connection's reply buffer.
 const REPLY_CAPACITY: usize = 512;
@@ -58,7 +58,7 @@ pub(super) struct Dispatcher {
     plain_key: PlainKeyCache,
     /// The code sets of the first `CodeSets` context received on it.
     codesets: ServerCodeSets,
-    /// Times the stages of a request (with the `whitebox` feature).
+    /// Times the stages of a request (with the `probe` feature).
     pub(super) probe: Probe,
     /// The upcalls of `SYNC_WITH_SERVER` requests, run after their
     /// acknowledgement; started with the first.

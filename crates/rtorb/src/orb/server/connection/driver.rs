@@ -14,9 +14,9 @@ use super::linger::discard_at_once;
 use super::machine::{Machine, Poll, Received, Refusal, State};
 use super::now::Now;
 use super::write::{Sink, Writer, flush, write_last};
+use crate::probe::Stage;
 use crate::transport::Transport;
 use crate::transport::io::MIN_READ;
-use crate::whitebox::Stage;
 
 /// Reading costs one of a turn's budget for every this many octets: a
 /// turn reads a bounded amount, and a large message is read over several.

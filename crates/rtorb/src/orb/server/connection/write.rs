@@ -21,7 +21,7 @@ use rtorb_giop::{FrameProtocol, fragment_chunks};
 use super::now::Now;
 use super::output::{Control, Next, Output};
 use crate::orb::config::orb_config::ORB_FRAGMENTS;
-use crate::runtime::ReplyBuilder;
+use crate::servant::ReplyBuilder;
 use crate::transport::Transport;
 
 /// A reply buffer grown beyond this (by a large reply) is released once

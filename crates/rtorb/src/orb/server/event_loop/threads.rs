@@ -99,7 +99,7 @@ impl EventLoop {
     /// from a turn, it finds another thread free to lead, or after leading
     /// for its idle time.
     fn run(self: &Arc<Self>, dynamic: bool) {
-        crate::runtime::set_thread_invoker(self.core.invoker());
+        crate::object::set_thread_invoker(self.core.invoker());
         let lane = self.lane.as_deref();
         if lane.is_none_or(|l| l.thread_started(self, dynamic)) {
             let idle = lane.filter(|_| dynamic).map(|l| l.dynamic_idle());

@@ -1,6 +1,6 @@
 //! Which lanes serve an object, and its references through their
 //! endpoints: what the object adapters hold of the thread pools (through
-//! the interfaces of `poa/table.rs`, [`Threadpools`] and
+//! the interfaces of `poa/adapter_table.rs`, [`Threadpools`] and
 //! [`PooledServant`]).
 //!
 //! An object is bound to a pool two ways: a plain key activated in a lane
@@ -18,9 +18,9 @@ use bytes::Bytes;
 use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{PriorityModel, TaggedComponent};
 
-use crate::poa::table::{PooledServant, References, Threadpools};
+use crate::poa::adapter_table::{PooledServant, References, Threadpools};
 use crate::rt::{LaneId, Priority, PriorityModelPolicy, ThreadpoolId};
-use crate::runtime::Skeleton;
+use crate::servant::Skeleton;
 use crate::sync::RwLock;
 use crate::transport::Endpoint;
 

@@ -12,7 +12,7 @@ use rtorb_giop::{ObjectReference, SystemException};
 
 use super::super::server_core::{ServerCore, servant_panicked};
 use super::binding::poa_serves_on;
-use crate::poa::table::Location;
+use crate::poa::adapter_table::Location;
 use crate::poa::{Found, Upcall};
 
 impl ServerCore {

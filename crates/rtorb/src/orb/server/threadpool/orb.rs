@@ -12,11 +12,12 @@ use super::binding::{LaneBinding, LaneEndpoints};
 use super::lane::LaneError;
 use super::running::Threadpool;
 use crate::minor::BAD_PARAM_NO_SUCH_LANE;
+use crate::object::{Object, Target};
 use crate::orb::broker::Orb;
 use crate::orb::error::OrbError;
-use crate::poa::table::Entry;
+use crate::poa::adapter_table::Entry;
 use crate::rt::{ExposedPolicies, PriorityModelPolicy, ThreadpoolConfig, ThreadpoolId};
-use crate::runtime::{Object, Skeleton, Target};
+use crate::servant::Skeleton;
 use crate::transport::Acceptor;
 use crate::transport::iiop::IiopEndpoint;
 

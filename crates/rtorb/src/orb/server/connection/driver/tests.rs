@@ -13,10 +13,10 @@ use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{FrameProtocol, decode_message, encode_message};
 
 use super::*;
+use crate::object::NoInvoker;
 use crate::orb::OrbConfig;
 use crate::orb::server::limits::ServerLimits;
-use crate::poa::table::AdapterTable;
-use crate::runtime::NoInvoker;
+use crate::poa::adapter_table::AdapterTable;
 use crate::transport::UnixTransport;
 
 fn core() -> Arc<ServerCore> {

@@ -1,16 +1,28 @@
-//! User exceptions, the error type of an operation, and the minor codes
-//! the runtime raises system exceptions with.
+//! CORBA exceptions: the [`SystemException`] every operation may raise
+//! (its kind, its minor code, whether the operation completed), the
+//! [`UserException`]s an IDL operation `raises`, and [`OperationError`],
+//! the error type of an operation that gives either.
+//!
+//! An operation without `raises` returns `Result<T, SystemException>`.
+//! One with `raises` returns `Result<T, E>` for an enum `E` that
+//! `rtorb-idl` generates, with a variant per user exception and
+//! `System(SystemException)`. A system exception reply arrives as `Err`
+//! from the call; a user exception the operation does not declare
+//! becomes `UNKNOWN`. The minor codes rtorb raises are in
+//! [`crate::minor`], each with its name and meaning.
 
 use crate::minor::{BAD_OPERATION_UNKNOWN_OPERATION, OBJECT_NOT_EXIST_NO_SERVANT};
 use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder};
-use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
+
+pub use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 /// An IDL user exception, as generated code defines it: a struct whose
 /// members [`CdrEncode`] and [`CdrDecode`] write and read (without the
-/// repository id, which the runtime writes and reads).
+/// repository id, which [`ServerRequest::write_user_exception`](crate::servant::ServerRequest::write_user_exception)
+/// writes and [`Reply::decode`](crate::object::Reply::decode) reads).
 ///
 /// ```
-/// use rtorb::runtime::UserException;
+/// use rtorb::exception::UserException;
 /// use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoder};
 ///
 /// /// `exception Overflow { long limit; };`
@@ -44,7 +56,7 @@ pub trait UserException: CdrEncode + CdrDecode + std::fmt::Debug {
 /// implements this trait by matching the repository id:
 ///
 /// ```
-/// # use rtorb::runtime::{OperationError, UserException};
+/// # use rtorb::exception::{OperationError, UserException};
 /// # use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
 /// # use rtorb_giop::SystemException;
 /// # #[derive(Debug)] pub struct Overflow { pub limit: i32 }

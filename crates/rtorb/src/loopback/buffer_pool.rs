@@ -1,4 +1,5 @@
-//! Reuse of message buffers.
+//! [`BufferPool`]: the loopback's message buffers, each reused once the
+//! message written into it is dropped.
 
 use bytes::BytesMut;
 

@@ -12,14 +12,14 @@ use bytes::Bytes;
 use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind};
 
 use crate::rt::PriorityModelPolicy;
-use crate::runtime::Skeleton;
+use crate::servant::Skeleton;
 
 use super::active_object_map::{Active, servant_addr};
+use super::adapter_table::{Location, PooledServant};
 use super::current;
-use super::error::{no_adapter, not_active};
 use super::key;
 use super::manager::{enter_upcall, leave_upcall, lock};
-use super::table::{Location, PooledServant};
+use super::poa_error::{no_adapter, not_active};
 use super::{
     Cookie, Poa, RequestProcessingPolicy, ServantActivator, ServantLocator, ServantManager,
     ServantManagerError, read, write,
@@ -357,7 +357,7 @@ fn forwarded(e: ServantManagerError) -> Result<Resolved, SystemException> {
     match e {
         ServantManagerError::System(s) => Err(s),
         ServantManagerError::Forward(f) => {
-            Ok(Resolved::Forward(crate::runtime::object_reference(&f.0)))
+            Ok(Resolved::Forward(crate::object::object_reference(&f.0)))
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Collocated calls through generated stubs: the servant is called
-//! through its servant trait, without marshaling.
+//! Collocated calls through generated stubs ([`Object::call`],
+//! [`Object::call_oneway`]): the servant is called through its servant
+//! trait, without marshaling.
 //!
 //! A generated stub method calls [`Object::call`] with three closures:
 //! the direct call of the servant trait `T` (`dyn CubitServant`), the
@@ -12,85 +13,17 @@
 //! A skeleton that cannot give one is called with marshaled arguments
 //! instead, in memory, and an object served elsewhere is called as usual.
 
-use std::any::Any;
 use std::sync::Arc;
 
-use bytes::Bytes;
 use rtorb_cdr::{CdrError, Encoder};
 use rtorb_giop::{CompletionStatus, Operation, SystemException, SystemExceptionKind};
 
-use super::client::{Arguments, Collocated, Object, Reply};
-
-use super::client::Forwarded;
-use super::forward::{Hop, follow_forwards_to};
-use super::server::Skeleton;
+use super::invoker::{Arguments, Collocated, Reply};
+use super::location_forward::{Hop, follow_forwards_to};
+use super::reference::Object;
+use super::target::Forwarded;
 use crate::minor::MARSHAL_UNEXPECTED_REPLY;
-
-/// A query, through [`Skeleton::servant_cast`], for the way to view a
-/// skeleton's [`Skeleton::servant`] as the servant trait object `T` of
-/// one of its interfaces.
-///
-/// Generated skeletons answer with [`ServantCast::offer`] for their
-/// interface's servant trait and each base's.
-pub struct ServantCast<T: ?Sized + 'static> {
-    cast: Option<for<'a> fn(&'a dyn Any) -> Option<&'a T>>,
-}
-
-impl<T: ?Sized + 'static> std::fmt::Debug for ServantCast<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServantCast")
-            .field("answered", &self.cast.is_some())
-            .finish()
-    }
-}
-
-impl<T: ?Sized + 'static> ServantCast<T> {
-    /// Answers `query` with `cast` if it asks for `T`.
-    pub fn offer(query: &mut dyn Any, cast: for<'a> fn(&'a dyn Any) -> Option<&'a T>) {
-        if let Some(q) = query.downcast_mut::<ServantCast<T>>() {
-            q.cast.get_or_insert(cast);
-        }
-    }
-
-    /// The servant of `skeleton` as a `T`, if the skeleton gives one.
-    pub fn find(skeleton: &dyn Skeleton) -> Option<&T> {
-        let mut query = ServantCast::<T> { cast: None };
-        skeleton.servant_cast(&mut query);
-        (query.cast?)(skeleton.servant()?)
-    }
-}
-
-/// The owned value a servant method takes for an `in` argument a stub
-/// method borrows: `String` from `&str`, `Vec<T>` from `&[T]`, `Bytes`
-/// from `&[u8]`, a clone otherwise.
-pub trait ParamFrom<T: ?Sized> {
-    /// The owned value of `value`.
-    fn param_from(value: &T) -> Self;
-}
-
-impl<T: Clone> ParamFrom<T> for T {
-    fn param_from(value: &T) -> T {
-        value.clone()
-    }
-}
-
-impl ParamFrom<str> for String {
-    fn param_from(value: &str) -> String {
-        value.to_owned()
-    }
-}
-
-impl<T: Clone> ParamFrom<[T]> for Vec<T> {
-    fn param_from(value: &[T]) -> Vec<T> {
-        value.to_vec()
-    }
-}
-
-impl ParamFrom<[u8]> for Bytes {
-    fn param_from(value: &[u8]) -> Bytes {
-        Bytes::copy_from_slice(value)
-    }
-}
+use crate::servant::{ServantCast, Skeleton};
 
 impl Object {
     /// A twoway call as a generated stub makes it: `direct` on the
@@ -255,7 +188,8 @@ mod tests {
     use rtorb_cdr::{CdrDecode, CdrEncode, Decoder, Encoding};
 
     use super::*;
-    use crate::runtime::{Invoker, SyncScope, Target};
+    use crate::object::{Invoker, MAX_FORWARDS, Target};
+    use crate::policy::SyncScope;
 
     /// Serves `here` in process, forwards `hop` to `here`, `away` to the
     /// remote `far`, and `loop` to itself; counts collocated attempts.
@@ -333,10 +267,7 @@ mod tests {
         let invoker = Arc::new(Forwarding::default());
         let e = call(&invoker, b"loop").unwrap_err();
         assert_eq!(e.minor, TRANSIENT_TOO_MANY_FORWARDS);
-        assert_eq!(
-            invoker.attempts.load(Ordering::Relaxed),
-            crate::runtime::loopback::MAX_FORWARDS + 1
-        );
+        assert_eq!(invoker.attempts.load(Ordering::Relaxed), MAX_FORWARDS + 1);
         let object = Object::new(invoker.clone(), Target::from_key("", &b"loop"[..]));
         let oneway = object.call_oneway::<()>("op", |_| Ok(()), |_| Ok(()));
         assert_eq!(oneway.unwrap_err().minor, TRANSIENT_TOO_MANY_FORWARDS);

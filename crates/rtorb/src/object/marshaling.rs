@@ -1,16 +1,12 @@
-//! Helpers that IDL-generated code calls besides stubs and skeletons:
-//! TypeCodes of generated types ([`IdlType`]), bound checks of bounded
-//! strings and sequences, and the marshalling of object references.
-//! Generated types go into and come out of an `Any` as every other type
-//! does, through `rtorb_cdr::AnyValue` (`Any::new`, `Any::get`).
+//! Object references in messages.
 //!
-//! # Object references
+//! An object reference travels as an IOR ([`write_object`]): the
+//! reference the [`Object`]'s target came from, or, for an object known
+//! only by its key (the loopback's), an IIOP profile with no address
+//! holding the key.
 //!
-//! An object reference travels as an IOR. Writing one takes the reference
-//! the [`Object`]'s target came from, or, for an object known only by its
-//! key (the loopback's), an IIOP profile with no address holding the key.
-//! Reading one needs an [`Invoker`] to call the object through: the
-//! invoker *current* on the thread, which a stub sets with
+//! Reading one ([`read_object`]) needs an [`Invoker`] to call the object
+//! through: the invoker *current* on the thread, which a stub sets with
 //! [`with_invoker`] around a call whose arguments or results hold
 //! references (the in-process loopback serves the call on the same
 //! thread, so the servant's references reach it through the same
@@ -21,30 +17,12 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use rtorb_cdr::{CdrDecode, CdrEncode, CdrError, Decoder, Encoder};
+use rtorb_giop::ObjectReference;
 use rtorb_giop::ior::{IiopProfile, Profile};
-use rtorb_giop::{
-    CompletionStatus, ObjectReference, Operation, SystemException, SystemExceptionKind,
-};
 
-use super::client::{Arguments, Invoker, Object, Reply, Target};
-use super::policy::SyncScope;
-use crate::minor::TRANSIENT_NOT_READY;
-
-pub use rtorb_cdr::IdlType;
-
-/// `BoundExceeded` unless `length` is at most `bound`: what generated
-/// code checks before writing, and after reading, a bounded string or
-/// sequence.
-pub fn check_bound(length: usize, bound: u32) -> Result<(), CdrError> {
-    let length = u64::try_from(length).unwrap_or(u64::MAX);
-    if length > u64::from(bound) {
-        return Err(CdrError::BoundExceeded {
-            length,
-            bound: u64::from(bound),
-        });
-    }
-    Ok(())
-}
+use super::invoker::Invoker;
+use super::reference::Object;
+use super::target::Target;
 
 thread_local! {
     static CURRENT_INVOKER: RefCell<Option<Arc<dyn Invoker>>> = const { RefCell::new(None) };
@@ -71,39 +49,6 @@ pub fn with_invoker<R>(invoker: &Arc<dyn Invoker>, f: impl FnOnce() -> R) -> R {
 /// thread that serves one ORB's requests and nothing else.
 pub(crate) fn set_thread_invoker(invoker: &Arc<dyn Invoker>) {
     CURRENT_INVOKER.with(|c| *c.borrow_mut() = Some(invoker.clone()));
-}
-
-/// Stands in for the ORB's invoker before it exists or once it is gone:
-/// every call fails with `TRANSIENT` ([`TRANSIENT_NOT_READY`](crate::minor::TRANSIENT_NOT_READY)).
-pub(crate) struct NoInvoker;
-
-impl Invoker for NoInvoker {
-    fn invoke(
-        &self,
-        _target: &Target,
-        _operation: Operation,
-        _arguments: Arguments<'_>,
-    ) -> Result<Reply, SystemException> {
-        Err(SystemException::new(
-            SystemExceptionKind::Transient,
-            TRANSIENT_NOT_READY,
-            CompletionStatus::No,
-        ))
-    }
-
-    fn invoke_oneway(
-        &self,
-        _target: &Target,
-        _operation: Operation,
-        _sync: SyncScope,
-        _arguments: Arguments<'_>,
-    ) -> Result<(), SystemException> {
-        Err(SystemException::new(
-            SystemExceptionKind::Transient,
-            TRANSIENT_NOT_READY,
-            CompletionStatus::No,
-        ))
-    }
 }
 
 /// The object reference (IOR) that designates `object`

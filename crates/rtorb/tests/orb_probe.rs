@@ -1,16 +1,17 @@
-//! The whitebox probes are wired into every stage of a call on both
-//! sides: built with the `whitebox` feature (`cargo test -p rtorb
-//! --features whitebox --test orb_whitebox`, a step of
+//! The stage probes are wired into every stage of a call on both
+//! sides: built with the `probe` feature (`cargo test -p rtorb
+//! --features probe --test orb_probe`, a step of
 //! `scripts/test.sh`), each cube_long adds one lap to every client stage
 //! on the calling thread (demarshal: the reply's header, its body, the
 //! stub's results) and one to every server stage on the connection thread.
 
 use std::sync::Arc;
 
+use rtorb::exception::SystemException;
 use rtorb::orb::Orb;
-use rtorb::runtime::{ServerRequest, Skeleton, SystemException};
+use rtorb::probe::{Stage, StageTotals, thread_totals};
+use rtorb::servant::{ServerRequest, Skeleton};
 use rtorb::sync::Mutex;
-use rtorb::whitebox::{Stage, StageTotals, thread_totals};
 use rtorb_test_support::cubit::{Cubit, CubitImpl, CubitSkeleton};
 
 /// Records the connection thread's totals at each dispatch.
@@ -24,7 +25,7 @@ impl Skeleton for Recording {
         self.inner.repository_ids()
     }
     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        let totals = thread_totals().expect("built with the whitebox feature");
+        let totals = thread_totals().expect("built with the probe feature");
         self.seen.lock().push(totals);
         self.inner.dispatch(req)
     }
@@ -38,13 +39,15 @@ fn every_stage_of_a_call_is_timed_on_both_sides() {
             inner: CubitSkeleton(CubitImpl::default()),
             seen: Mutex::new(Vec::new()),
         });
-        let obj = server.activate_with_key(&b"Cubit"[..], recording.clone());
+        let obj = server
+            .activate_with_key(&b"Cubit"[..], recording.clone())
+            .unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         let client = Orb::builder().build().unwrap();
         let cubit: Cubit = client.string_to_object(&ior).unwrap().unchecked_narrow();
         assert_eq!(cubit.cube_long(2).unwrap(), 8);
         const CALLS: u64 = 100;
-        let before = thread_totals().expect("built with the whitebox feature");
+        let before = thread_totals().expect("built with the probe feature");
         for l in 0..CALLS as i32 {
             assert_eq!(cubit.cube_long(l).unwrap(), l.wrapping_pow(3));
         }

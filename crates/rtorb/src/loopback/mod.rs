@@ -15,6 +15,8 @@
 //! from pools and are reused once the previous message is dropped, so a
 //! call of primitive arguments allocates nothing in steady state.
 
+mod buffer_pool;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -31,16 +33,13 @@ use rtorb_giop::{
     decode_message,
 };
 
-use super::client::{Arguments, Invoker, Object, Reply, Target};
-use super::exception::object_not_exist;
-use super::forward::{Hop, follow_forwards};
-use super::policy::SyncScope;
-use super::pool::BufferPool;
-use super::server::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
+use crate::exception::object_not_exist;
 use crate::minor::{MARSHAL_TARGET_NOT_A_KEY, MARSHAL_UNEXPECTED_REPLY};
+use crate::object::{Arguments, Hop, Invoker, Object, Reply, Target, follow_forwards};
+use crate::policy::SyncScope;
+use crate::servant::{ReplyBuilder, ServerRequest, Skeleton, dispatch};
 use crate::sync::RwLock;
-
-pub use super::forward::MAX_FORWARDS;
+use buffer_pool::BufferPool;
 
 /// Capacity of the pooled message buffers.
 const BUFFER_CAPACITY: usize = 512;
@@ -53,6 +52,70 @@ enum Entry {
 }
 
 /// The in-process invoker and object table. See the [module](self).
+///
+/// # Example
+///
+/// A hand-written stub and skeleton for
+/// `interface Calc { long twice(in long l); };`, exactly as generated
+/// code looks, called through the loopback:
+///
+/// ```
+/// use std::sync::Arc;
+/// use rtorb::cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
+/// use rtorb::exception::bad_operation;
+/// use rtorb::loopback::Loopback;
+/// use rtorb::{Object, ServerRequest, Skeleton, Stub, SystemException};
+///
+/// /// Stub of `Calc`.
+/// #[derive(Debug, Clone)]
+/// pub struct Calc(Object);
+///
+/// impl Stub for Calc {
+///     const REPOSITORY_ID: &'static str = "IDL:Calc:1.0";
+///     fn from_object(object: Object) -> Self { Calc(object) }
+///     fn as_object(&self) -> &Object { &self.0 }
+///     fn into_object(self) -> Object { self.0 }
+/// }
+///
+/// impl Calc {
+///     pub fn twice(&self, l: i32) -> Result<i32, SystemException> {
+///         self.0.invoke("twice", |e| l.encode(e))?.decode(i32::decode)
+///     }
+/// }
+///
+/// /// Servant trait of `Calc`.
+/// pub trait CalcServant: Send + Sync {
+///     fn twice(&self, l: i32) -> Result<i32, SystemException>;
+/// }
+///
+/// /// Skeleton of `Calc`.
+/// pub struct CalcSkeleton<S>(pub S);
+///
+/// impl<S: CalcServant> Skeleton for CalcSkeleton<S> {
+///     fn repository_ids(&self) -> &'static [&'static str] { &["IDL:Calc:1.0"] }
+///     fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
+///         match req.operation() {
+///             "twice" => {
+///                 let l = i32::decode(req.arguments())?;
+///                 let r = self.0.twice(l)?;
+///                 req.write_results(|e| r.encode(e))
+///             }
+///             _ => Err(bad_operation()),
+///         }
+///     }
+/// }
+///
+/// struct Doubler;
+/// impl CalcServant for Doubler {
+///     fn twice(&self, l: i32) -> Result<i32, SystemException> { Ok(l.wrapping_mul(2)) }
+/// }
+///
+/// let orb = Loopback::new(Version::V1_2, ByteOrder::Big);
+/// let obj = orb.activate(&b"calc"[..], Arc::new(CalcSkeleton(Doubler)));
+/// let calc = Calc::narrow(obj).unwrap().expect("a Calc");
+/// assert_eq!(calc.twice(21).unwrap(), 42);
+/// assert!(!calc.as_object().non_existent().unwrap());
+/// ```
 pub struct Loopback {
     encoding: Encoding,
     objects: RwLock<HashMap<Bytes, Entry>>,

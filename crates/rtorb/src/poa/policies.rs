@@ -1,6 +1,6 @@
 //! The standard POA policies and the checks of their combinations.
 
-use super::error::PoaError;
+use super::poa_error::PoaError;
 use crate::rt::{PriorityModelPolicy, ThreadpoolId};
 
 /// `LifespanPolicy`: whether references outlive the POA instance that

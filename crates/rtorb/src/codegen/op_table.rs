@@ -28,7 +28,7 @@ pub use rtorb_giop::op_hash::{op_bucket, op_hash, op_slot};
 /// operation names, as `rtorb-idl` generates it into a `static`:
 ///
 /// ```
-/// use rtorb::runtime::OpTable;
+/// use rtorb::codegen::OpTable;
 ///
 /// static OPS: OpTable<'static> = OpTable {
 ///     seed: 0xdde61a46db7dd424,

@@ -1,6 +1,7 @@
 //! Client-side policies and where they are set: the ORB, the calling
 //! thread ([`PolicyCurrent`]) and the object reference
-//! ([`super::Object::with_policies`], CORBA's `_set_policy_overrides`).
+//! ([`Object::with_policies`](crate::object::Object::with_policies),
+//! CORBA's `_set_policy_overrides`).
 //!
 //! A call uses, for each policy type, the override of its object
 //! reference if there is one, else the calling thread's, else the ORB's
@@ -8,7 +9,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use rtorb::runtime::{Policy, PolicyCurrent, SyncScope};
+//! use rtorb::policy::{Policy, PolicyCurrent, SyncScope};
 //!
 //! let _scope = PolicyCurrent::scoped(&[
 //!     Policy::RelativeRoundtripTimeout(Duration::from_millis(250)),

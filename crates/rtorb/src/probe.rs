@@ -1,9 +1,9 @@
-//! Whitebox timing of the stages of a call, on the client and the server,
+//! Probes: the time of each stage of a call, on the client and the server,
 //! in the manner of the timeprobes of "The Design and Performance of a
 //! Pluggable Protocols Framework for Object Request Broker Middleware"
 //! (Tables 1 and 2).
 //!
-//! With the cargo feature `whitebox`, the ORB marks the end of each
+//! With the cargo feature `probe`, the ORB marks the end of each
 //! [`Stage`] of a call with a [`Probe`], and the time since the previous
 //! mark is added to a total of the calling thread for that stage; a
 //! benchmark reads the totals of its thread with [`thread_totals`] before
@@ -12,21 +12,21 @@
 //! [`thread_totals`] is `None`.
 //!
 //! ```
-//! use rtorb::whitebox::{Probe, Stage, thread_totals};
+//! use rtorb::probe::{Probe, Stage, thread_totals};
 //!
 //! let mut probe = Probe::start();
 //! let work: u64 = (0..1000u64).sum();
 //! probe.lap(Stage::ClientMarshal);
 //! assert_eq!(work, 499_500);
 //! let totals = thread_totals();
-//! assert_eq!(totals.is_some(), rtorb::whitebox::ENABLED);
+//! assert_eq!(totals.is_some(), rtorb::probe::ENABLED);
 //! if let Some(t) = totals {
 //!     assert_eq!(t.laps(Stage::ClientMarshal), 1);
 //! }
 //! ```
 
-/// Whether this build times stages (the `whitebox` feature).
-pub const ENABLED: bool = cfg!(feature = "whitebox");
+/// Whether this build times stages (the `probe` feature).
+pub const ENABLED: bool = cfg!(feature = "probe");
 
 /// A stage of a twoway call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -118,7 +118,7 @@ impl StageTotals {
     }
 }
 
-/// The calling thread's totals, or `None` without the `whitebox` feature.
+/// The calling thread's totals, or `None` without the `probe` feature.
 pub fn thread_totals() -> Option<StageTotals> {
     imp::totals()
 }
@@ -126,7 +126,7 @@ pub fn thread_totals() -> Option<StageTotals> {
 /// Marks the ends of stages on one thread.
 #[derive(Debug, Clone, Copy)]
 pub struct Probe {
-    #[cfg(feature = "whitebox")]
+    #[cfg(feature = "probe")]
     last: std::time::Instant,
 }
 
@@ -135,7 +135,7 @@ impl Probe {
     #[inline(always)]
     pub fn start() -> Probe {
         Probe {
-            #[cfg(feature = "whitebox")]
+            #[cfg(feature = "probe")]
             last: std::time::Instant::now(),
         }
     }
@@ -143,7 +143,7 @@ impl Probe {
     /// Restarts timing now, dropping the time since the last mark.
     #[inline(always)]
     pub fn restart(&mut self) {
-        #[cfg(feature = "whitebox")]
+        #[cfg(feature = "probe")]
         {
             self.last = std::time::Instant::now();
         }
@@ -152,18 +152,18 @@ impl Probe {
     /// Adds the time since the last mark to `stage`, and marks now.
     #[inline(always)]
     pub fn lap(&mut self, stage: Stage) {
-        #[cfg(feature = "whitebox")]
+        #[cfg(feature = "probe")]
         {
             let now = std::time::Instant::now();
             imp::add(stage, now.duration_since(self.last));
             self.last = now;
         }
-        #[cfg(not(feature = "whitebox"))]
+        #[cfg(not(feature = "probe"))]
         let _ = stage;
     }
 }
 
-#[cfg(feature = "whitebox")]
+#[cfg(feature = "probe")]
 mod imp {
     use std::cell::Cell;
     use std::time::Duration;
@@ -191,7 +191,7 @@ mod imp {
     }
 }
 
-#[cfg(not(feature = "whitebox"))]
+#[cfg(not(feature = "probe"))]
 mod imp {
     use super::StageTotals;
 

@@ -11,12 +11,14 @@ use bytes::Bytes;
 use rtorb_giop::ior::TaggedComponent;
 use rtorb_giop::{CompletionStatus, ObjectReference, SystemException, SystemExceptionKind};
 
+use crate::exception::object_not_exist;
+use crate::object::{Invoker, NoInvoker, Object, Target};
 use crate::rt::{LaneId, PriorityModelPolicy, ThreadpoolId};
-use crate::runtime::{Invoker, NoInvoker, Object, Skeleton, Target, object_not_exist};
+use crate::servant::Skeleton;
 use crate::transport::{Endpoint, ProtocolRegistry};
 
-use super::error::no_adapter;
 use super::key::{self, SlotRef};
+use super::poa_error::no_adapter;
 use super::{Found, Poa, PoaError, PoaManager, Policies, Upcall, read, write};
 
 /// Makes references to objects of this ORB.
@@ -180,7 +182,7 @@ pub(crate) enum Location {
 pub(crate) struct PlainKeyCache {
     generation: u64,
     key: Vec<u8>,
-    servant: Option<Arc<dyn crate::runtime::Skeleton>>,
+    servant: Option<Arc<dyn crate::servant::Skeleton>>,
     binding: Option<Arc<dyn PooledServant>>,
 }
 
