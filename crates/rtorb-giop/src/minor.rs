@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(
             omg.to_string(),
             "CORBA::OBJECT_NOT_EXIST: no object is registered under the object key \
-             (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)"
+             (minor 0x4f4d0001 OBJECT_NOT_EXIST_NO_SERVANT, OMG minor 1, COMPLETED_NO)"
         );
         let unknown = SystemException::new(
             SystemExceptionKind::NoMemory,

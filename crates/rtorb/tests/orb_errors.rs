@@ -44,7 +44,7 @@ fn an_unknown_key_says_what_the_servers_minor_code_means() {
     assert_eq!(
         e.to_string(),
         "CORBA::OBJECT_NOT_EXIST: no object is registered under the object key \
-         (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)"
+         (minor 0x4f4d0001 OBJECT_NOT_EXIST_NO_SERVANT, OMG minor 1, COMPLETED_NO)"
     );
     orb.shutdown();
     server.shutdown();

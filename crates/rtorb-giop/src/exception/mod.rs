@@ -28,13 +28,13 @@ pub use kind::{CompletionStatus, SystemExceptionId, SystemExceptionKind};
 /// their id, minor code and completion status are: the detail is for
 /// people. `Display` and `Debug` print the same sentence: the exception,
 /// the detail or else what the minor code means (see [`crate::minor`]),
-/// the code with its name where rtorb knows it (an OMG code by its number
-/// under the OMG's VMCID, as the CORBA specification numbers them, any
-/// other in hexadecimal), and the completion status:
+/// the code in hexadecimal with its name where rtorb knows it (and, for a
+/// code under the OMG's VMCID, its number as the CORBA specification
+/// numbers them), and the completion status:
 ///
 /// ```text
 /// CORBA::TRANSIENT: cannot connect to iiop://127.0.0.1:2809: Connection refused (os error 111) (minor 0x52540301 TRANSIENT_CONNECT_FAILED, COMPLETED_NO)
-/// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)
+/// CORBA::OBJECT_NOT_EXIST: no object is registered under the object key (minor 0x4f4d0001 OBJECT_NOT_EXIST_NO_SERVANT, OMG minor 1, COMPLETED_NO)
 /// ```
 ///
 /// The alternate `Debug` (`{:#?}`) shows the same as fields, the minor
@@ -124,14 +124,12 @@ impl fmt::Display for SystemException {
             (None, Some(row)) => write!(f, ": {}", row.meaning)?,
             (None, None) => {}
         }
-        let vmcid = self.minor & 0xffff_f000;
-        if vmcid == rtorb_cdr::OMG_VMCID {
-            write!(f, " (OMG minor {}", self.minor & 0xfff)?;
-        } else {
-            write!(f, " (minor {:#010x}", self.minor)?;
-        }
+        write!(f, " (minor {:#010x}", self.minor)?;
         if let Some(row) = row {
             write!(f, " {}", row.name)?;
+        }
+        if self.minor & 0xffff_f000 == rtorb_cdr::OMG_VMCID {
+            write!(f, ", OMG minor {}", self.minor & 0xfff)?;
         }
         write!(f, ", {})", self.completed.name())
     }
@@ -227,7 +225,7 @@ mod tests {
                     CompletionStatus::No,
                 ),
                 "CORBA::OBJECT_NOT_EXIST: no object is registered under the object key \
-                 (OMG minor 1 OBJECT_NOT_EXIST_NO_SERVANT, COMPLETED_NO)",
+                 (minor 0x4f4d0001 OBJECT_NOT_EXIST_NO_SERVANT, OMG minor 1, COMPLETED_NO)",
             ),
             (
                 SystemException::new(
@@ -235,7 +233,7 @@ mod tests {
                     0x4f4d_0fff,
                     CompletionStatus::Maybe,
                 ),
-                "CORBA::MARSHAL (OMG minor 4095, COMPLETED_MAYBE)",
+                "CORBA::MARSHAL (minor 0x4f4d0fff, OMG minor 4095, COMPLETED_MAYBE)",
             ),
             (
                 SystemException::with_id(
