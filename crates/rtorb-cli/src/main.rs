@@ -3,6 +3,8 @@
 //! ```text
 //! rtorb ior decode [--json] <IOR | corbaloc | corbaname | file>
 //! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
+//! rtorb options [--markdown]
+//! rtorb options --check [FILE] [-- -ORBName VALUE ...]
 //! rtorb demo
 //! ```
 //!
@@ -14,6 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod demo;
 mod ior;
+mod options;
 
 /// rtorb: a real-time CORBA ORB endsystem.
 #[derive(Debug, Parser)]
@@ -28,6 +31,23 @@ enum Command {
     /// Decode and make object references.
     #[command(subcommand)]
     Ior(IorCommand),
+    /// List the ORB's options, or check a configuration file.
+    Options {
+        /// Print the options as a Markdown table.
+        #[arg(long, conflicts_with = "check")]
+        markdown: bool,
+        /// Read a configuration file (and the `-ORB` options after `--`)
+        /// as an ORB would, and print the settings that result.
+        #[arg(long)]
+        check: bool,
+        /// The configuration file to check.
+        #[arg(requires = "check")]
+        file: Option<std::path::PathBuf>,
+        /// `-ORB` options to apply after the file, as a program's command
+        /// line gives them.
+        #[arg(last = true, requires = "check")]
+        orb_args: Vec<String>,
+    },
     /// Round-trip real GIOP messages and object references and print them.
     Demo,
 }
@@ -86,6 +106,18 @@ fn main() -> ExitCode {
             byte_order,
             url,
         }) => ior::encode(&url, &type_id, byte_order.into()),
+        Command::Options {
+            markdown,
+            check,
+            file,
+            orb_args,
+        } => {
+            if check {
+                options::check(file.as_deref(), &orb_args)
+            } else {
+                Ok(options::list(markdown))
+            }
+        }
         Command::Demo => demo::run(),
     };
     match result {
