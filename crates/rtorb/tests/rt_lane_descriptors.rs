@@ -3,7 +3,7 @@
 //! on the low lane and on the ORB's endpoint at once never hold more
 //! server connections than the cap together, and a new client of the
 //! high lane still connects and is served, within the share of the cap
-//! promised to its lane, even when its pool was created while the ORB's
+//! reserved for its lane, even when its pool was created while the ORB's
 //! endpoint held the whole cap.
 //!
 //! Priorities are nice values (SCHED_OTHER): the test needs no real-time
@@ -135,10 +135,10 @@ fn floods_on_the_low_lane_and_the_orb_s_endpoint_stay_within_the_cap_and_leave_t
         FLOOD,
     );
     let open = flood.settle(&server, true);
-    // The floods hold all the cap but the high lane's promise: a sixth of
+    // The floods hold all the cap but the high lane's share: a sixth of
     // it (half of an equal part for each of the three endpoints).
     assert_eq!(open, CAP - CAP / 6, "flood connections held");
-    // Each flood holds at least its own promise, and each lane counts
+    // Each flood holds at least its own share, and each lane counts
     // its own connections.
     let low_lane = lane_stats(&server, lanes.low_lane()).connections;
     let high_lane = lane_stats(&server, lanes.high_lane()).connections;

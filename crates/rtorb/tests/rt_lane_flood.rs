@@ -30,7 +30,7 @@ use rtorb_test_support::wait::eventually;
 use rtorb_test_support::wire::cubit_request;
 use rtorb_test_support::{TIMEOUT, client};
 
-/// The connection cap (of the whole ORB, a share of it promised to each lane).
+/// The connection cap (of the whole ORB, a share of it reserved for each lane).
 const CAP: usize = 16;
 /// The memory budget (per lane).
 const BUDGET: usize = 256 * 1024;

@@ -78,7 +78,7 @@ pub(crate) struct PriorityArgs {
     pub(super) no_mlock: bool,
     /// Do not hold the CPUs' wake-up latency at 0 through
     /// /dev/cpu_dma_latency for the run (held by default, as cyclictest
-    /// does: see README).
+    /// does: see docs/guide/benchmarks.md).
     #[arg(long = "no-pm-qos")]
     pub(super) no_pm_qos: bool,
     /// Where C0's slots fall against the kernel's scheduler tick: as far

@@ -32,10 +32,10 @@ pub struct OrbStats {
     /// Server connections open now on every endpoint: the ORB's own and
     /// its lanes'. [`OrbStats::max_server_connections`] bounds them
     /// together, and each lane (and the ORB's own endpoints, if it was
-    /// built with some) is promised a share of the cap that the others
+    /// built with some) is reserved a share of the cap that the others
     /// never take: the cap over twice the number of them, at least 4
-    /// where the cap allows; beyond its promise a lane holds only what
-    /// the promises leave of the cap.
+    /// where the cap allows; beyond its share a lane holds only what
+    /// the reserved shares leave of the cap.
     pub total_server_connections: usize,
     /// The most server connections open at once, on the ORB's own
     /// endpoints and its lanes' together: the configured

@@ -149,7 +149,7 @@ pub struct OrbConfig {
     /// a server raises to the hard limit when it starts (see
     /// [`derived_max_connections`](crate::orb::derived_max_connections)).
     /// The cap bounds the connections of the ORB's own endpoints and of
-    /// every thread pool lane together; each of them is promised a share
+    /// every thread pool lane together; each of them is reserved a share
     /// the others never take, and a lane's connections are shed within
     /// that lane (see [`OrbStats::total_server_connections`]).
     ///

@@ -12,8 +12,8 @@ impl OrbConfig {
     /// returns the other arguments, in order.
     ///
     /// Every option is a row of the table
-    /// [`ORB_OPTIONS`](crate::orb::options::ORB_OPTIONS), which the README
-    /// shows and [`crate::orb::options::help`] lists: its
+    /// [`ORB_OPTIONS`](crate::orb::options::ORB_OPTIONS), which the user
+    /// guide shows and [`crate::orb::options::help`] lists: its
     /// name or an alias follows `-ORB`, in any case, and its value is the
     /// next argument. `-ORBConfigFile PATH` applies a configuration file
     /// (see [`OrbConfig::apply_file`]) at that point of the arguments;

@@ -1,4 +1,4 @@
-//! The table of options as a program's `--help` and the README show it.
+//! The table of options as a program's `--help` and the user guide show it.
 
 use super::option::OrbOption;
 use super::table::ORB_OPTIONS;
@@ -25,8 +25,8 @@ pub fn help() -> String {
     out
 }
 
-/// The README's table of options: a Markdown table of every row of
-/// [`ORB_OPTIONS`], as the README shows it between its markers (the test
+/// The user guide's table of options: a Markdown table of every row of
+/// [`ORB_OPTIONS`], as the guide shows it between its markers (the test
 /// `orb_options_table` compares them; `RTORB_BLESS=1 cargo test -p rtorb
 /// --test orb_options_table` writes it there).
 pub fn markdown_table() -> String {

@@ -13,7 +13,7 @@
 //! - the typed parser of its value and the error that names what it takes
 //!   ([`OptionError`](super::OptionError));
 //! - [`help`], the listing of every option, and [`markdown_table`], the
-//!   README's table of options (a test checks that the README shows it).
+//!   user guide's table of options (a test checks that the guide shows it).
 //!
 //! ```
 //! use rtorb::orb::options::{find, ORB_OPTIONS};

@@ -1,9 +1,9 @@
 //! The table of options, [`ORB_OPTIONS`], with the macros that declare it
 //! and [`find`], which looks an option up in it.
 //!
-//! Its rows are one per setting, in the order the README shows them. A
+//! Its rows are one per setting, in the order the user guide shows them. A
 //! row's doc comment documents its [`OrbBuilder`](crate::orb::OrbBuilder)
-//! setter; `values`, `default` and `example` are what the README and
+//! setter; `values`, `default` and `example` are what the user guide and
 //! `help` show and what the tests check against the parser.
 
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ use crate::policy::{ClientProtocolPolicy, SyncScope};
 use crate::rt::{LaneBuffering, LaneConfig, LaneCpus, MappingKind, SchedPolicy, WhenDenied};
 
 /// Declares the table of options: every row gives a setting's names,
-/// what the README and [`help`](super::help) say of it, the parser of its value and
+/// what the user guide and [`help`](super::help) say of it, the parser of its value and
 /// how the value is applied to an [`OrbConfig`], and the builder setter
 /// (`fn name(args) => value`, documented by the row's doc comment) or
 /// `none`. It makes [`ORB_OPTIONS`] and the setters.
@@ -39,7 +39,7 @@ macro_rules! orb_options {
     )*) => {
         /// Every setting the `-ORB` options, configuration files and
         /// [`OrbBuilder`](crate::orb::OrbBuilder) setters set, in the
-        /// order the README shows them.
+        /// order the user guide shows them.
         pub const ORB_OPTIONS: &[OrbOption] = &[$(
             OrbOption {
                 name: stringify!($name),
@@ -141,7 +141,7 @@ orb_options! {
     /// address). `None` keeps such an ORB from listening: its objects are
     /// then reachable in process only. Its connections count against the
     /// connection cap as it was derived when the ORB was built, without a
-    /// promised share beside thread pool lanes; a server that must have
+    /// reserved share beside thread pool lanes; a server that must have
     /// one lists its endpoints.
     ///
     /// [`Orb::root_poa`]: crate::orb::Orb::root_poa

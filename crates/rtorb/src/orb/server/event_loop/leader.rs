@@ -24,7 +24,7 @@ pub(super) const WAKER: Token = Token(0);
 /// A client whose request arrives during a round waits for the rest of
 /// it: two keeps that wait to one accept, and a look at the poller (an
 /// `epoll_wait` that does not block) costs little beside an accept. Under
-/// connect churn (`rtorb bench overload --scenario churn`) a round of 16
+/// connect churn (`rtorb-bench overload --scenario churn`) a round of 16
 /// moved a served client's median latency 2.5-9× on the leader/followers
 /// strategy, a round of 2 by 1.0-1.7×, at the same accept rate.
 pub(crate) const ACCEPTS_PER_TURN: usize = 2;

@@ -21,7 +21,7 @@ use crate::sync::{Mutex, MutexGuard};
 /// a turn stops reading once it has read 16 KiB, and a large message is
 /// read over several turns). Four keeps a client pipelining requests
 /// without pause from more than doubling the latency of the others on
-/// one thread, at no cost to its own throughput (`rtorb bench overload`). A connection with more input then waits behind every
+/// one thread, at no cost to its own throughput (`rtorb-bench overload`). A connection with more input then waits behind every
 /// connection that has become ready meanwhile, and every other connection
 /// that spent a whole turn.
 pub const MESSAGES_PER_TURN: usize = 4;
