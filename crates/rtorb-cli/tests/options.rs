@@ -76,9 +76,20 @@ fn check_names_the_line_that_is_wrong() {
 
     let out = rtorb(&["options", "--check", "--", "-ORBServerThreads", "many"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("ServerThreads"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("ServerThreads"),
+        "{}",
+        text(&out.stderr)
+    );
 
-    let out = rtorb(&["options", "--check", "--", "-ORBServerThreads", "2", "stray"]);
+    let out = rtorb(&[
+        "options",
+        "--check",
+        "--",
+        "-ORBServerThreads",
+        "2",
+        "stray",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stderr), "rtorb: not an ORB option: \"stray\"\n");
 }
