@@ -7,15 +7,14 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use rtorb::exception::{SystemException, SystemExceptionKind, bad_operation};
+use rtorb::exception::{SystemException, SystemExceptionKind};
 use rtorb::object::Stub;
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb::policy::Policy;
 use rtorb::servant::{ServerRequest, Skeleton};
-use rtorb_cdr::{ByteOrder, CdrDecode, CdrEncode, Version};
+use rtorb_cdr::{ByteOrder, CdrEncode, Version};
 use rtorb_giop::message::{Content, LocateRequest, LocateStatus, Message, RequestHeader};
 use rtorb_giop::target::TargetAddress;
 use rtorb_giop::{decode_message, encode_message, fragment_message};
@@ -420,33 +419,6 @@ fn concurrent_calls_use_separate_connections() {
     }
 }
 
-/// Sleeps as long as it is asked to, in milliseconds (a request that is
-/// still running as the server shuts down is what the test of shutdown
-/// needs), and counts the sleeps it has started and finished.
-#[derive(Default)]
-struct Sleeper {
-    started: Arc<AtomicUsize>,
-    finished: Arc<AtomicUsize>,
-}
-
-impl Skeleton for Sleeper {
-    fn repository_ids(&self) -> &'static [&'static str] {
-        &["IDL:Sleeper:1.0"]
-    }
-    fn dispatch(&self, req: &mut ServerRequest<'_>) -> Result<(), SystemException> {
-        match req.operation() {
-            "sleep" => {
-                let ms = u32::decode(req.arguments())?;
-                self.started.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_millis(ms.into()));
-                self.finished.fetch_add(1, Ordering::SeqCst);
-                req.write_results(|e| ms.encode(e))
-            }
-            _ => Err(bad_operation()),
-        }
-    }
-}
-
 #[test]
 fn a_call_that_takes_too_long_times_out() {
     for strategy in ServerStrategy::ALL {
@@ -455,7 +427,9 @@ fn a_call_that_takes_too_long_times_out() {
         let obj = server.activate(held.clone()).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         // The ORB's round-trip timeout, which a call held in the servant
-        // outlasts.
+        // outlasts whatever the machine's load: the hold lasts until the
+        // test releases it, and the request goes out on the connection
+        // `record(1)` left idle, before the deadline is looked at.
         let client = Orb::builder()
             .round_trip_timeout(Duration::from_millis(200))
             .build()
@@ -558,33 +532,52 @@ fn location_forward_is_followed_and_bounded() {
     }
 }
 
+/// Shutdown waits for the request in flight. The request is held in its
+/// servant, so that it is surely running when shutdown begins however the
+/// test's threads are scheduled, and released only once the server is
+/// stopping: its upcall has ended when shutdown returns, and its reply
+/// has reached the client.
 #[test]
 fn shutdown_finishes_the_request_in_flight() {
     for strategy in ServerStrategy::ALL {
         let server = server::with_strategy(strategy);
-        let sleeper = Sleeper::default();
-        let running = Arc::clone(&sleeper.started);
-        let finished = Arc::clone(&sleeper.finished);
-        let obj = server.activate(Arc::new(sleeper)).unwrap();
+        let held = HeldServant::new(TIMEOUT);
+        let obj = server.activate(held.clone()).unwrap();
         let ior = server.object_to_string(&obj).unwrap();
         let client = client::orb();
-        let sleeper = client.string_to_object(&ior).unwrap();
-        let call = std::thread::spawn(move || {
-            sleeper
-                .invoke("sleep", |e| 300u32.encode(e))
-                .and_then(|r| r.decode::<u32, SystemException>(u32::decode))
-        });
+        let remote = client.string_to_object(&ior).unwrap();
+        let call = std::thread::spawn(move || remote.invoke("hold", |e| 1u32.encode(e)).map(drop));
         assert!(
-            eventually(TIMEOUT, || running.load(Ordering::SeqCst) == 1),
-            "the request reaches the servant"
+            held.hold().wait_entered(TIMEOUT),
+            "{strategy}: the request reaches the servant"
         );
-        server.shutdown();
-        assert_eq!(
-            finished.load(Ordering::SeqCst),
-            1,
-            "{strategy}: shutdown returned before the request in flight ended"
-        );
-        assert_eq!(call.join().unwrap().unwrap(), 300);
+        std::thread::scope(|scope| {
+            // Should an assertion fail, the upcall ends at once and the
+            // scope does not wait out the hold.
+            let _open = held.hold().open_when_dropped();
+            let shutdown = scope.spawn(|| {
+                server.shutdown();
+                held.recorded()
+            });
+            assert!(
+                eventually(TIMEOUT, || server.is_shut_down()),
+                "{strategy}: shutdown begins"
+            );
+            assert!(
+                !shutdown.is_finished(),
+                "{strategy}: shutdown returned while the request in flight was held"
+            );
+            held.hold().release();
+            assert_eq!(
+                shutdown.join().unwrap(),
+                [1],
+                "{strategy}: shutdown returned before the request in flight ended"
+            );
+        });
+        call.join()
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{strategy}: the request in flight got {e}"));
+        client.shutdown();
     }
 }
 

@@ -2,8 +2,9 @@
 //! servant of the request before them, under every server strategy, with
 //! the server in a process of its own.
 //!
-//! The server is this test binary run again with `SYNC_SERVER_STRATEGY`
-//! set ([`serve_when_asked`]). It serves a [`HeldServant`], whose `hold`
+//! The server is this test binary run again, for the one test that starts
+//! it, with `SYNC_SERVER_STRATEGY` set: in that process the test serves
+//! ([`serve`]) instead of calling. It serves a [`HeldServant`], whose `hold`
 //! upcalls stop at its hold until the client writes `release` to the
 //! server's standard input, and answers the client's questions there:
 //! whether an upcall has entered the hold, and what the upcalls have
@@ -25,24 +26,42 @@ use rtorb_cdr::CdrEncode;
 use rtorb_test_support::hold::HeldServant;
 use rtorb_test_support::{TIMEOUT, client, server};
 
-/// The environment variable that makes this binary the server.
+/// The environment variable that makes a test of this binary the server
+/// (set to the strategy it serves with, for whoever reads the process).
 const STRATEGY_VAR: &str = "SYNC_SERVER_STRATEGY";
 /// What starts each line of the server's answers.
 const PREFIX: &str = "sync-server: ";
 
-/// The server process: serves a [`HeldServant`] with the strategy named
-/// in `SYNC_SERVER_STRATEGY`, prints its IOR, and answers each line of
-/// its standard input: `entered` (whether an upcall not yet asked about
-/// has entered the hold, waiting for one), `entered now` (the same,
-/// without waiting), `recorded` (what the upcalls have noted) and
-/// `release` (opens the hold). At the end of its input it opens the hold
-/// and shuts down. Does nothing in a plain test run.
-#[test]
-fn serve_when_asked() {
-    let Ok(strategy) = std::env::var(STRATEGY_VAR) else {
+/// Runs `client` against a server process of `strategy`, for the test
+/// named `test`: that test run again in a child process with
+/// `SYNC_SERVER_STRATEGY` set, in which this function serves ([`serve`])
+/// instead. So every test of this file runs its own checks, and none
+/// passes without them.
+fn against_a_server_process(
+    test: &str,
+    strategy: ServerStrategy,
+    client: impl FnOnce(&mut Server, &str),
+) {
+    if std::env::var_os(STRATEGY_VAR).is_some() {
+        serve(strategy);
         return;
-    };
-    let strategy: ServerStrategy = strategy.parse().unwrap();
+    }
+    let (mut server, ior) = Server::start(test, strategy);
+    client(&mut server, &ior);
+    assert_eq!(
+        server.finish(),
+        ["exit"],
+        "{strategy}: the server's last words"
+    );
+}
+
+/// The server process: serves a [`HeldServant`] with `strategy`, prints
+/// its IOR, and answers each line of its standard input: `entered`
+/// (whether an upcall not yet asked about has entered the hold, waiting
+/// for one), `entered now` (the same, without waiting), `recorded` (what
+/// the upcalls have noted) and `release` (opens the hold). At the end of
+/// its input it opens the hold and shuts down.
+fn serve(strategy: ServerStrategy) {
     let orb = server::with_strategy(strategy);
     // Released by the client, or by the end of its input should it be
     // lost: the upcalls never wait out the bound.
@@ -74,14 +93,10 @@ struct Server {
 }
 
 impl Server {
-    fn start(strategy: ServerStrategy) -> (Server, String) {
+    /// Runs the test `test` of this binary again as the server.
+    fn start(test: &str, strategy: ServerStrategy) -> (Server, String) {
         let mut child = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "serve_when_asked",
-                "--nocapture",
-                "--test-threads=1",
-            ])
+            .args(["--exact", test, "--nocapture", "--test-threads=1"])
             .env(STRATEGY_VAR, strategy.as_str())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -156,10 +171,13 @@ impl Drop for Server {
     }
 }
 
-fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStrategy) {
-    let (mut server, ior) = Server::start(strategy);
+fn second_acknowledgement_does_not_wait_for_the_first_upcall(
+    server: &mut Server,
+    ior: &str,
+    strategy: ServerStrategy,
+) {
     let client = client::orb();
-    let obj = client.string_to_object(&ior).unwrap();
+    let obj = client.string_to_object(ior).unwrap();
     let with_server = obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)]);
 
     with_server
@@ -193,7 +211,7 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
     server.release();
     // A twoway on the same connection runs after the upcalls before it.
     assert_eq!(
-        record_after_the_upcalls(&obj, &mut server, 3),
+        record_after_the_upcalls(&obj, server, 3),
         "recorded [1, 2, 3]",
         "{strategy}: the requests of a connection run in the order sent"
     );
@@ -201,7 +219,6 @@ fn second_acknowledgement_does_not_wait_for_the_first_upcall(strategy: ServerStr
     drop(obj);
     drop(with_server);
     client.shutdown();
-    assert_eq!(server.finish(), ["exit"]);
 }
 
 /// Calls `record(n)` on `obj` (a twoway, run after the upcalls queued
@@ -214,42 +231,67 @@ fn record_after_the_upcalls(obj: &Object, server: &mut Server, n: u32) -> String
 
 #[test]
 fn sync_with_server_acknowledged_on_receipt_thread_per_connection() {
-    second_acknowledgement_does_not_wait_for_the_first_upcall(ServerStrategy::ThreadPerConnection);
+    let strategy = ServerStrategy::ThreadPerConnection;
+    against_a_server_process(
+        "sync_with_server_acknowledged_on_receipt_thread_per_connection",
+        strategy,
+        |server, ior| {
+            second_acknowledgement_does_not_wait_for_the_first_upcall(server, ior, strategy)
+        },
+    );
 }
 
 #[test]
 fn sync_with_server_acknowledged_on_receipt_reactive() {
-    second_acknowledgement_does_not_wait_for_the_first_upcall(ServerStrategy::Reactive);
+    let strategy = ServerStrategy::Reactive;
+    against_a_server_process(
+        "sync_with_server_acknowledged_on_receipt_reactive",
+        strategy,
+        |server, ior| {
+            second_acknowledgement_does_not_wait_for_the_first_upcall(server, ior, strategy)
+        },
+    );
 }
 
 #[test]
 fn sync_with_server_acknowledged_on_receipt_leader_followers() {
-    second_acknowledgement_does_not_wait_for_the_first_upcall(ServerStrategy::LeaderFollowers);
+    let strategy = ServerStrategy::LeaderFollowers;
+    against_a_server_process(
+        "sync_with_server_acknowledged_on_receipt_leader_followers",
+        strategy,
+        |server, ior| {
+            second_acknowledgement_does_not_wait_for_the_first_upcall(server, ior, strategy)
+        },
+    );
 }
 
 /// `SYNC_WITH_TRANSPORT` oneways are not acknowledged, and run in order
 /// behind a `SYNC_WITH_SERVER` one sent before them on the connection.
 #[test]
 fn other_sync_scopes_run_in_order_behind_a_deferred_upcall() {
-    let (mut server, ior) = Server::start(ServerStrategy::ThreadPerConnection);
-    let client = client::orb();
-    let obj = client.string_to_object(&ior).unwrap();
-    obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)])
-        .invoke_oneway("hold", |e| 1u32.encode(e))
-        .unwrap();
-    assert_eq!(server.ask("entered"), "entered true");
-    for n in [2u32, 3] {
-        obj.invoke_oneway_with("hold", SyncScope::WithTransport, |e| n.encode(e))
-            .unwrap();
-    }
-    assert_eq!(client.stats().idle_client_connections, 1, "one connection");
-    assert_eq!(server.ask("recorded"), "recorded []");
-    server.release();
-    assert_eq!(
-        record_after_the_upcalls(&obj, &mut server, 4),
-        "recorded [1, 2, 3, 4]"
+    against_a_server_process(
+        "other_sync_scopes_run_in_order_behind_a_deferred_upcall",
+        ServerStrategy::ThreadPerConnection,
+        |server, ior| {
+            let client = client::orb();
+            let obj = client.string_to_object(ior).unwrap();
+            obj.with_policies(&[Policy::SyncScope(SyncScope::WithServer)])
+                .invoke_oneway("hold", |e| 1u32.encode(e))
+                .unwrap();
+            assert_eq!(server.ask("entered"), "entered true");
+            for n in [2u32, 3] {
+                obj.invoke_oneway_with("hold", SyncScope::WithTransport, |e| n.encode(e))
+                    .unwrap();
+            }
+            assert_eq!(client.stats().idle_client_connections, 1, "one connection");
+            assert_eq!(server.ask("recorded"), "recorded []");
+            server.release();
+            assert_eq!(
+                record_after_the_upcalls(&obj, server, 4),
+                "recorded [1, 2, 3, 4]"
+            );
+            drop(obj);
+            client.shutdown();
+        },
     );
-    drop(obj);
-    client.shutdown();
-    assert_eq!(server.finish(), ["exit"]);
 }

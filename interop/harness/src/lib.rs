@@ -19,7 +19,8 @@
 //!   through the proxy for a chosen GIOP version and returns every message
 //!   each way in a [`Capture`].
 //! - [`tshark_decode_giop`] and [`tshark_decode_exchange`] send messages over
-//!   loopback while tshark captures, and return tshark's dissection.
+//!   loopback while tshark's `dumpcap` captures, and return tshark's
+//!   dissection.
 //! - [`catior`] and [`genior`] wrap omniORB's IOR tools.
 //! - [`peek`] reads just enough of a GIOP message (header, request and reply
 //!   ids, operation names) to label and sanity-check captures without

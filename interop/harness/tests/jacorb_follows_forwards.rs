@@ -47,16 +47,19 @@ fn jacorb_client_follows(path: Path) {
 }
 
 #[test]
+#[ignore = "needs JacORB (a JDK, Maven and JacORB's jars): scripts/test.sh installs them and runs this"]
 fn jacorb_follows_a_forwarded_plain_key() {
     jacorb_client_follows(Path::PlainKey);
 }
 
 #[test]
+#[ignore = "needs JacORB (a JDK, Maven and JacORB's jars): scripts/test.sh installs them and runs this"]
 fn jacorb_follows_a_servant_activator_that_forwards() {
     jacorb_client_follows(Path::Activator);
 }
 
 #[test]
+#[ignore = "needs JacORB (a JDK, Maven and JacORB's jars): scripts/test.sh installs them and runs this"]
 fn jacorb_follows_a_servant_locator_that_forwards() {
     jacorb_client_follows(Path::Locator);
 }
@@ -66,6 +69,7 @@ fn jacorb_follows_a_servant_locator_that_forwards() {
 /// with OBJECT_FORWARD, the forwarded IOR right after the status (JacORB
 /// writes no padding there either), and rtorb follows it and calls.
 #[test]
+#[ignore = "needs JacORB (a JDK, Maven and JacORB's jars): scripts/test.sh installs them and runs this"]
 fn rtorb_follows_a_forwarding_locate_reply_from_jacorb() {
     let peers = ensure_jacorb().unwrap_or_else(|e| panic!("the JacORB peers cannot be built: {e}"));
     let (orb, cubit) = cubit_server();

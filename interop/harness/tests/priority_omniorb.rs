@@ -210,6 +210,7 @@ fn check(report: &Value, orb: &str) {
 }
 
 #[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn omniorb_client_and_server() {
     let server = Server::omniorb();
     check(&omniorb_client(&server), "omniORB");
@@ -218,6 +219,7 @@ fn omniorb_client_and_server() {
 }
 
 #[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn omniorb_client_against_the_rtorb_priority_server() {
     let server = Server::rtorb();
     check(&omniorb_client(&server), "omniORB");
@@ -235,6 +237,7 @@ fn omniorb_client_against_the_rtorb_priority_server() {
 }
 
 #[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn rtorb_client_against_the_omniorb_priority_server() {
     let server = Server::omniorb();
     check(&rtorb_client(&server), "rtorb");
@@ -244,6 +247,7 @@ fn rtorb_client_against_the_omniorb_priority_server() {
 /// omniORB's client, its run overrunning its watchdog: every thread put
 /// under SCHED_OTHER and exit status 4, with a message.
 #[test]
+#[ignore = "needs omniORB (Debian libomniorb4-dev, omniidl): scripts/test.sh installs it and runs this"]
 fn omniorb_client_overrunning_its_watchdog() {
     let server = Server::omniorb();
     let mut cmd = Command::new(peers().priority_client);

@@ -5,6 +5,7 @@ use rtorb_interop::omni_tools::catior_with;
 use rtorb_interop::{catior, genior};
 
 #[test]
+#[ignore = "needs omniORB's catior and genior (Debian omniorb): scripts/test.sh installs them and runs this"]
 fn genior_then_catior() {
     let ior = genior("IDL:Cubit:1.0", "127.0.0.1", 2809, Some("Cubit"), false).expect("genior");
     assert!(ior.starts_with("IOR:"), "{ior}");
@@ -14,6 +15,7 @@ fn genior_then_catior() {
 }
 
 #[test]
+#[ignore = "needs omniORB's catior and genior (Debian omniorb): scripts/test.sh installs them and runs this"]
 fn genior_hex_key() {
     let ior = genior("IDL:X:1.0", "example.org", 1, Some("0xff00"), true).expect("genior");
     let dump = catior_with(&["-x"], &ior).expect("catior");
@@ -21,12 +23,14 @@ fn genior_hex_key() {
 }
 
 #[test]
+#[ignore = "needs omniORB's catior and genior (Debian omniorb): scripts/test.sh installs them and runs this"]
 fn catior_rejects_garbage() {
     assert!(catior("IOR:zz").is_err());
 }
 
 /// Every committed IOR still dumps to its committed `catior` text.
 #[test]
+#[ignore = "needs omniORB's catior and genior (Debian omniorb): scripts/test.sh installs them and runs this"]
 fn committed_iors_match_their_catior_dumps() {
     let dir = omniorb_fixtures_dir().join("iors");
     let mut checked = 0;
