@@ -3,6 +3,10 @@
 //! ```text
 //! rtorb ior decode [--json] <IOR | corbaloc | corbaname | file>
 //! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
+//! rtorb event-channel --endpoint URL --name NAME [--config FILE] [--queue-length N]
+//!                     [--overflow drop-oldest|drop-newest|disconnect] [--max-proxies N] [-- -ORB...]
+//! rtorb events push --channel URL [-- -ORB...]
+//! rtorb events listen --channel URL [--endpoint URL] [-- -ORB...]
 //! rtorb demo
 //! ```
 //!
@@ -12,7 +16,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod any_text;
+mod channel_client;
 mod demo;
+mod event_channel;
+mod events_listen;
+mod events_push;
+mod interrupt;
 mod ior;
 
 /// rtorb: a real-time CORBA ORB endsystem.
@@ -28,8 +38,43 @@ enum Command {
     /// Decode and make object references.
     #[command(subcommand)]
     Ior(IorCommand),
+    /// Serve an event channel under a plain object key until interrupted.
+    EventChannel(event_channel::ChannelOptions),
+    /// Supply events to an event channel, or listen to one.
+    #[command(subcommand)]
+    Events(EventsCommand),
     /// Round-trip real GIOP messages and object references and print them.
     Demo,
+}
+
+#[derive(Debug, Subcommand)]
+enum EventsCommand {
+    /// Push each line of standard input to the channel as one event (a
+    /// string in an `Any`).
+    Push {
+        /// The channel: an `IOR:`, `corbaloc:` or `corbaname:` URL, or a
+        /// file holding one.
+        #[arg(long)]
+        channel: String,
+        /// ORB options, after `--`.
+        #[arg(last = true)]
+        orb_args: Vec<String>,
+    },
+    /// Print each event the channel pushes, a line each, until
+    /// interrupted.
+    Listen {
+        /// The channel: an `IOR:`, `corbaloc:` or `corbaname:` URL, or a
+        /// file holding one.
+        #[arg(long)]
+        channel: String,
+        /// The endpoint the consumer is served on (by default the ORB's
+        /// default endpoint).
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// ORB options, after `--`.
+        #[arg(last = true)]
+        orb_args: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,6 +131,15 @@ fn main() -> ExitCode {
             byte_order,
             url,
         }) => ior::encode(&url, &type_id, byte_order.into()),
+        Command::EventChannel(options) => event_channel::run(&options),
+        Command::Events(EventsCommand::Push { channel, orb_args }) => {
+            events_push::run(&channel, &orb_args)
+        }
+        Command::Events(EventsCommand::Listen {
+            channel,
+            endpoint,
+            orb_args,
+        }) => events_listen::run(&channel, endpoint.as_deref(), &orb_args),
         Command::Demo => demo::run(),
     };
     match result {
