@@ -17,7 +17,8 @@ use rtorb::cdr::Any;
 
 use crate::config::OverflowPolicy;
 
-/// What a queue has done, as [`EventQueue::counts`] reads it.
+/// What a consumer's queue has done, as
+/// [`EventChannel::consumers`](crate::EventChannel::consumers) reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct QueueCounts {
     /// Events taken from the queue (delivered, or being delivered).

@@ -175,3 +175,26 @@ fn many_consumers_each_get_every_event() {
     }
     chan.destroy();
 }
+
+#[test]
+fn a_consumer_that_reconnects_in_a_loop_leaves_nothing_behind() {
+    let server = orb();
+    let config = ChannelConfig {
+        max_proxies: 4,
+        ..ChannelConfig::default()
+    };
+    let chan = channel(&server, "Loop", config);
+    let recorder = Recorder::new();
+    let consumer = serve_consumer(&server, &recorder);
+    for _ in 0..200 {
+        let proxy = connect_consumer(chan.reference(), consumer.clone());
+        proxy.disconnect_push_supplier().unwrap();
+    }
+    // Each was told, none is left, and the channel has room and delivers.
+    assert!(eventually(TIMEOUT, || recorder.disconnects() == 200));
+    assert_eq!(chan.stats().proxies, [0; 4]);
+    let _kept = connect_consumer(chan.reference(), consumer);
+    push_all(&connect_supplier(chan.reference()), &["still here"]);
+    assert_eq!(recorder.wait_events(1), ["still here"]);
+    chan.destroy();
+}
