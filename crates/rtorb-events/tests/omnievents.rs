@@ -11,6 +11,9 @@ use rtorb::exception::SystemExceptionKind;
 use rtorb::orb::Orb;
 use rtorb_events::cos_event_channel_admin::EventChannel as EventChannelRef;
 use rtorb_events::{ChannelConfig, EventChannel};
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+
 use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::omnievents::{
     EventService, InputFile, Peer, command, events_tool_input, run_tool,
@@ -18,6 +21,7 @@ use rtorb_test_support::omnievents::{
 use rtorb_test_support::wait::eventually;
 use support::{
     Recorder, channel, connect_consumer, connect_supplier, orb, push_all, serve_consumer,
+    serve_pull_supplier, text,
 };
 
 /// omniORB's tools serve their own objects on the loopback interface.
@@ -135,4 +139,53 @@ fn eventf_federates_an_rtorb_channel_with_an_omnievents_channel_both_ways() {
     assert_eq!(at_rtorb.wait_events(1), ["omni to rtorb"]);
     chan.destroy();
     second.destroy();
+}
+
+#[test]
+#[ignore = "needs omniEvents (Debian omnievents): scripts/test.sh installs it and runs this"]
+fn rtorb_pull_clients_work_with_an_omnievents_channel() {
+    let service = EventService::start();
+    let url = service.create_channel("PullSide");
+    let server = orb();
+    let omni: EventChannelRef = server
+        .string_to_object(&url)
+        .unwrap()
+        .narrow()
+        .unwrap()
+        .expect("omniEvents' channel");
+    // An rtorb pull consumer of omniEvents' ProxyPullSupplier...
+    let pulled = omni
+        .for_consumers()
+        .unwrap()
+        .unwrap()
+        .obtain_pull_supplier()
+        .unwrap()
+        .unwrap();
+    pulled.connect_pull_consumer(&None).unwrap();
+    // ... gets what omniEvents' ProxyPullConsumer pulls from an rtorb
+    // pull supplier.
+    let told = Arc::new(AtomicUsize::new(0));
+    let supplier = serve_pull_supplier(&server, &["pulled twice"], false, &told);
+    let proxy = omni
+        .for_suppliers()
+        .unwrap()
+        .unwrap()
+        .obtain_pull_consumer()
+        .unwrap()
+        .unwrap();
+    proxy.connect_pull_supplier(&Some(supplier)).unwrap();
+    // omniEvents' `pull` does not wait (it raises TRANSIENT while it has
+    // no event): ask with `try_pull` until the event is there.
+    let mut events = Vec::new();
+    let came = eventually(TIMEOUT, || {
+        let (event, has_event) = pulled.try_pull().expect("try_pull");
+        if has_event {
+            events.push(text(&event));
+        }
+        has_event
+    });
+    assert!(came, "no event pulled through omniEvents");
+    assert_eq!(events, ["pulled twice"]);
+    pulled.disconnect_pull_supplier().unwrap();
+    proxy.disconnect_pull_consumer().unwrap();
 }

@@ -5,26 +5,20 @@
 
 mod support;
 
-use std::collections::VecDeque;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
-use rtorb::cdr::Any;
 use rtorb::exception::{SystemException, SystemExceptionKind};
-use rtorb::object::Object;
 use rtorb_events::ChannelConfig;
 use rtorb_events::cos_event_channel_admin::proxy_pull_consumer::ConnectPullSupplierError;
 use rtorb_events::cos_event_channel_admin::proxy_pull_supplier::ConnectPullConsumerError;
 use rtorb_events::cos_event_comm::pull_supplier::{PullError, TryPullError};
-use rtorb_events::cos_event_comm::{
-    Disconnected, PullConsumer, PullConsumerServant, PullConsumerSkeleton, PullSupplier,
-    PullSupplierServant, PullSupplierSkeleton,
-};
+use rtorb_events::cos_event_comm::{PullConsumer, PullConsumerServant, PullConsumerSkeleton};
 use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::wait::eventually;
 use support::{
     Recorder, channel, connect_consumer, connect_supplier, orb, push_all, remote_channel,
-    serve_consumer, text,
+    serve_consumer, serve_pull_supplier, text,
 };
 
 #[test]
@@ -136,50 +130,6 @@ fn a_pull_consumer_that_disconnects_is_told() {
     chan.destroy();
 }
 
-/// A pull supplier that gives its events one by one, then none, and
-/// raises `Disconnected` once it has no more and `leave` is set.
-struct ListSupplier {
-    events: Mutex<VecDeque<String>>,
-    leave: bool,
-    told: Arc<AtomicUsize>,
-}
-
-impl PullSupplierServant for ListSupplier {
-    fn pull(&self) -> Result<Any, PullError> {
-        Err(PullError::System(rtorb::exception::bad_operation()))
-    }
-
-    fn try_pull(&self) -> Result<(Any, bool), TryPullError> {
-        match self.events.lock().unwrap().pop_front() {
-            Some(e) => Ok((Any::from(e.as_str()), true)),
-            None if self.leave => Err(TryPullError::Disconnected(Disconnected {})),
-            None => Ok((Any::null(), false)),
-        }
-    }
-
-    fn disconnect_pull_supplier(&self) -> Result<(), SystemException> {
-        self.told.fetch_add(1, Ordering::SeqCst);
-        Ok(())
-    }
-}
-
-fn serve_supplier(
-    orb: &rtorb::orb::Orb,
-    events: &[&str],
-    leave: bool,
-    told: &Arc<AtomicUsize>,
-) -> PullSupplier {
-    let servant = ListSupplier {
-        events: Mutex::new(events.iter().map(|e| e.to_string()).collect()),
-        leave,
-        told: Arc::clone(told),
-    };
-    let object: Object = orb
-        .activate(Arc::new(PullSupplierSkeleton(servant)))
-        .unwrap();
-    object.unchecked_narrow()
-}
-
 #[test]
 fn the_channel_pulls_from_a_pull_supplier_and_pushes_to_consumers() {
     let server = orb();
@@ -193,7 +143,7 @@ fn the_channel_pulls_from_a_pull_supplier_and_pushes_to_consumers() {
     let recorder = Recorder::new();
     let _consumer = connect_consumer(chan.reference(), serve_consumer(&server, &recorder));
     let told = Arc::new(AtomicUsize::new(0));
-    let supplier = serve_supplier(&client, &["p1", "p2", "p3"], false, &told);
+    let supplier = serve_pull_supplier(&client, &["p1", "p2", "p3"], false, &told);
     let proxy = remote_ref
         .for_suppliers()
         .unwrap()
@@ -220,7 +170,7 @@ fn a_pull_supplier_that_leaves_loses_its_proxy_and_a_nil_one_is_refused() {
     let server = orb();
     let chan = channel(&server, "Leaver", ChannelConfig::default());
     let told = Arc::new(AtomicUsize::new(0));
-    let supplier = serve_supplier(&server, &["last"], true, &told);
+    let supplier = serve_pull_supplier(&server, &["last"], true, &told);
     let recorder = Recorder::new();
     let _consumer = connect_consumer(chan.reference(), serve_consumer(&server, &recorder));
     let admin = chan.for_suppliers();

@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use rtorb::cdr::Any;
@@ -14,10 +15,12 @@ use rtorb::{Object, Stub};
 use rtorb_events::cos_event_channel_admin::{
     EventChannel as EventChannelRef, ProxyPushConsumer, ProxyPushSupplier,
 };
+use rtorb_events::cos_event_comm::pull_supplier::{PullError, TryPullError};
 use rtorb_events::cos_event_comm::push_consumer::PushError;
 use rtorb_events::cos_event_comm::{
     Disconnected, PushConsumer, PushConsumerServant, PushConsumerSkeleton,
 };
+use rtorb_events::cos_event_comm::{PullSupplier, PullSupplierServant, PullSupplierSkeleton};
 use rtorb_events::{ChannelConfig, EventChannel};
 use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::hold::Hold;
@@ -215,4 +218,64 @@ pub(crate) fn push_all(proxy: &ProxyPushConsumer, texts: &[&str]) {
 /// The stub `S` of `object` (for stubs kept as another type).
 pub(crate) fn as_stub<S: Stub>(object: &Object) -> S {
     S::from_object(object.clone())
+}
+
+/// A pull supplier that gives its events one by one (to `try_pull`, and
+/// to `pull` while it has some), then none, and raises `Disconnected`
+/// once it has no more and `leave` is set; counts its disconnections.
+struct ListSupplier {
+    events: Mutex<VecDeque<String>>,
+    leave: bool,
+    told: Arc<AtomicUsize>,
+}
+
+impl PullSupplierServant for ListSupplier {
+    fn pull(&self) -> Result<Any, PullError> {
+        match self
+            .events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+        {
+            Some(e) => Ok(Any::from(e.as_str())),
+            None => Err(PullError::Disconnected(Disconnected {})),
+        }
+    }
+
+    fn try_pull(&self) -> Result<(Any, bool), TryPullError> {
+        match self
+            .events
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+        {
+            Some(e) => Ok((Any::from(e.as_str()), true)),
+            None if self.leave => Err(TryPullError::Disconnected(Disconnected {})),
+            None => Ok((Any::null(), false)),
+        }
+    }
+
+    fn disconnect_pull_supplier(&self) -> Result<(), SystemException> {
+        self.told.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// Serves on `orb` a pull supplier of `events` (see [`ListSupplier`]),
+/// which counts in `told` how often it is told it is disconnected.
+pub(crate) fn serve_pull_supplier(
+    orb: &Orb,
+    events: &[&str],
+    leave: bool,
+    told: &Arc<AtomicUsize>,
+) -> PullSupplier {
+    let servant = ListSupplier {
+        events: Mutex::new(events.iter().map(|e| e.to_string()).collect()),
+        leave,
+        told: Arc::clone(told),
+    };
+    let object: Object = orb
+        .activate(Arc::new(PullSupplierSkeleton(servant)))
+        .expect("the supplier served");
+    object.unchecked_narrow()
 }
