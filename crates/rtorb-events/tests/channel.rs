@@ -276,3 +276,40 @@ fn consumers_list_their_proxies_and_queues() {
     );
     chan.destroy();
 }
+
+#[test]
+fn a_malformed_event_is_refused_and_the_channel_goes_on() {
+    use rtorb::cdr::CdrEncode;
+    use rtorb::exception::SystemException;
+
+    let server = orb();
+    let client = orb();
+    let chan = channel(&server, "Hostile", ChannelConfig::default());
+    let remote_ref = remote_channel(&server, &client, &chan);
+    let recorder = Recorder::new();
+    let _consumer = connect_consumer(chan.reference(), serve_consumer(&server, &recorder));
+    let supplier = connect_supplier(&remote_ref);
+    // An `any` whose TypeCode kind is no kind, then one that claims a
+    // string longer than the message.
+    let no_kind = |e: &mut rtorb::cdr::Encoder| 0xffff_fff0u32.encode(e);
+    let long_string = |e: &mut rtorb::cdr::Encoder| {
+        18u32.encode(e)?;
+        0u32.encode(e)?;
+        0x7fff_ffffu32.encode(e)
+    };
+    for arguments in [
+        &no_kind as &dyn Fn(&mut rtorb::cdr::Encoder) -> _,
+        &long_string,
+    ] {
+        let outcome = supplier
+            .as_object()
+            .invoke("push", arguments)
+            .and_then(|reply| reply.decode::<(), SystemException>(|_| Ok(())));
+        let e = outcome.expect_err("a malformed event was taken");
+        assert_eq!(e.kind(), Some(SystemExceptionKind::Marshal), "{e}");
+    }
+    assert_eq!(chan.stats().events, 0);
+    push_all(&supplier, &["well formed"]);
+    assert_eq!(recorder.wait_events(1), ["well formed"]);
+    chan.destroy();
+}
