@@ -2,7 +2,7 @@
 //! connected, its events go into the consumer's queue, where `pull`
 //! waits for them and `try_pull` looks.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -28,7 +28,6 @@ pub(crate) struct PullSupplierProxy {
     channel: Weak<ChannelShared>,
     queue: Arc<EventQueue>,
     link: LinkCell<Option<PullConsumer>>,
-    connected: AtomicBool,
     waiting: AtomicUsize,
 }
 
@@ -41,14 +40,13 @@ impl PullSupplierProxy {
             channel: Arc::downgrade(channel),
             queue: Arc::new(EventQueue::new(config.queue_length, config.overflow)),
             link: LinkCell::new(),
-            connected: AtomicBool::new(false),
             waiting: AtomicUsize::new(0),
         }
     }
 
     /// `Err(Disconnected)` unless the proxy is connected.
     fn connected(&self) -> Result<(), Disconnected> {
-        if self.connected.load(Ordering::Acquire) && self.link.is_connected() {
+        if self.link.is_connected() {
             Ok(())
         } else {
             Err(Disconnected {})
@@ -151,7 +149,6 @@ impl ProxyPullSupplierServant for PullSupplierProxyServant {
             Err(false) => return Err(destroyed_proxy().into()),
         }
         channel.subscribe(proxy.id, &proxy.queue, || proxy.link.has_ended());
-        proxy.connected.store(true, Ordering::Release);
         Ok(())
     }
 }
