@@ -42,13 +42,21 @@ impl PullConsumerProxy {
     /// Pulls from `supplier` until the proxy ends or the supplier is gone.
     fn pull_events(self: Arc<Self>, supplier: PullSupplier) {
         loop {
-            let Some(channel) = self.channel.upgrade().filter(|c| c.is_running()) else {
-                return;
-            };
             if self.link.has_ended() {
                 break;
             }
-            match supplier.try_pull() {
+            // Without a channel or an ORB no one is left to tell the
+            // supplier; a destroyed channel ends this proxy soon, and the
+            // supplier is told then.
+            let Some(channel) = self.channel.upgrade().filter(|c| c.orb().is_ok()) else {
+                return;
+            };
+            let pulled = if channel.is_destroyed() {
+                Ok((rtorb::cdr::Any::null(), false))
+            } else {
+                supplier.try_pull()
+            };
+            match pulled {
                 Ok((event, true)) => {
                     channel.publish(&event);
                     continue;

@@ -60,8 +60,12 @@ impl PushSupplierProxy {
                         self.failed_pushes.fetch_add(1, Ordering::Relaxed);
                     }
                 },
+                // No event for a while: stop if the channel or its ORB is
+                // gone (no one is left to tell the consumer). A destroyed
+                // channel closes the queue soon, and the consumer is told
+                // then.
                 Ok(None) => {
-                    if !self.channel.upgrade().is_some_and(|c| c.is_running()) {
+                    if self.channel.upgrade().is_none_or(|c| c.orb().is_err()) {
                         return;
                     }
                 }
