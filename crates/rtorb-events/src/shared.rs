@@ -89,6 +89,9 @@ pub(crate) trait Proxy: Send + Sync {
     fn waiting_pulls(&self) -> usize {
         0
     }
+
+    /// Whether its client has connected.
+    fn is_connected(&self) -> bool;
 }
 
 /// What a channel has done, as [`EventChannel::stats`](crate::EventChannel::stats)
@@ -118,6 +121,9 @@ pub struct ConsumerStats {
     pub proxy: String,
     /// Whether it is pushed to or pulls.
     pub kind: ProxyKind,
+    /// Whether the consumer has connected (events reach its queue only
+    /// from then on).
+    pub connected: bool,
     /// What its queue has done.
     pub counts: QueueCounts,
     /// How many of its `pull` calls wait for an event now (a pull
@@ -403,6 +409,7 @@ impl ChannelShared {
                 Some(ConsumerStats {
                     proxy: String::from_utf8_lossy(&self.proxy_key(*kind, *id)).into_owned(),
                     kind: *kind,
+                    connected: proxy.is_connected(),
                     counts: proxy.queue()?.counts(),
                     waiting_pulls: proxy.waiting_pulls(),
                 })

@@ -270,6 +270,8 @@ fn consumers_list_their_proxies_and_queues() {
     let consumers = chan.consumers();
     let kinds: Vec<ProxyKind> = consumers.iter().map(|c| c.kind).collect();
     assert_eq!(kinds, [ProxyKind::PullSupplier, ProxyKind::PushSupplier]);
+    let connected: Vec<bool> = consumers.iter().map(|c| c.connected).collect();
+    assert_eq!(connected, [false, true], "only the push consumer connected");
     assert!(
         consumers[1].proxy.starts_with("Listed/ProxyPushSupplier/"),
         "{consumers:?}"

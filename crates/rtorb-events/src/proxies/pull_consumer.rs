@@ -98,6 +98,10 @@ impl Proxy for PullConsumerProxy {
         self.wake.notify_all();
     }
 
+    fn is_connected(&self) -> bool {
+        self.link.is_connected()
+    }
+
     fn queue(&self) -> Option<&Arc<crate::delivery::EventQueue>> {
         None
     }

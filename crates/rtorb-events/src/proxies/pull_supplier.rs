@@ -65,6 +65,10 @@ impl Proxy for PullSupplierProxy {
         }
     }
 
+    fn is_connected(&self) -> bool {
+        self.link.is_connected()
+    }
+
     fn queue(&self) -> Option<&Arc<EventQueue>> {
         Some(&self.queue)
     }

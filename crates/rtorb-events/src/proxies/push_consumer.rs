@@ -41,6 +41,10 @@ impl Proxy for PushConsumerProxy {
         }
     }
 
+    fn is_connected(&self) -> bool {
+        self.link.is_connected()
+    }
+
     fn queue(&self) -> Option<&Arc<crate::delivery::EventQueue>> {
         None
     }

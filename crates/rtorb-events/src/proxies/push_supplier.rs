@@ -94,6 +94,10 @@ impl Proxy for PushSupplierProxy {
         self.queue.close();
     }
 
+    fn is_connected(&self) -> bool {
+        self.link.is_connected()
+    }
+
     fn queue(&self) -> Option<&Arc<EventQueue>> {
         Some(&self.queue)
     }
