@@ -41,7 +41,8 @@ pub fn program(name: &str) -> PathBuf {
 /// `/etc/omniORB.cfg` (whose naming service, if it names one, would not
 /// answer).
 fn empty_omniorb_config() -> PathBuf {
-    let path = std::env::temp_dir().join(format!("rtorb-omniorb-{}.cfg", std::process::id()));
+    // One file for every test process: they all write the same text.
+    let path = std::env::temp_dir().join("rtorb-omniorb-empty.cfg");
     if !path.exists() {
         std::fs::write(&path, "# no settings: the tests' omniORB peers\n")
             .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
