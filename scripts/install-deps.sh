@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages that the interoperability tests need: the
 # omniORB peer (headers, IDL compiler, catior/genior/nameclt, standard IDL
-# files), omniORB's naming service omniNames, tshark for its GIOP
+# files), omniORB's naming service omniNames, omniEvents (the event
+# service and its eventc/eventf/events/rmeventc tools), tshark for its GIOP
 # dissector, a C++ toolchain to build the peers, and a JDK with Maven for
 # the JacORB peers, whose jars it then fetches from Maven Central into the
 # local Maven repository.
@@ -9,7 +10,7 @@
 # Idempotent: when every package is already installed this only queries dpkg.
 set -euo pipefail
 
-packages=(libomniorb4-dev omniidl omniorb omniorb-idl omniorb-nameserver tshark g++ make pkg-config maven)
+packages=(libomniorb4-dev omniidl omniorb omniorb-idl omniorb-nameserver omnievents tshark g++ make pkg-config maven)
 
 missing=()
 for pkg in "${packages[@]}"; do

@@ -75,6 +75,9 @@ pub mod guide {
     #[doc = include_str!("../../docs/guide/interop.md")]
     pub mod interop {}
 
+    #[doc = include_str!("../../docs/guide/events.md")]
+    pub mod events {}
+
     #[doc = include_str!("../../docs/guide/benchmarks.md")]
     pub mod benchmarks {}
 

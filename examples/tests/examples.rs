@@ -236,3 +236,21 @@ fn transport_echo_echoes_over_iiop_and_uiop() {
     }
     let _ = std::fs::remove_file(&socket);
 }
+
+#[test]
+fn the_event_channel_example_delivers_to_a_push_and_a_pull_consumer() {
+    let out = run("event_channel", &[]);
+    assert!(out.contains("channel at corbaloc:"), "{out}");
+    for quote in ["ACME 12.50", "INITECH 3.75", "GLOBEX 101.00"] {
+        assert!(
+            out.contains(&format!("push consumer got: {quote}")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("pull consumer got: {quote}")),
+            "{out}"
+        );
+    }
+    assert!(out.contains("another event waiting? false"), "{out}");
+    assert!(out.contains("events supplied: 3, dropped: 0"), "{out}");
+}

@@ -5,6 +5,10 @@
 //! rtorb ior encode [--type-id ID] [--byte-order big|little] <corbaloc>
 //! rtorb options [--markdown]
 //! rtorb options --check [FILE] [-- -ORBName VALUE ...]
+//! rtorb event-channel --endpoint URL --name NAME [--config FILE] [--queue-length N]
+//!                     [--overflow drop-oldest|drop-newest|disconnect] [--max-proxies N] [-- -ORB...]
+//! rtorb events push --channel URL [-- -ORB...]
+//! rtorb events listen --channel URL [--endpoint URL] [-- -ORB...]
 //! rtorb demo
 //! ```
 //!
@@ -14,7 +18,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod any_text;
+mod channel_client;
 mod demo;
+mod event_channel;
+mod events_listen;
+mod events_push;
+mod interrupt;
 mod ior;
 mod options;
 
@@ -48,8 +58,43 @@ enum Command {
         #[arg(last = true, requires = "check")]
         orb_args: Vec<String>,
     },
+    /// Serve an event channel under a plain object key until interrupted.
+    EventChannel(event_channel::ChannelOptions),
+    /// Supply events to an event channel, or listen to one.
+    #[command(subcommand)]
+    Events(EventsCommand),
     /// Round-trip real GIOP messages and object references and print them.
     Demo,
+}
+
+#[derive(Debug, Subcommand)]
+enum EventsCommand {
+    /// Push each line of standard input to the channel as one event (a
+    /// string in an `Any`).
+    Push {
+        /// The channel: an `IOR:`, `corbaloc:` or `corbaname:` URL, or a
+        /// file holding one.
+        #[arg(long)]
+        channel: String,
+        /// ORB options, after `--`.
+        #[arg(last = true)]
+        orb_args: Vec<String>,
+    },
+    /// Print each event the channel pushes, a line each, until
+    /// interrupted.
+    Listen {
+        /// The channel: an `IOR:`, `corbaloc:` or `corbaname:` URL, or a
+        /// file holding one.
+        #[arg(long)]
+        channel: String,
+        /// The endpoint the consumer is served on (by default the ORB's
+        /// default endpoint).
+        #[arg(long)]
+        endpoint: Option<String>,
+        /// ORB options, after `--`.
+        #[arg(last = true)]
+        orb_args: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -118,6 +163,15 @@ fn main() -> ExitCode {
                 Ok(options::list(markdown))
             }
         }
+        Command::EventChannel(options) => event_channel::run(&options),
+        Command::Events(EventsCommand::Push { channel, orb_args }) => {
+            events_push::run(&channel, &orb_args)
+        }
+        Command::Events(EventsCommand::Listen {
+            channel,
+            endpoint,
+            orb_args,
+        }) => events_listen::run(&channel, endpoint.as_deref(), &orb_args),
         Command::Demo => demo::run(),
     };
     match result {

@@ -28,6 +28,8 @@
 //!   byte order;
 //! - [`net`]: unique socket paths, free ports, an ORB's IIOP address, and
 //!   reading a raw GIOP message from a socket;
+//! - [`omnievents`]: omniEvents' event service and tools as a peer, and
+//!   a child process whose output lines a test waits for;
 //! - [`priority`]: a servant that reports the priority it runs at, objects
 //!   in POAs of a priority model, and ORBs whose priorities map onto nice
 //!   values;
@@ -53,6 +55,7 @@ pub mod live;
 pub mod log;
 pub mod loopback;
 pub mod net;
+pub mod omnievents;
 pub mod priority;
 pub mod privilege;
 pub mod process;
