@@ -40,9 +40,15 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let orb = Orb::builder_with(config)
         .listen("iiop://127.0.0.1:0")
         .build()?;
+    // Nothing locked: the system refused (the ORB's `warn` line says why,
+    // where the program logs).
     println!(
-        "memory locked: {} kB",
-        locked_kb().map_or_else(|| "?".to_owned(), |k| k.to_string())
+        "memory locked: {}",
+        match locked_kb() {
+            Some(0) => "none (not permitted here)".to_owned(),
+            Some(k) => format!("{k} kB"),
+            None => "? (no /proc/self/status)".to_owned(),
+        }
     );
     println!(
         "wake-up latency bound held: {}",

@@ -99,9 +99,23 @@ mod tests {
             .unwrap()
         };
         assert!(read_reply(&mut &reply(3)[..], 3).is_ok());
-        assert!(read_reply(&mut &reply(4)[..], 3).is_err());
-        assert!(read_reply(&mut &b"GIOP\x01\x02\x01\x01\xff\xff\xff\x7f"[..], 3).is_err());
-        assert!(read_reply(&mut &b"HTTP"[..], 3).is_err());
+        assert_eq!(
+            read_reply(&mut &reply(4)[..], 3),
+            Err("reply 4 NoException to request 3".to_owned())
+        );
+        // A reply header announcing 2^31 - 1 octets: refused unread.
+        assert_eq!(
+            read_reply(&mut &b"GIOP\x01\x02\x01\x01\xff\xff\xff\x7f"[..], 3),
+            Err(format!(
+                "message of {} octets exceeds the maximum of {MAX_REPLY}",
+                i32::MAX
+            ))
+        );
+        // Not even a whole header.
+        assert_eq!(
+            read_reply(&mut &b"HTTP"[..], 3),
+            Err("failed to fill whole buffer".to_owned())
+        );
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! `rtorb-bench overload`, small and short: every scenario against the
-//! rtorb servers, checked for the shape of its results (a table and
-//! JSON), never for a figure; and its option errors.
+//! rtorb servers, checked for the outcomes the benchmark exists to show
+//! (every server survives every attack; the well-behaved client is
+//! answered before and during it and none of its calls, on its own
+//! connection or on new ones, fails; each attacker did attack), never for
+//! a timing figure; the shape of its results (a table and JSON); and its
+//! option errors.
 
 use std::process::Command;
 
@@ -26,10 +30,13 @@ fn number(v: &Value, what: &str) -> f64 {
         .unwrap_or_else(|| panic!("{what} is not a number: {v}"))
 }
 
-/// The figures every row has, whatever the scenario.
+/// The figures every row has, whatever the scenario, and what holds for
+/// every server: it survived (its process alive at the end and serving a
+/// new client), and the well-behaved client's persistent connection was
+/// answered before the attack and during it.
 fn check_row(row: &Value) {
     let what = format!("{} on {}", row["scenario"], row["server"]);
-    assert!(row["survived"].is_boolean(), "{what}: {row}");
+    assert_eq!(row["survived"], true, "{what}: {row}");
     assert!(row.get("error").is_none(), "{what}: {row}");
     let resident = &row["resident"];
     for k in ["before_kib", "peak_kib", "after_kib"] {
@@ -38,7 +45,7 @@ fn check_row(row: &Value) {
     let client = &row["client"];
     for phase in ["before", "during"] {
         let p = &client[phase];
-        assert!(number(&p["calls"], "calls") >= 0.0, "{what}: {p}");
+        assert!(number(&p["calls"], "calls") > 0.0, "{what}: {phase}: {p}");
         assert!(
             number(&p["p50_us"], "p50") <= number(&p["p99_us"], "p99"),
             "{what}: {p}"
@@ -58,6 +65,29 @@ fn check_row(row: &Value) {
         "{what}: {client}"
     );
     assert!(row["attacker"].is_object(), "{what}: {row}");
+}
+
+/// What rtorb's servers promise on top of [`check_row`] (BENCHMARKS.md,
+/// "Hostile peers"): no call of the well-behaved client failed during or
+/// after the attack, on its persistent connection or on a new one (how
+/// many new ones it made in so short a run depends on the machine's
+/// load; that a new client is served at the end is part of `survived`).
+fn check_unharmed(row: &Value) {
+    let what = format!("{} on {}", row["scenario"], row["server"]);
+    let client = &row["client"];
+    assert_eq!(client["failed_calls"], 0, "{what}: {client}");
+    assert_eq!(client["failed_new_connections"], 0, "{what}: {client}");
+}
+
+/// The attacker's counter `k` in `row`, which must be more than 0: the
+/// attack happened.
+fn attacked(row: &Value, k: &str) {
+    assert!(
+        row["attacker"][k].as_u64() > Some(0),
+        "{k} in {} on {}: {row}",
+        row["scenario"],
+        row["server"]
+    );
 }
 
 #[test]
@@ -87,28 +117,46 @@ fn every_scenario_against_the_reactive_server_as_json() {
     for row in rows {
         assert_eq!(row["server"], "reactive", "{row}");
         check_row(row);
+        check_unharmed(row);
         let attacker = &row["attacker"];
         let has = |k: &str| attacker.get(k).is_some();
         match row["scenario"].as_str().unwrap_or_default() {
-            "memory-flood" => assert!(has("connections") && has("octets_sent"), "{row}"),
-            "unread-replies" => assert!(has("connections") && has("requests_sent"), "{row}"),
-            "garbage" => assert!(has("connections") && has("blocks_sent"), "{row}"),
-            "fragment-flood" => assert!(has("connections") && has("fragments_sent"), "{row}"),
+            "memory-flood" => {
+                attacked(row, "connections");
+                attacked(row, "octets_sent");
+            }
+            "unread-replies" => {
+                attacked(row, "connections");
+                attacked(row, "requests_sent");
+            }
+            "garbage" => {
+                attacked(row, "connections");
+                attacked(row, "blocks_sent");
+            }
+            "fragment-flood" => {
+                attacked(row, "connections");
+                attacked(row, "fragments_sent");
+            }
             "idle-flood 20" | "half-header-flood 20" => {
                 assert_eq!(attacker["connections"], 20, "{row}");
-                assert!(has("held_peak") && has("held_at_end"), "{row}");
+                attacked(row, "held_peak");
+                assert!(has("held_at_end"), "{row}");
             }
             "pipelining" => {
-                assert!(attacker["cut_off"].is_boolean(), "{row}");
-                assert!(has("requests_sent") && has("replies"), "{row}");
+                // rtorb answers a client whose writes end inside messages
+                // and never cuts it off.
+                assert_eq!(attacker["cut_off"], false, "{row}");
+                attacked(row, "requests_sent");
+                attacked(row, "replies");
             }
             "churn" => {
-                assert!(number(&row["accepts_per_s"], "accepts/s") >= 0.0, "{row}");
-                for k in ["connects", "connect_p50_us", "connect_p99_us"] {
+                assert!(number(&row["accepts_per_s"], "accepts/s") > 0.0, "{row}");
+                attacked(row, "connects");
+                for k in ["connect_p50_us", "connect_p99_us"] {
                     assert!(has(k), "{k}: {row}");
                 }
             }
-            _ => assert!(has("messages_sent"), "{row}"),
+            _ => attacked(row, "messages_sent"),
         }
         if row["scenario"] != "churn" {
             assert!(row["accepts_per_s"].is_null(), "{row}");
@@ -147,14 +195,18 @@ fn the_other_strategies_in_a_table() {
         .lines()
         .filter(|l| !l.starts_with(' ') && *l != header)
         .map(|l| {
-            let mut w = l.split_whitespace();
-            let scenario = w.next().unwrap_or_default();
-            let server = if scenario == "churn" {
-                w.next()
-            } else {
-                w.nth(1)
-            };
-            (scenario, server.unwrap_or_default())
+            let w: Vec<&str> = l.split_whitespace().collect();
+            // The half-header flood's scenario is two words.
+            let at = if w[0] == "churn" { 1 } else { 2 };
+            // Survived, and no failed call or failed new connection: the
+            // last columns are failed, new fail (failed/made) and accepts.
+            assert_eq!(w.get(at + 1), Some(&"yes"), "{l}");
+            assert_eq!(w[w.len() - 3], "0", "failed calls: {l}");
+            assert!(
+                w[w.len() - 2].starts_with("0/"),
+                "failed new connections: {l}"
+            );
+            (w[0], w[at])
         })
         .collect();
     assert_eq!(
@@ -258,5 +310,5 @@ fn omniorb_server_rows() {
         assert_eq!(row["server"], "omniorb", "{row}");
         check_row(row);
     }
-    assert!(number(&rows[1]["accepts_per_s"], "accepts/s") >= 0.0, "{v}");
+    assert!(number(&rows[1]["accepts_per_s"], "accepts/s") > 0.0, "{v}");
 }

@@ -1,7 +1,9 @@
 //! Code set negotiation (CORBA 3.x §13.10.2.6).
 
 use rtorb_cdr::CodeSetId;
-use rtorb_cdr::codeset::{CodeSetComponent, CodeSetComponentInfo, negotiate, negotiate_one};
+use rtorb_cdr::codeset::{
+    CodeSetComponent, CodeSetComponentInfo, CodeSetIncompatible, negotiate, negotiate_one,
+};
 
 fn comp(native: CodeSetId, conv: &[CodeSetId]) -> CodeSetComponent {
     CodeSetComponent {
@@ -49,7 +51,13 @@ fn fallback_then_incompatible() {
     let r = negotiate_one(&comp(SJIS, &[]), &comp(EBCDIC, &[UTF8]), UTF8, |_| true);
     assert_eq!(r, Ok(UTF8));
     let r = negotiate_one(&comp(SJIS, &[]), &comp(EBCDIC, &[]), UTF8, |_| true);
-    assert!(r.is_err());
+    assert_eq!(
+        r,
+        Err(CodeSetIncompatible {
+            client: SJIS.0,
+            server: EBCDIC.0
+        })
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use rtorb_cdr::codeset::{CodeSetComponentInfo, CodeSetContext};
 use rtorb_cdr::{
-    ByteOrder, Bytes, CdrDecode, CdrEncode, CodeSetId, Decoder, Encoder, Encoding, Fixed,
+    ByteOrder, Bytes, CdrDecode, CdrEncode, CdrError, CodeSetId, Decoder, Encoder, Encoding, Fixed,
     LongDouble, TransmissionCodeSets, Version,
 };
 
@@ -62,7 +62,13 @@ fn latin1_and_utf8_strings() {
     });
     assert_eq!(encode("é", utf8), [0, 0, 0, 3, 0xc3, 0xa9, 0]);
     let mut e = Encoder::new(latin1);
-    assert!(e.write_string("€").is_err(), "euro sign is not Latin-1");
+    assert_eq!(
+        e.write_string("€"),
+        Err(CdrError::BadCharacter {
+            codeset: CodeSetId::ISO_8859_1.0
+        }),
+        "euro sign is not Latin-1"
+    );
 }
 
 #[test]
@@ -76,7 +82,7 @@ fn wstring_layout_per_giop_version() {
     assert_eq!(&e.into_bytes()[..], [2, 0, 0, 0, 0x41, 0, 0, 0]);
 
     let mut e = Encoder::new(be().with_version(Version::V1_0));
-    assert!(e.write_wstring("A").is_err());
+    assert_eq!(e.write_wstring("A"), Err(CdrError::WcharInGiop10));
 }
 
 #[test]
@@ -156,7 +162,10 @@ fn fixed_is_packed_decimal() {
     assert_eq!(g.to_string(), "1.0");
     let back = Fixed::from_bcd(&[0x12, 0x34, 0x5d], 5, 2).unwrap();
     assert_eq!(back.to_string(), "-123.45");
-    assert!(Fixed::from_bcd(&[0x12, 0x34, 0x5a], 5, 2).is_err());
+    assert_eq!(
+        Fixed::from_bcd(&[0x12, 0x34, 0x5a], 5, 2),
+        Err(CdrError::MalformedFixed("bad sign half-octet"))
+    );
 }
 
 #[test]

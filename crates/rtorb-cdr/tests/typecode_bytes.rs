@@ -3,7 +3,7 @@
 
 use rtorb_cdr::typecode::UnionMember;
 use rtorb_cdr::{
-    ByteOrder, CdrDecode, CdrEncode, Decoder, Encoder, Encoding, TCKind, TypeCode, Value,
+    ByteOrder, CdrDecode, CdrEncode, CdrError, Decoder, Encoder, Encoding, TCKind, TypeCode, Value,
 };
 
 fn be() -> Encoding {
@@ -261,7 +261,10 @@ fn accessors_follow_the_kind() {
     assert_eq!(s.member_count(), None);
     let f = TypeCode::fixed(9, 3).unwrap();
     assert_eq!((f.fixed_digits(), f.fixed_scale()), (Some(9), Some(3)));
-    assert!(TypeCode::fixed(32, 0).is_err());
+    assert_eq!(
+        TypeCode::fixed(32, 0).unwrap_err(),
+        CdrError::BadTypeCode("fixed digits or scale out of range")
+    );
     let base = TypeCode::value_tc("IDL:B:1.0", "B", 0, None, vec![]);
     let v = TypeCode::value_tc(
         "IDL:V:1.0",
@@ -280,7 +283,10 @@ fn accessors_follow_the_kind() {
     let back = decode(&encode(&v));
     assert_eq!(back, v);
     assert!(TypeCode::basic(TCKind::Struct).is_none());
-    assert!(TypeCode::recursive(TCKind::Sequence, "x").is_err());
+    assert_eq!(
+        TypeCode::recursive(TCKind::Sequence, "x").unwrap_err(),
+        CdrError::BadTypeCode("only struct, union, value, event and value box types can recurse")
+    );
 }
 
 #[test]
@@ -294,16 +300,25 @@ fn union_constructor_rejects_bad_labels() {
             UnionMember::new(Value::Short(1), "b", TypeCode::long()),
         ],
     );
-    assert!(dup.is_err());
+    assert_eq!(
+        dup.unwrap_err(),
+        CdrError::BadTypeCode("duplicate union label")
+    );
     let wrong = TypeCode::union_tc(
         "",
         "",
         TypeCode::short(),
         vec![UnionMember::new(Value::Long(1), "a", TypeCode::long())],
     );
-    assert!(wrong.is_err());
+    assert_eq!(
+        wrong.unwrap_err(),
+        CdrError::TypeMismatch("union label or discriminator type")
+    );
     let bad_disc = TypeCode::union_tc("", "", TypeCode::double(), vec![]);
-    assert!(bad_disc.is_err());
+    assert_eq!(
+        bad_disc.unwrap_err(),
+        CdrError::BadTypeCode("invalid union discriminator type")
+    );
 }
 
 #[test]

@@ -169,20 +169,41 @@ mod tests {
         op.encode(&mut e).unwrap();
         assert_eq!(e.into_bytes(), bytes);
         let mut e = Encoder::new(enc);
-        assert!(Operation::from("€".to_owned()).encode(&mut e).is_err());
+        assert_eq!(
+            Operation::from("€".to_owned()).encode(&mut e),
+            Err(CdrError::BadCharacter {
+                codeset: rtorb_cdr::CodeSetId::ISO_8859_1.0
+            })
+        );
     }
 
     #[test]
     fn malformed_names_are_errors() {
         let enc = Encoding::native().with_order(rtorb_cdr::ByteOrder::Big);
-        for raw in [
-            &[0, 0, 0, 0][..],
-            &[0, 0, 0, 2, b'a', b'b'],
-            &[0, 0, 0, 3, b'a', 0, 0],
-            &[0, 0, 0, 9, b'a'],
-        ] {
+        let cases: [(&[u8], CdrError); 4] = [
+            (
+                &[0, 0, 0, 0],
+                CdrError::MalformedString("zero length (no terminating NUL)"),
+            ),
+            (
+                &[0, 0, 0, 2, b'a', b'b'],
+                CdrError::MalformedString("not terminated by NUL"),
+            ),
+            (
+                &[0, 0, 0, 3, b'a', 0, 0],
+                CdrError::MalformedString("embedded NUL"),
+            ),
+            (
+                &[0, 0, 0, 9, b'a'],
+                CdrError::LengthTooLarge {
+                    length: 9,
+                    remaining: 1,
+                },
+            ),
+        ];
+        for (raw, expected) in cases {
             let r = Operation::decode(&mut Decoder::new(Bytes::copy_from_slice(raw), enc));
-            assert!(r.is_err(), "{raw:?}");
+            assert_eq!(r, Err(expected), "{raw:?}");
         }
     }
 }

@@ -4,7 +4,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 use rtorb_cdr::Version;
 use rtorb_giop::corbaloc::{
-    Corbaloc, Corbaname, Host, IiopAddress, Location, NameComponent, ObjAddr, ObjectUrl,
+    Corbaloc, Corbaname, Host, IiopAddress, Location, NameComponent, NameError, ObjAddr, ObjectUrl,
     UiopAddress, UrlError, name_to_string, parse_name, parse_object_url,
 };
 use rtorb_giop::ior::Profile;
@@ -286,9 +286,9 @@ fn stringified_names() {
         assert_eq!(parse_name(s).unwrap(), n, "{s:?}");
         assert_eq!(name_to_string(&n), s);
     }
-    assert!(parse_name("/a").is_err());
-    assert!(parse_name("a/").is_err());
-    assert!(parse_name("a\\").is_err());
+    assert_eq!(parse_name("/a"), Err(NameError::EmptyComponent));
+    assert_eq!(parse_name("a/"), Err(NameError::EmptyComponent));
+    assert_eq!(parse_name("a\\"), Err(NameError::TrailingEscape));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use rtorb_cdr::codeset::CodeSetContext;
-use rtorb_cdr::{ByteOrder, CodeSetId, Decoder, Encoding, Ior, TaggedProfile, Version};
+use rtorb_cdr::{ByteOrder, CdrError, CodeSetId, Decoder, Encoding, Ior, TaggedProfile, Version};
 use rtorb_giop::exception::{CompletionStatus, SystemException, SystemExceptionKind};
 use rtorb_giop::message::{
     CancelRequest, Content, Fragment, LocateReply, LocateRequest, LocateStatus, Message,
@@ -382,7 +382,13 @@ fn locate_reply_simple_statuses() {
     );
     // OBJECT_FORWARD_PERM does not exist in 1.1.
     let be = hex("47494f50 01 01 00 04 00000008 00000003 00000003");
-    assert!(decode_message(Bytes::from(be)).is_err());
+    assert_eq!(
+        decode_message(Bytes::from(be)).unwrap_err(),
+        rtorb_giop::GiopError::InvalidLocateStatus {
+            status: 3,
+            version: Version::V1_1
+        }
+    );
 }
 
 #[test]
@@ -514,15 +520,18 @@ fn typed_service_contexts() {
     let back: ServiceContextList = rtorb_cdr::CdrDecode::decode(&mut d).unwrap();
     assert_eq!(back, list);
     // A malformed typed context is an error, not a panic.
-    assert!(
-        ServiceContext::new(1, Bytes::from_static(&[0, 0]))
-            .typed()
-            .is_err()
+    // CodeSets: the byte-order octet, then one of the 3 octets of padding
+    // before the char code set.
+    assert_eq!(
+        ServiceContext::new(1, Bytes::from_static(&[0, 0])).typed(),
+        Err(CdrError::UnexpectedEnd {
+            needed: 3,
+            remaining: 1
+        })
     );
-    assert!(
-        ServiceContext::new(10, Bytes::from_static(&[7, 0, 0, 1]))
-            .typed()
-            .is_err()
+    assert_eq!(
+        ServiceContext::new(10, Bytes::from_static(&[7, 0, 0, 1])).typed(),
+        Err(CdrError::InvalidByteOrder(7))
     );
 }
 
@@ -565,7 +574,10 @@ fn system_exception_names_and_ids() {
     assert_eq!(&e.into_bytes()[..], &bytes[..]);
     let bad = hex("00000008 49444c3a783a3100 00000001 00000003");
     let mut d = Decoder::new(Bytes::from(bad), enc);
-    assert!(<SystemException as rtorb_cdr::CdrDecode>::decode(&mut d).is_err());
+    assert_eq!(
+        <SystemException as rtorb_cdr::CdrDecode>::decode(&mut d).unwrap_err(),
+        CdrError::InvalidEnum { value: 3, count: 3 }
+    );
 }
 
 #[test]

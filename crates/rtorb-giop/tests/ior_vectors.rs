@@ -262,10 +262,22 @@ fn hostile_component_count_is_rejected_without_allocating() {
         tag: 0,
         data: Bytes::new(),
     };
-    assert!(Profile::decode(&tp).is_err());
+    assert_eq!(
+        Profile::decode(&tp),
+        Err(CdrError::UnexpectedEnd {
+            needed: 1,
+            remaining: 0
+        })
+    );
     // A malformed component decodes to an error, not a panic.
     let c = TaggedComponent::new(tags::TAG_CODE_SETS, h("00 000000 00010001 ffffffff"));
-    assert!(c.decode_value().is_err());
+    assert_eq!(
+        c.decode_value(),
+        Err(CdrError::LengthTooLarge {
+            length: 0xffff_ffff,
+            remaining: 0
+        })
+    );
     let pv = PolicyValue {
         ptype: 40,
         pvalue: Bytes::from(h("00 000000 00000007 0000")),

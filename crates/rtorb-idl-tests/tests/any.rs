@@ -125,10 +125,22 @@ fn a_value_that_does_not_fit_its_type_code_is_refused() {
     // checked when the Any is made, not when it is sent.
     let point = Point { x: 2, y: 0 };
     // Discriminator 2 announces a `Point`, of which only half is there.
-    assert!(Any::from_cdr(Shape::type_code(), &point).is_err());
+    assert_eq!(
+        Any::from_cdr(Shape::type_code(), &point).unwrap_err(),
+        CdrError::UnexpectedEnd {
+            needed: 4,
+            remaining: 0
+        }
+    );
     // An enum takes four of the eight octets.
-    assert!(Any::from_cdr(Color::type_code(), &point).is_err());
-    // A string of two octets without its terminating NUL.
-    assert!(Any::from_cdr(String::type_code(), &point).is_err());
+    assert_eq!(
+        Any::from_cdr(Color::type_code(), &point).unwrap_err(),
+        CdrError::TypeMismatch("value longer than its TypeCode")
+    );
+    // A string of two octets, both NUL.
+    assert_eq!(
+        Any::from_cdr(String::type_code(), &point).unwrap_err(),
+        CdrError::MalformedString("not terminated by a single NUL")
+    );
     assert!(Any::from_cdr(Point::type_code(), &point).is_ok());
 }

@@ -174,7 +174,13 @@ fn recursive_and_constructed_types_round_trip() {
         label: "a".into(),
         next: vec![Chain::default(), Chain::default()],
     };
-    assert!(cdr(&too_long, ByteOrder::Little).is_err());
+    assert_eq!(
+        cdr(&too_long, ByteOrder::Little),
+        Err(rtorb_cdr::CdrError::BoundExceeded {
+            length: 2,
+            bound: 1
+        })
+    );
     round_trip(Expr::Sum(vec![
         Expr::Literal(1),
         Expr::Sum(vec![Expr::Literal(2)]),

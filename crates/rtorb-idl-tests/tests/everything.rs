@@ -157,7 +157,13 @@ fn hostile_values_are_rejected() {
     let mut e = Encoder::new(enc);
     e.write_u32(0x7fff_ffff);
     let mut d = Decoder::new(e.into_bytes(), enc);
-    assert!(Points::decode(&mut d).is_err());
+    assert_eq!(
+        Points::decode(&mut d),
+        Err(CdrError::LengthTooLarge {
+            length: 0x7fff_ffff,
+            remaining: 0
+        })
+    );
 }
 
 struct Calls;
@@ -365,7 +371,12 @@ fn exercise(obj: Object, cb_obj: Object) {
             }
             other => panic!("{other:?}"),
         }
-        assert!(d.twice(i32::MAX).is_err());
+        match d.twice(i32::MAX) {
+            Err(base::TwiceError::TooBig(x)) => {
+                assert_eq!((x.limit, x.why.as_str()), (i32::MAX / 2, "overflow"))
+            }
+            other => panic!("{other:?}"),
+        }
         assert_eq!(
             d.fail(1).unwrap_err().to_string(),
             "user exception Test::TooBig"

@@ -667,15 +667,24 @@ fn deep_nesting_is_an_error_not_a_crash() {
         "(".repeat(depth),
         ")".repeat(depth)
     );
-    assert!(parse_str(&expr).is_err());
     let minus = format!("const long x = {}1;", "-".repeat(depth));
-    assert!(parse_str(&minus).is_err());
     let seq = format!(
         "typedef {}long{} t;",
         "sequence<".repeat(depth),
         ">".repeat(depth)
     );
-    assert!(parse_str(&seq).is_err());
+    for (what, source) in [
+        ("parentheses", expr),
+        ("minus signs", minus),
+        ("sequences", seq),
+    ] {
+        let errors = parse_str(&source).expect_err(what);
+        assert!(
+            errors[0].message.starts_with("nesting is deeper than"),
+            "{what}: {}",
+            errors[0]
+        );
+    }
     // Moderate nesting is fine.
     let ok = "module m { ".repeat(20) + "const long x = ((((1))));" + &"};".repeat(20);
     assert!(parse_str(&ok).is_ok());

@@ -385,9 +385,15 @@ mod tests {
         assert_eq!("SCHED_FIFO".parse(), Ok(SchedPolicy::Fifo));
         assert_eq!("rr".parse(), Ok(SchedPolicy::RoundRobin));
         assert_eq!("sched_other".parse(), Ok(SchedPolicy::Other));
-        assert!("batch".parse::<SchedPolicy>().is_err());
+        assert_eq!(
+            "batch".parse::<SchedPolicy>(),
+            Err(UnknownSchedPolicy("batch".to_owned()))
+        );
         assert_eq!("Continuous".parse(), Ok(MappingKind::Continuous));
-        assert!("log".parse::<MappingKind>().is_err());
+        assert_eq!(
+            "log".parse::<MappingKind>(),
+            Err(UnknownPriorityMapping("log".to_owned()))
+        );
         assert_eq!(NativeRange::new(3, 2), None);
     }
 }

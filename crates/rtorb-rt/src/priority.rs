@@ -17,12 +17,12 @@ use rtorb_giop::{CompletionStatus, SystemException, SystemExceptionKind, minor};
 /// urgent.
 ///
 /// ```
-/// use rtorb_rt::Priority;
+/// use rtorb_rt::{Priority, PriorityError};
 ///
 /// let high = Priority::new(30_000)?;
 /// assert!(high > Priority::MIN);
 /// assert_eq!(high.get(), 30_000);
-/// assert!(Priority::new(-1).is_err());
+/// assert_eq!(Priority::new(-1), Err(PriorityError::OutOfRange(-1)));
 /// assert_eq!("120".parse::<Priority>()?, Priority::new(120)?);
 /// # Ok::<(), rtorb_rt::PriorityError>(())
 /// ```

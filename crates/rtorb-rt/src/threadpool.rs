@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(l.endpoints(), ["uiop:///tmp/x.sock"]);
         assert_eq!(l.to_string(), "32767:1:uiop:///tmp/x.sock");
         for bad in ["", "x:1", "-1:1", "10:0", "10", "40000:1"] {
-            assert!(bad.parse::<LaneConfig>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<LaneConfig>(), Err(BadLane(bad.to_owned())));
         }
     }
 
@@ -509,7 +509,10 @@ mod tests {
             "16:65536"
         );
         for bad in ["", "x", "1:x", "-1", "yes"] {
-            assert!(bad.parse::<LaneBuffering>().is_err(), "{bad}");
+            assert_eq!(
+                bad.parse::<LaneBuffering>(),
+                Err(BadLaneBuffering(bad.to_owned()))
+            );
         }
     }
 
@@ -528,7 +531,7 @@ mod tests {
             "90:a",
             "90:0-99999",
         ] {
-            assert!(bad.parse::<LaneCpus>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<LaneCpus>(), Err(BadLaneCpus(bad.to_owned())));
         }
     }
 }

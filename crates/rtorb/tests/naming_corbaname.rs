@@ -282,7 +282,10 @@ fn names_convert_to_and_from_their_string_form() {
     assert_eq!(parts, [("a", "k"), ("b/c", ""), ("", "x")]);
     assert_eq!(naming::name_to_string(&name), "a.k/b\\/c/.x");
     for bad in ["", "a//b", "a.b.c", "a\\"] {
-        assert!(naming::parse_name(bad).is_err(), "{bad:?}");
+        assert!(
+            matches!(naming::parse_name(bad), Err(InvalidName {})),
+            "{bad:?}"
+        );
     }
     assert_eq!(NotFoundReason::NotContext.to_string(), "not_context");
 }

@@ -488,7 +488,10 @@ fn orb_init_reads_endpoints_and_initial_references() {
             .unwrap()
             .unchecked_narrow();
         assert_eq!(by_rir.cube_long(7).unwrap(), 343);
-        assert!(orb.resolve_initial_references("Missing").is_err());
+        assert!(matches!(
+            orb.resolve_initial_references("Missing").err(),
+            Some(rtorb::orb::OrbError::InvalidName(name)) if name == "Missing"
+        ));
         drop(server);
     }
 }

@@ -14,8 +14,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rtorb::orb::OrbConfig;
 use rtorb::orb::options::{ORB_OPTIONS, markdown_table};
+use rtorb::orb::{OptionProblem, OrbConfig, OrbError};
 
 const BEGIN: &str =
     "<!-- The rows below are rtorb::orb::options::ORB_OPTIONS (tests/orb_options_table.rs). -->";
@@ -92,5 +92,11 @@ fn every_row_is_an_option_the_parser_takes() {
     }
     // And nothing else.
     let mut c = OrbConfig::default();
-    assert!(c.apply_args(["-ORBtraceLevel", "10"]).is_err());
+    match c.apply_args(["-ORBtraceLevel", "10"]) {
+        Err(OrbError::Option(e)) => {
+            assert_eq!(e.option, "-ORBtraceLevel");
+            assert_eq!(e.problem, OptionProblem::Unknown);
+        }
+        other => panic!("{other:?}"),
+    }
 }

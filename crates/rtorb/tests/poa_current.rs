@@ -122,7 +122,7 @@ fn outside_a_request_there_is_no_context() {
     assert_eq!(current, orb.poa_current());
     assert_eq!(current.get_poa().err(), Some(NoContext));
     assert_eq!(current.get_object_id().err(), Some(NoContext));
-    assert!(current.get_servant().is_err());
+    assert_eq!(current.get_servant().err(), Some(NoContext));
     assert_eq!(current.get_reference().err(), Some(PoaError::NoContext));
 }
 

@@ -50,7 +50,13 @@ fn a_persistent_reference_reaches_the_object_after_a_restart() {
     assert_eq!(who(&obj).unwrap(), 1);
     first.shutdown();
     drop(first);
-    assert!(who(&obj).is_err(), "nobody listens");
+    let e = who(&obj).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        Some(SystemExceptionKind::Transient),
+        "nobody listens: {e}"
+    );
+    assert_eq!(e.minor, rtorb::minor::TRANSIENT_CONNECT_FAILED, "{e}");
     let (second, ior2) = serve(&endpoint, 2);
     assert_eq!(ior, ior2, "the same reference");
     assert_eq!(

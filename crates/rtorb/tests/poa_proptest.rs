@@ -9,16 +9,19 @@ use bytes::Bytes;
 use poa_common::{TAGGED_ID, tagged, who};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use rtorb::exception::SystemExceptionKind;
+use rtorb::minor::{OBJECT_NOT_EXIST_NO_ADAPTER, OBJECT_NOT_EXIST_NOT_ACTIVE};
 use rtorb::object::{Object, Target};
 use rtorb::orb::Orb;
 use rtorb::poa::{IdAssignmentPolicy, LifespanPolicy, Policy};
 use rtorb_test_support::server;
 
-/// Live keys (with the tag of their servant) and stale ones.
+/// Live keys (with the tag of their servant) and stale ones (with the
+/// `OBJECT_NOT_EXIST` minor code a call on them gets).
 struct World {
     orb: Orb,
     live: HashMap<Vec<u8>, u32>,
-    stale: Vec<Vec<u8>>,
+    stale: Vec<(Vec<u8>, u32)>,
 }
 
 fn world() -> World {
@@ -44,7 +47,7 @@ fn world() -> World {
             let key = root.object_key(&id).to_vec();
             if (i + round) % 2 == 0 {
                 root.deactivate_object(&id).unwrap();
-                stale.push(key);
+                stale.push((key, OBJECT_NOT_EXIST_NOT_ACTIVE));
             } else {
                 live.insert(key, t);
             }
@@ -85,7 +88,7 @@ fn world() -> World {
     }
     user.deactivate_object(b"b").unwrap();
     live.remove(&user.object_key(b"b").to_vec());
-    stale.push(user.object_key(b"b").to_vec());
+    stale.push((user.object_key(b"b").to_vec(), OBJECT_NOT_EXIST_NOT_ACTIVE));
     for _ in 0..4 {
         let t = next();
         let id = psystem.activate_object(tagged(t)).unwrap();
@@ -95,7 +98,7 @@ fn world() -> World {
     let doomed = root.create_poa("doomed", Some(&manager), &[]).unwrap();
     for _ in 0..3 {
         let id = doomed.activate_object(tagged(next())).unwrap();
-        stale.push(doomed.object_key(&id).to_vec());
+        stale.push((doomed.object_key(&id).to_vec(), OBJECT_NOT_EXIST_NO_ADAPTER));
     }
     doomed.destroy(false, true).unwrap();
     let t = next();
@@ -158,11 +161,17 @@ fn random_keys_reach_only_the_servant_activated_under_them() {
     for (k, t) in &w.live {
         assert_eq!(who(&object(&w.orb, k)).unwrap(), *t, "{k:?}");
     }
-    for k in &w.stale {
-        assert!(who(&object(&w.orb, k)).is_err(), "{k:?}");
+    for (k, minor) in &w.stale {
+        let e = who(&object(&w.orb, k)).unwrap_err();
+        assert_eq!(
+            e.kind(),
+            Some(SystemExceptionKind::ObjectNotExist),
+            "{k:?}: {e}"
+        );
+        assert_eq!(e.minor, *minor, "{k:?}: {e}");
     }
     let mut bases: Vec<Vec<u8>> = w.live.keys().cloned().collect();
-    bases.extend(w.stale.iter().cloned());
+    bases.extend(w.stale.iter().map(|(k, _)| k.clone()));
     bases.sort();
     let mut runner = TestRunner::new(Config::with_cases(5000));
     let strategy = (0..bases.len(), proptest::collection::vec(mutation(), 1..4));

@@ -131,7 +131,10 @@ fn waits_for_the_running_request(orb: &Orb, c: Option<&Orb>, wait: Wait, name: &
         "{wait:?}: the state does not change"
     );
     // The request is still blocked: the waiter cannot have returned.
-    assert!(done.try_recv().is_err(), "{wait:?} returned early");
+    assert!(
+        matches!(done.try_recv(), Err(mpsc::TryRecvError::Empty)),
+        "{wait:?} returned early"
+    );
     gated.hold.open();
     let (r, returned_at) = waiter.join().unwrap();
     r.unwrap();

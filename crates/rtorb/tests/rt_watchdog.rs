@@ -18,7 +18,8 @@ use rtorb::exception::SystemExceptionKind;
 use rtorb::orb::{Orb, OrbError};
 use rtorb::rt::{
     Current, LaneConfig, MappingKind, Priority, PriorityControl, PriorityModelPolicy, SchedPolicy,
-    SchedulingError, ThreadpoolConfig, Watchdog, WhenDenied, realtime_revoked, thread_priority,
+    SchedulingError, ThreadpoolConfig, Watchdog, WatchdogExpired, WhenDenied, realtime_revoked,
+    thread_priority,
 };
 use rtorb_test_support::echo::{Echo, echo};
 use rtorb_test_support::priority::activate_in_poa;
@@ -81,7 +82,13 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
     assert_eq!(inside.policy, SCHED_FIFO);
     let watchdog = Watchdog::arm("the watchdog's own test", Duration::from_millis(1));
     assert!(eventually(TIMEOUT, || watchdog.fired()));
-    assert!(watchdog.disarm().is_err());
+    assert_eq!(
+        watchdog.disarm(),
+        Err(WatchdogExpired {
+            what: "the watchdog's own test".to_owned(),
+            deadline: Duration::from_millis(1),
+        })
+    );
     assert!(realtime_revoked());
     go.send(()).unwrap();
     let (after, corba) = busy.join().unwrap();
@@ -102,7 +109,10 @@ fn after_a_watchdog_fires_no_thread_gets_a_real_time_priority_again() {
         assert_eq!(e.kind(), Some(SystemExceptionKind::NoPermission), "{e}");
         assert_eq!(e.minor, rtorb::minor::NO_PERMISSION_REALTIME_REVOKED);
         assert!(e.detail().unwrap().contains("watchdog"), "{e}");
-        assert!(control.run_at(high(), || ()).is_err());
+        match control.run_at(high(), || ()) {
+            Err(SchedulingError::Revoked { .. }) => {}
+            other => panic!("{other:?}"),
+        }
         assert_eq!(thread_sched().policy, SCHED_OTHER);
         assert_eq!(thread_priority(), None);
     });

@@ -82,8 +82,8 @@ mod tests {
             from_hex("# note\nde ad\n  BE ef\n"),
             Ok(vec![0xde, 0xad, 0xbe, 0xef])
         );
-        assert!(from_hex("abc").is_err());
-        assert!(from_hex("zz").is_err());
+        assert_eq!(from_hex("abc"), Err("odd number of hex digits".to_owned()));
+        assert_eq!(from_hex("zz"), Err("bad hex digits \"zz\"".to_owned()));
         assert_eq!(from_hex(""), Ok(vec![]));
     }
 }

@@ -429,7 +429,12 @@ mod tests {
             .unwrap();
         let (at, key) = locate(&format!("corbaloc::1.2@127.0.0.1:{main}/Here")).unwrap();
         assert_eq!((at.port(), &key[..]), (main, &b"Here"[..]));
-        assert!(locate(&format!("corbaloc::1.2@127.0.0.1:{main}/None")).is_err());
+        assert_eq!(
+            locate(&format!("corbaloc::1.2@127.0.0.1:{main}/None")),
+            Err(format!(
+                "127.0.0.1:{main}: the object is not there: UnknownObject"
+            ))
+        );
 
         let low = Priority::MIN;
         let pool = orb

@@ -377,7 +377,13 @@ active timers:
         assert_eq!("10".parse(), Ok(TickPhase::After(10_000)));
         assert_eq!("0".parse(), Ok(TickPhase::After(0)));
         for bad in ["on", "-1", "1000001", "", "10us"] {
-            assert!(bad.parse::<TickPhase>().is_err(), "{bad}");
+            assert_eq!(
+                bad.parse::<TickPhase>(),
+                Err(format!(
+                    "{bad:?}: `between`, `any`, or the µs (0 to 1000000) from one of C0's \
+                     slots to a tick"
+                ))
+            );
         }
         for phase in [TickPhase::Between, TickPhase::Any, TickPhase::After(25_000)] {
             assert_eq!(phase.to_string().parse(), Ok(phase));

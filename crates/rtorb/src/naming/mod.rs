@@ -58,7 +58,12 @@
 //!     .build()
 //!     .unwrap();
 //! let object = orb.root_poa().create_reference("IDL:Echo:1.0").unwrap();
-//! assert!(publish(&orb, &object).is_err());
+//! let e = publish(&orb, &object).unwrap_err();
+//! assert!(matches!(
+//!     e.downcast_ref(),
+//!     Some(naming::naming_context::BindNewContextError::System(s))
+//!         if s.kind() == Some(SystemExceptionKind::Transient)
+//! ), "{e}");
 //! let e = orb.string_to_object("corbaname::127.0.0.1:1#dir/name").unwrap_err();
 //! assert_eq!(e.kind(), Some(SystemExceptionKind::Transient));
 //! assert!(e.to_string().contains("naming service corbaloc:iiop:127.0.0.1:1/NameService"), "{e}");

@@ -136,7 +136,7 @@ mod tests {
         }));
         deferred.push(Box::new(move |_| ran.send(2).unwrap()));
         // Queued behind the first, which waits for the release.
-        assert!(order.try_recv().is_err());
+        assert_eq!(order.try_recv(), Err(std::sync::mpsc::TryRecvError::Empty));
         release.send(()).unwrap();
         deferred.wait_idle();
         assert_eq!(order.try_iter().collect::<Vec<_>>(), [1, 2]);
