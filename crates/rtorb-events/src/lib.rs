@@ -14,6 +14,8 @@
 //!   object key, its name: `corbaloc::host:port/NAME` reaches it.
 //! - [`cos_event_comm`] and [`cos_event_channel_admin`]: the generated
 //!   stubs, servant traits and skeletons, for suppliers and consumers.
+//! - [`rtorb_event`]: the data of the real-time event channel,
+//!   generated from `idl/RtorbEvent.idl`.
 //! - [`ChannelConfig`]: each consumer's queue length and
 //!   [`OverflowPolicy`], the most proxies, the pull retry period, the
 //!   timeout of the channel's calls to clients.
@@ -105,5 +107,5 @@ mod shared;
 pub use channel::{ChannelError, EventChannel};
 pub use config::{ChannelConfig, ConfigError, OverflowPolicy};
 pub use delivery::QueueCounts;
-pub use idl::{cos_event_channel_admin, cos_event_comm};
+pub use idl::{cos_event_channel_admin, cos_event_comm, rtorb_event};
 pub use shared::{ChannelStats, ConsumerStats, ProxyKind};
