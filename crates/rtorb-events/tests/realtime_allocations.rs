@@ -5,10 +5,11 @@
 //! the counting allocator on the calling thread.
 
 use rtorb_events::realtime::{
-    ConsumerId, Correlated, Correlator, QosLimits, SubscriptionIndex, TimerQueue,
+    Command, ConsumerId, Correlated, Correlator, Priority, QosLimits, Stages, SubscriptionIndex,
+    SupplierId, TimerQueue,
 };
 use rtorb_events::rtorb_event::{
-    ConsumerQos, DependencyGroup, EventFilter, EventHeader, GroupKind,
+    ConsumerQos, DependencyGroup, EventFilter, EventHeader, GroupKind, SupplierQos,
 };
 use rtorb_test_support::alloc::{CountingAllocator, allocations_per_call};
 
@@ -106,4 +107,43 @@ fn matching_and_correlating_an_event_allocates_nothing_in_steady_state() {
     assert!(sets > 0, "the conjunctions completed");
     assert_eq!(late, 0, "every watchdog was cancelled in time");
     assert!(timers.len() <= 10, "at most one armed per conjunction");
+}
+
+#[test]
+fn an_event_through_every_stage_to_twenty_disjunctions_allocates_nothing() {
+    let mut stages: Stages<EventHeader> = Stages::new(QosLimits::default(), 64).unwrap();
+    let publications = SupplierQos {
+        source: 5,
+        publications: vec![filter(20, 0), filter(21, 0), filter(22, 0)],
+    };
+    stages
+        .connect_supplier(SupplierId(1), &publications, Priority(0))
+        .unwrap();
+    for (id, qos) in subscriptions().into_iter().step_by(2) {
+        stages.connect_consumer(id, &qos, 0).unwrap();
+    }
+    // The dispatcher's queue, allocated before the run.
+    let mut pending: Vec<Command<EventHeader>> = Vec::with_capacity(64);
+    let mut now = 0u64;
+    let mut dispatched = 0u64;
+    let (per_event, _) = allocations_per_call(300, CALLS, || {
+        now += 1;
+        let event = EventHeader {
+            r#type: 20 + (now % 3) as u32,
+            source: 5,
+            ttl: 0,
+            creation_time: now,
+        };
+        pending.extend(stages.push(SupplierId(1), event));
+        while let Some(command) = pending.pop() {
+            if matches!(command, Command::Dispatch { .. }) {
+                dispatched += 1;
+            } else {
+                stages.run(command, now, |next| pending.push(next));
+            }
+        }
+    });
+    assert_eq!(per_event, 0.0, "allocations per event");
+    // Ten disjunctions hear every event, the eleventh (any type) too.
+    assert_eq!(dispatched, 11 * (300 + CALLS));
 }

@@ -152,6 +152,7 @@ impl Publications {
 mod tests {
     use super::*;
     use crate::idl::rtorb_event::EventFilter;
+    use proptest::prelude::*;
 
     fn filter(t: u32, s: u32) -> EventFilter {
         EventFilter {
@@ -224,5 +225,80 @@ mod tests {
                 most: 1024
             })
         );
+    }
+
+    fn small_filter() -> impl Strategy<Value = EventFilter> {
+        (0u32..4, prop_oneof![Just(!0u32), Just(1u32)], 0u32..3).prop_map(|(t, tm, s)| {
+            EventFilter {
+                r#type: t,
+                type_mask: tm,
+                source: s,
+                source_mask: !0,
+            }
+        })
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Supplier(u64, u32, Vec<EventFilter>),
+        Consumer(u64, Vec<EventFilter>),
+        SupplierLeaves(u64),
+        ConsumerLeaves(u64),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        let filters = || proptest::collection::vec(small_filter(), 1..4);
+        prop_oneof![
+            (0u64..4, 0u32..3, filters()).prop_map(|(i, s, f)| Op::Supplier(i, s, f)),
+            (0u64..6, filters()).prop_map(|(i, f)| Op::Consumer(i, f)),
+            (0u64..4).prop_map(Op::SupplierLeaves),
+            (0u64..6).prop_map(Op::ConsumerLeaves),
+        ]
+    }
+
+    proptest! {
+        /// Whatever order suppliers and consumers come and go in, each
+        /// supplier's interested consumers are those that a fresh
+        /// computation over the connected ones finds.
+        #[test]
+        fn interest_agrees_with_computing_it_afresh(
+            ops in proptest::collection::vec(op(), 0..60),
+        ) {
+            let mut p = Publications::new(QosLimits::default());
+            let mut suppliers: HashMap<u64, Vec<MaskedFilter>> = HashMap::new();
+            let mut consumers: HashMap<u64, Vec<MaskedFilter>> = HashMap::new();
+            for op in ops {
+                match op {
+                    Op::Supplier(id, source, publications) => {
+                        let qos = SupplierQos { source, publications };
+                        if p.connect_supplier(SupplierId(id), &qos).is_ok() {
+                            let published = p.suppliers[&SupplierId(id)].publications.clone();
+                            suppliers.insert(id, published);
+                        }
+                    }
+                    Op::Consumer(id, filters) => {
+                        let masked: Vec<MaskedFilter> = filters.iter().map(MaskedFilter::new).collect();
+                        if p.connect_consumer(ConsumerId(id), &masked).is_ok() {
+                            consumers.insert(id, masked);
+                        }
+                    }
+                    Op::SupplierLeaves(id) => {
+                        prop_assert_eq!(p.disconnect_supplier(SupplierId(id)), suppliers.remove(&id).is_some());
+                    }
+                    Op::ConsumerLeaves(id) => {
+                        prop_assert_eq!(p.disconnect_consumer(ConsumerId(id)), consumers.remove(&id).is_some());
+                    }
+                }
+                for (id, published) in &suppliers {
+                    let mut expected: Vec<ConsumerId> = consumers
+                        .iter()
+                        .filter(|(_, f)| published.iter().any(|p| f.iter().any(|f| f.overlaps(p))))
+                        .map(|(c, _)| ConsumerId(*c))
+                        .collect();
+                    expected.sort_unstable();
+                    prop_assert_eq!(p.interested(SupplierId(*id)), expected.as_slice());
+                }
+            }
+        }
     }
 }

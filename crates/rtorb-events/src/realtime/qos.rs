@@ -244,6 +244,7 @@ pub fn check_supplier_qos(qos: &SupplierQos, limits: &QosLimits) -> Result<(), Q
 mod tests {
     use super::*;
     use crate::idl::rtorb_event::{DependencyGroup, TimeoutRequest};
+    use proptest::prelude::*;
 
     fn filter(t: u32, tm: u32, s: u32, sm: u32) -> EventFilter {
         EventFilter {
@@ -327,5 +328,25 @@ mod tests {
             check_consumer_qos(&zero, &limits),
             Err(QosError::ZeroInterval { index: 0 })
         );
+    }
+
+    fn four_bit_filter() -> impl Strategy<Value = MaskedFilter> {
+        (0u32..16, 0u32..16, 0u32..16, 0u32..16)
+            .prop_map(|(t, tm, s, sm)| MaskedFilter::new(&filter(t, tm, s, sm)))
+    }
+
+    proptest! {
+        /// Two filters overlap exactly when some event passes both: over
+        /// four-bit types and sources, every event is tried.
+        #[test]
+        fn overlapping_agrees_with_trying_every_event(
+            a in four_bit_filter(),
+            b in four_bit_filter(),
+        ) {
+            let shared = (0u32..16)
+                .flat_map(|t| (0u32..16).map(move |s| (t, s)))
+                .any(|(t, s)| a.passes(t, s) && b.passes(t, s));
+            prop_assert_eq!(a.overlaps(&b), shared);
+        }
     }
 }
