@@ -201,6 +201,8 @@ impl<E: Clone + Routed> Stages<E> {
 
     /// Runs `command` at time `now`, giving `next` the commands it makes;
     /// a `Dispatch` command is the dispatcher's to run and is given back.
+    /// Nothing is allocated but the `Vec` of a completed conjunction's
+    /// set (and whatever cloning an `E` costs).
     pub fn run(&mut self, command: Command<E>, now: TimeT, mut next: impl FnMut(Command<E>)) {
         match command {
             Command::Filter { event, .. } => {
