@@ -5,7 +5,10 @@
 //! - A conjunction (AND) keeps, for each of its filters, the latest event
 //!   that passed it; once every filter has one, the set is delivered and
 //!   the conjunction starts again, empty. An event that arrives for a
-//!   filter that already has one replaces it (counted).
+//!   filter that already has one replaces it (counted). An event that
+//!   passes several filters of one conjunction is offered once for each,
+//!   in the order the filter index finds them (not the filters' order):
+//!   it fills each, and may complete one set and start the next.
 //!
 //! A consumer's state is allocated when it connects and bounded by its
 //! QoS (a slot per conjunction filter, at most

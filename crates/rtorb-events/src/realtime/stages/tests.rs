@@ -240,3 +240,98 @@ fn a_consumer_that_reconnects_in_a_loop_leaves_nothing_behind() {
     assert_eq!(s.timers(), 0);
     assert_eq!(s.next_deadline(), None);
 }
+
+mod model {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn groups() -> impl Strategy<Value = Vec<DependencyGroup>> {
+        // A disjunction of any filters; a conjunction of distinct exact
+        // types, so that no event passes two of its filters (the order in
+        // which it would fill them is the index's, not the filters').
+        let disjunction = proptest::collection::vec(prop_oneof![Just(0u32), 20u32..24], 1..4)
+            .prop_map(|types| group(GroupKind::Disjunction, &types, 0));
+        let conjunction = proptest::sample::subsequence(vec![20u32, 21, 22, 23], 1..4)
+            .prop_shuffle()
+            .prop_map(|types| group(GroupKind::Conjunction, &types, 0));
+        proptest::collection::vec(prop_oneof![disjunction, conjunction], 1..3)
+    }
+
+    /// What a consumer should get, computed naively: per group, the
+    /// filters each event passes, and a conjunction's latest event per
+    /// filter until every filter has one.
+    #[derive(Default)]
+    struct Naive {
+        slots: Vec<Vec<Option<EventHeader>>>,
+    }
+
+    impl Naive {
+        fn offer(
+            &mut self,
+            qos: &ConsumerQos,
+            e: &EventHeader,
+            out: &mut Vec<Delivery<EventHeader>>,
+        ) {
+            self.slots.resize(qos.groups.len(), Vec::new());
+            for (g, group) in qos.groups.iter().enumerate() {
+                let slots = &mut self.slots[g];
+                slots.resize(group.filters.len(), None);
+                for (m, f) in group.filters.iter().enumerate() {
+                    if f.r#type != 0 && f.r#type != e.r#type {
+                        continue;
+                    }
+                    if group.kind == GroupKind::Disjunction {
+                        out.push(Delivery::Event(e.clone()));
+                        continue;
+                    }
+                    slots[m] = Some(e.clone());
+                    if slots.iter().all(Option::is_some) {
+                        let events = slots.iter_mut().filter_map(Option::take).collect();
+                        out.push(Delivery::Set {
+                            group: g as u16,
+                            events,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn deliveries_agree_with_a_naive_channel(
+            consumers in proptest::collection::vec(groups(), 1..5),
+            events in proptest::collection::vec((18u32..25, 0u64..1000), 0..60),
+        ) {
+            let mut s = stages();
+            let mut naive: Vec<(ConsumerQos, Naive)> = Vec::new();
+            for (n, groups) in consumers.into_iter().enumerate() {
+                let qos = ConsumerQos { groups, timeouts: vec![] };
+                s.connect_consumer(ConsumerId(n as u64), &qos, 0).unwrap();
+                naive.push((qos, Naive::default()));
+            }
+            for (t, creation_time) in events {
+                let e = EventHeader { creation_time, ..header(t, 5) };
+                let mut expected: Vec<(u64, Delivery<EventHeader>)> = Vec::new();
+                if (20..=22).contains(&t) {
+                    for (n, (qos, model)) in naive.iter_mut().enumerate() {
+                        let mut out = Vec::new();
+                        model.offer(qos, &e, &mut out);
+                        expected.extend(out.into_iter().map(|d| (n as u64, d)));
+                    }
+                }
+                let mut got: Vec<(u64, Delivery<EventHeader>)> = deliver(&mut s, e, 0)
+                    .into_iter()
+                    .filter_map(|c| match c {
+                        Command::Dispatch { consumer, delivery, .. } => Some((consumer.0, delivery)),
+                        _ => None,
+                    })
+                    .collect();
+                let key = |d: &(u64, Delivery<EventHeader>)| format!("{d:?}");
+                got.sort_by_key(key);
+                expected.sort_by_key(key);
+                prop_assert_eq!(got, expected);
+            }
+        }
+    }
+}
