@@ -14,6 +14,9 @@
 //!   object key, its name: `corbaloc::host:port/NAME` reaches it.
 //! - [`cos_event_comm`] and [`cos_event_channel_admin`]: the generated
 //!   stubs, servant traits and skeletons, for suppliers and consumers.
+//! - [`realtime`]: the core of the real-time event channel (filtering,
+//!   correlation, timers, dispatching commands), with its data in
+//!   [`rtorb_event`], generated from `idl/RtorbEvent.idl`.
 //! - [`ChannelConfig`]: each consumer's queue length and
 //!   [`OverflowPolicy`], the most proxies, the pull retry period, the
 //!   timeout of the channel's calls to clients.
@@ -78,6 +81,8 @@
 //! its own.
 //!
 //! ```text
+//! realtime     the real-time channel's core (of the rows below, uses config and idl)
+//!  |
 //! channel      EventChannel: makes and serves a channel, its servant, destroy
 //!  |
 //! admins       the ConsumerAdmin and SupplierAdmin servants: obtain_* make proxies
@@ -100,10 +105,11 @@ mod delivery;
 mod disconnected;
 mod idl;
 mod proxies;
+pub mod realtime;
 mod shared;
 
 pub use channel::{ChannelError, EventChannel};
 pub use config::{ChannelConfig, ConfigError, OverflowPolicy};
 pub use delivery::QueueCounts;
-pub use idl::{cos_event_channel_admin, cos_event_comm};
+pub use idl::{cos_event_channel_admin, cos_event_comm, rtorb_event};
 pub use shared::{ChannelStats, ConsumerStats, ProxyKind};
