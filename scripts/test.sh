@@ -10,6 +10,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # `cargo build` where Debian's omniorb-idl is absent; here it must compile.
 export RTORB_REQUIRE_OMNIORB_IDL=1
 
+if [[ -n "${RTORB_BLESS+set}" ]]; then
+    echo "test.sh: RTORB_BLESS is set: the golden-file tests would rewrite their files" >&2
+    echo "and pass. Bless with the command a failing golden test prints, review the" >&2
+    echo "diff, then run test.sh without RTORB_BLESS." >&2
+    exit 2
+fi
+
 current_step=""
 on_exit() {
     local status=$?
