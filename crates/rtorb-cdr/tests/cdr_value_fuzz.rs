@@ -1,7 +1,10 @@
 //! The checks of the `cdr_value` fuzz target on stable Rust: the inputs
-//! that found bugs, byte for byte. See `support/value_checks.rs` for what
-//! is checked.
+//! that found bugs, byte for byte, and the target's whole corpus
+//! (`fuzz/corpus/cdr_value`). See `support/value_checks.rs` for what is
+//! checked.
 
+#[path = "support/fuzz_corpus.rs"]
+mod fuzz_corpus;
 #[path = "support/value_checks.rs"]
 mod value_checks;
 
@@ -44,4 +47,9 @@ fn elements_that_occupy_no_octets_are_refused_whatever_follows() {
             "{bytes:?}"
         );
     }
+}
+
+#[test]
+fn the_fuzz_corpus_passes_the_checks() {
+    fuzz_corpus::replay("cdr_value", check_fuzz_input);
 }

@@ -9,7 +9,7 @@
 //! full decoding.
 //!
 //! Below the property tests: the inputs the fuzz target found bugs with,
-//! byte for byte.
+//! byte for byte, and a replay of the target's corpus (`fuzz/corpus`).
 
 use bytes::Bytes;
 use proptest::prelude::*;
@@ -24,6 +24,8 @@ use rtorb_giop::target::{AddressingDisposition, TargetAddress};
 use rtorb_giop::{FrameProtocol, encode_lite, encode_message, fragment_message};
 
 const CASES: u32 = 2000;
+#[path = "../../rtorb-cdr/tests/support/fuzz_corpus.rs"]
+mod fuzz_corpus;
 #[path = "support/stream_checks.rs"]
 mod stream_checks;
 
@@ -316,8 +318,9 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Inputs of the `giop_message` fuzz target that found bugs, byte for byte
-// (the first octet is the target's control octet, see `run_fuzz_input`).
+// Inputs of the `giop_message` fuzz target, byte for byte: first the ones
+// that found bugs (the first octet is the target's control octet, see
+// `run_fuzz_input`), then its whole corpus.
 
 /// A GIOP 1.1 Reply (big-endian) whose only service context is an
 /// `RTCorbaPriority` one (priority 100), which the reply view reads: the
@@ -365,4 +368,11 @@ fn a_viewed_request_may_carry_its_priority_context() {
     let view = rtorb_giop::request_view(message, FrameProtocol::Giop).expect("the view reads it");
     assert_eq!((view.request_id, view.priority), (5, Some(100)));
     assert_eq!(run_fuzz_input(GIOP12_REQUEST_WITH_PRIORITY), 1);
+}
+
+#[test]
+fn the_fuzz_corpus_passes_the_checks() {
+    fuzz_corpus::replay("giop_message", |input| {
+        run_fuzz_input(input);
+    });
 }

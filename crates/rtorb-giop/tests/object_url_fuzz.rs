@@ -1,7 +1,10 @@
-//! The checks of the `object_url` fuzz target on stable Rust: the inputs
-//! that found bugs, byte for byte. See `support/url_checks.rs` for what is
-//! checked.
+//! The checks of the `object_url` fuzz target on stable Rust, on
+//! omniORB's IOR of a Cubit server and on the target's whole corpus
+//! (`fuzz/corpus/object_url`); an input that finds a bug goes here too,
+//! byte for byte. See `support/url_checks.rs` for what is checked.
 
+#[path = "../../rtorb-cdr/tests/support/fuzz_corpus.rs"]
+mod fuzz_corpus;
 #[path = "support/url_checks.rs"]
 mod url_checks;
 
@@ -39,4 +42,9 @@ fn an_omniorb_ior_writes_back_to_its_octets() {
     );
     assert!(ObjectReference::decode(&mut d).is_ok_and(|r| r.type_id == "IDL:Cubit:1.0"));
     check_fuzz_input(cdr);
+}
+
+#[test]
+fn the_fuzz_corpus_passes_the_checks() {
+    fuzz_corpus::replay("object_url", check_fuzz_input);
 }
