@@ -10,6 +10,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # `cargo build` where Debian's omniorb-idl is absent; here it must compile.
 export RTORB_REQUIRE_OMNIORB_IDL=1
 
+if [[ -n "${RTORB_BLESS+set}" ]]; then
+    echo "test.sh: RTORB_BLESS is set: the golden-file tests would rewrite their files" >&2
+    echo "and pass. Bless with the command a failing golden test prints, review the" >&2
+    echo "diff, then run test.sh without RTORB_BLESS." >&2
+    exit 2
+fi
+
 current_step=""
 on_exit() {
     local status=$?
@@ -46,25 +53,12 @@ step "stage probes (cargo test -p rtorb --features probe --test orb_probe)"
 # The probe feature is off in the workspace's builds; its test needs it.
 cargo test -p rtorb --features probe --test orb_probe
 
-step "bounded fuzzing (cargo fuzz, ${RTORB_FUZZ_SECONDS:-20} s per target)"
-# The property tests above already fuzz every decoder on stable Rust; this
-# adds coverage-guided runs with libFuzzer, which need a nightly toolchain.
-if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-    echo "cargo fuzz needs a nightly toolchain: install one with 'rustup toolchain install nightly'" >&2
-    exit 1
-fi
-if ! cargo fuzz --version >/dev/null 2>&1; then
-    cargo install cargo-fuzz --locked
-fi
-for target in $(cd fuzz && cargo +nightly fuzz list); do
-    (cd fuzz && cargo +nightly fuzz run "$target" -- \
-        -max_total_time="${RTORB_FUZZ_SECONDS:-20}" -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
-        | grep -E "Done [0-9]+ runs|ERROR|panicked|SUMMARY" || true)
-    if [[ -n "$(ls -A "fuzz/artifacts/$target" 2>/dev/null)" ]]; then
-        echo "fuzz target $target found a failure: see fuzz/artifacts/$target" >&2
-        exit 1
-    fi
-done
+step "bounded fuzzing (scripts/fuzz.sh, ${RTORB_FUZZ_SECONDS:-20} s per target)"
+# The tests above already fuzz every decoder on stable Rust and replay each
+# fuzz target's corpus; this adds coverage-guided runs with libFuzzer, which
+# need a nightly toolchain. fuzz/README.md says how to run one target for
+# longer and what to do with what it finds.
+bash scripts/fuzz.sh
 
 current_step=""
 echo

@@ -5,7 +5,11 @@
 //! `Reassembler`, and every frame is decoded. Nothing may panic, and
 //! whatever decodes must re-encode, decode again to the same message,
 //! fragment and reassemble back to itself, and cross between GIOP 1.2 and
-//! GIOPlite.
+//! GIOPlite; the in-place request and reply views must agree with the
+//! full decoding.
+//!
+//! Below the property tests: the inputs the fuzz target found bugs with,
+//! byte for byte, and a replay of the target's corpus (`fuzz/corpus`).
 
 use bytes::Bytes;
 use proptest::prelude::*;
@@ -15,15 +19,17 @@ use rtorb_giop::message::{
     CancelRequest, Content, Fragment, LocateReply, LocateRequest, LocateStatus, Message, Reply,
     ReplyHeader, ReplyStatus, Request, RequestHeader,
 };
-use rtorb_giop::service_context::{ServiceContext, ServiceContextList};
+use rtorb_giop::service_context::{ServiceContext, ServiceContextList, TypedServiceContext};
 use rtorb_giop::target::{AddressingDisposition, TargetAddress};
 use rtorb_giop::{FrameProtocol, encode_lite, encode_message, fragment_message};
 
 const CASES: u32 = 2000;
+#[path = "../../rtorb-cdr/tests/support/fuzz_corpus.rs"]
+mod fuzz_corpus;
 #[path = "support/stream_checks.rs"]
 mod stream_checks;
 
-use stream_checks::run_stream;
+use stream_checks::{run_fuzz_input, run_stream};
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -36,12 +42,22 @@ fn bytes(max: usize) -> impl Strategy<Value = Bytes> {
     proptest::collection::vec(any::<u8>(), 0..max).prop_map(Bytes::from)
 }
 
+/// Service context lists: random ones, and the one the in-place views
+/// read (a lone `RTCorbaPriority` context, in either byte order).
 fn contexts() -> impl Strategy<Value = ServiceContextList> {
-    proptest::collection::vec(
+    let random = proptest::collection::vec(
         (any::<u32>(), bytes(8)).prop_map(|(id, data)| ServiceContext { id, data }),
         0..3,
     )
-    .prop_map(ServiceContextList)
+    .prop_map(ServiceContextList);
+    let order = prop_oneof![Just(ByteOrder::Big), Just(ByteOrder::Little)];
+    let priority = (any::<i16>(), order).prop_map(|(p, order)| {
+        let mut list = ServiceContextList::new();
+        list.push_typed(&TypedServiceContext::RtCorbaPriority(p), order)
+            .expect("a priority context encodes");
+        list
+    });
+    prop_oneof![3 => random, 1 => priority]
 }
 
 fn operation() -> impl Strategy<Value = String> {
@@ -299,4 +315,64 @@ proptest! {
         }
         run_stream(protocol, piece, fragment_size, &stream);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Inputs of the `giop_message` fuzz target, byte for byte: first the ones
+// that found bugs (the first octet is the target's control octet, see
+// `run_fuzz_input`), then its whole corpus.
+
+/// A GIOP 1.1 Reply (big-endian) whose only service context is an
+/// `RTCorbaPriority` one (priority 100), which the reply view reads: the
+/// check once asserted that a viewed reply had no service context at all.
+#[rustfmt::skip]
+const GIOP11_REPLY_WITH_PRIORITY: &[u8] = &[
+    0x3f, // control: GIOP, pieces of 64 octets
+    b'G', b'I', b'O', b'P', 1, 1, 0, 1, 0, 0, 0, 28, // header: Reply, 28 octets
+    0, 0, 0, 1, // one service context
+    0, 0, 0, 10, // RTCorbaPriority
+    0, 0, 0, 4, 0, 0, 0, 100, // its encapsulation: big-endian, priority 100
+    0, 0, 0, 7, // request id
+    0, 0, 0, 0, // NO_EXCEPTION
+    0, 0, 0, 42, // body: a long
+];
+
+/// A GIOP 1.2 Request (big-endian) with the same lone context, which the
+/// request view reads.
+#[rustfmt::skip]
+const GIOP12_REQUEST_WITH_PRIORITY: &[u8] = &[
+    0x3f, // control: GIOP, pieces of 64 octets
+    b'G', b'I', b'O', b'P', 1, 2, 0, 0, 0, 0, 0, 64, // header: Request, 64 octets
+    0, 0, 0, 5, 3, 0, 0, 0, // request id, response flags, reserved
+    0, 0, 0, 0, // KeyAddr, padding
+    0, 0, 0, 5, b'C', b'u', b'b', b'i', b't', 0, 0, 0, // object key, padding
+    0, 0, 0, 10, b'c', b'u', b'b', b'e', b'_', b'l', b'o', b'n', b'g', 0, 0, 0, // operation
+    0, 0, 0, 1, // one service context
+    0, 0, 0, 10, // RTCorbaPriority
+    0, 0, 0, 4, 0, 0, 0, 100, // its encapsulation: big-endian, priority 100
+    0, 0, 0, 0, // padding to 8
+    0, 0, 0, 3, // body: a long
+];
+
+#[test]
+fn a_viewed_reply_may_carry_its_priority_context() {
+    let message = &GIOP11_REPLY_WITH_PRIORITY[1..];
+    let view = rtorb_giop::reply_view(message, FrameProtocol::Giop).expect("the view reads it");
+    assert_eq!((view.request_id, view.priority), (7, Some(100)));
+    assert_eq!(run_fuzz_input(GIOP11_REPLY_WITH_PRIORITY), 1);
+}
+
+#[test]
+fn a_viewed_request_may_carry_its_priority_context() {
+    let message = &GIOP12_REQUEST_WITH_PRIORITY[1..];
+    let view = rtorb_giop::request_view(message, FrameProtocol::Giop).expect("the view reads it");
+    assert_eq!((view.request_id, view.priority), (5, Some(100)));
+    assert_eq!(run_fuzz_input(GIOP12_REQUEST_WITH_PRIORITY), 1);
+}
+
+#[test]
+fn the_fuzz_corpus_passes_the_checks() {
+    fuzz_corpus::replay("giop_message", |input| {
+        run_fuzz_input(input);
+    });
 }

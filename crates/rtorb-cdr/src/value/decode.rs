@@ -1,7 +1,7 @@
 //! Reading a [`Value`] of a TypeCode's type.
 
 use super::labels::{label_key, select_member};
-use super::layout::{check_bound, min_wire_size, nested, value_state};
+use super::layout::{check_bound, check_count, nested, value_state};
 use crate::decoder::Decoder;
 use crate::dynamic::{Any, Body, PrimSeq, TypeCode, UnionMember, Value};
 use crate::error::{CdrError, Result};
@@ -33,12 +33,13 @@ impl Value {
                 Value::Enum(v)
             }
             Body::Sequence { content, bound } => nested(dec, |dec| {
-                let n = dec.read_len(min_wire_size(content))?;
+                let n = dec.read_u32()?;
+                let n = check_count(dec, n.into(), content)?;
                 check_bound(n, *bound)?;
                 decode_elements(content, n, dec, Value::Sequence)
             })?,
             Body::Array { content, length } => nested(dec, |dec| {
-                let n = dec.check_len(*length as u64, min_wire_size(content))?;
+                let n = check_count(dec, (*length).into(), content)?;
                 decode_elements(content, n, dec, Value::Array)
             })?,
             Body::Struct { members, .. } => nested(dec, |dec| {

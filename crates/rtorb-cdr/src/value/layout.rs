@@ -8,10 +8,12 @@ use crate::typecode::kind::{TCKind, VM_CUSTOM, VM_TRUNCATABLE};
 use crate::types::Fixed;
 
 /// The fewest octets a value of `tc` can occupy (a lower bound), for
-/// checking element counts before allocating.
+/// checking element counts before allocating: 0 for `null` and `void`,
+/// and for structs and arrays of nothing else.
 pub(super) fn min_wire_size(tc: &TypeCode) -> usize {
     match tc.unalias().body() {
         Body::Basic(k) => match k {
+            TCKind::Null | TCKind::Void => 0,
             TCKind::Short | TCKind::UShort | TCKind::WChar => 2,
             TCKind::Long | TCKind::ULong | TCKind::Float => 4,
             TCKind::LongLong | TCKind::ULongLong | TCKind::Double => 8,
@@ -24,7 +26,28 @@ pub(super) fn min_wire_size(tc: &TypeCode) -> usize {
         Body::Fixed { digits, .. } => Fixed::wire_len(*digits),
         Body::Sequence { .. } | Body::Enum { .. } => 4,
         Body::Interface { .. } | Body::Value { .. } => 4,
+        Body::Struct { members, .. } => members
+            .iter()
+            .fold(0, |n, (_, t)| n.saturating_add(min_wire_size(t))),
+        Body::Array { content, length } => {
+            (*length as usize).saturating_mul(min_wire_size(content))
+        }
         _ => 1,
+    }
+}
+
+/// Checks a count of `n` elements of type `content` against what remains
+/// of `dec`, before anything is allocated for them. Elements that occupy
+/// no octets (of `null` or `void`, or structs and arrays of nothing else),
+/// which no IDL type has, cannot be checked so: a count of them would
+/// stand or fall by what happens to follow in the stream, so any count but
+/// zero is refused.
+pub(super) fn check_count(dec: &Decoder, n: u64, content: &TypeCode) -> Result<usize> {
+    match min_wire_size(content) {
+        0 if n > 0 => Err(CdrError::Unsupported(
+            "a sequence or array of elements that occupy no octets",
+        )),
+        min => dec.check_len(n, min),
     }
 }
 

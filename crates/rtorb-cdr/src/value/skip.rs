@@ -2,7 +2,7 @@
 //! Any read from a message does.
 
 use super::labels::{label_key, select_member};
-use super::layout::{check_bound, min_wire_size, nested, value_state};
+use super::layout::{check_bound, check_count, nested, value_state};
 use crate::decoder::Decoder;
 use crate::dynamic::{Body, TypeCode, Value};
 use crate::error::{CdrError, Result};
@@ -50,12 +50,13 @@ pub(crate) fn skip(tc: &TypeCode, dec: &mut Decoder) -> Result<()> {
             }
         }
         Body::Sequence { content, bound } => nested(dec, |dec| {
-            let n = dec.read_len(min_wire_size(content))?;
+            let n = dec.read_u32()?;
+            let n = check_count(dec, n.into(), content)?;
             check_bound(n, *bound)?;
             skip_elements(content, n, dec)
         })?,
         Body::Array { content, length } => nested(dec, |dec| {
-            let n = dec.check_len(*length as u64, min_wire_size(content))?;
+            let n = check_count(dec, (*length).into(), content)?;
             skip_elements(content, n, dec)
         })?,
         Body::Struct { members, .. } => nested(dec, |dec| {

@@ -3,11 +3,14 @@
 //! path): a byte stream goes through a `FrameDecoder` in pieces, GIOP
 //! frames through a `Reassembler`, and whatever decodes must re-encode,
 //! decode again to the same message, fragment and reassemble back to
-//! itself, and cross between GIOP 1.2 and GIOPlite.
+//! itself, and cross between GIOP 1.2 and GIOPlite; the in-place views
+//! must agree with the full decoding.
 
 use rtorb_cdr::Bytes;
 use rtorb_cdr::{CdrDecode, TransmissionCodeSets, Version};
+use rtorb_giop::fragment::MIN_FRAGMENT_SIZE;
 use rtorb_giop::message::{Content, Message};
+use rtorb_giop::service_context::{RT_CORBA_PRIORITY, ServiceContextList};
 use rtorb_giop::{
     FrameDecoder, FrameProtocol, MessageHeader, Reassembler, ReassemblyLimits, decode_lite,
     decode_message, encode_lite, encode_message, fragment_message,
@@ -76,7 +79,9 @@ fn check_fragmentation(message: &Bytes, max: usize) {
         pieces.iter().all(|p| p.len() <= max),
         "pieces fit the maximum"
     );
-    let mut r = Reassembler::new(limits());
+    // Not the stream's limits, which a long message cut small exceeds:
+    // those under which any fragmentation of it reassembles.
+    let mut r = Reassembler::new(ReassemblyLimits::for_message(message.len()));
     let n = pieces.len();
     for (i, p) in pieces.into_iter().enumerate() {
         let out = r.push(p).expect("our own fragments reassemble");
@@ -91,6 +96,28 @@ fn check_fragmentation(message: &Bytes, max: usize) {
         }
     }
     assert_eq!((r.pending(), r.held_bytes()), (0, 0));
+}
+
+/// What a view's `priority` promises of the message's service contexts:
+/// none at all (`None`), or exactly one, an `RTCorbaPriority` context
+/// whose data decodes to that priority.
+fn check_view_priority(priority: Option<i16>, contexts: &ServiceContextList) {
+    let Some(priority) = priority else {
+        assert!(
+            contexts.is_empty(),
+            "a view without a priority reads a message with service contexts: {contexts:?}"
+        );
+        return;
+    };
+    assert_eq!(
+        contexts.iter().map(|c| c.id).collect::<Vec<_>>(),
+        [RT_CORBA_PRIORITY],
+        "a view with a priority reads a message whose only context is RTCorbaPriority"
+    );
+    match contexts.rt_corba_priority() {
+        Some(Ok(decoded)) => assert_eq!(priority, decoded, "the view's priority is the context's"),
+        other => panic!("a view read priority {priority} where the context decodes to {other:?}"),
+    }
 }
 
 /// The in-place views of `bytes` agree with its full decoding `m`, and
@@ -109,6 +136,7 @@ fn check_views(protocol: FrameProtocol, bytes: &Bytes, m: Option<&Message>) {
         let Content::Request(r) = &m.content else {
             panic!("a request view of a {:?}", m.msg_type());
         };
+        assert_eq!((v.version, v.order), (m.version, m.order));
         assert_eq!(v.request_id, r.header.request_id);
         assert_eq!(v.response_flags, r.header.response_flags);
         assert_eq!(v.operation, r.header.operation.as_bytes());
@@ -117,16 +145,17 @@ fn check_views(protocol: FrameProtocol, bytes: &Bytes, m: Option<&Message>) {
             r.header.target.object_key().map(|k| &k[..])
         );
         assert_eq!(v.body_offset, r.body_offset);
-        assert!(r.header.service_context.0.is_empty());
+        check_view_priority(v.priority, &r.header.service_context);
     }
     if let Some(v) = reply {
         let Content::Reply(r) = &m.content else {
             panic!("a reply view of a {:?}", m.msg_type());
         };
+        assert_eq!((v.version, v.order), (m.version, m.order));
         assert_eq!(v.request_id, r.header.request_id);
         assert_eq!(v.reply_status, r.header.reply_status);
         assert_eq!(v.body_offset, r.body_offset);
-        assert!(r.header.service_context.0.is_empty());
+        check_view_priority(v.priority, &r.header.service_context);
     }
 }
 
@@ -188,6 +217,25 @@ fn check_lite(bytes: Bytes) -> bool {
     let back = decode_message(giop).expect("GIOP 1.2 from GIOPlite decodes");
     assert_eq!(normalized(&back), without_giop_only_fields(&m));
     true
+}
+
+/// One input of the `giop_message` fuzz target: its first octet picks the
+/// protocol (bit 7: GIOPlite, else GIOP), the size of the pieces the rest
+/// arrives in (1 to 64 octets, bits 0 to 5) and the fragment size of the
+/// fragmentation check; the rest is the stream. Returns how many messages
+/// decoded.
+pub(crate) fn run_fuzz_input(data: &[u8]) -> usize {
+    let Some((&control, stream)) = data.split_first() else {
+        return 0;
+    };
+    let protocol = if control & 0x80 != 0 {
+        FrameProtocol::Lite
+    } else {
+        FrameProtocol::Giop
+    };
+    let piece = usize::from(control & 0x3f) + 1;
+    let fragment_size = MIN_FRAGMENT_SIZE + usize::from(control & 0x3f);
+    run_stream(protocol, piece, fragment_size, stream)
 }
 
 /// Feeds `stream` in pieces of `piece` octets; returns how many messages
