@@ -89,3 +89,54 @@ pub fn closed_by_server(s: &mut std::net::TcpStream) -> bool {
         }
     }
 }
+
+/// A client that speaks GIOP by hand on one IIOP connection to an ORB:
+/// what a test writes to [`RawGiopClient::stream`] goes on the wire as it
+/// is, and what the server sends comes back decoded, a message at a time,
+/// however the server's writes were cut.
+pub struct RawGiopClient {
+    /// The connection, for the test to write to.
+    pub stream: std::net::TcpStream,
+    decoder: rtorb_giop::FrameDecoder,
+}
+
+impl RawGiopClient {
+    /// Connects to the first endpoint of `orb` (an IIOP one); a read
+    /// waits at most [`crate::TIMEOUT`].
+    pub fn connect(orb: &Orb) -> RawGiopClient {
+        let stream = std::net::TcpStream::connect(iiop_address(orb)).expect("connect to the ORB");
+        stream
+            .set_read_timeout(Some(crate::TIMEOUT))
+            .expect("a read timeout");
+        RawGiopClient {
+            stream,
+            decoder: rtorb_giop::FrameDecoder::new(rtorb_giop::FrameProtocol::Giop),
+        }
+    }
+
+    /// The next message from the server, or `None` once it has closed
+    /// the connection (the end of the stream, or a reset). Panics, naming
+    /// `what`, on bytes that are not GIOP, and when the server neither
+    /// sends a message nor closes within [`crate::TIMEOUT`].
+    pub fn next(&mut self, what: &str) -> Option<Message> {
+        let mut buf = [0u8; 4096];
+        loop {
+            let frame = self.decoder.next_frame();
+            if let Some(frame) = frame.unwrap_or_else(|e| panic!("{what}: not GIOP: {e}")) {
+                return Some(
+                    decode_message(frame).unwrap_or_else(|e| panic!("{what}: not GIOP: {e}")),
+                );
+            }
+            match self.stream.read(&mut buf) {
+                Ok(0) => return None,
+                Ok(n) => self
+                    .decoder
+                    .push(&buf[..n])
+                    .unwrap_or_else(|e| panic!("{what}: not GIOP: {e}")),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => panic!("{what}: neither a message nor a close from the server: {e}"),
+            }
+        }
+    }
+}

@@ -5,19 +5,17 @@
 //! that completes a few messages and then stalls inside the next is
 //! closed.
 
-use std::io::{ErrorKind, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb::orb::{Orb, ServerStrategy};
 use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
-use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message, encode_message};
-use rtorb_test_support::TIMEOUT;
 use rtorb_test_support::cubit;
-use rtorb_test_support::net::iiop_address;
+use rtorb_test_support::net::RawGiopClient;
 
 /// The server's incomplete-message timeout. The pipelining client
 /// completes a message a fraction of a millisecond after the one before
@@ -64,45 +62,11 @@ fn locate(id: u32) -> Bytes {
     .unwrap()
 }
 
-/// A raw client and what it has received.
-struct Client {
-    stream: TcpStream,
-    decoder: FrameDecoder,
-}
-
-impl Client {
-    fn connect(server: &Orb) -> Client {
-        let stream = TcpStream::connect(iiop_address(server)).unwrap();
-        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
-        Client {
-            stream,
-            decoder: FrameDecoder::new(FrameProtocol::Giop),
-        }
-    }
-
-    /// The next message from the server; `None` once it closes.
-    fn next(&mut self, what: &str) -> Option<Message> {
-        let mut buf = [0u8; 4096];
-        loop {
-            if let Some(frame) = self.decoder.next_frame().unwrap() {
-                return Some(decode_message(frame).unwrap());
-            }
-            match self.stream.read(&mut buf) {
-                Ok(0) => return None,
-                Ok(n) => self.decoder.push(&buf[..n]).unwrap(),
-                Err(e) if e.kind() == ErrorKind::ConnectionReset => return None,
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => panic!("{what}: neither answered nor closed: {e}"),
-            }
-        }
-    }
-
-    /// Expects the `LocateReply` to request `id`.
-    fn replied(&mut self, id: u32, what: &str) {
-        match self.next(what).map(|m| m.content) {
-            Some(Content::LocateReply(r)) => assert_eq!(r.request_id, id, "{what}"),
-            other => panic!("{what}: the reply to request {id} is {other:?}"),
-        }
+/// Expects the `LocateReply` to request `id` on `client`.
+fn replied(client: &mut RawGiopClient, id: u32, what: &str) {
+    match client.next(what).map(|m| m.content) {
+        Some(Content::LocateReply(r)) => assert_eq!(r.request_id, id, "{what}"),
+        other => panic!("{what}: the reply to request {id} is {other:?}"),
     }
 }
 
@@ -114,7 +78,7 @@ fn a_pipelining_client_whose_writes_end_inside_a_message_is_never_cut_off() {
 fn pipelining_client_kept(strategy: ServerStrategy) {
     let what = format!("{strategy}");
     let server = server(strategy);
-    let mut client = Client::connect(&server);
+    let mut client = RawGiopClient::connect(&server);
     // Requests back to back; every write ends inside the next request,
     // so the server always holds part of one.
     let one = locate(0).len();
@@ -137,14 +101,14 @@ fn pipelining_client_kept(strategy: ServerStrategy) {
         // the partial one is certainly held meanwhile.
         let complete = (sent / one) as u32;
         while answered < complete {
-            client.replied(answered, &what);
+            replied(&mut client, answered, &what);
             answered += 1;
         }
     }
     // The rest of the partial request: answered, the connection open.
     let end = (sent / one + 1) * one;
     client.stream.write_all(&stream[sent..end]).unwrap();
-    client.replied(answered, &what);
+    replied(&mut client, answered, &what);
     assert!(answered > 10, "{what}: only {answered} requests answered");
     server.shutdown();
 }
@@ -157,7 +121,7 @@ fn a_client_that_completes_no_message_within_the_timeout_is_closed() {
 fn stalled_client_closed(strategy: ServerStrategy) {
     let what = format!("{strategy}");
     let server = server(strategy);
-    let mut client = Client::connect(&server);
+    let mut client = RawGiopClient::connect(&server);
     // Three whole requests, then half of a fourth, and nothing more.
     let mut stream = Vec::new();
     for id in 0..4 {
@@ -167,7 +131,7 @@ fn stalled_client_closed(strategy: ServerStrategy) {
     let start = Instant::now();
     client.stream.write_all(&stream[..end]).unwrap();
     for id in 0..3 {
-        client.replied(id, &what);
+        replied(&mut client, id, &what);
     }
     // Then the server closes it, silently: no message was started.
     assert!(

@@ -2,19 +2,18 @@
 //! connection that stays idle for it is closed with `CloseConnection`; one
 //! whose requests keep coming is not, however long it lasts.
 
-use std::io::{ErrorKind, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use rtorb::orb::ServerStrategy;
 use rtorb_cdr::{ByteOrder, Version};
+use rtorb_giop::encode_message;
 use rtorb_giop::message::{Content, LocateRequest, Message};
 use rtorb_giop::target::TargetAddress;
-use rtorb_giop::{FrameDecoder, FrameProtocol, decode_message, encode_message};
 use rtorb_test_support::cubit;
-use rtorb_test_support::net::iiop_address;
-use rtorb_test_support::{TIMEOUT, server};
+use rtorb_test_support::net::RawGiopClient;
+use rtorb_test_support::server;
 
 /// The server's idle timeout. The busy client's requests come a fraction
 /// of a millisecond apart on an idle machine: two seconds between two of
@@ -35,41 +34,6 @@ fn locate(id: u32) -> Bytes {
     .unwrap()
 }
 
-/// A raw client on one connection, and what it has received.
-struct RawClient {
-    stream: TcpStream,
-    decoder: FrameDecoder,
-}
-
-impl RawClient {
-    fn connect(server: &rtorb::orb::Orb) -> RawClient {
-        let stream = TcpStream::connect(iiop_address(server)).unwrap();
-        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
-        RawClient {
-            stream,
-            decoder: FrameDecoder::new(FrameProtocol::Giop),
-        }
-    }
-
-    /// The next message from the server; `None` once it has closed the
-    /// connection.
-    fn next(&mut self, what: &str) -> Option<Message> {
-        let mut buf = [0u8; 4096];
-        loop {
-            if let Some(frame) = self.decoder.next_frame().unwrap() {
-                return Some(decode_message(frame).unwrap());
-            }
-            match self.stream.read(&mut buf) {
-                Ok(0) => return None,
-                Ok(n) => self.decoder.push(&buf[..n]).unwrap(),
-                Err(e) if e.kind() == ErrorKind::ConnectionReset => return None,
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) => panic!("{what}: the idle connection was kept: {e}"),
-            }
-        }
-    }
-}
-
 /// A client whose requests keep coming, for twice the idle timeout, keeps
 /// its connection: every request is answered on it. Once quiet after a
 /// last request, it gets that request's reply, then `CloseConnection`
@@ -84,7 +48,7 @@ fn idle_closed_and_busy_kept(strategy: ServerStrategy) {
         .unwrap();
     cubit::serve(&server);
 
-    let mut client = RawClient::connect(&server);
+    let mut client = RawGiopClient::connect(&server);
     let start = Instant::now();
     let mut id = 0u32;
     while start.elapsed() < IDLE * 2 {
