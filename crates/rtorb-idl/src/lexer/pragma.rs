@@ -43,32 +43,55 @@ pub(super) fn clean_block_doc(text: &str) -> String {
     lines.get(first..last).unwrap_or(&[]).join("\n")
 }
 
+/// What is wrong with the arguments of a `#pragma` IDL defines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(super) enum PragmaError {
+    /// `#pragma prefix` without its string.
+    #[error("expected a string after `#pragma prefix`")]
+    PrefixString,
+    /// `#pragma ID` without a scoped name.
+    #[error("expected a scoped name after `#pragma ID`")]
+    IdName,
+    /// `#pragma ID NAME` without its string.
+    #[error("expected a string after the name in `#pragma ID`")]
+    IdString,
+    /// `#pragma version` without a scoped name.
+    #[error("expected a scoped name after `#pragma version`")]
+    VersionName,
+    /// `#pragma version NAME` without `<major>.<minor>`.
+    #[error("expected `<major>.<minor>` after the name in `#pragma version`")]
+    VersionNumbers,
+    /// A version number that does not fit its type.
+    #[error("version number out of range")]
+    VersionRange,
+}
+
 /// Parses the arguments of `#pragma`: `Ok(None)` for a pragma IDL does
 /// not define.
-pub(super) fn parse_pragma(args: &str, at: &Location) -> Result<Option<PragmaKind>, String> {
+pub(super) fn parse_pragma(args: &str, at: &Location) -> Result<Option<PragmaKind>, PragmaError> {
     let (word, rest) = split_word(args);
     match word {
         "prefix" => {
-            let prefix = quoted(rest).ok_or("expected a string after `#pragma prefix`")?;
+            let prefix = quoted(rest).ok_or(PragmaError::PrefixString)?;
             Ok(Some(PragmaKind::Prefix(prefix)))
         }
         "ID" => {
-            let (name, rest) =
-                scoped_name(rest, at).ok_or("expected a scoped name after `#pragma ID`")?;
-            let id = quoted(rest).ok_or("expected a string after the name in `#pragma ID`")?;
+            let (name, rest) = scoped_name(rest, at).ok_or(PragmaError::IdName)?;
+            let id = quoted(rest).ok_or(PragmaError::IdString)?;
             Ok(Some(PragmaKind::Id { name, id }))
         }
         "version" => {
-            let (name, rest) =
-                scoped_name(rest, at).ok_or("expected a scoped name after `#pragma version`")?;
-            let bad = "expected `<major>.<minor>` after the name in `#pragma version`";
-            let (major, minor) = rest.trim().split_once('.').ok_or(bad)?;
+            let (name, rest) = scoped_name(rest, at).ok_or(PragmaError::VersionName)?;
+            let (major, minor) = rest
+                .trim()
+                .split_once('.')
+                .ok_or(PragmaError::VersionNumbers)?;
             let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
             if !all_digits(major) || !all_digits(minor) {
-                return Err(bad.to_string());
+                return Err(PragmaError::VersionNumbers);
             }
-            let major = major.parse().map_err(|_| "version number out of range")?;
-            let minor = minor.parse().map_err(|_| "version number out of range")?;
+            let major = major.parse().map_err(|_| PragmaError::VersionRange)?;
+            let minor = minor.parse().map_err(|_| PragmaError::VersionRange)?;
             Ok(Some(PragmaKind::Version { name, major, minor }))
         }
         _ => Ok(None),

@@ -264,7 +264,7 @@ impl Lexer<'_> {
         match parse_pragma(args, &start) {
             Ok(Some(kind)) => self.push_keep_doc(TokenKind::Pragma(kind), start),
             Ok(None) => self.push_keep_doc(TokenKind::UnknownPragma(args.to_string()), start),
-            Err(message) => self.error(start, message),
+            Err(e) => self.error(start, e.to_string()),
         }
     }
 
